@@ -1,0 +1,81 @@
+# tr: critical-path and wait-state analysis of MPI + CUDA (+ OpenMP) traces.
+# make | make check | make bench | make install PREFIX=... DESTDIR=...
+# make DEV=1 (warnings are errors) | make SANITIZE=address,undefined
+
+PREFIX ?= /usr/local
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wpointer-arith -Wformat=2
+ifeq ($(DEV),1)
+WARN += -Werror -Wconversion -Wno-sign-conversion
+endif
+ifneq ($(SANITIZE),)
+CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -MMD -MP \
+	$(shell pkg-config --cflags msgpack)
+LIBS = $(shell pkg-config --libs msgpack) -lm
+
+LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/idset.o \
+	libstream/json.o libstream/mp.o libstream/reader.o libstream/record.o \
+	libstream/schema.o libstream/writer.o
+TOOL_OBJS = cmd/tool.o
+PROGRAMS = bin/tr-cat
+HELPERS = tests/helper/ls-unit bench/ls-bench
+MAN1 = doc/tr-cat.1
+MAN7 = doc/tr.7
+
+all: $(PROGRAMS) $(HELPERS)
+
+libstream/libstream.a: $(LIBSTREAM_OBJS)
+	$(AR) rcs $@ $^
+
+bin/tr-%: cmd/tr-%.o $(TOOL_OBJS) libstream/libstream.a
+	@mkdir -p bin
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+tests/helper/ls-unit: tests/helper/ls-unit.o libstream/libstream.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+bench/ls-bench: bench/ls-bench.o libstream/libstream.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+%.o: %.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+check: all
+	tests/run
+
+bench: all
+	bench/run
+
+example: all
+	pipelines/example.sh
+
+deps:
+	tools/deps
+
+install: $(PROGRAMS)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
+	install -m 755 $(PROGRAMS) $(DESTDIR)$(BINDIR)
+	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
+	install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(PROGRAMS)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(MAN7)))
+
+clean:
+	rm -rf bin $(PROGRAMS) $(HELPERS) libstream/libstream.a
+	find . -name '*.o' -delete -o -name '*.d' -delete
+
+.PHONY: all check bench example deps install uninstall clean
+.SECONDARY:
+
+-include $(shell find . -name '*.d' 2>/dev/null)

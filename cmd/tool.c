@@ -1,0 +1,73 @@
+/* What every tr-* command does alike: messages, output format, the end. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../libstream/error.h"
+#include "tool.h"
+
+static const char *tool_name = "tr";
+
+void tool_init(const char *name)
+{
+	tool_name = name;
+}
+
+void tool_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", tool_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void tool_read_error(const struct ls_reader *r)
+{
+	tool_error("%s: %s", r->name, r->err);
+}
+
+enum ls_format tool_output_format(bool json, bool msgpack)
+{
+	if (json)
+		return LS_FMT_JSON;
+	if (msgpack)
+		return LS_FMT_MSGPACK;
+	return isatty(STDOUT_FILENO) ? LS_FMT_JSON : LS_FMT_MSGPACK;
+}
+
+int tool_write_error(const struct ls_reader *r, const struct ls_writer *w,
+		     int rc)
+{
+	char where[64];
+
+	if (rc == LS_ERR_JSON)
+		tool_error("%s: %s: record has a value JSON cannot hold "
+			   "(binary, ext, NaN or infinity)", r->name,
+			   ls_reader_where(r, where, sizeof(where)));
+	else if (rc == LS_ERR_NOMEM)
+		tool_error("out of memory");
+	else
+		tool_error("<stdout>: %s", strerror(w->err));
+	return 1;
+}
+
+int tool_finish(struct ls_writer *w)
+{
+	int status = 0;
+
+	if (ls_writer_flush(w) < 0) {
+		tool_error("<stdout>: %s", strerror(w->err));
+		status = 1;
+	}
+	ls_writer_release(w);
+	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+		if (!status)
+			tool_error("<stdout>: write failed");
+		status = 1;
+	}
+	return status;
+}

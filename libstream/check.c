@@ -1,0 +1,230 @@
+/* The rules of docs/stream.md, applied to one record after another. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "error.h"
+
+static const char *const ref_names[] = {
+	[LS_REF_NONE] = "", [LS_REF_PROCESS] = "process",
+	[LS_REF_STREAM] = "stream", [LS_REF_REGION] = "region",
+	[LS_REF_COMM] = "comm", [LS_REF_COUNTER] = "counter",
+	[LS_REF_EVENT] = "event",
+};
+
+static const char *const type_names[] = {
+	[LS_V_UINT] = "a non-negative integer", [LS_V_INT] = "an integer",
+	[LS_V_NUM] = "a number", [LS_V_STR] = "a string",
+	[LS_V_BOOL] = "a boolean",
+	[LS_V_UINTS] = "an array of non-negative integers",
+	[LS_V_ID] = "an event id",
+};
+
+/* Definition kinds and the namespace their ids live in. */
+static enum ls_ref def_namespace(enum ls_kind k)
+{
+	switch (k) {
+	case LS_K_PROCESS: return LS_REF_PROCESS;
+	case LS_K_STREAM: return LS_REF_STREAM;
+	case LS_K_REGION: return LS_REF_REGION;
+	case LS_K_COMM: return LS_REF_COMM;
+	case LS_K_COUNTER: return LS_REF_COUNTER;
+	default: return LS_REF_NONE;
+	}
+}
+
+void ls_checker_init(struct ls_checker *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+void ls_checker_release(struct ls_checker *c)
+{
+	for (size_t i = 0; i < sizeof(c->ids) / sizeof(c->ids[0]); i++)
+		ls_idset_release(&c->ids[i]);
+}
+
+static bool valid_utf8(const char *s, uint32_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+
+	while (p < end) {
+		unsigned char c = *p++;
+		int more;
+		uint32_t cp;
+
+		if (c < 0x80)
+			continue;
+		if (c >= 0xc2 && c <= 0xdf) {
+			more = 1;
+			cp = c & 0x1f;
+		} else if (c >= 0xe0 && c <= 0xef) {
+			more = 2;
+			cp = c & 0x0f;
+		} else if (c >= 0xf0 && c <= 0xf4) {
+			more = 3;
+			cp = c & 0x07;
+		} else {
+			return false;
+		}
+		if (end - p < more)
+			return false;
+		while (more--) {
+			if ((*p & 0xc0) != 0x80)
+				return false;
+			cp = cp << 6 | (*p++ & 0x3f);
+		}
+		if ((cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff ||
+		    (c == 0xe0 && cp < 0x800) || (c == 0xf0 && cp < 0x10000))
+			return false;
+	}
+	return true;
+}
+
+static int problem(char *msg, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int problem(char *msg, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, n, fmt, ap);
+	va_end(ap);
+	return LS_ERR_SYNTAX;
+}
+
+static bool defined(const struct ls_checker *c, enum ls_ref ref, uint64_t id)
+{
+	return ref == LS_REF_NONE || ls_idset_has(&c->ids[ref], id);
+}
+
+static int check_field(struct ls_checker *c, const struct ls_record *rec,
+		       const struct ls_field_spec *fs, char *msg, size_t n)
+{
+	const char *kind = ls_kind_name(rec->kind);
+	const char *name = ls_field_name(fs->field);
+	struct mp_item it;
+	bool ok;
+
+	if (ls_get(rec, fs->field, &it) < 0) {
+		if (!fs->required)
+			return 0;
+		return problem(msg, n, "%s without required field \"%s\"", kind, name);
+	}
+	switch (fs->type) {
+	case LS_V_UINT:
+	case LS_V_ID:
+		ok = it.type == MP_UINT;
+		break;
+	case LS_V_INT:
+		ok = it.type == MP_INT || (it.type == MP_UINT && it.v.u <= INT64_MAX);
+		break;
+	case LS_V_NUM:
+		ok = it.type == MP_INT || it.type == MP_UINT || it.type == MP_FLOAT;
+		break;
+	case LS_V_STR:
+		ok = it.type == MP_STR;
+		break;
+	case LS_V_BOOL:
+		ok = it.type == MP_BOOL;
+		break;
+	case LS_V_UINTS:
+		ok = it.type == MP_ARRAY;
+		break;
+	default:
+		ok = false;
+	}
+	if (!ok)
+		return problem(msg, n, "%s field \"%s\" is not %s", kind, name,
+			       type_names[fs->type]);
+	if (it.type == MP_STR) {
+		if (!valid_utf8(it.v.s.p, it.v.s.n))
+			return problem(msg, n, "%s field \"%s\" is not valid UTF-8",
+				       kind, name);
+		if (!ls_vocab_has(fs->vocab, it.v.s.p, it.v.s.n))
+			return problem(msg, n, "%s field \"%s\" has unknown value \"%.*s\"",
+				       kind, name, (int)it.v.s.n, it.v.s.p);
+	}
+	if (fs->type == LS_V_UINTS) {
+		const uint8_t *p = rec->raw + rec->off[fs->field], *end = rec->raw + rec->len;
+		uint32_t count = it.v.n;
+
+		p += mp_head(p, end, &it);
+		for (uint32_t i = 0; i < count; i++) {
+			p += mp_head(p, end, &it);
+			if (it.type != MP_UINT)
+				return problem(msg, n, "%s field \"%s\" is not %s", kind,
+					       name, type_names[fs->type]);
+			if (!defined(c, fs->ref, it.v.u))
+				return problem(msg, n, "%s field \"%s\" names undefined %s %" PRIu64,
+					       kind, name, ref_names[fs->ref], it.v.u);
+		}
+		return 0;
+	}
+	if (fs->type == LS_V_ID && !defined(c, LS_REF_EVENT, it.v.u))
+		return problem(msg, n, "%s field \"%s\" points at event %" PRIu64
+			       ", which is not earlier in the stream", kind, name, it.v.u);
+	if (it.type == MP_UINT && !defined(c, fs->ref, it.v.u))
+		return problem(msg, n, "%s field \"%s\" names undefined %s %" PRIu64,
+			       kind, name, ref_names[fs->ref], it.v.u);
+	return 0;
+}
+
+static int check_event_order(struct ls_checker *c, const struct ls_record *rec,
+			     char *msg, size_t n)
+{
+	int64_t t;
+	uint64_t s;
+
+	ls_get_i64(rec, LS_F_T, &t);
+	ls_get_u64(rec, LS_F_S, &s);
+	if (c->have_last && (t < c->last_t || (t == c->last_t && s < c->last_s)))
+		return problem(msg, n, "%s at t=%" PRId64 " on stream %" PRIu64
+			       " comes after t=%" PRId64 " on stream %" PRIu64
+			       " (events must be ordered by time, then stream)",
+			       ls_kind_name(rec->kind), t, s, c->last_t, c->last_s);
+	c->have_last = true;
+	c->last_t = t;
+	c->last_s = s;
+	return 0;
+}
+
+int ls_check(struct ls_checker *c, const struct ls_record *rec, char *msg,
+	     size_t n)
+{
+	const struct ls_kind_spec *spec = ls_kind_spec(rec->kind);
+	enum ls_ref ns;
+	uint64_t id;
+	int rc;
+
+	c->records++;
+	if (c->records == 1 && rec->kind != LS_K_HEADER)
+		return problem(msg, n, "stream does not start with a header");
+	if (c->records > 1 && rec->kind == LS_K_HEADER)
+		return problem(msg, n, "header is not the first record");
+	if (!valid_utf8(rec->kind_str, rec->kind_len))
+		return problem(msg, n, "kind is not valid UTF-8");
+	for (int i = 0; i < spec->nfields; i++)
+		if ((rc = check_field(c, rec, &spec->fields[i], msg, n)) < 0)
+			return rc;
+	if (spec->cls == LS_C_EVENT) {
+		if ((rc = check_event_order(c, rec, msg, n)) < 0)
+			return rc;
+		ns = LS_REF_EVENT;
+	} else {
+		ns = def_namespace(rec->kind);
+	}
+	if (ns == LS_REF_NONE)
+		return 0;
+	ls_get_u64(rec, LS_F_ID, &id);
+	rc = ls_idset_add(&c->ids[ns], id);
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		return problem(msg, n, "%s id %" PRIu64 " is not unique",
+			       ls_kind_name(rec->kind), id);
+	return 0;
+}

@@ -1,0 +1,237 @@
+/* Reading record streams: buffering, format detection, framing, positions. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "reader.h"
+
+#define CHUNK (1 << 20)
+
+int ls_reader_open(struct ls_reader *r, const char *path)
+{
+	memset(r, 0, sizeof(*r));
+	if (!path || strcmp(path, "-") == 0) {
+		r->fd = STDIN_FILENO;
+		r->name = "<stdin>";
+	} else {
+		r->name = path;
+		r->fd = open(path, O_RDONLY);
+		if (r->fd < 0) {
+			snprintf(r->err, sizeof(r->err), "%s", strerror(errno));
+			return LS_ERR_IO;
+		}
+	}
+	r->buf = malloc(CHUNK);
+	if (!r->buf) {
+		if (r->fd != STDIN_FILENO)
+			close(r->fd);
+		snprintf(r->err, sizeof(r->err), "out of memory");
+		return LS_ERR_NOMEM;
+	}
+	r->cap = CHUNK;
+	return 0;
+}
+
+void ls_reader_release(struct ls_reader *r)
+{
+	if (r->fd != STDIN_FILENO && r->fd >= 0)
+		close(r->fd);
+	free(r->buf);
+	ls_json_release(&r->json);
+	ls_buf_release(&r->jrec);
+	r->buf = NULL;
+	r->fd = -1;
+}
+
+/* Read more input behind what is buffered, moving or growing the buffer. */
+static int fill(struct ls_reader *r)
+{
+	ssize_t n;
+
+	if (r->start > 0 && (r->start == r->end || r->end > r->cap - CHUNK / 4)) {
+		memmove(r->buf, r->buf + r->start, r->end - r->start);
+		r->offset += r->start;
+		r->end -= r->start;
+		r->start = 0;
+	}
+	if (r->cap - r->end < CHUNK / 4) {
+		uint8_t *p = realloc(r->buf, 2 * r->cap);
+
+		if (!p) {
+			snprintf(r->err, sizeof(r->err), "out of memory");
+			return LS_ERR_NOMEM;
+		}
+		r->buf = p;
+		r->cap *= 2;
+	}
+	do
+		n = read(r->fd, r->buf + r->end, r->cap - r->end);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		snprintf(r->err, sizeof(r->err), "%s", strerror(errno));
+		return LS_ERR_IO;
+	}
+	if (n == 0)
+		r->eof = true;
+	r->end += (size_t)n;
+	return 0;
+}
+
+/* Where record number recno starts, for messages. */
+static const char *where_is(const struct ls_reader *r, uint64_t recno,
+			    char *where, size_t n)
+{
+	if (r->format == LS_FMT_JSON)
+		snprintf(where, n, "line %" PRIu64, r->line);
+	else
+		snprintf(where, n, "record %" PRIu64 " (byte %" PRIu64 ")",
+			 recno, r->rec_offset);
+	return where;
+}
+
+/* Where the record being framed (not yet counted) starts. */
+static const char *position(const struct ls_reader *r, char *where, size_t n)
+{
+	return where_is(r, r->recno + 1, where, n);
+}
+
+const char *ls_reader_where(const struct ls_reader *r, char *where, size_t n)
+{
+	return where_is(r, r->recno, where, n);
+}
+
+static int check_header(struct ls_reader *r, const struct ls_record *rec)
+{
+	uint64_t major = 0, minor = 0;
+	char where[64];
+
+	position(r, where, sizeof(where));
+
+	if (ls_get_u64(rec, LS_F_MAJOR, &major) < 0 ||
+	    ls_get_u64(rec, LS_F_MINOR, &minor) < 0) {
+		snprintf(r->err, sizeof(r->err),
+			 "%s: header without integer \"major\" and \"minor\" version", where);
+		return LS_ERR_SYNTAX;
+	}
+	if (major > LS_VERSION_MAJOR) {
+		snprintf(r->err, sizeof(r->err),
+			 "%s: stream format %" PRIu64 ".%" PRIu64
+			 " is newer than this tool reads (%d.x)", where, major,
+			 minor, LS_VERSION_MAJOR);
+		return LS_ERR_VERSION;
+	}
+	return 0;
+}
+
+static int read_msgpack(struct ls_reader *r, struct ls_record *rec)
+{
+	const char *why = NULL;
+	char where[64];
+	long n;
+
+	for (;;) {
+		r->rec_offset = r->offset + r->start;
+		n = ls_record_parse(rec, r->buf + r->start, r->buf + r->end, &why);
+		if (n < 0) {
+			snprintf(r->err, sizeof(r->err), "%s: %s",
+				 position(r, where, sizeof(where)), why);
+			return (int)n;
+		}
+		if (n > 0)
+			break;
+		if (r->eof) {
+			snprintf(r->err, sizeof(r->err),
+				 "%s: input ends inside the record",
+				 position(r, where, sizeof(where)));
+			return LS_ERR_TRUNCATED;
+		}
+		if ((n = fill(r)) < 0)
+			return (int)n;
+	}
+	r->start += (size_t)n;
+	return 1;
+}
+
+static int read_json(struct ls_reader *r, struct ls_record *rec)
+{
+	const char *why = NULL;
+	char where[64];
+	uint8_t *nl;
+	size_t len, at;
+	int rc;
+	long n;
+
+	for (;;) {
+		nl = memchr(r->buf + r->start, '\n', r->end - r->start);
+		if (!nl && !r->eof) {
+			if ((rc = fill(r)) < 0)
+				return rc;
+			continue;
+		}
+		len = nl ? (size_t)(nl - (r->buf + r->start)) : r->end - r->start;
+		r->line++;
+		if (len == 0 && !nl)
+			return 0;
+		at = r->start;
+		r->start += len + (nl != NULL);
+		/* blank lines separate nothing; skip them */
+		if (strspn((const char *)r->buf + at, " \t\r") >= len) {
+			if (!nl)
+				return 0;
+			continue;
+		}
+		break;
+	}
+	r->jrec.len = 0;
+	rc = ls_json_parse(&r->json, (const char *)r->buf + at, len, &r->jrec,
+			   &why, &len);
+	if (rc < 0) {
+		snprintf(r->err, sizeof(r->err), "%s, column %zu: %s",
+			 position(r, where, sizeof(where)), len + 1, why);
+		return rc;
+	}
+	n = ls_record_parse(rec, r->jrec.p, r->jrec.p + r->jrec.len, &why);
+	if (n <= 0) {
+		snprintf(r->err, sizeof(r->err), "%s: %s",
+			 position(r, where, sizeof(where)),
+			 n == 0 ? "record is not a JSON object" : why);
+		return LS_ERR_SYNTAX;
+	}
+	return 1;
+}
+
+int ls_read(struct ls_reader *r, struct ls_record *rec)
+{
+	int rc;
+
+	if (r->format == LS_FMT_UNKNOWN) {
+		while (r->start == r->end && !r->eof)
+			if ((rc = fill(r)) < 0)
+				return rc;
+		if (r->start == r->end)
+			return 0;
+		/* A record is a map, so '{' or white space cannot start msgpack. */
+		r->format = r->buf[r->start] && strchr("{ \t\r\n", r->buf[r->start])
+				    ? LS_FMT_JSON : LS_FMT_MSGPACK;
+	}
+	if (r->format == LS_FMT_MSGPACK) {
+		if (r->start == r->end && !r->eof && (rc = fill(r)) < 0)
+			return rc;
+		if (r->start == r->end)
+			return 0;
+		rc = read_msgpack(r, rec);
+	} else {
+		rc = read_json(r, rec);
+	}
+	if (rc <= 0)
+		return rc;
+	if (rec->kind == LS_K_HEADER && (rc = check_header(r, rec)) < 0)
+		return rc;
+	r->recno++;
+	return 1;
+}

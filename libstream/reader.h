@@ -1,0 +1,57 @@
+/*
+ * Reading a record stream from a file or stdin, msgpack or NDJSON (told
+ * apart by the first byte), one record at a time, with the position of
+ * every problem.
+ */
+#ifndef LS_READER_H
+#define LS_READER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "json.h"
+#include "record.h"
+
+enum ls_format { LS_FMT_UNKNOWN, LS_FMT_MSGPACK, LS_FMT_JSON };
+
+struct ls_reader {
+	int fd;
+	const char *name;	/* "<stdin>" or the path, for messages */
+	uint8_t *buf;
+	size_t cap, start, end;
+	bool eof;
+	enum ls_format format;
+	uint64_t recno;		/* records returned so far */
+	uint64_t offset;	/* input offset of buf[0] */
+	uint64_t rec_offset;	/* input offset of the current record */
+	uint64_t line;		/* NDJSON: lines consumed */
+	struct ls_json json;
+	struct ls_buf jrec;	/* the msgpack form of the current NDJSON line */
+	char err[256];
+};
+
+/*
+ * Open path for reading ("-" or NULL: stdin). Returns 0, or LS_ERR_IO with
+ * errno set and the message in r->err. Nothing to release on failure.
+ */
+int ls_reader_open(struct ls_reader *r, const char *path);
+
+/*
+ * Read the next record into rec. Returns 1, 0 at the end of the input, or
+ * a negative error with a one-line message (position first) in r->err.
+ * A header record is checked here: a newer major version is LS_ERR_VERSION.
+ * rec points into the reader's buffer until the next call.
+ */
+int ls_read(struct ls_reader *r, struct ls_record *rec);
+
+/*
+ * Where the record last returned by ls_read starts, as "record N (byte B)"
+ * or, for NDJSON, "line L"; written to where[0..n), which is returned.
+ */
+const char *ls_reader_where(const struct ls_reader *r, char *where, size_t n);
+
+/* Close the input (unless stdin) and free the buffers. */
+void ls_reader_release(struct ls_reader *r);
+
+#endif

@@ -1,0 +1,66 @@
+/*
+ * A record as a view on its msgpack bytes: where each known field's value
+ * starts, and typed access to it. Nothing is copied; the bytes belong to
+ * the reader (or whoever parsed them) and stay valid until the next read.
+ */
+#ifndef LS_RECORD_H
+#define LS_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mp.h"
+#include "schema.h"
+
+#define LS_PRESENT_WORDS ((LS_F__COUNT + 63) / 64)
+
+struct ls_record {
+	const uint8_t *raw;	/* the whole map, header included */
+	uint32_t len;
+	uint32_t nfields;
+	enum ls_kind kind;
+	const char *kind_str;	/* the kind as written, also when unknown */
+	uint32_t kind_len;
+	uint64_t present[LS_PRESENT_WORDS];
+	uint32_t key[LS_F__COUNT];	/* key offset in raw, if present */
+	uint32_t off[LS_F__COUNT];	/* value offset in raw, if present */
+};
+
+/*
+ * Parse the record (a msgpack map) at p, with at most end - p bytes.
+ * Returns its length in bytes; 0 if the input ends inside it; or
+ * LS_ERR_SYNTAX if it is not a map with string keys, a string "k" and no
+ * known key twice, with *why set to a static description.
+ */
+long ls_record_parse(struct ls_record *rec, const uint8_t *p,
+		     const uint8_t *end, const char **why);
+
+static inline bool ls_has(const struct ls_record *rec, enum ls_field f)
+{
+	return rec->present[f / 64] >> (f % 64) & 1;
+}
+
+/* The value of field f, decoded by mp_head. Returns 0 or LS_ERR_ABSENT. */
+int ls_get(const struct ls_record *rec, enum ls_field f, struct mp_item *it);
+
+/*
+ * Typed getters. Each returns 0 and sets *out, LS_ERR_ABSENT, or
+ * LS_ERR_TYPE when the value has another type (LS_ERR_RANGE for an
+ * integer outside the requested range). Strings point into the record.
+ */
+int ls_get_u64(const struct ls_record *rec, enum ls_field f, uint64_t *out);
+int ls_get_i64(const struct ls_record *rec, enum ls_field f, int64_t *out);
+int ls_get_f64(const struct ls_record *rec, enum ls_field f, double *out);
+int ls_get_bool(const struct ls_record *rec, enum ls_field f, bool *out);
+int ls_get_str(const struct ls_record *rec, enum ls_field f,
+	       const char **s, uint32_t *n);
+
+/* The field's key and value as one byte range of raw (for copying on). */
+int ls_get_raw_field(const struct ls_record *rec, enum ls_field f,
+		     const uint8_t **p, size_t *n);
+
+/* Which class (header, definition, event, derived) the record is of. */
+enum ls_class ls_record_class(const struct ls_record *rec);
+
+#endif

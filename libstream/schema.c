@@ -1,0 +1,238 @@
+/* The stream vocabulary: name tables, lookups, and what each kind requires. */
+#include <string.h>
+
+#include "schema.h"
+
+static const char *const field_names[] = {
+#define LS_X(e, s) s,
+	LS_FIELDS(LS_X)
+#undef LS_X
+};
+
+static const char *const kind_names[] = {
+	"",
+#define LS_X(e, s) s,
+	LS_KINDS(LS_X)
+#undef LS_X
+};
+
+static const char *const role_names[] = {
+	"",
+#define LS_X(e, s) s,
+	LS_ROLES(LS_X)
+#undef LS_X
+};
+
+static const char *const stream_types[] = { "host", "gpu", NULL };
+static const char *const dirs[] = { "htod", "dtoh", "dtod", "htoh", "ptop", NULL };
+static const char *const clocks[] = { "ns", NULL };
+static const char *const edge_types[] = {
+	"msg", "coll", "launch", "sync", "event", "stream_wait", "null_stream",
+	"fork", "join", "barrier", "lock", NULL
+};
+static const char *const patterns[] = {
+	"late_sender", "late_sender_wrong_order", "late_receiver",
+	"wait_nxn", "wait_barrier", "late_broadcast", "early_reduce",
+	"early_scan", "wait_init", "wait_finalize",
+	"blame_kernel", "blame_sync", "event_query", "stream_query",
+	"null_stream", "stream_wait", "gpu_idle",
+	"omp_barrier", "omp_lock", "omp_fork_join", NULL
+};
+
+#define REQ(f, ty) { LS_F_##f, LS_V_##ty, true, LS_REF_NONE, LS_VOCAB_NONE }
+#define OPT(f, ty) { LS_F_##f, LS_V_##ty, false, LS_REF_NONE, LS_VOCAB_NONE }
+#define REQ_REF(f, ty, ref) { LS_F_##f, LS_V_##ty, true, LS_REF_##ref, LS_VOCAB_NONE }
+#define OPT_REF(f, ty, ref) { LS_F_##f, LS_V_##ty, false, LS_REF_##ref, LS_VOCAB_NONE }
+#define REQ_VOCAB(f, voc) { LS_F_##f, LS_V_STR, true, LS_REF_NONE, LS_VOCAB_##voc }
+#define OPT_VOCAB(f, voc) { LS_F_##f, LS_V_STR, false, LS_REF_NONE, LS_VOCAB_##voc }
+#define EVENT_FIELDS REQ(ID, UINT), REQ(T, INT), REQ_REF(S, UINT, STREAM)
+#define API_ATTRS OPT_REF(REF_STREAM, UINT, STREAM), OPT(CUDA_EVENT, UINT), \
+	OPT(RESULT, INT), OPT(CORR, UINT), OPT(BYTES, UINT)
+#define MESSAGE_FIELDS REQ_REF(PEER, UINT, PROCESS), REQ(TAG, INT), \
+	REQ_REF(COMM, UINT, COMM), OPT(BYTES, UINT), OPT(REQ, UINT)
+#define KIND(k, cls, ...) [LS_K_##k] = { kind_names[LS_K_##k], LS_C_##cls, \
+	{ __VA_ARGS__ }, \
+	sizeof((struct ls_field_spec[]){ __VA_ARGS__ }) / sizeof(struct ls_field_spec) }
+
+static const struct ls_kind_spec specs[LS_K__COUNT] = {
+	[LS_K_UNKNOWN] = { "", LS_C_UNKNOWN, { { 0 } }, 0 },
+	KIND(HEADER, HEADER, REQ(MAJOR, UINT), REQ(MINOR, UINT),
+	     REQ(PRODUCER, STR), REQ_VOCAB(CLOCK, CLOCK), OPT(SOURCE, STR),
+	     OPT(EPOCH, INT)),
+	KIND(PROCESS, DEF, REQ(ID, UINT), REQ(NAME, STR), OPT(RANK, UINT)),
+	KIND(STREAM, DEF, REQ(ID, UINT), REQ_REF(PROCESS, UINT, PROCESS),
+	     REQ(NAME, STR), REQ_VOCAB(TYPE, STREAM_TYPE), OPT(DEVICE, UINT),
+	     OPT(NATIVE, UINT), OPT(NULL_STREAM, BOOL)),
+	KIND(REGION, DEF, REQ(ID, UINT), REQ(NAME, STR), REQ_VOCAB(ROLE, ROLE),
+	     OPT(PARADIGM, STR), OPT_VOCAB(DIR, DIR)),
+	KIND(COMM, DEF, REQ(ID, UINT), REQ_REF(MEMBERS, UINTS, PROCESS),
+	     OPT(NAME, STR)),
+	KIND(COUNTER, DEF, REQ(ID, UINT), REQ(NAME, STR), OPT(UNIT, STR)),
+	KIND(ENTER, EVENT, EVENT_FIELDS, REQ_REF(R, UINT, REGION), API_ATTRS),
+	KIND(LEAVE, EVENT, EVENT_FIELDS, REQ_REF(R, UINT, REGION), API_ATTRS),
+	KIND(SEND, EVENT, EVENT_FIELDS, MESSAGE_FIELDS),
+	KIND(SEND_DONE, EVENT, EVENT_FIELDS, REQ(REQ, UINT)),
+	KIND(RECV, EVENT, EVENT_FIELDS, MESSAGE_FIELDS),
+	KIND(RECV_POST, EVENT, EVENT_FIELDS, REQ(REQ, UINT)),
+	KIND(REQ_TEST, EVENT, EVENT_FIELDS, REQ(REQ, UINT)),
+	KIND(REQ_CANCEL, EVENT, EVENT_FIELDS, REQ(REQ, UINT)),
+	KIND(COLL_BEGIN, EVENT, EVENT_FIELDS),
+	KIND(COLL_END, EVENT, EVENT_FIELDS, REQ_REF(COMM, UINT, COMM),
+	     OPT_REF(ROOT, UINT, PROCESS), OPT(SENT, UINT), OPT(RECVD, UINT),
+	     OPT(OP, STR)),
+	KIND(FORK, EVENT, EVENT_FIELDS, OPT(THREADS, UINT)),
+	KIND(JOIN, EVENT, EVENT_FIELDS),
+	KIND(TEAM_BEGIN, EVENT, EVENT_FIELDS),
+	KIND(TEAM_END, EVENT, EVENT_FIELDS),
+	KIND(LOCK_ACQUIRE, EVENT, EVENT_FIELDS, REQ(LOCK, UINT)),
+	KIND(LOCK_RELEASE, EVENT, EVENT_FIELDS, REQ(LOCK, UINT)),
+	KIND(MEASURE, EVENT, EVENT_FIELDS, REQ(ON, BOOL)),
+	KIND(SAMPLE, EVENT, EVENT_FIELDS, REQ_REF(COUNTER, UINT, COUNTER),
+	     REQ(VAL, NUM)),
+	KIND(EDGE, DERIVED, REQ(FROM, ID), REQ(TO, ID), REQ_VOCAB(TYPE, EDGE)),
+	KIND(WAIT, DERIVED, REQ(AT, ID), REQ(T, INT), REQ(DUR, UINT),
+	     REQ_VOCAB(PATTERN, PATTERN), REQ_REF(S, UINT, STREAM),
+	     OPT(CAUSE, ID)),
+	KIND(BLAME, DERIVED, REQ(TO, ID), REQ(NS, UINT),
+	     REQ_VOCAB(PATTERN, PATTERN), REQ(WAIT, ID),
+	     OPT_REF(S, UINT, STREAM)),
+	KIND(CRIT, DERIVED, REQ_REF(S, UINT, STREAM), REQ(FROM, ID),
+	     REQ(TO, ID), REQ(T, INT), REQ(DUR, UINT)),
+	KIND(RATING, DERIVED, REQ_REF(REGION, UINT, REGION), REQ(NAME, STR),
+	     REQ(CALLS, UINT), REQ(EXCL, UINT), REQ(CP, UINT),
+	     REQ(CP_SHARE, NUM), REQ(BLAME, UINT), REQ(BLAME_SHARE, NUM),
+	     REQ(RATING, NUM)),
+	KIND(WAIT_SUMMARY, DERIVED, REQ_VOCAB(PATTERN, PATTERN),
+	     REQ(COUNT, UINT), REQ(NS, UINT), OPT_REF(PROCESS, UINT, PROCESS),
+	     OPT(MIN, UINT), OPT(MAX, UINT)),
+	KIND(PROJECTION, DERIVED, REQ(SPEC, STR), REQ(BEFORE, UINT),
+	     REQ(AFTER, UINT)),
+};
+
+/*
+ * Open-addressing tables from name to index, filled once at load time
+ * (before main, so threads never race on them). Sizes are powers of two
+ * at least four times the entry count.
+ */
+#define TABLE_SIZE 512
+
+struct name_table {
+	int16_t slot[TABLE_SIZE];	/* index + 1; 0 = empty */
+};
+
+static struct name_table fields_by_name, kinds_by_name, roles_by_name;
+
+static inline uint32_t hash(const char *s, uint32_t n)
+{
+	uint32_t h = 2166136261u;
+
+	for (uint32_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 16777619u;
+	return h;
+}
+
+static void table_fill(struct name_table *t, const char *const *names,
+		       int first, int count)
+{
+	for (int i = first; i < count; i++) {
+		uint32_t h = hash(names[i], (uint32_t)strlen(names[i]));
+
+		while (t->slot[h & (TABLE_SIZE - 1)])
+			h++;
+		t->slot[h & (TABLE_SIZE - 1)] = (int16_t)(i + 1);
+	}
+}
+
+static inline bool name_eq(const char *name, const char *s, uint32_t n)
+{
+	return strlen(name) == n && memcmp(name, s, n) == 0;
+}
+
+static inline int table_find(const struct name_table *t,
+			     const char *const *names, const char *s,
+			     uint32_t n)
+{
+	for (uint32_t h = hash(s, n);; h++) {
+		int i = t->slot[h & (TABLE_SIZE - 1)] - 1;
+
+		if (i < 0)
+			return -1;
+		if (name_eq(names[i], s, n))
+			return i;
+	}
+}
+
+__attribute__((constructor)) static void schema_init(void)
+{
+	table_fill(&fields_by_name, field_names, 0, LS_F__COUNT);
+	table_fill(&kinds_by_name, kind_names, 1, LS_K__COUNT);
+	table_fill(&roles_by_name, role_names, 1, LS_R__COUNT);
+}
+
+enum ls_field ls_field_lookup(const char *s, uint32_t n)
+{
+	return (enum ls_field)table_find(&fields_by_name, field_names, s, n);
+}
+
+const char *ls_field_name(enum ls_field f)
+{
+	return field_names[f];
+}
+
+enum ls_kind ls_kind_lookup(const char *s, uint32_t n)
+{
+	int i = table_find(&kinds_by_name, kind_names, s, n);
+
+	return i < 0 ? LS_K_UNKNOWN : (enum ls_kind)i;
+}
+
+const char *ls_kind_name(enum ls_kind k)
+{
+	return kind_names[k];
+}
+
+const struct ls_kind_spec *ls_kind_spec(enum ls_kind k)
+{
+	return &specs[k];
+}
+
+enum ls_role ls_role_lookup(const char *s, uint32_t n)
+{
+	int i = table_find(&roles_by_name, role_names, s, n);
+
+	return i < 0 ? LS_R_UNKNOWN : (enum ls_role)i;
+}
+
+const char *ls_role_name(enum ls_role r)
+{
+	return role_names[r];
+}
+
+static bool list_has(const char *const *list, const char *s, uint32_t n)
+{
+	for (; *list; list++)
+		if (name_eq(*list, s, n))
+			return true;
+	return false;
+}
+
+bool ls_vocab_has(enum ls_vocab vocab, const char *s, uint32_t n)
+{
+	switch (vocab) {
+	case LS_VOCAB_NONE:
+		return true;
+	case LS_VOCAB_ROLE:
+		return ls_role_lookup(s, n) != LS_R_UNKNOWN;
+	case LS_VOCAB_STREAM_TYPE:
+		return list_has(stream_types, s, n);
+	case LS_VOCAB_DIR:
+		return list_has(dirs, s, n);
+	case LS_VOCAB_EDGE:
+		return list_has(edge_types, s, n);
+	case LS_VOCAB_PATTERN:
+		return list_has(patterns, s, n);
+	case LS_VOCAB_CLOCK:
+		return list_has(clocks, s, n);
+	}
+	return false;
+}

@@ -1,0 +1,157 @@
+/*
+ * The vocabulary of docs/stream.md: record kinds, field names, region roles
+ * and the other enumerated strings, with what each kind requires. This is
+ * the one table tools and `tr-cat --check` read; docs/stream.md is its prose.
+ */
+#ifndef LS_SCHEMA_H
+#define LS_SCHEMA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define LS_VERSION_MAJOR 1
+#define LS_VERSION_MINOR 0
+
+/* Field names. Order is free; names are what the stream carries. */
+#define LS_FIELDS(X) \
+	X(K, "k") X(ID, "id") X(T, "t") X(S, "s") X(R, "r") \
+	X(NAME, "name") X(ROLE, "role") X(PARADIGM, "paradigm") X(DIR, "dir") \
+	X(PROCESS, "process") X(RANK, "rank") X(TYPE, "type") \
+	X(DEVICE, "device") X(NATIVE, "native") X(NULL_STREAM, "null") \
+	X(MEMBERS, "members") X(PEER, "peer") X(TAG, "tag") X(COMM, "comm") \
+	X(BYTES, "bytes") X(REQ, "req") X(ROOT, "root") X(SENT, "sent") \
+	X(RECVD, "recvd") X(OP, "op") X(REF_STREAM, "ref_stream") \
+	X(CUDA_EVENT, "cuda_event") X(RESULT, "result") X(CORR, "corr") \
+	X(THREADS, "threads") X(LOCK, "lock") X(ON, "on") \
+	X(COUNTER, "counter") X(VAL, "val") X(UNIT, "unit") \
+	X(MAJOR, "major") X(MINOR, "minor") X(PRODUCER, "producer") \
+	X(SOURCE, "source") X(CLOCK, "clock") X(EPOCH, "epoch") \
+	X(FROM, "from") X(TO, "to") X(AT, "at") X(CAUSE, "cause") \
+	X(DUR, "dur") X(PATTERN, "pattern") X(NS, "ns") X(WAIT, "wait") \
+	X(REGION, "region") X(CALLS, "calls") X(EXCL, "excl") X(CP, "cp") \
+	X(CP_SHARE, "cp_share") X(BLAME, "blame") \
+	X(BLAME_SHARE, "blame_share") X(RATING, "rating") \
+	X(COUNT, "count") X(MIN, "min") X(MAX, "max") X(SPEC, "spec") \
+	X(BEFORE, "before") X(AFTER, "after")
+
+enum ls_field {
+#define LS_X(e, s) LS_F_##e,
+	LS_FIELDS(LS_X)
+#undef LS_X
+	LS_F__COUNT,
+	LS_F__NONE = -1
+};
+
+/* Record kinds, grouped by class: header, definitions, events, derived. */
+#define LS_KINDS(X) \
+	X(HEADER, "header") \
+	X(PROCESS, "process") X(STREAM, "stream") X(REGION, "region") \
+	X(COMM, "comm") X(COUNTER, "counter") \
+	X(ENTER, "enter") X(LEAVE, "leave") X(SEND, "send") \
+	X(SEND_DONE, "send_done") X(RECV, "recv") X(RECV_POST, "recv_post") \
+	X(REQ_TEST, "req_test") X(REQ_CANCEL, "req_cancel") \
+	X(COLL_BEGIN, "coll_begin") X(COLL_END, "coll_end") \
+	X(FORK, "fork") X(JOIN, "join") X(TEAM_BEGIN, "team_begin") \
+	X(TEAM_END, "team_end") X(LOCK_ACQUIRE, "lock_acquire") \
+	X(LOCK_RELEASE, "lock_release") X(MEASURE, "measure") \
+	X(SAMPLE, "sample") \
+	X(EDGE, "edge") X(WAIT, "wait") X(BLAME, "blame") X(CRIT, "crit") \
+	X(RATING, "rating") X(WAIT_SUMMARY, "wait_summary") \
+	X(PROJECTION, "projection")
+
+enum ls_kind {
+	LS_K_UNKNOWN,	/* a kind this version does not define: passed on */
+#define LS_X(e, s) LS_K_##e,
+	LS_KINDS(LS_X)
+#undef LS_X
+	LS_K__COUNT
+};
+
+enum ls_class { LS_C_UNKNOWN, LS_C_HEADER, LS_C_DEF, LS_C_EVENT, LS_C_DERIVED };
+
+/* Region roles: what an activity means to the analysis. */
+#define LS_ROLES(X) \
+	X(CPU, "cpu") \
+	X(MPI_SEND, "mpi_send") X(MPI_RECV, "mpi_recv") \
+	X(MPI_SENDRECV, "mpi_sendrecv") X(MPI_ISEND, "mpi_isend") \
+	X(MPI_IRECV, "mpi_irecv") X(MPI_WAIT, "mpi_wait") \
+	X(MPI_TEST, "mpi_test") X(MPI_BARRIER, "mpi_barrier") \
+	X(MPI_N2N, "mpi_n2n") X(MPI_ONE2N, "mpi_one2n") \
+	X(MPI_N2ONE, "mpi_n2one") X(MPI_SCAN, "mpi_scan") \
+	X(MPI_INIT, "mpi_init") X(MPI_FINALIZE, "mpi_finalize") \
+	X(MPI_OTHER, "mpi_other") \
+	X(LAUNCH, "launch") X(MEMCPY, "memcpy") \
+	X(MEMCPY_ASYNC, "memcpy_async") X(MEMSET, "memset") \
+	X(MEMSET_ASYNC, "memset_async") X(ALLOC, "alloc") X(FREE, "free") \
+	X(STREAM_SYNC, "stream_sync") X(CTX_SYNC, "ctx_sync") \
+	X(EVENT_SYNC, "event_sync") X(EVENT_RECORD, "event_record") \
+	X(EVENT_QUERY, "event_query") X(STREAM_QUERY, "stream_query") \
+	X(STREAM_WAIT, "stream_wait") X(GPU_API, "gpu_api") \
+	X(KERNEL, "kernel") X(DEV_MEMCPY, "dev_memcpy") \
+	X(DEV_MEMSET, "dev_memset") \
+	X(OMP_PARALLEL, "omp_parallel") X(OMP_IMPLICIT_TASK, "omp_implicit_task") \
+	X(OMP_BARRIER, "omp_barrier") X(OMP_CRITICAL, "omp_critical") \
+	X(OMP_LOCK, "omp_lock") X(OMP_UNLOCK, "omp_unlock") \
+	X(OMP_TASK, "omp_task") X(OMP_OTHER, "omp_other")
+
+enum ls_role {
+	LS_R_UNKNOWN,
+#define LS_X(e, s) LS_R_##e,
+	LS_ROLES(LS_X)
+#undef LS_X
+	LS_R__COUNT
+};
+
+/* Value types a field may be required to have. */
+enum ls_vtype {
+	LS_V_UINT,	/* non-negative integer */
+	LS_V_INT,	/* integer */
+	LS_V_NUM,	/* integer or float */
+	LS_V_STR,
+	LS_V_BOOL,
+	LS_V_UINTS,	/* array of non-negative integers */
+	LS_V_ID,	/* event id that must have appeared earlier */
+};
+
+/* Namespaces a field's value must have been defined in, if any. */
+enum ls_ref { LS_REF_NONE, LS_REF_PROCESS, LS_REF_STREAM, LS_REF_REGION,
+	      LS_REF_COMM, LS_REF_COUNTER, LS_REF_EVENT };
+
+/* Enumerated string values a field is checked against, if any. */
+enum ls_vocab { LS_VOCAB_NONE, LS_VOCAB_ROLE, LS_VOCAB_STREAM_TYPE,
+		LS_VOCAB_DIR, LS_VOCAB_EDGE, LS_VOCAB_PATTERN, LS_VOCAB_CLOCK };
+
+struct ls_field_spec {
+	enum ls_field field;
+	enum ls_vtype type;
+	bool required;
+	enum ls_ref ref;
+	enum ls_vocab vocab;
+};
+
+#define LS_MAX_SPEC_FIELDS 16
+
+struct ls_kind_spec {
+	const char *name;
+	enum ls_class cls;
+	struct ls_field_spec fields[LS_MAX_SPEC_FIELDS];
+	int nfields;
+};
+
+/* Field index for a key, or LS_F__NONE. */
+enum ls_field ls_field_lookup(const char *s, uint32_t n);
+const char *ls_field_name(enum ls_field f);
+
+/* Kind for a kind string; LS_K_UNKNOWN for one this version lacks. */
+enum ls_kind ls_kind_lookup(const char *s, uint32_t n);
+const char *ls_kind_name(enum ls_kind k);
+const struct ls_kind_spec *ls_kind_spec(enum ls_kind k);
+
+/* Role for a role string; LS_R_UNKNOWN for one this version lacks. */
+enum ls_role ls_role_lookup(const char *s, uint32_t n);
+const char *ls_role_name(enum ls_role r);
+
+/* Whether s is one of the values of vocab (LS_VOCAB_NONE: always true). */
+bool ls_vocab_has(enum ls_vocab vocab, const char *s, uint32_t n);
+
+#endif
