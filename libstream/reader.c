@@ -195,14 +195,34 @@ static int read_json(struct ls_reader *r, struct ls_record *rec)
 			 position(r, where, sizeof(where)), len + 1, why);
 		return rc;
 	}
+	if ((r->jrec.p[0] & 0xf0) != 0x80 && r->jrec.p[0] != 0xde &&
+	    r->jrec.p[0] != 0xdf) {
+		snprintf(r->err, sizeof(r->err), "%s: record is not a JSON object",
+			 position(r, where, sizeof(where)));
+		return LS_ERR_SYNTAX;
+	}
 	n = ls_record_parse(rec, r->jrec.p, r->jrec.p + r->jrec.len, &why);
 	if (n <= 0) {
 		snprintf(r->err, sizeof(r->err), "%s: %s",
-			 position(r, where, sizeof(where)),
-			 n == 0 ? "record is not a JSON object" : why);
+			 position(r, where, sizeof(where)), why);
 		return LS_ERR_SYNTAX;
 	}
 	return 1;
+}
+
+/*
+ * A msgpack record is a map, so it starts with 0x80..0x8f, 0xde or 0xdf;
+ * text starts with white space or printable ASCII. Other bytes are taken
+ * as (broken) msgpack, so that binary garbage is reported as such.
+ */
+static enum ls_format detect(uint8_t first)
+{
+	if ((first >= 0x80 && first <= 0x8f) || first == 0xde || first == 0xdf)
+		return LS_FMT_MSGPACK;
+	if ((first >= 0x20 && first < 0x7f) || first == '\t' || first == '\n' ||
+	    first == '\r')
+		return LS_FMT_JSON;
+	return LS_FMT_MSGPACK;
 }
 
 int ls_read(struct ls_reader *r, struct ls_record *rec)
@@ -215,9 +235,7 @@ int ls_read(struct ls_reader *r, struct ls_record *rec)
 				return rc;
 		if (r->start == r->end)
 			return 0;
-		/* A record is a map, so '{' or white space cannot start msgpack. */
-		r->format = r->buf[r->start] && strchr("{ \t\r\n", r->buf[r->start])
-				    ? LS_FMT_JSON : LS_FMT_MSGPACK;
+		r->format = detect(r->buf[r->start]);
 	}
 	if (r->format == LS_FMT_MSGPACK) {
 		if (r->start == r->end && !r->eof && (rc = fill(r)) < 0)

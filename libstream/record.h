@@ -49,8 +49,54 @@ int ls_get(const struct ls_record *rec, enum ls_field f, struct mp_item *it);
  * LS_ERR_TYPE when the value has another type (LS_ERR_RANGE for an
  * integer outside the requested range). Strings point into the record.
  */
-int ls_get_u64(const struct ls_record *rec, enum ls_field f, uint64_t *out);
-int ls_get_i64(const struct ls_record *rec, enum ls_field f, int64_t *out);
+int ls_get_u64_slow(const struct ls_record *rec, enum ls_field f, uint64_t *out);
+int ls_get_i64_slow(const struct ls_record *rec, enum ls_field f, int64_t *out);
+
+/* Positive fixints and uint 8..64, as ids, times and streams are written. */
+static inline bool ls_fast_uint(const uint8_t *v, uint64_t *out)
+{
+	switch (v[0]) {
+	case 0xcc:
+		*out = v[1];
+		return true;
+	case 0xcd:
+		*out = (uint64_t)v[1] << 8 | v[2];
+		return true;
+	case 0xce:
+		*out = (uint64_t)v[1] << 24 | (uint64_t)v[2] << 16 |
+		       (uint64_t)v[3] << 8 | v[4];
+		return true;
+	case 0xcf:
+		*out = 0;
+		for (int i = 1; i <= 8; i++)
+			*out = *out << 8 | v[i];
+		return true;
+	default:
+		*out = v[0];
+		return v[0] <= 0x7f;
+	}
+}
+
+static inline int ls_get_u64(const struct ls_record *rec, enum ls_field f,
+			     uint64_t *out)
+{
+	if (ls_has(rec, f) && ls_fast_uint(rec->raw + rec->off[f], out))
+		return 0;
+	return ls_get_u64_slow(rec, f, out);
+}
+
+static inline int ls_get_i64(const struct ls_record *rec, enum ls_field f,
+			     int64_t *out)
+{
+	uint64_t u;
+
+	if (ls_has(rec, f) && ls_fast_uint(rec->raw + rec->off[f], &u) &&
+	    u <= INT64_MAX) {
+		*out = (int64_t)u;
+		return 0;
+	}
+	return ls_get_i64_slow(rec, f, out);
+}
 int ls_get_f64(const struct ls_record *rec, enum ls_field f, double *out);
 int ls_get_bool(const struct ls_record *rec, enum ls_field f, bool *out);
 int ls_get_str(const struct ls_record *rec, enum ls_field f,

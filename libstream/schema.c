@@ -122,6 +122,33 @@ struct name_table {
 
 static struct name_table fields_by_name, kinds_by_name, roles_by_name;
 
+/*
+ * Names of at most 8 bytes (nearly all keys and event kinds) are also
+ * found by one multiply on the name packed into a word, without a loop
+ * over its bytes: this is on the path of every field of every record.
+ */
+struct ls_short_table ls_short_fields, ls_short_kinds;
+
+static void short_fill(struct ls_short_table *t, const char *const *names,
+		       int first, int count)
+{
+	for (int i = first; i < count; i++) {
+		size_t n = strlen(names[i]);
+		uint64_t w = 0;
+		uint32_t h;
+
+		if (n > 8)
+			continue;
+		memcpy(&w, names[i], n);
+		for (h = ls_short_hash(w);
+		     t->slot[h].len; h = (h + 1) & (LS_SHORT_SIZE - 1))
+			;
+		t->slot[h].word = w;
+		t->slot[h].len = (uint8_t)n;
+		t->slot[h].index = (int16_t)i;
+	}
+}
+
 static inline uint32_t hash(const char *s, uint32_t n)
 {
 	uint32_t h = 2166136261u;
@@ -167,6 +194,8 @@ __attribute__((constructor)) static void schema_init(void)
 	table_fill(&fields_by_name, field_names, 0, LS_F__COUNT);
 	table_fill(&kinds_by_name, kind_names, 1, LS_K__COUNT);
 	table_fill(&roles_by_name, role_names, 1, LS_R__COUNT);
+	short_fill(&ls_short_fields, field_names, 0, LS_F__COUNT);
+	short_fill(&ls_short_kinds, kind_names, 1, LS_K__COUNT);
 }
 
 enum ls_field ls_field_lookup(const char *s, uint32_t n)

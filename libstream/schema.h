@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #define LS_VERSION_MAJOR 1
 #define LS_VERSION_MINOR 0
@@ -137,6 +138,56 @@ struct ls_kind_spec {
 	struct ls_field_spec fields[LS_MAX_SPEC_FIELDS];
 	int nfields;
 };
+
+/* Lookup of names of at most 8 bytes packed into a little-endian word. */
+#define LS_SHORT_SIZE 256
+
+struct ls_short_table {
+	struct {
+		uint64_t word;
+		uint8_t len;	/* 0: empty slot */
+		int16_t index;
+	} slot[LS_SHORT_SIZE];
+};
+
+extern struct ls_short_table ls_short_fields, ls_short_kinds;
+
+static inline uint32_t ls_short_hash(uint64_t word)
+{
+	return (uint32_t)((word * UINT64_C(0x9e3779b97f4a7c15)) >> 56);
+}
+
+/*
+ * The n <= 8 bytes at p as a word, zero-filled (as memcpy into a zeroed
+ * word gives): one load and a mask where 8 bytes may be read.
+ */
+static inline uint64_t ls_short_word(const uint8_t *p, uint32_t n,
+				     const uint8_t *end)
+{
+	uint64_t w = 0;
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (end - p >= 8) {
+		memcpy(&w, p, 8);
+		return n == 8 ? w : w & ((UINT64_C(1) << (8 * n)) - 1);
+	}
+#endif
+	memcpy(&w, p, n);
+	(void)end;
+	return w;
+}
+
+/* Index of the name packed in word (n bytes), or -1 if not in t. */
+static inline int ls_short_find(const struct ls_short_table *t, uint64_t word,
+				uint32_t n)
+{
+	for (uint32_t h = ls_short_hash(word);; h = (h + 1) & (LS_SHORT_SIZE - 1)) {
+		if (!t->slot[h].len)
+			return -1;
+		if (t->slot[h].word == word && t->slot[h].len == n)
+			return t->slot[h].index;
+	}
+}
 
 /* Field index for a key, or LS_F__NONE. */
 enum ls_field ls_field_lookup(const char *s, uint32_t n);

@@ -1,0 +1,326 @@
+/*
+ * Unit tests of libstream, run by tests/0001-libstream-unit.bats:
+ *   ls-unit GROUP     run one group of checks, print failures, exit 1 if any
+ *   ls-unit kinds     list the record kinds of the schema, one a line
+ *   ls-unit roles     list the region roles of the schema, one a line
+ * msgpack-c's own unpacker serves as the independent judge of our bytes.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <msgpack.h>
+
+#include "../../libstream/error.h"
+#include "../../libstream/idset.h"
+#include "../../libstream/json.h"
+#include "../../libstream/record.h"
+
+static int failures;
+
+#define CHECK(cond) do { \
+	if (!(cond)) { \
+		failures++; \
+		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+	} \
+} while (0)
+
+/* JSON text -> msgpack bytes in b (reset first); returns the rc. */
+static int to_msgpack(const char *json, struct ls_buf *b)
+{
+	static struct ls_json js = LS_JSON_INIT;
+	const char *why;
+	size_t where;
+
+	b->len = 0;
+	return ls_json_parse(&js, json, strlen(json), b, &why, &where);
+}
+
+static void test_mp(void)
+{
+	static const struct { const char *hex; enum mp_type type; long len; } cases[] = {
+		{ "00", MP_UINT, 1 }, { "7f", MP_UINT, 1 }, { "ff", MP_INT, 1 },
+		{ "cc80", MP_UINT, 2 }, { "cd0100", MP_UINT, 3 },
+		{ "ce00010000", MP_UINT, 5 }, { "cf0000000100000000", MP_UINT, 9 },
+		{ "d080", MP_INT, 2 }, { "d1ff00", MP_INT, 3 },
+		{ "d2ffff0000", MP_INT, 5 }, { "d3ffffffff00000000", MP_INT, 9 },
+		{ "c0", MP_NIL, 1 }, { "c3", MP_BOOL, 1 }, { "ca3f800000", MP_FLOAT, 5 },
+		{ "cb3ff0000000000000", MP_FLOAT, 9 }, { "a3616263", MP_STR, 4 },
+		{ "d903616263", MP_STR, 5 }, { "c40201ff", MP_BIN, 4 },
+		{ "d40102", MP_EXT, 3 }, { "92", MP_ARRAY, 1 }, { "de0001", MP_MAP, 3 },
+	};
+	struct mp_item it;
+	uint8_t b[16];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n = strlen(cases[i].hex) / 2;
+
+		for (size_t j = 0; j < n; j++)
+			sscanf(cases[i].hex + 2 * j, "%2hhx", &b[j]);
+		CHECK(mp_head(b, b + n, &it) == cases[i].len);
+		CHECK(it.type == cases[i].type);
+		/* every proper prefix of a value's head is "needs more input" */
+		for (size_t j = 0; j < (size_t)cases[i].len && it.type != MP_ARRAY &&
+		     it.type != MP_MAP; j++)
+			CHECK(mp_head(b, b + j, &it) == 0);
+	}
+	b[0] = 0xd3;
+	memcpy(b + 1, "\x80\0\0\0\0\0\0\0", 8);
+	CHECK(mp_head(b, b + 9, &it) == 9 && it.type == MP_INT && it.v.i == INT64_MIN);
+	b[0] = 0xc1;
+	CHECK(mp_head(b, b + 1, &it) == -1);
+	/* [[[...]]] deeper than MP_MAX_DEPTH is refused, not recursed into */
+	{
+		uint8_t deep[MP_MAX_DEPTH + 2];
+
+		memset(deep, 0x91, sizeof(deep) - 1);
+		deep[sizeof(deep) - 1] = 0x00;
+		CHECK(mp_skip(deep, deep + sizeof(deep)) == -1);
+		CHECK(mp_skip(deep + 2, deep + sizeof(deep)) == MP_MAX_DEPTH);
+	}
+}
+
+static void test_record(void)
+{
+	struct ls_buf b = LS_BUF_INIT;
+	struct ls_record rec;
+	const char *why, *s;
+	uint64_t u;
+	int64_t i;
+	double d;
+	uint32_t n;
+	bool flag;
+
+	CHECK(to_msgpack("{\"k\":\"enter\",\"id\":300,\"t\":-5,\"s\":70000,\"r\":1,"
+			 "\"x\":{\"a\":[1,2]},\"name\":\"é\",\"null\":true,\"val\":2.5}", &b) == 0);
+	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == (long)b.len);
+	CHECK(rec.kind == LS_K_ENTER && rec.nfields == 9);
+	CHECK(ls_get_u64(&rec, LS_F_ID, &u) == 0 && u == 300);
+	CHECK(ls_get_i64(&rec, LS_F_T, &i) == 0 && i == -5);
+	CHECK(ls_get_u64(&rec, LS_F_T, &u) == LS_ERR_RANGE);
+	CHECK(ls_get_u64(&rec, LS_F_S, &u) == 0 && u == 70000);
+	CHECK(ls_get_str(&rec, LS_F_NAME, &s, &n) == 0 && n == 2 && memcmp(s, "é", 2) == 0);
+	CHECK(ls_get_bool(&rec, LS_F_NULL_STREAM, &flag) == 0 && flag);
+	CHECK(ls_get_f64(&rec, LS_F_VAL, &d) == 0 && d == 2.5);
+	CHECK(ls_get_u64(&rec, LS_F_NAME, &u) == LS_ERR_TYPE);
+	CHECK(ls_get_u64(&rec, LS_F_PEER, &u) == LS_ERR_ABSENT);
+	/* every proper prefix of the record is "needs more input" */
+	for (size_t j = 0; j < b.len; j++)
+		CHECK(ls_record_parse(&rec, b.p, b.p + j, &why) == 0);
+
+	/* non-canonical but valid encodings read the same */
+	{
+		static const uint8_t odd[] = {
+			0x83, 0xd9, 0x01, 'k', 0xa5, 'l', 'e', 'a', 'v', 'e',
+			0xa2, 'i', 'd', 0xcf, 0, 0, 0, 0, 0, 0, 0, 7,
+			0xa1, 't', 0xd3, 0, 0, 0, 0, 0, 0, 0x01, 0,
+		};
+
+		CHECK(ls_record_parse(&rec, odd, odd + sizeof(odd), &why) == sizeof(odd));
+		CHECK(rec.kind == LS_K_LEAVE);
+		CHECK(ls_get_u64(&rec, LS_F_ID, &u) == 0 && u == 7);
+		CHECK(ls_get_i64(&rec, LS_F_T, &i) == 0 && i == 256);
+	}
+	CHECK(to_msgpack("{\"k\":\"x\",\"t\":1,\"t\":2}", &b) == 0);
+	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == LS_ERR_SYNTAX);
+	CHECK(to_msgpack("{\"id\":1}", &b) == 0);
+	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == LS_ERR_SYNTAX);
+	CHECK(to_msgpack("{\"k\":5}", &b) == 0);
+	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == LS_ERR_SYNTAX);
+	CHECK(to_msgpack("[1]", &b) == 0);
+	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == LS_ERR_SYNTAX);
+	/* an unknown kind is a record all the same */
+	CHECK(to_msgpack("{\"k\":\"my_own_kind_with_a_long_name\"}", &b) == 0);
+	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == (long)b.len);
+	CHECK(rec.kind == LS_K_UNKNOWN && rec.kind_len == 28);
+	/* the field of a key's raw bytes is key and value */
+	{
+		const uint8_t *p;
+		size_t len;
+
+		CHECK(to_msgpack("{\"k\":\"send\",\"peer\":[1,{\"a\":2}],\"tag\":3}", &b) == 0);
+		CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == (long)b.len);
+		CHECK(ls_get_raw_field(&rec, LS_F_PEER, &p, &len) == 0);
+		CHECK(len == 1 + 4 + 1 + 1 + 1 + 2 + 1);
+		CHECK(memcmp(p, "\xa4peer\x92\x01\x81\xa1" "a\x02", len) == 0);
+	}
+	ls_buf_release(&b);
+}
+
+/* Our msgpack for json must be what msgpack-c itself packs for the value. */
+static void same_as_msgpack_c(const char *json)
+{
+	struct ls_buf b = LS_BUF_INIT;
+	msgpack_unpacked up;
+	msgpack_sbuffer sb;
+	msgpack_packer pk;
+	size_t off = 0;
+
+	CHECK(to_msgpack(json, &b) == 0);
+	msgpack_unpacked_init(&up);
+	CHECK(msgpack_unpack_next(&up, (const char *)b.p, b.len, &off) ==
+	      MSGPACK_UNPACK_SUCCESS);
+	CHECK(off == b.len);
+	msgpack_sbuffer_init(&sb);
+	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+	msgpack_pack_object(&pk, up.data);
+	CHECK(sb.size == b.len && memcmp(sb.data, b.p, b.len) == 0);
+	msgpack_sbuffer_destroy(&sb);
+	msgpack_unpacked_destroy(&up);
+	ls_buf_release(&b);
+}
+
+/* json -> msgpack -> json gives back want (json itself when want is NULL). */
+static void round_trip(const char *json, const char *want)
+{
+	struct ls_buf b = LS_BUF_INIT, out = LS_BUF_INIT;
+
+	CHECK(to_msgpack(json, &b) == 0);
+	CHECK(ls_json_print(b.p, b.p + b.len, &out) == 0);
+	ls_buf_add(&out, "", 1);
+	if (strcmp((char *)out.p, want ? want : json) != 0) {
+		failures++;
+		fprintf(stderr, "round trip of %s gave %s\n", json, (char *)out.p);
+	}
+	same_as_msgpack_c(json);
+	ls_buf_release(&b);
+	ls_buf_release(&out);
+}
+
+static void bad_json(const char *json, const char *want_why)
+{
+	struct ls_json js = LS_JSON_INIT;
+	struct ls_buf b = LS_BUF_INIT;
+	const char *why = NULL;
+	size_t where;
+
+	CHECK(ls_json_parse(&js, json, strlen(json), &b, &why, &where) == LS_ERR_SYNTAX);
+	if (!why || strcmp(why, want_why) != 0) {
+		failures++;
+		fprintf(stderr, "%s: got \"%s\", want \"%s\"\n", json, why ? why : "", want_why);
+	}
+	ls_json_release(&js);
+	ls_buf_release(&b);
+}
+
+static void test_json(void)
+{
+	struct ls_buf b = LS_BUF_INIT;
+
+	round_trip("{\"k\":\"x\",\"a\":[1,-1,0,127,128,-32,-33,255,256,65535,65536]}", NULL);
+	round_trip("{\"u\":18446744073709551615,\"i\":-9223372036854775808}", NULL);
+	round_trip("{\"f\":[0.1,2.5,1e+300,-1.5e-07,100.0,0.30000000000000004]}", NULL);
+	round_trip("{\"s\":\"q\\\"b\\\\n\\nt\\tc\\u0001\\u001f é 𝄞\"}", NULL);
+	round_trip("{\"s\":\"\\u00e9\\ud834\\udd1e\\/\"}", "{\"s\":\"é𝄞/\"}");
+	round_trip(" { \"a\" : { } , \"b\" : [ ] , \"c\" : null , \"d\" : true , \"e\" : false } ",
+		   "{\"a\":{},\"b\":[],\"c\":null,\"d\":true,\"e\":false}");
+	round_trip("{\"long\":\"" "0123456789012345678901234567890123456789" "\"}", NULL);
+	round_trip("{\"n\":-0}", "{\"n\":0}");
+	round_trip("{\"n\":1E2}", "{\"n\":100.0}");
+
+	bad_json("{\"a\":1,}", "expected a string key");
+	bad_json("{\"a\" 1}", "expected ':'");
+	bad_json("{\"a\":1", "expected ',' or '}'");
+	bad_json("{\"a\":01}", "expected ',' or '}'");
+	bad_json("{\"a\":1.}", "invalid number");
+	bad_json("{\"a\":tru}", "invalid literal");
+	bad_json("{\"a\":\"x}", "unterminated string");
+	bad_json("{\"a\":\"\\x\"}", "invalid escape in string");
+	bad_json("{\"a\":\"\\ud800\"}", "invalid \\u escape in string");
+	bad_json("{\"a\":\"\t\"}", "control character in string");
+	bad_json("{\"a\":18446744073709551616}", "number out of range");
+	bad_json("{\"a\":-9223372036854775809}", "number out of range");
+	bad_json("{\"a\":1e999}", "number out of range");
+	bad_json("{} {}", "trailing characters after the value");
+	bad_json("", "unexpected end of input");
+
+	/* values JSON cannot hold */
+	{
+		static const uint8_t bin[] = { 0x81, 0xa1, 'b', 0xc4, 0x01, 0x00 };
+		static const uint8_t nan[] = { 0x81, 0xa1, 'f', 0xcb, 0x7f, 0xf8, 0, 0, 0, 0, 0, 0 };
+		static const uint8_t intkey[] = { 0x81, 0x01, 0x02 };
+
+		CHECK(ls_json_print(bin, bin + sizeof(bin), &b) == LS_ERR_JSON);
+		CHECK(ls_json_print(nan, nan + sizeof(nan), &b) == LS_ERR_JSON);
+		CHECK(ls_json_print(intkey, intkey + sizeof(intkey), &b) == LS_ERR_JSON);
+	}
+	ls_buf_release(&b);
+}
+
+static void test_idset(void)
+{
+	struct ls_idset set = LS_IDSET_INIT;
+
+	for (uint64_t i = 0; i < 100000; i++)
+		CHECK(ls_idset_add(&set, i * 7919) == 1);
+	for (uint64_t i = 0; i < 100000; i++)
+		CHECK(ls_idset_add(&set, i * 7919) == 0);
+	CHECK(ls_idset_has(&set, 7919 * 5) && !ls_idset_has(&set, 7919 * 5 + 1));
+	CHECK(!ls_idset_has(&set, UINT64_MAX));
+	CHECK(ls_idset_add(&set, UINT64_MAX) == 1 && ls_idset_add(&set, UINT64_MAX) == 0);
+	CHECK(ls_idset_has(&set, UINT64_MAX));
+	ls_idset_release(&set);
+	CHECK(!ls_idset_has(&set, 0));
+}
+
+static void test_schema(void)
+{
+	for (int f = 0; f < LS_F__COUNT; f++) {
+		const char *name = ls_field_name((enum ls_field)f);
+		uint32_t n = (uint32_t)strlen(name);
+		uint8_t padded[32] = { 0 };
+
+		CHECK(ls_field_lookup(name, n) == f);
+		if (n <= 8) {
+			memcpy(padded, name, n);
+			CHECK(ls_short_find(&ls_short_fields,
+					    ls_short_word(padded, n, padded + sizeof(padded)), n) == f);
+		}
+	}
+	for (int k = 1; k < LS_K__COUNT; k++) {
+		const char *name = ls_kind_name((enum ls_kind)k);
+
+		CHECK((int)ls_kind_lookup(name, (uint32_t)strlen(name)) == k);
+		CHECK(ls_kind_spec((enum ls_kind)k)->nfields <= LS_MAX_SPEC_FIELDS);
+	}
+	for (int r = 1; r < LS_R__COUNT; r++) {
+		const char *name = ls_role_name((enum ls_role)r);
+
+		CHECK((int)ls_role_lookup(name, (uint32_t)strlen(name)) == r);
+	}
+	CHECK(ls_kind_lookup("ente", 4) == LS_K_UNKNOWN);
+	CHECK(ls_kind_lookup("enter\0", 6) == LS_K_UNKNOWN);
+	CHECK(ls_field_lookup("tt", 2) == LS_F__NONE);
+	CHECK(ls_role_lookup("kernel", 6) == LS_R_KERNEL);
+	CHECK(ls_vocab_has(LS_VOCAB_PATTERN, "late_sender", 11));
+	CHECK(!ls_vocab_has(LS_VOCAB_PATTERN, "late_send", 9));
+}
+
+int main(int argc, char **argv)
+{
+	static const struct { const char *name; void (*run)(void); } groups[] = {
+		{ "mp", test_mp }, { "record", test_record }, { "json", test_json },
+		{ "idset", test_idset }, { "schema", test_schema },
+	};
+
+	if (argc == 2 && strcmp(argv[1], "kinds") == 0) {
+		for (int k = 1; k < LS_K__COUNT; k++)
+			puts(ls_kind_name((enum ls_kind)k));
+		return 0;
+	}
+	if (argc == 2 && strcmp(argv[1], "roles") == 0) {
+		for (int r = 1; r < LS_R__COUNT; r++)
+			puts(ls_role_name((enum ls_role)r));
+		return 0;
+	}
+	for (size_t i = 0; argc == 2 && i < sizeof(groups) / sizeof(groups[0]); i++) {
+		if (strcmp(argv[1], groups[i].name) == 0) {
+			groups[i].run();
+			return failures ? 1 : 0;
+		}
+	}
+	fprintf(stderr, "usage: ls-unit mp|record|json|idset|schema|kinds|roles\n");
+	return 2;
+}
