@@ -225,8 +225,22 @@ static enum ls_format detect(uint8_t first)
 	return LS_FMT_MSGPACK;
 }
 
+/*
+ * The first record failing to parse usually means the input is some other
+ * file (an OTF2 archive, a database): say that rather than what the parser
+ * stumbled on.
+ */
+static void not_a_stream(struct ls_reader *r, uint8_t first)
+{
+	if (r->recno > 0 || (r->format == LS_FMT_JSON && first == '{'))
+		return;
+	snprintf(r->err, sizeof(r->err),
+		 "not a record stream (it starts with neither a msgpack map nor a JSON object)");
+}
+
 int ls_read(struct ls_reader *r, struct ls_record *rec)
 {
+	uint8_t first;
 	int rc;
 
 	if (r->format == LS_FMT_UNKNOWN) {
@@ -242,10 +256,18 @@ int ls_read(struct ls_reader *r, struct ls_record *rec)
 			return rc;
 		if (r->start == r->end)
 			return 0;
+		first = r->buf[r->start];
 		rc = read_msgpack(r, rec);
 	} else {
+		size_t i = r->start;
+
+		while (i < r->end && strchr(" \t\r\n", r->buf[i]) && r->buf[i])
+			i++;
+		first = i < r->end ? r->buf[i] : 0;
 		rc = read_json(r, rec);
 	}
+	if (rc == LS_ERR_SYNTAX)
+		not_a_stream(r, first);
 	if (rc <= 0)
 		return rc;
 	if (rec->kind == LS_K_HEADER && (rc = check_header(r, rec)) < 0)

@@ -112,14 +112,24 @@ teardown() {
 }
 
 @test "a JSON line that is not an object, or has no kind, is refused" {
-	printf '[1,2]\n' > "$TMP/arr.ndjson"
+	{ head -1 "$TMP/doc.ndjson"; printf '[1,2]\n'; } > "$TMP/arr.ndjson"
 	run --separate-stderr tr-cat -J "$TMP/arr.ndjson"
 	assert_failure 1
-	assert_equal "$stderr" "tr-cat: $TMP/arr.ndjson: line 1: record is not a JSON object"
+	assert_equal "$stderr" "tr-cat: $TMP/arr.ndjson: line 2: record is not a JSON object"
 	printf '{"id":1}\n' > "$TMP/nok.ndjson"
 	run --separate-stderr tr-cat -J "$TMP/nok.ndjson"
 	assert_failure 1
 	assert_equal "$stderr" "tr-cat: $TMP/nok.ndjson: line 1: record has no kind \"k\""
+}
+
+@test "a file that is no record stream at all is named as such" {
+	printf 'SQLite format 3\0' > "$TMP/db"
+	printf 'x\0\0\0' > "$TMP/bin"
+	for f in "$TMP/db" "$TMP/bin"; do
+		run --separate-stderr tr-cat -J "$f"
+		assert_failure 1
+		assert_equal "$stderr" "tr-cat: $f: not a record stream (it starts with neither a msgpack map nor a JSON object)"
+	done
 }
 
 @test "a newer major version is refused with a clear message" {

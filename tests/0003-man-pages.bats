@@ -1,0 +1,39 @@
+#!/usr/bin/env bats
+# The man pages: EXAMPLES run as written; usage() mirrors the SYNOPSIS.
+
+load common
+
+setup() {
+	TMP=$(mktemp -d)
+	doc_examples | tr-cat -M > "$TMP/run.tr"
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+# The .Dl lines of a page's EXAMPLES section.
+examples() {
+	awk '/^\.Sh / { f = ($2 == "EXAMPLES") } f && /^\.Dl / { sub(/^\.Dl /, ""); print }' "$1"
+}
+
+@test "every man page has examples, and each runs successfully" {
+	for page in "$TOP"/doc/*.[1-8]; do
+		[ -n "$(examples "$page")" ] || fail "$page has no EXAMPLES"
+		while IFS= read -r cmd; do
+			(cd "$TMP" && bash -o pipefail -c "$cmd" > "$TMP/out" 2> "$TMP/err") ||
+				fail "$(basename "$page"): '$cmd' failed: $(cat "$TMP/err")"
+			if [ -s "$TMP/err" ]; then
+				fail "$(basename "$page"): '$cmd' wrote to stderr: $(cat "$TMP/err")"
+			fi
+		done <<< "$(examples "$page")"
+	done
+}
+
+@test "each tool's usage mirrors its man page SYNOPSIS" {
+	for page in "$TOP"/doc/*.1; do
+		tool=$(basename "$page" .1)
+		synopsis=$(MANWIDTH=200 man -l "$page" 2>/dev/null | awk '/^SYNOPSIS/ { getline; sub(/^ +/, ""); print; exit }')
+		assert_equal "$("$tool" -h)" "usage: $synopsis"
+	done
+}
