@@ -54,6 +54,9 @@ static inline long key_string(const uint8_t *q, const uint8_t *end,
 static inline enum ls_field field_of(const uint8_t *s, uint32_t n,
 				     const uint8_t *end)
 {
+	/* a second byte of 0 would alias the one-byte key: NUL never names a field */
+	if (n == 1 || (n == 2 && s[1]))
+		return (enum ls_field)(ls_tiny_fields[s[0] | (n == 2 ? s[1] << 8 : 0)] - 1);
 	if (n <= 8)
 		return (enum ls_field)ls_short_find(&ls_short_fields,
 						    ls_short_word(s, n, end), n);

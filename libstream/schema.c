@@ -128,6 +128,7 @@ static struct name_table fields_by_name, kinds_by_name, roles_by_name;
  * over its bytes: this is on the path of every field of every record.
  */
 struct ls_short_table ls_short_fields, ls_short_kinds;
+int8_t ls_tiny_fields[1 << 16];
 
 static void short_fill(struct ls_short_table *t, const char *const *names,
 		       int first, int count)
@@ -195,6 +196,13 @@ __attribute__((constructor)) static void schema_init(void)
 	table_fill(&kinds_by_name, kind_names, 1, LS_K__COUNT);
 	table_fill(&roles_by_name, role_names, 1, LS_R__COUNT);
 	short_fill(&ls_short_fields, field_names, 0, LS_F__COUNT);
+	for (int f = 0; f < LS_F__COUNT; f++) {
+		const unsigned char *name = (const unsigned char *)field_names[f];
+		size_t n = strlen(field_names[f]);
+
+		if (n <= 2)
+			ls_tiny_fields[name[0] | (n == 2 ? name[1] << 8 : 0)] = (int8_t)(f + 1);
+	}
 	short_fill(&ls_short_kinds, kind_names, 1, LS_K__COUNT);
 }
 

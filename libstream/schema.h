@@ -152,6 +152,12 @@ struct ls_short_table {
 
 extern struct ls_short_table ls_short_fields, ls_short_kinds;
 
+/*
+ * Keys of one or two bytes (k, id, t, s, r: the keys of every event) are
+ * found by indexing: field + 1, 0 for none.
+ */
+extern int8_t ls_tiny_fields[1 << 16];
+
 static inline uint32_t ls_short_hash(uint64_t word)
 {
 	return (uint32_t)((word * UINT64_C(0x9e3779b97f4a7c15)) >> 56);

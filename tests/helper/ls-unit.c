@@ -131,6 +131,10 @@ static void test_record(void)
 	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == LS_ERR_SYNTAX);
 	CHECK(to_msgpack("[1]", &b) == 0);
 	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == LS_ERR_SYNTAX);
+	/* "t\0" and "\0" are not "t": the one- and two-byte key table must not alias */
+	CHECK(to_msgpack("{\"k\":\"x\",\"t\\u0000\":5,\"\\u0000\":6,\"i\\u0000\":7}", &b) == 0);
+	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == (long)b.len);
+	CHECK(!ls_has(&rec, LS_F_T) && !ls_has(&rec, LS_F_ID) && rec.nfields == 4);
 	/* an unknown kind is a record all the same */
 	CHECK(to_msgpack("{\"k\":\"my_own_kind_with_a_long_name\"}", &b) == 0);
 	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == (long)b.len);
