@@ -17,23 +17,33 @@ ifneq ($(SANITIZE),)
 CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=$(SANITIZE)
 endif
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -MMD -MP \
-	$(shell pkg-config --cflags msgpack)
+VERSION = 0.1.0
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DTR_VERSION='"$(VERSION)"' $(WARN) $(CFLAGS) \
+	-MMD -MP $(shell pkg-config --cflags msgpack otf2)
 LIBS = $(shell pkg-config --libs msgpack) -lm
+OTF2_LIBS = $(shell pkg-config --libs otf2)
 
 LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/idset.o \
-	libstream/json.o libstream/mp.o libstream/reader.o libstream/record.o \
-	libstream/schema.o libstream/writer.o
+	libstream/json.o libstream/mp.o libstream/range.o libstream/reader.o \
+	libstream/record.o libstream/roles.o libstream/schema.o libstream/writer.o
+OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o
 TOOL_OBJS = cmd/tool.o
-PROGRAMS = bin/tr-cat
+PROGRAMS = bin/tr-cat bin/tr-read
 HELPERS = tests/helper/ls-unit bench/ls-bench
-MAN1 = doc/tr-cat.1
+MAN1 = doc/tr-cat.1 doc/tr-read.1
 MAN7 = doc/tr.7
 
 all: $(PROGRAMS) $(HELPERS)
 
 libstream/libstream.a: $(LIBSTREAM_OBJS)
 	$(AR) rcs $@ $^
+
+formats/otf2/libotf2in.a: $(OTF2IN_OBJS)
+	$(AR) rcs $@ $^
+
+bin/tr-read: cmd/tr-read.o $(TOOL_OBJS) formats/otf2/libotf2in.a libstream/libstream.a
+	@mkdir -p bin
+	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS)
 
 bin/tr-%: cmd/tr-%.o $(TOOL_OBJS) libstream/libstream.a
 	@mkdir -p bin
@@ -72,7 +82,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(MAN7)))
 
 clean:
-	rm -rf bin $(PROGRAMS) $(HELPERS) libstream/libstream.a
+	rm -rf bin $(PROGRAMS) $(HELPERS) libstream/libstream.a formats/otf2/libotf2in.a
 	find . -name '*.o' -delete -o -name '*.d' -delete
 
 .PHONY: all check bench example deps install uninstall clean

@@ -23,7 +23,7 @@ static const char *const role_names[] = {
 #undef LS_X
 };
 
-static const char *const stream_types[] = { "host", "gpu", NULL };
+static const char *const stream_types[] = { "host", "gpu", "metric", NULL };
 static const char *const dirs[] = { "htod", "dtoh", "dtod", "htoh", "ptop", NULL };
 static const char *const clocks[] = { "ns", NULL };
 static const char *const edge_types[] = {

@@ -1,0 +1,178 @@
+/*
+ * tr-read: a trace (an OTF2 archive as Score-P writes it) into the record
+ * stream of docs/stream.md, in global time order.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../formats/otf2/otf2in.h"
+#include "../libstream/error.h"
+#include "tool.h"
+
+static void usage(FILE *to)
+{
+	fprintf(to, "usage: tr-read [-hJM] [-p processes] [-s streams] [-t begin:end] [--stats] archive.otf2\n");
+}
+
+/* A time with an optional unit: ns (the default), us, ms, s. */
+static int parse_time(const char *s, const char *end, int64_t *out)
+{
+	static const struct { const char *unit; double scale; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "", 1 },
+	};
+	char *stop;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &stop);
+	if (stop == s || errno)
+		return -1;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t n = strlen(units[i].unit);
+
+		if ((size_t)(end - stop) == n && strncmp(stop, units[i].unit, n) == 0) {
+			v *= units[i].scale;
+			if (v > 9.2e18 || v < -9.2e18)
+				return -1;
+			*out = (int64_t)v;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* "begin:end", either side may be empty. */
+static int parse_window(const char *arg, struct otf2in_options *opt)
+{
+	const char *colon = strchr(arg, ':');
+
+	if (!colon)
+		return -1;
+	opt->window = true;
+	opt->begin = INT64_MIN;
+	opt->end = INT64_MAX;
+	if (colon > arg && parse_time(arg, colon, &opt->begin) < 0)
+		return -1;
+	if (colon[1] && parse_time(colon + 1, colon + strlen(colon), &opt->end) < 0)
+		return -1;
+	return opt->begin <= opt->end ? 0 : -1;
+}
+
+/* Odd but legal content: said once each, never fatal. */
+static void report_oddities(const char *path, const struct otf2in_report *r)
+{
+	if (r->leave_without_enter)
+		tool_error("%s: %" PRIu64 " leaves without a matching enter (measurement switched off, or a time window)",
+			   path, r->leave_without_enter);
+	if (r->leave_mismatch)
+		tool_error("%s: %" PRIu64 " leaves of another region than the one entered", path,
+			   r->leave_mismatch);
+	if (r->open_at_end)
+		tool_error("%s: %" PRIu64 " enters never left (a rank that did not finish, or a time window)",
+			   path, r->open_at_end);
+	if (r->undefined_location)
+		tool_error("%s: %" PRIu64 " events on undefined locations, left out", path,
+			   r->undefined_location);
+	if (r->unknown_records)
+		tool_error("%s: %" PRIu64 " records of types this libotf2 does not know, left out",
+			   path, r->unknown_records);
+	if (r->rma_unmatched)
+		tool_error("%s: %" PRIu64 " RMA completions without an open copy, left out", path,
+			   r->rma_unmatched);
+	if (r->unknown_peer)
+		tool_error("%s: %" PRIu64 " messages or roots naming a rank outside their communicator, left out",
+			   path, r->unknown_peer);
+}
+
+static void print_stats(const char *path, const struct otf2in_report *r)
+{
+	fprintf(stderr, "%s: records by kind\n", path);
+	for (int k = 1; k < LS_K__COUNT; k++)
+		if (r->kinds[k])
+			fprintf(stderr, "  %-14s %12" PRIu64 "\n", ls_kind_name((enum ls_kind)k), r->kinds[k]);
+	fprintf(stderr, "%s: enters by role\n", path);
+	for (int i = 1; i < LS_R__COUNT; i++)
+		if (r->roles[i])
+			fprintf(stderr, "  %-18s %12" PRIu64 "\n", ls_role_name((enum ls_role)i), r->roles[i]);
+	if (r->filtered)
+		fprintf(stderr, "%s: %" PRIu64 " events left out by -p, -s or -t\n", path, r->filtered);
+	if (r->ignored_records)
+		fprintf(stderr, "%s: %" PRIu64 " records without meaning here, left out\n", path,
+			r->ignored_records);
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_STATS = 256 };
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "msgpack", no_argument, NULL, 'M' },
+		{ "processes", required_argument, NULL, 'p' },
+		{ "streams", required_argument, NULL, 's' },
+		{ "time", required_argument, NULL, 't' },
+		{ "stats", no_argument, NULL, OPT_STATS },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct otf2in_options opt = { LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0 };
+	struct otf2in_report report;
+	bool json = false, msgpack = false, stats = false;
+	struct ls_writer w;
+	char err[512];
+	int ch, status;
+
+	tool_init("tr-read");
+	while ((ch = getopt_long(argc, argv, "hJMp:s:t:", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'J':
+			json = true;
+			break;
+		case 'M':
+			msgpack = true;
+			break;
+		case 'p':
+		case 's':
+			if (ls_ranges_parse(ch == 'p' ? &opt.processes : &opt.streams, optarg) < 0) {
+				tool_error("-%c %s: not a list of ids and ranges like 0-3,7", ch, optarg);
+				return 2;
+			}
+			break;
+		case 't':
+			if (parse_window(optarg, &opt) < 0) {
+				tool_error("-t %s: not a time window like 1.5s:2s, 0:200ms or 1000:", optarg);
+				return 2;
+			}
+			break;
+		case OPT_STATS:
+			stats = true;
+			break;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (argc - optind != 1 || (json && msgpack)) {
+		usage(stderr);
+		return 2;
+	}
+
+	ls_writer_init(&w, STDOUT_FILENO, tool_output_format(json, msgpack));
+	status = otf2in_read(argv[optind], &opt, &w, &report, err, sizeof(err)) < 0;
+	if (status && !w.err)
+		tool_error("%s: %s", argv[optind], err);
+	report_oddities(argv[optind], &report);
+	if (stats)
+		print_stats(argv[optind], &report);
+	ls_ranges_release(&opt.processes);
+	ls_ranges_release(&opt.streams);
+	return tool_finish(&w) | status;
+}

@@ -1,0 +1,642 @@
+/*
+ * OTF2 global definitions: strings, regions (with their roles), location
+ * groups as processes, locations as streams, MPI communicators, metrics,
+ * the attributes and parameters Score-P uses for CUDA.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../libstream/error.h"
+#include "../../libstream/roles.h"
+#include "otf2in_private.h"
+
+int otf2in_table_reserve(void **v, uint32_t *n, size_t size, uint64_t i)
+{
+	uint32_t want;
+	char *p;
+
+	if (i < *n)
+		return 0;
+	if (i >= (1u << 28))	/* refs are dense; far beyond is a broken archive */
+		return LS_ERR_RANGE;
+	want = *n ? *n : 16;
+	while (want <= i)
+		want *= 2;
+	p = realloc(*v, (size_t)want * size);
+	if (!p)
+		return LS_ERR_NOMEM;
+	memset(p + (size_t)*n * size, 0, (size_t)(want - *n) * size);
+	*v = p;
+	*n = want;
+	return 0;
+}
+
+const char *otf2in_string(const struct otf2in *in, OTF2_StringRef ref)
+{
+	if (ref < in->strings.n && in->strings.v[ref])
+		return in->strings.v[ref];
+	return "";
+}
+
+#define RESERVE_OR_FAIL(t, i) do { \
+	int rc_ = TABLE_RESERVE(t, i); \
+	if (rc_ < 0) { \
+		otf2in_fail(in, rc_, "definition with id %" PRIu64 " out of range", (uint64_t)(i)); \
+		return OTF2_CALLBACK_INTERRUPT; \
+	} \
+} while (0)
+
+static OTF2_CallbackCode on_clock(void *data, uint64_t resolution, uint64_t offset,
+				  uint64_t length, uint64_t realtime)
+{
+	struct otf2in *in = data;
+
+	(void)length;
+	in->resolution = resolution;
+	in->offset = offset;
+	in->realtime = realtime;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_string(void *data, OTF2_StringRef self, const char *s)
+{
+	struct otf2in *in = data;
+
+	RESERVE_OR_FAIL(in->strings, self);
+	free(in->strings.v[self]);
+	in->strings.v[self] = strdup(s);
+	if (!in->strings.v[self]) {
+		otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
+		return OTF2_CALLBACK_INTERRUPT;
+	}
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static const char *paradigm_name(OTF2_Paradigm p)
+{
+	switch (p) {
+	case OTF2_PARADIGM_MPI: return "mpi";
+	case OTF2_PARADIGM_CUDA: return "cuda";
+	case OTF2_PARADIGM_HIP: return "hip";
+	case OTF2_PARADIGM_OPENCL: return "opencl";
+	case OTF2_PARADIGM_OPENMP: return "openmp";
+	case OTF2_PARADIGM_USER: return "user";
+	case OTF2_PARADIGM_COMPILER: return "compiler";
+	case OTF2_PARADIGM_PTHREAD: return "pthread";
+	case OTF2_PARADIGM_MEASUREMENT_SYSTEM: return "measurement";
+	default: return "other";
+	}
+}
+
+/* The last region role of OTF2 3.0; Score-P 9 writes kernels with a newer one. */
+#define LAST_KNOWN_ROLE OTF2_REGION_ROLE_FILE_IO_METADATA
+
+static bool is_gpu_paradigm(OTF2_Paradigm p)
+{
+	return p == OTF2_PARADIGM_CUDA || p == OTF2_PARADIGM_HIP ||
+	       p == OTF2_PARADIGM_OPENCL;
+}
+
+/*
+ * A region's role: the name table first (API calls of every paradigm),
+ * then what OTF2's region role and paradigm say. GPU-paradigm regions
+ * that are not API wrappers are what Score-P writes for kernels.
+ */
+static enum ls_role classify(const char *name, OTF2_RegionRole role,
+			     OTF2_Paradigm paradigm, const char **dir)
+{
+	enum ls_role r = ls_role_by_name(name, dir);
+
+	if (r != LS_R_UNKNOWN)
+		return r;
+	if (paradigm == OTF2_PARADIGM_MPI)
+		return LS_R_MPI_OTHER;
+	if (is_gpu_paradigm(paradigm)) {
+		switch (role) {
+		case OTF2_REGION_ROLE_FUNCTION:
+		case OTF2_REGION_ROLE_UNKNOWN:
+			return LS_R_KERNEL;
+		case OTF2_REGION_ROLE_IMPLICIT_BARRIER:
+		case OTF2_REGION_ROLE_BARRIER:
+			return LS_R_CTX_SYNC;
+		case OTF2_REGION_ROLE_ARTIFICIAL:
+			return LS_R_CPU;
+		default:	/* WRAPPER, ALLOCATE, DEALLOCATE, ..., or newer */
+			return role > LAST_KNOWN_ROLE ? LS_R_KERNEL : LS_R_GPU_API;
+		}
+	}
+	if (paradigm == OTF2_PARADIGM_OPENMP) {
+		/* OMPT (Score-P 4+) names what its region roles do not say */
+		if (strstr(name, "implicit task") || strstr(name, "implicit_task"))
+			return LS_R_OMP_IMPLICIT_TASK;
+		if (strncmp(name, "!$omp parallel", 14) == 0)
+			return LS_R_OMP_PARALLEL;
+		switch (role) {
+		case OTF2_REGION_ROLE_PARALLEL: return LS_R_OMP_PARALLEL;
+		case OTF2_REGION_ROLE_BARRIER:
+		case OTF2_REGION_ROLE_IMPLICIT_BARRIER: return LS_R_OMP_BARRIER;
+		case OTF2_REGION_ROLE_CRITICAL: return LS_R_OMP_LOCK;
+		case OTF2_REGION_ROLE_CRITICAL_SBLOCK: return LS_R_OMP_CRITICAL;
+		case OTF2_REGION_ROLE_TASK:
+		case OTF2_REGION_ROLE_TASK_UNTIED: return LS_R_OMP_TASK;
+		default: return LS_R_OMP_OTHER;
+		}
+	}
+	return LS_R_CPU;
+}
+
+static OTF2_CallbackCode on_region(void *data, OTF2_RegionRef self, OTF2_StringRef name,
+				   OTF2_StringRef canonical, OTF2_StringRef descr,
+				   OTF2_RegionRole role, OTF2_Paradigm paradigm,
+				   OTF2_RegionFlag flags, OTF2_StringRef file,
+				   uint32_t begin, uint32_t end)
+{
+	struct otf2in *in = data;
+	struct region *r;
+
+	(void)canonical, (void)descr, (void)flags, (void)file, (void)begin, (void)end;
+	RESERVE_OR_FAIL(in->regions, self);
+	r = &in->regions.v[self];
+	r->name = otf2in_string(in, name);
+	r->paradigm = paradigm_name(paradigm);
+	r->role = classify(r->name, role, paradigm, &r->dir);
+	r->defined = true;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_location_group(void *data, OTF2_LocationGroupRef self,
+					   OTF2_StringRef name, OTF2_LocationGroupType type,
+					   OTF2_SystemTreeNodeRef parent,
+					   OTF2_LocationGroupRef creator)
+{
+	struct otf2in *in = data;
+	struct location_group *g;
+
+	(void)parent;
+	RESERVE_OR_FAIL(in->lgroups, self);
+	g = &in->lgroups.v[self];
+	g->name = otf2in_string(in, name);
+	g->type = type;
+	g->creator = creator == OTF2_UNDEFINED_LOCATION_GROUP ? NONE : creator;
+	g->defined = true;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_location(void *data, OTF2_LocationRef self, OTF2_StringRef name,
+				     OTF2_LocationType type, uint64_t events,
+				     OTF2_LocationGroupRef group)
+{
+	struct otf2in *in = data;
+	struct location *l, *grown;
+
+	(void)events;
+	grown = realloc(in->locs, (in->nlocs + 1) * sizeof(*grown));
+	if (!grown) {
+		otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
+		return OTF2_CALLBACK_INTERRUPT;
+	}
+	in->locs = grown;
+	l = &in->locs[in->nlocs];
+	memset(l, 0, sizeof(*l));
+	l->ref = self;
+	l->stream = in->nlocs++;
+	l->group = group;
+	l->name = otf2in_string(in, name);
+	l->type = type == OTF2_LOCATION_TYPE_ACCELERATOR_STREAM ? LOC_GPU :
+		  type == OTF2_LOCATION_TYPE_METRIC ? LOC_METRIC : LOC_HOST;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_group(void *data, OTF2_GroupRef self, OTF2_StringRef name,
+				  OTF2_GroupType type, OTF2_Paradigm paradigm,
+				  OTF2_GroupFlag flags, uint32_t n, const uint64_t *members)
+{
+	struct otf2in *in = data;
+	struct group *g;
+
+	(void)name, (void)flags;
+	RESERVE_OR_FAIL(in->groups, self);
+	g = &in->groups.v[self];
+	free(g->members);
+	g->members = malloc((n ? n : 1) * sizeof(*members));
+	if (!g->members) {
+		otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
+		return OTF2_CALLBACK_INTERRUPT;
+	}
+	memcpy(g->members, members, n * sizeof(*members));
+	g->n = n;
+	g->type = type;
+	g->paradigm = paradigm;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_comm(void *data, OTF2_CommRef self, OTF2_StringRef name,
+				 OTF2_GroupRef group, OTF2_CommRef parent, OTF2_CommFlag flags)
+{
+	struct otf2in *in = data;
+
+	(void)parent, (void)flags;
+	RESERVE_OR_FAIL(in->comms, self);
+	in->comms.v[self].name = otf2in_string(in, name);
+	in->comms.v[self].group = group;
+	in->comms.v[self].mpi = true;	/* decided in derive_comms */
+	in->comms.v[self].n = NONE;	/* defined */
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_attribute(void *data, OTF2_AttributeRef self, OTF2_StringRef name,
+				      OTF2_StringRef descr, OTF2_Type type)
+{
+	struct otf2in *in = data;
+	const char *s = otf2in_string(in, name);
+
+	(void)descr, (void)type;
+	if (strcmp(s, "CUDA_STREAM_REF") == 0 || strcmp(s, "HIP_STREAM_REF") == 0)
+		in->attr_stream_ref = self;
+	else if (strcmp(s, "CUDA_EVENT_REF") == 0 || strcmp(s, "HIP_EVENT_REF") == 0)
+		in->attr_event_ref = self;
+	else if (strcmp(s, "CUDA_DRV_API_RESULT") == 0 || strcmp(s, "HIP_API_RESULT") == 0)
+		in->attr_result = self;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_parameter(void *data, OTF2_ParameterRef self, OTF2_StringRef name,
+				      OTF2_ParameterType type)
+{
+	struct otf2in *in = data;
+
+	(void)type;
+	if (strcmp(otf2in_string(in, name), "callsite id") == 0)
+		in->param_callsite = self;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+/* CUDA_NULL_STREAM (Score-P 1-8) or hipNullStream (Score-P 9) marks the null stream. */
+static OTF2_CallbackCode on_location_property(void *data, OTF2_LocationRef location,
+					      OTF2_StringRef name, OTF2_Type type,
+					      OTF2_AttributeValue value)
+{
+	struct otf2in *in = data;
+	const char *s = otf2in_string(in, name);
+	bool set;
+
+	if (strcmp(s, "CUDA_NULL_STREAM") != 0 && strcmp(s, "hipNullStream") != 0)
+		return OTF2_CALLBACK_SUCCESS;
+	if (type == OTF2_TYPE_STRING)
+		set = strcmp(otf2in_string(in, value.stringRef), "0") != 0 &&
+		      strcmp(otf2in_string(in, value.stringRef), "false") != 0;
+	else
+		set = value.uint64 != 0 || type == OTF2_TYPE_NONE;
+	for (uint32_t i = 0; i < in->nlocs; i++)
+		if (in->locs[i].ref == location)
+			in->locs[i].null_stream = set;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_metric_member(void *data, OTF2_MetricMemberRef self,
+					  OTF2_StringRef name, OTF2_StringRef descr,
+					  OTF2_MetricType type, OTF2_MetricMode mode,
+					  OTF2_Type value_type, OTF2_Base base,
+					  int64_t exponent, OTF2_StringRef unit)
+{
+	struct otf2in *in = data;
+
+	(void)descr, (void)type, (void)mode, (void)value_type, (void)base, (void)exponent;
+	RESERVE_OR_FAIL(in->members, self);
+	in->members.v[self].name = otf2in_string(in, name);
+	in->members.v[self].unit = otf2in_string(in, unit);
+	in->members.v[self].defined = true;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_metric_class(void *data, OTF2_MetricRef self, uint8_t n,
+					 const OTF2_MetricMemberRef *members,
+					 OTF2_MetricOccurrence occurrence,
+					 OTF2_RecorderKind recorder)
+{
+	struct otf2in *in = data;
+	struct metric *m;
+
+	(void)occurrence, (void)recorder;
+	RESERVE_OR_FAIL(in->metrics, self);
+	m = &in->metrics.v[self];
+	free(m->members);
+	m->members = malloc((n ? n : 1) * sizeof(*m->members));
+	if (!m->members) {
+		otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
+		return OTF2_CALLBACK_INTERRUPT;
+	}
+	memcpy(m->members, members, n * sizeof(*members));
+	m->n = n;
+	m->class_ref = NONE;
+	m->defined = true;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_metric_instance(void *data, OTF2_MetricRef self,
+					    OTF2_MetricRef class_ref, OTF2_LocationRef recorder,
+					    OTF2_MetricScope scope_type, uint64_t scope)
+{
+	struct otf2in *in = data;
+
+	(void)recorder, (void)scope_type, (void)scope;
+	RESERVE_OR_FAIL(in->metrics, self);
+	in->metrics.v[self].class_ref = class_ref;
+	in->metrics.v[self].defined = true;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static int by_ref(const void *a, const void *b, void *locs)
+{
+	const struct location *l = locs;
+	uint64_t x = l[*(const uint32_t *)a].ref, y = l[*(const uint32_t *)b].ref;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Processes are the PROCESS location groups in definition order; an
+ * accelerator group (Score-P 9) belongs to the process that created it.
+ */
+static void derive_processes(struct otf2in *in)
+{
+	for (uint32_t i = 0; i < in->lgroups.n; i++) {
+		struct location_group *g = &in->lgroups.v[i];
+
+		if (g->defined && (g->type != OTF2_LOCATION_GROUP_TYPE_ACCELERATOR ||
+				   g->creator == NONE || g->creator >= in->lgroups.n))
+			g->process = in->nprocesses++;
+	}
+	for (uint32_t i = 0; i < in->lgroups.n; i++) {
+		struct location_group *g = &in->lgroups.v[i];
+
+		if (g->defined && g->type == OTF2_LOCATION_GROUP_TYPE_ACCELERATOR &&
+		    g->creator != NONE && g->creator < in->lgroups.n)
+			g->process = in->lgroups.v[g->creator].process;
+	}
+}
+
+/*
+ * An MPI communicator's group lists ranks, which index the MPI
+ * COMM_LOCATIONS group; each location there belongs to a process.
+ */
+static int derive_comms(struct otf2in *in)
+{
+	const struct group *world = NULL;
+
+	for (uint32_t i = 0; i < in->groups.n; i++)
+		if (in->groups.v[i].type == OTF2_GROUP_TYPE_COMM_LOCATIONS &&
+		    in->groups.v[i].paradigm == OTF2_PARADIGM_MPI)
+			world = &in->groups.v[i];
+	for (uint32_t i = 0; i < in->comms.n; i++) {
+		struct comm *c = &in->comms.v[i];
+		const struct group *g;
+
+		if (c->n != NONE)
+			continue;	/* not defined */
+		c->n = 0;
+		g = c->group < in->groups.n ? &in->groups.v[c->group] : NULL;
+		c->mpi = g && g->paradigm == OTF2_PARADIGM_MPI &&
+			 (g->type == OTF2_GROUP_TYPE_COMM_GROUP ||
+			  g->type == OTF2_GROUP_TYPE_COMM_SELF);
+		if (!c->mpi || g->type == OTF2_GROUP_TYPE_COMM_SELF)
+			continue;
+		c->process = malloc((g->n ? g->n : 1) * sizeof(*c->process));
+		if (!c->process)
+			return otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
+		for (uint32_t r = 0; r < g->n; r++) {
+			struct location *l = NULL;
+
+			if (world && g->members[r] < world->n)
+				l = otf2in_location(in, world->members[g->members[r]]);
+			c->process[r] = l && l->group < in->lgroups.n
+					? in->lgroups.v[l->group].process : NONE;
+		}
+		c->n = g->n;
+	}
+	return 0;
+}
+
+int otf2in_read_definitions(struct otf2in *in, OTF2_Reader *reader)
+{
+	OTF2_GlobalDefReader *defs = OTF2_Reader_GetGlobalDefReader(reader);
+	OTF2_GlobalDefReaderCallbacks *cb = OTF2_GlobalDefReaderCallbacks_New();
+	uint64_t count;
+	OTF2_ErrorCode rc;
+
+	if (!defs || !cb)
+		return otf2in_fail(in, LS_ERR_IO, "cannot read the global definitions");
+	in->attr_stream_ref = in->attr_event_ref = in->attr_result = NONE;
+	in->param_callsite = NONE;
+	OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(cb, on_clock);
+	OTF2_GlobalDefReaderCallbacks_SetStringCallback(cb, on_string);
+	OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, on_region);
+	OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(cb, on_location_group);
+	OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, on_location);
+	OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, on_group);
+	OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
+	OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, on_attribute);
+	OTF2_GlobalDefReaderCallbacks_SetParameterCallback(cb, on_parameter);
+	OTF2_GlobalDefReaderCallbacks_SetLocationPropertyCallback(cb, on_location_property);
+	OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(cb, on_metric_member);
+	OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(cb, on_metric_class);
+	OTF2_GlobalDefReaderCallbacks_SetMetricInstanceCallback(cb, on_metric_instance);
+	OTF2_Reader_RegisterGlobalDefCallbacks(reader, defs, cb, in);
+	OTF2_GlobalDefReaderCallbacks_Delete(cb);
+	rc = OTF2_Reader_ReadAllGlobalDefinitions(reader, defs, &count);
+	OTF2_Reader_CloseGlobalDefReader(reader, defs);
+	if (in->status < 0)
+		return in->status;
+	if (rc != OTF2_SUCCESS)
+		return otf2in_fail(in, LS_ERR_SYNTAX, "global definitions: %s",
+				   OTF2_Error_GetDescription(rc));
+	if (in->resolution == 0)
+		return otf2in_fail(in, LS_ERR_SYNTAX, "no clock properties (timer resolution)");
+
+	in->loc_order = malloc((in->nlocs ? in->nlocs : 1) * sizeof(*in->loc_order));
+	if (!in->loc_order)
+		return otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
+	for (uint32_t i = 0; i < in->nlocs; i++)
+		in->loc_order[i] = i;
+	qsort_r(in->loc_order, in->nlocs, sizeof(*in->loc_order), by_ref, in->locs);
+	derive_processes(in);
+	return derive_comms(in);
+}
+
+struct location *otf2in_location(struct otf2in *in, OTF2_LocationRef ref)
+{
+	uint32_t lo = 0, hi = in->nlocs;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		struct location *l = &in->locs[in->loc_order[mid]];
+
+		if (l->ref == ref)
+			return l;
+		if (l->ref < ref)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static uint32_t location_process(const struct otf2in *in, const struct location *l)
+{
+	return l->group < in->lgroups.n && in->lgroups.v[l->group].defined
+	       ? in->lgroups.v[l->group].process : 0;
+}
+
+/* "CUDA[0:7]", "HIP[1:0]": device and native stream id, when the name says. */
+static bool parse_gpu_name(const char *name, unsigned *device, unsigned *native)
+{
+	const char *b = strchr(name, '[');
+
+	return b && sscanf(b, "[%u:%u]", device, native) == 2;
+}
+
+static int write_process(struct otf2in *in, uint32_t id, const struct location_group *g)
+{
+	msgpack_packer *pk = ls_build_begin(in->w);
+	unsigned rank;
+	bool has_rank = sscanf(g->name, "MPI Rank %u", &rank) == 1;
+
+	msgpack_pack_map(pk, has_rank ? 4 : 3);
+	ls_pack_str(pk, LS_F_K, "process");
+	ls_pack_u64(pk, LS_F_ID, id);
+	ls_pack_str(pk, LS_F_NAME, g->name);
+	if (has_rank)
+		ls_pack_u64(pk, LS_F_RANK, rank);
+	return ls_build_end(in->w);
+}
+
+static int write_stream(struct otf2in *in, const struct location *l)
+{
+	msgpack_packer *pk = ls_build_begin(in->w);
+	unsigned device = 0, native = 0;
+	bool gpu_ids = l->type == LOC_GPU && parse_gpu_name(l->name, &device, &native);
+
+	msgpack_pack_map(pk, 5 + (gpu_ids ? 2 : 0) + (l->null_stream ? 1 : 0));
+	ls_pack_str(pk, LS_F_K, "stream");
+	ls_pack_u64(pk, LS_F_ID, l->stream);
+	ls_pack_u64(pk, LS_F_PROCESS, location_process(in, l));
+	ls_pack_str(pk, LS_F_NAME, l->name);
+	ls_pack_str(pk, LS_F_TYPE, l->type == LOC_GPU ? "gpu" : l->type == LOC_METRIC ? "metric" : "host");
+	if (gpu_ids) {
+		ls_pack_u64(pk, LS_F_DEVICE, device);
+		ls_pack_u64(pk, LS_F_NATIVE, native);
+	}
+	if (l->null_stream) {
+		ls_pack_key(pk, LS_F_NULL_STREAM);
+		msgpack_pack_true(pk);
+	}
+	return ls_build_end(in->w);
+}
+
+static int write_region(struct otf2in *in, uint32_t id, const char *name,
+			enum ls_role role, const char *paradigm, const char *dir)
+{
+	msgpack_packer *pk = ls_build_begin(in->w);
+
+	msgpack_pack_map(pk, 5 + (dir != NULL));
+	ls_pack_str(pk, LS_F_K, "region");
+	ls_pack_u64(pk, LS_F_ID, id);
+	ls_pack_str(pk, LS_F_NAME, name);
+	ls_pack_str(pk, LS_F_ROLE, ls_role_name(role));
+	ls_pack_str(pk, LS_F_PARADIGM, paradigm);
+	if (dir)
+		ls_pack_str(pk, LS_F_DIR, dir);
+	return ls_build_end(in->w);
+}
+
+static int write_comm(struct otf2in *in, uint32_t id, const struct comm *c)
+{
+	msgpack_packer *pk = ls_build_begin(in->w);
+
+	msgpack_pack_map(pk, 4);
+	ls_pack_str(pk, LS_F_K, "comm");
+	ls_pack_u64(pk, LS_F_ID, id);
+	ls_pack_str(pk, LS_F_NAME, c->name);
+	ls_pack_key(pk, LS_F_MEMBERS);
+	msgpack_pack_array(pk, c->n);
+	for (uint32_t r = 0; r < c->n; r++)
+		msgpack_pack_uint32(pk, c->process[r]);
+	return ls_build_end(in->w);
+}
+
+static int write_counter(struct otf2in *in, uint32_t id, const struct metric_member *m)
+{
+	msgpack_packer *pk = ls_build_begin(in->w);
+
+	msgpack_pack_map(pk, m->unit[0] ? 4 : 3);
+	ls_pack_str(pk, LS_F_K, "counter");
+	ls_pack_u64(pk, LS_F_ID, id);
+	ls_pack_str(pk, LS_F_NAME, m->name);
+	if (m->unit[0])
+		ls_pack_str(pk, LS_F_UNIT, m->unit);
+	return ls_build_end(in->w);
+}
+
+/* Score-P writes device copies as RMA records; they become activities in
+ * two regions of ours, after the archive's own. */
+static int add_copy_regions(struct otf2in *in)
+{
+	uint32_t first = in->regions.n;
+	int rc;
+
+	while (first > 0 && !in->regions.v[first - 1].defined)
+		first--;
+	if ((rc = TABLE_RESERVE(in->regions, first + 1)) < 0)
+		return rc;
+	in->region_htod = first;
+	in->region_dtoh = first + 1;
+	in->regions.v[first] = (struct region){ "memcpy HtoD", "gpu", LS_R_DEV_MEMCPY, "htod", true };
+	in->regions.v[first + 1] = (struct region){ "memcpy DtoH", "gpu", LS_R_DEV_MEMCPY, "dtoh", true };
+	return 0;
+}
+
+int otf2in_write_definitions(struct otf2in *in, const char *path)
+{
+	char producer[64];
+	int rc;
+
+	snprintf(producer, sizeof(producer), "tr-read %s", TR_VERSION);
+	if ((rc = ls_write_header(in->w, producer, path)) < 0)
+		return rc;
+	for (uint32_t i = 0; i < in->lgroups.n; i++) {
+		const struct location_group *g = &in->lgroups.v[i];
+
+		if (g->defined && (g->type != OTF2_LOCATION_GROUP_TYPE_ACCELERATOR ||
+				   g->creator == NONE || g->creator >= in->lgroups.n) &&
+		    (rc = write_process(in, g->process, g)) < 0)
+			return rc;
+	}
+	for (uint32_t i = 0; i < in->nlocs; i++) {
+		struct location *l = &in->locs[i];
+
+		l->selected = ls_ranges_has(&in->opt->processes, location_process(in, l)) &&
+			      ls_ranges_has(&in->opt->streams, l->stream);
+		if ((rc = write_stream(in, l)) < 0)
+			return rc;
+	}
+	if ((rc = add_copy_regions(in)) < 0)
+		return rc;
+	for (uint32_t i = 0; i < in->regions.n; i++) {
+		const struct region *r = &in->regions.v[i];
+
+		if (r->defined &&
+		    (rc = write_region(in, i, r->name, r->role, r->paradigm, r->dir)) < 0)
+			return rc;
+	}
+	for (uint32_t i = 0; i < in->comms.n; i++)
+		if (in->comms.v[i].mpi && in->comms.v[i].n != NONE &&
+		    (rc = write_comm(in, i, &in->comms.v[i])) < 0)
+			return rc;
+	for (uint32_t i = 0; i < in->members.n; i++)
+		if (in->members.v[i].defined &&
+		    (rc = write_counter(in, i, &in->members.v[i])) < 0)
+			return rc;
+	return 0;
+}

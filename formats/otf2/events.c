@@ -1,0 +1,741 @@
+/*
+ * OTF2 events into event records. libotf2's global reader merges the
+ * locations by timestamp; events with the same timestamp wait in a buffer
+ * and are written ordered by stream (then as read), so the output keeps
+ * the stream's (t, s) order whatever order libotf2 breaks ties in.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../libstream/error.h"
+#include "otf2in_private.h"
+
+/* Ticks to ns since the trace's start, exactly: floor((ticks - offset) * 1e9 / res). */
+static int64_t to_ns(const struct otf2in *in, OTF2_TimeStamp ticks)
+{
+	__int128 d = (__int128)ticks - (__int128)in->offset;
+	__int128 ns = d * 1000000000 / (__int128)in->resolution;
+
+	if (d < 0 && ns * (__int128)in->resolution != d * 1000000000)
+		ns--;
+	return (int64_t)ns;
+}
+
+static const char *op_name(OTF2_CollectiveOp op)
+{
+	static const char *const names[] = {
+		[OTF2_COLLECTIVE_OP_BARRIER] = "barrier",
+		[OTF2_COLLECTIVE_OP_BCAST] = "bcast",
+		[OTF2_COLLECTIVE_OP_GATHER] = "gather",
+		[OTF2_COLLECTIVE_OP_GATHERV] = "gatherv",
+		[OTF2_COLLECTIVE_OP_SCATTER] = "scatter",
+		[OTF2_COLLECTIVE_OP_SCATTERV] = "scatterv",
+		[OTF2_COLLECTIVE_OP_ALLGATHER] = "allgather",
+		[OTF2_COLLECTIVE_OP_ALLGATHERV] = "allgatherv",
+		[OTF2_COLLECTIVE_OP_ALLTOALL] = "alltoall",
+		[OTF2_COLLECTIVE_OP_ALLTOALLV] = "alltoallv",
+		[OTF2_COLLECTIVE_OP_ALLTOALLW] = "alltoallw",
+		[OTF2_COLLECTIVE_OP_ALLREDUCE] = "allreduce",
+		[OTF2_COLLECTIVE_OP_REDUCE] = "reduce",
+		[OTF2_COLLECTIVE_OP_REDUCE_SCATTER] = "reduce_scatter",
+		[OTF2_COLLECTIVE_OP_SCAN] = "scan",
+		[OTF2_COLLECTIVE_OP_EXSCAN] = "exscan",
+		[OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK] = "reduce_scatter_block",
+	};
+
+	if (op < sizeof(names) / sizeof(names[0]) && names[op])
+		return names[op];
+	return "other";
+}
+
+static int write_pending(struct otf2in *in, const struct pending *p, int64_t t)
+{
+	msgpack_packer *pk = ls_build_begin(in->w);
+	uint32_t n = 4 + (uint32_t)__builtin_popcount(p->fields);
+
+	switch (p->kind) {
+	case LS_K_ENTER:
+	case LS_K_LEAVE:
+		n += 1;
+		break;
+	case LS_K_SEND:
+	case LS_K_RECV:
+		n += 4;
+		break;
+	case LS_K_COLL_END:
+		n += 4;
+		break;
+	case LS_K_SAMPLE:
+		n += 1;
+		break;
+	default:
+		break;
+	}
+	msgpack_pack_map(pk, n);
+	ls_pack_str(pk, LS_F_K, ls_kind_name(p->kind));
+	ls_pack_u64(pk, LS_F_ID, in->next_id++);
+	ls_pack_i64(pk, LS_F_T, t);
+	ls_pack_u64(pk, LS_F_S, p->stream);
+	switch (p->kind) {
+	case LS_K_ENTER:
+	case LS_K_LEAVE:
+		ls_pack_u64(pk, LS_F_R, p->region);
+		break;
+	case LS_K_SEND:
+	case LS_K_RECV:
+		ls_pack_u64(pk, LS_F_PEER, p->peer);
+		ls_pack_i64(pk, LS_F_TAG, p->tag);
+		ls_pack_u64(pk, LS_F_COMM, p->comm);
+		ls_pack_u64(pk, LS_F_BYTES, p->bytes);
+		break;
+	case LS_K_COLL_END:
+		ls_pack_u64(pk, LS_F_COMM, p->comm);
+		ls_pack_u64(pk, LS_F_SENT, p->sent);
+		ls_pack_u64(pk, LS_F_RECVD, p->recvd);
+		ls_pack_str(pk, LS_F_OP, p->op);
+		break;
+	default:
+		break;
+	}
+	if (p->fields & PF_REF_STREAM)
+		ls_pack_u64(pk, LS_F_REF_STREAM, p->ref_stream);
+	if (p->fields & PF_CUDA_EVENT)
+		ls_pack_u64(pk, LS_F_CUDA_EVENT, p->cuda_event);
+	if (p->fields & PF_RESULT)
+		ls_pack_i64(pk, LS_F_RESULT, p->result);
+	if (p->fields & PF_CORR)
+		ls_pack_u64(pk, LS_F_CORR, p->corr);
+	if (p->fields & PF_BYTES)
+		ls_pack_u64(pk, LS_F_BYTES, p->bytes);
+	if (p->fields & PF_REQ)
+		ls_pack_u64(pk, LS_F_REQ, p->req);
+	if (p->fields & PF_ROOT)
+		ls_pack_u64(pk, LS_F_ROOT, p->root);
+	if (p->fields & PF_AUX) {
+		switch (p->kind) {
+		case LS_K_FORK:
+			ls_pack_u64(pk, LS_F_THREADS, p->aux);
+			break;
+		case LS_K_LOCK_ACQUIRE:
+		case LS_K_LOCK_RELEASE:
+			ls_pack_u64(pk, LS_F_LOCK, p->aux);
+			break;
+		case LS_K_MEASURE:
+			ls_pack_key(pk, LS_F_ON);
+			if (p->aux)
+				msgpack_pack_true(pk);
+			else
+				msgpack_pack_false(pk);
+			break;
+		case LS_K_SAMPLE:
+			ls_pack_u64(pk, LS_F_COUNTER, p->aux);
+			break;
+		default:
+			break;
+		}
+	}
+	if (p->kind == LS_K_SAMPLE) {
+		ls_pack_key(pk, LS_F_VAL);
+		if (p->val_type == OTF2_TYPE_DOUBLE)
+			msgpack_pack_double(pk, p->val.floating_point);
+		else if (p->val_type == OTF2_TYPE_INT64)
+			msgpack_pack_int64(pk, p->val.signed_int);
+		else
+			msgpack_pack_uint64(pk, p->val.unsigned_int);
+	}
+	in->report->kinds[p->kind]++;
+	if (p->kind == LS_K_ENTER)
+		in->report->roles[in->regions.v[p->region].role]++;
+	return ls_build_end(in->w);
+}
+
+static int by_stream(const void *a, const void *b)
+{
+	const struct pending *x = a, *y = b;
+
+	if (x->stream != y->stream)
+		return x->stream < y->stream ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static int flush(struct otf2in *in)
+{
+	int rc = 0;
+
+	qsort(in->buf, in->nbuf, sizeof(*in->buf), by_stream);
+	for (uint32_t i = 0; i < in->nbuf && rc == 0; i++)
+		rc = write_pending(in, &in->buf[i], in->buf_t);
+	/* no frame may point into the buffer once it is written */
+	for (uint32_t i = 0; i < in->nlocs; i++)
+		for (uint32_t d = 0; d < in->locs[i].depth; d++)
+			in->locs[i].stack[d].pending = NONE;
+	in->nbuf = 0;
+	if (rc < 0)
+		return otf2in_fail(in, rc, "cannot write the stream");
+	return 0;
+}
+
+/*
+ * The location of an event, if it is to be written; NULL (counted) if
+ * undefined or left out by the options. Flushes the buffer when time moves on.
+ */
+static struct location *event_location(struct otf2in *in, OTF2_LocationRef ref,
+				       OTF2_TimeStamp ticks, int64_t *t)
+{
+	struct location *l = otf2in_location(in, ref);
+
+	if (!l) {
+		in->report->undefined_location++;
+		return NULL;
+	}
+	*t = to_ns(in, ticks);
+	if (!l->selected || (in->opt->window && (*t < in->opt->begin || *t > in->opt->end))) {
+		in->report->filtered++;
+		return NULL;
+	}
+	if (in->nbuf > 0 && *t != in->buf_t && flush(in) < 0)
+		return NULL;
+	in->buf_t = *t;
+	return l;
+}
+
+static struct pending *add(struct otf2in *in, const struct location *l, enum ls_kind kind)
+{
+	struct pending *p;
+
+	if (in->nbuf == in->capbuf) {
+		uint32_t cap = in->capbuf ? 2 * in->capbuf : 256;
+		struct pending *grown = realloc(in->buf, cap * sizeof(*grown));
+
+		if (!grown) {
+			otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
+			return NULL;
+		}
+		in->buf = grown;
+		in->capbuf = cap;
+	}
+	p = &in->buf[in->nbuf++];
+	memset(p, 0, sizeof(*p));
+	p->kind = kind;
+	p->stream = l->stream;
+	p->seq = in->seq++;
+	return p;
+}
+
+#define CHECK_STATUS(in) ((in)->status < 0 ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS)
+
+/* The attributes Score-P hangs on CUDA/HIP API calls. */
+static void take_attributes(struct otf2in *in, struct pending *p, OTF2_AttributeList *attrs)
+{
+	uint32_t n = attrs ? OTF2_AttributeList_GetNumberOfElements(attrs) : 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		OTF2_AttributeRef ref;
+		OTF2_Type type;
+		OTF2_AttributeValue v;
+		struct location *target;
+		uint64_t u;
+
+		if (OTF2_AttributeList_GetAttributeByIndex(attrs, i, &ref, &type, &v) != OTF2_SUCCESS)
+			continue;
+		u = type == OTF2_TYPE_UINT32 || type == OTF2_TYPE_INT32 ? v.uint32 :
+		    type == OTF2_TYPE_UINT8 ? v.uint8 : type == OTF2_TYPE_UINT16 ? v.uint16 : v.uint64;
+		if (ref == in->attr_stream_ref && type == OTF2_TYPE_LOCATION) {
+			target = otf2in_location(in, v.locationRef);
+			if (target) {
+				p->ref_stream = target->stream;
+				p->fields |= PF_REF_STREAM;
+			}
+		} else if (ref == in->attr_event_ref) {
+			p->cuda_event = u;
+			p->fields |= PF_CUDA_EVENT;
+		} else if (ref == in->attr_result) {
+			p->result = type == OTF2_TYPE_INT32 ? v.int32 : (int64_t)u;
+			p->fields |= PF_RESULT;
+		}
+	}
+}
+
+static int push(struct otf2in *in, struct location *l, uint32_t region, uint32_t pending)
+{
+	if (l->depth == l->cap) {
+		uint32_t cap = l->cap ? 2 * l->cap : 16;
+		struct frame *grown = realloc(l->stack, cap * sizeof(*grown));
+
+		if (!grown)
+			return otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
+		l->stack = grown;
+		l->cap = cap;
+	}
+	l->stack[l->depth++] = (struct frame){ region, pending, false, 0 };
+	return 0;
+}
+
+static OTF2_CallbackCode enter(struct otf2in *in, struct location *l, uint32_t region,
+			       OTF2_AttributeList *attrs, uint64_t bytes)
+{
+	struct pending *p = add(in, l, LS_K_ENTER);
+
+	if (!p)
+		return OTF2_CALLBACK_INTERRUPT;
+	p->region = region;
+	take_attributes(in, p, attrs);
+	if (bytes != UINT64_MAX) {
+		p->bytes = bytes;
+		p->fields |= PF_BYTES;
+	}
+	push(in, l, region, in->nbuf - 1);
+	return CHECK_STATUS(in);
+}
+
+static OTF2_CallbackCode leave(struct otf2in *in, struct location *l, uint32_t region,
+			       OTF2_AttributeList *attrs)
+{
+	struct pending *p = add(in, l, LS_K_LEAVE);
+
+	if (!p)
+		return OTF2_CALLBACK_INTERRUPT;
+	p->region = region;
+	take_attributes(in, p, attrs);
+	if (l->depth == 0) {
+		in->report->leave_without_enter++;
+		return OTF2_CALLBACK_SUCCESS;
+	}
+	l->depth--;
+	if (l->stack[l->depth].region != region)
+		in->report->leave_mismatch++;
+	if (l->stack[l->depth].has_corr) {
+		p->corr = l->stack[l->depth].corr;
+		p->fields |= PF_CORR;
+	}
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_enter(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+				  OTF2_AttributeList *attrs, OTF2_RegionRef region)
+{
+	struct otf2in *in = data;
+	int64_t t;
+	struct location *l = event_location(in, ref, ticks, &t);
+
+	if (!l)
+		return CHECK_STATUS(in);
+	if (region >= in->regions.n || !in->regions.v[region].defined) {
+		in->report->ignored_records++;
+		return OTF2_CALLBACK_SUCCESS;
+	}
+	return enter(in, l, region, attrs, UINT64_MAX);
+}
+
+static OTF2_CallbackCode on_leave(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+				  OTF2_AttributeList *attrs, OTF2_RegionRef region)
+{
+	struct otf2in *in = data;
+	int64_t t;
+	struct location *l = event_location(in, ref, ticks, &t);
+
+	if (!l)
+		return CHECK_STATUS(in);
+	if (region >= in->regions.n || !in->regions.v[region].defined) {
+		in->report->ignored_records++;
+		return OTF2_CALLBACK_SUCCESS;
+	}
+	return leave(in, l, region, attrs);
+}
+
+/*
+ * Score-P's "callsite id" links a launch to its kernel. It comes inside
+ * the activity: on the device at the kernel's own timestamp, so it lands
+ * on the enter still waiting in the buffer; on the host later, so it
+ * lands on the launch's leave.
+ */
+static void callsite(struct otf2in *in, struct location *l, uint64_t value)
+{
+	struct frame *f;
+
+	if (l->depth == 0)
+		return;
+	f = &l->stack[l->depth - 1];
+	f->has_corr = true;
+	f->corr = value;
+	if (f->pending != NONE) {
+		in->buf[f->pending].corr = value;
+		in->buf[f->pending].fields |= PF_CORR;
+	}
+}
+
+static OTF2_CallbackCode on_param_uint(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+				       OTF2_AttributeList *attrs, OTF2_ParameterRef param,
+				       uint64_t value)
+{
+	struct otf2in *in = data;
+	int64_t t;
+	struct location *l;
+
+	(void)attrs;
+	if (param != in->param_callsite) {
+		in->report->ignored_records++;
+		return OTF2_CALLBACK_SUCCESS;
+	}
+	l = event_location(in, ref, ticks, &t);
+	if (l)
+		callsite(in, l, value);
+	return CHECK_STATUS(in);
+}
+
+static OTF2_CallbackCode on_param_int(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+				      OTF2_AttributeList *attrs, OTF2_ParameterRef param,
+				      int64_t value)
+{
+	return on_param_uint(ref, ticks, data, attrs, param, (uint64_t)value);
+}
+
+/* A rank of communicator comm as a process id; NONE (counted) if unknown. */
+static uint32_t peer_process(struct otf2in *in, const struct location *l, OTF2_CommRef comm,
+			     uint32_t rank)
+{
+	const struct comm *c = comm < in->comms.n ? &in->comms.v[comm] : NULL;
+
+	if (c && c->mpi && c->n == 0 && c->process == NULL)	/* MPI_COMM_SELF */
+		return l->group < in->lgroups.n ? in->lgroups.v[l->group].process : 0;
+	if (c && c->mpi && rank < c->n && c->process[rank] != NONE)
+		return c->process[rank];
+	in->report->unknown_peer++;
+	return NONE;
+}
+
+static OTF2_CallbackCode message(struct otf2in *in, OTF2_LocationRef ref, OTF2_TimeStamp ticks,
+				 enum ls_kind kind, uint32_t rank, OTF2_CommRef comm,
+				 uint32_t tag, uint64_t bytes, const uint64_t *req)
+{
+	int64_t t;
+	struct location *l = event_location(in, ref, ticks, &t);
+	struct pending *p;
+	uint32_t peer;
+
+	if (!l)
+		return CHECK_STATUS(in);
+	peer = peer_process(in, l, comm, rank);
+	if (peer == NONE)
+		return OTF2_CALLBACK_SUCCESS;
+	p = add(in, l, kind);
+	if (!p)
+		return OTF2_CALLBACK_INTERRUPT;
+	p->peer = peer;
+	p->comm = comm;
+	p->tag = tag;
+	p->bytes = bytes;
+	if (req) {
+		p->req = *req;
+		p->fields |= PF_REQ;
+	}
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_send(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+				 OTF2_AttributeList *attrs, uint32_t receiver, OTF2_CommRef comm,
+				 uint32_t tag, uint64_t bytes)
+{
+	(void)attrs;
+	return message(data, ref, ticks, LS_K_SEND, receiver, comm, tag, bytes, NULL);
+}
+
+static OTF2_CallbackCode on_isend(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+				  OTF2_AttributeList *attrs, uint32_t receiver, OTF2_CommRef comm,
+				  uint32_t tag, uint64_t bytes, uint64_t req)
+{
+	(void)attrs;
+	return message(data, ref, ticks, LS_K_SEND, receiver, comm, tag, bytes, &req);
+}
+
+static OTF2_CallbackCode on_recv(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+				 OTF2_AttributeList *attrs, uint32_t sender, OTF2_CommRef comm,
+				 uint32_t tag, uint64_t bytes)
+{
+	(void)attrs;
+	return message(data, ref, ticks, LS_K_RECV, sender, comm, tag, bytes, NULL);
+}
+
+static OTF2_CallbackCode on_irecv(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+				  OTF2_AttributeList *attrs, uint32_t sender, OTF2_CommRef comm,
+				  uint32_t tag, uint64_t bytes, uint64_t req)
+{
+	(void)attrs;
+	return message(data, ref, ticks, LS_K_RECV, sender, comm, tag, bytes, &req);
+}
+
+/* An event with at most one small field of its own (aux, or req). */
+static OTF2_CallbackCode simple(struct otf2in *in, OTF2_LocationRef ref, OTF2_TimeStamp ticks,
+				enum ls_kind kind, uint32_t field, uint64_t value)
+{
+	int64_t t;
+	struct location *l = event_location(in, ref, ticks, &t);
+	struct pending *p;
+
+	if (!l)
+		return CHECK_STATUS(in);
+	p = add(in, l, kind);
+	if (!p)
+		return OTF2_CALLBACK_INTERRUPT;
+	p->fields = field;
+	p->aux = value;
+	p->req = value;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+					   OTF2_AttributeList *attrs, uint64_t req)
+{
+	(void)attrs;
+	return simple(data, ref, ticks, LS_K_SEND_DONE, PF_REQ, req);
+}
+
+static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+					  OTF2_AttributeList *attrs, uint64_t req)
+{
+	(void)attrs;
+	return simple(data, ref, ticks, LS_K_RECV_POST, PF_REQ, req);
+}
+
+static OTF2_CallbackCode on_request_test(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+					 OTF2_AttributeList *attrs, uint64_t req)
+{
+	(void)attrs;
+	return simple(data, ref, ticks, LS_K_REQ_TEST, PF_REQ, req);
+}
+
+static OTF2_CallbackCode on_request_cancelled(OTF2_LocationRef ref, OTF2_TimeStamp ticks,
+					      void *data, OTF2_AttributeList *attrs, uint64_t req)
+{
+	(void)attrs;
+	return simple(data, ref, ticks, LS_K_REQ_CANCEL, PF_REQ, req);
+}
+
+static OTF2_CallbackCode on_coll_begin(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+				       OTF2_AttributeList *attrs)
+{
+	(void)attrs;
+	return simple(data, ref, ticks, LS_K_COLL_BEGIN, 0, 0);
+}
+
+static OTF2_CallbackCode on_coll_end(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+				     OTF2_AttributeList *attrs, OTF2_CollectiveOp op,
+				     OTF2_CommRef comm, uint32_t root, uint64_t sent,
+				     uint64_t recvd)
+{
+	struct otf2in *in = data;
+	int64_t t;
+	struct location *l = event_location(in, ref, ticks, &t);
+	struct pending *p;
+
+	(void)attrs;
+	if (!l)
+		return CHECK_STATUS(in);
+	p = add(in, l, LS_K_COLL_END);
+	if (!p)
+		return OTF2_CALLBACK_INTERRUPT;
+	p->comm = comm;
+	p->sent = sent;
+	p->recvd = recvd;
+	p->op = op_name(op);
+	if (root != OTF2_UNDEFINED_UINT32) {
+		p->root = peer_process(in, l, comm, root);
+		if (p->root != NONE)
+			p->fields |= PF_ROOT;
+	}
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_fork(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+				 OTF2_AttributeList *attrs, OTF2_Paradigm model, uint32_t threads)
+{
+	(void)attrs, (void)model;
+	return simple(data, ref, ticks, LS_K_FORK, PF_AUX, threads);
+}
+
+static OTF2_CallbackCode on_join(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+				 OTF2_AttributeList *attrs, OTF2_Paradigm model)
+{
+	(void)attrs, (void)model;
+	return simple(data, ref, ticks, LS_K_JOIN, 0, 0);
+}
+
+static OTF2_CallbackCode on_team_begin(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+				       OTF2_AttributeList *attrs, OTF2_CommRef team)
+{
+	(void)attrs, (void)team;
+	return simple(data, ref, ticks, LS_K_TEAM_BEGIN, 0, 0);
+}
+
+static OTF2_CallbackCode on_team_end(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+				     OTF2_AttributeList *attrs, OTF2_CommRef team)
+{
+	(void)attrs, (void)team;
+	return simple(data, ref, ticks, LS_K_TEAM_END, 0, 0);
+}
+
+static OTF2_CallbackCode on_acquire(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+				    OTF2_AttributeList *attrs, OTF2_Paradigm model, uint32_t lock,
+				    uint32_t order)
+{
+	(void)attrs, (void)model, (void)order;
+	return simple(data, ref, ticks, LS_K_LOCK_ACQUIRE, PF_AUX, lock);
+}
+
+static OTF2_CallbackCode on_release(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+				    OTF2_AttributeList *attrs, OTF2_Paradigm model, uint32_t lock,
+				    uint32_t order)
+{
+	(void)attrs, (void)model, (void)order;
+	return simple(data, ref, ticks, LS_K_LOCK_RELEASE, PF_AUX, lock);
+}
+
+static OTF2_CallbackCode on_measurement(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+					OTF2_AttributeList *attrs, OTF2_MeasurementMode mode)
+{
+	(void)attrs;
+	return simple(data, ref, ticks, LS_K_MEASURE, PF_AUX, mode == OTF2_MEASUREMENT_ON);
+}
+
+/* One sample per member of the metric class (an instance names its class). */
+static OTF2_CallbackCode on_metric(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+				   OTF2_AttributeList *attrs, OTF2_MetricRef metric, uint8_t n,
+				   const OTF2_Type *types, const OTF2_MetricValue *values)
+{
+	struct otf2in *in = data;
+	const struct metric *m = metric < in->metrics.n ? &in->metrics.v[metric] : NULL;
+	int64_t t;
+	struct location *l;
+
+	(void)attrs;
+	if (m && m->class_ref != NONE)
+		m = m->class_ref < in->metrics.n ? &in->metrics.v[m->class_ref] : NULL;
+	if (!m || !m->defined || m->n != n) {
+		in->report->ignored_records++;
+		return OTF2_CALLBACK_SUCCESS;
+	}
+	l = event_location(in, ref, ticks, &t);
+	if (!l)
+		return CHECK_STATUS(in);
+	for (uint8_t i = 0; i < n; i++) {
+		struct pending *p = add(in, l, LS_K_SAMPLE);
+
+		if (!p)
+			return OTF2_CALLBACK_INTERRUPT;
+		p->fields = PF_AUX;
+		p->aux = m->members[i];
+		p->val_type = types[i];
+		p->val = values[i];
+	}
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Score-P writes a device copy as an RMA get (HtoD) or put (DtoH) on the
+ * GPU stream, ended by an RMA completion: an activity of ours. */
+static OTF2_CallbackCode copy_begin(struct otf2in *in, OTF2_LocationRef ref, OTF2_TimeStamp ticks,
+				    uint32_t region, uint64_t bytes)
+{
+	int64_t t;
+	struct location *l = event_location(in, ref, ticks, &t);
+
+	if (!l)
+		return CHECK_STATUS(in);
+	return enter(in, l, region, NULL, bytes);
+}
+
+static OTF2_CallbackCode on_rma_get(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+				    OTF2_AttributeList *attrs, OTF2_RmaWinRef win, uint32_t remote,
+				    uint64_t bytes, uint64_t matching)
+{
+	struct otf2in *in = data;
+
+	(void)attrs, (void)win, (void)remote, (void)matching;
+	return copy_begin(in, ref, ticks, in->region_htod, bytes);
+}
+
+static OTF2_CallbackCode on_rma_put(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+				    OTF2_AttributeList *attrs, OTF2_RmaWinRef win, uint32_t remote,
+				    uint64_t bytes, uint64_t matching)
+{
+	struct otf2in *in = data;
+
+	(void)attrs, (void)win, (void)remote, (void)matching;
+	return copy_begin(in, ref, ticks, in->region_dtoh, bytes);
+}
+
+static OTF2_CallbackCode on_rma_complete(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+					 OTF2_AttributeList *attrs, OTF2_RmaWinRef win,
+					 uint64_t matching)
+{
+	struct otf2in *in = data;
+	int64_t t;
+	struct location *l = event_location(in, ref, ticks, &t);
+	uint32_t top;
+
+	(void)attrs, (void)win, (void)matching;
+	if (!l)
+		return CHECK_STATUS(in);
+	top = l->depth ? l->stack[l->depth - 1].region : NONE;
+	if (top != in->region_htod && top != in->region_dtoh) {
+		in->report->rma_unmatched++;
+		return OTF2_CALLBACK_SUCCESS;
+	}
+	return leave(in, l, top, NULL);
+}
+
+static OTF2_CallbackCode on_unknown(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
+				    OTF2_AttributeList *attrs)
+{
+	struct otf2in *in = data;
+
+	(void)ref, (void)ticks, (void)attrs;
+	in->report->unknown_records++;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+int otf2in_register_events(struct otf2in *in, OTF2_GlobalEvtReader *reader)
+{
+	OTF2_GlobalEvtReaderCallbacks *cb = OTF2_GlobalEvtReaderCallbacks_New();
+
+	if (!cb)
+		return otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
+	OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(cb, on_enter);
+	OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
+	OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(cb, on_send);
+	OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(cb, on_isend);
+	OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, on_isend_complete);
+	OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, on_irecv_request);
+	OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv);
+	OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
+	OTF2_GlobalEvtReaderCallbacks_SetMpiRequestTestCallback(cb, on_request_test);
+	OTF2_GlobalEvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, on_request_cancelled);
+	OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, on_coll_begin);
+	OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_coll_end);
+	OTF2_GlobalEvtReaderCallbacks_SetThreadForkCallback(cb, on_fork);
+	OTF2_GlobalEvtReaderCallbacks_SetThreadJoinCallback(cb, on_join);
+	OTF2_GlobalEvtReaderCallbacks_SetThreadTeamBeginCallback(cb, on_team_begin);
+	OTF2_GlobalEvtReaderCallbacks_SetThreadTeamEndCallback(cb, on_team_end);
+	OTF2_GlobalEvtReaderCallbacks_SetThreadAcquireLockCallback(cb, on_acquire);
+	OTF2_GlobalEvtReaderCallbacks_SetThreadReleaseLockCallback(cb, on_release);
+	OTF2_GlobalEvtReaderCallbacks_SetMeasurementOnOffCallback(cb, on_measurement);
+	OTF2_GlobalEvtReaderCallbacks_SetMetricCallback(cb, on_metric);
+	OTF2_GlobalEvtReaderCallbacks_SetRmaGetCallback(cb, on_rma_get);
+	OTF2_GlobalEvtReaderCallbacks_SetRmaPutCallback(cb, on_rma_put);
+	OTF2_GlobalEvtReaderCallbacks_SetRmaOpCompleteBlockingCallback(cb, on_rma_complete);
+	OTF2_GlobalEvtReaderCallbacks_SetParameterIntCallback(cb, on_param_int);
+	OTF2_GlobalEvtReaderCallbacks_SetParameterUnsignedIntCallback(cb, on_param_uint);
+	OTF2_GlobalEvtReaderCallbacks_SetUnknownCallback(cb, on_unknown);
+	OTF2_GlobalEvtReader_SetCallbacks(reader, cb, in);
+	OTF2_GlobalEvtReaderCallbacks_Delete(cb);
+	return 0;
+}
+
+int otf2in_finish_events(struct otf2in *in)
+{
+	if (in->nbuf > 0 && flush(in) < 0)
+		return in->status;
+	for (uint32_t i = 0; i < in->nlocs; i++)
+		in->report->open_at_end += in->locs[i].depth;
+	return 0;
+}

@@ -1,0 +1,153 @@
+/*
+ * Reading an OTF2 archive: open it, read the definitions, write them, then
+ * read every location's events through libotf2's global (merging) reader.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../../libstream/error.h"
+#include "otf2in_private.h"
+
+int otf2in_fail(struct otf2in *in, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (in->status < 0)
+		return in->status;
+	va_start(ap, fmt);
+	vsnprintf(in->err, in->errlen, fmt, ap);
+	va_end(ap);
+	in->status = code;
+	return code;
+}
+
+/* libotf2 prints its errors unless told otherwise: keep the first as ours. */
+static OTF2_ErrorCode on_otf2_error(void *data, const char *file, uint64_t line,
+				    const char *function, OTF2_ErrorCode code,
+				    const char *fmt, va_list va)
+{
+	char *msg = data;
+
+	(void)file, (void)line, (void)function;
+	if (msg[0] == '\0') {
+		vsnprintf(msg, 256, fmt, va);
+		if (msg[0] == '\0')
+			snprintf(msg, 256, "%s", OTF2_Error_GetDescription(code));
+	}
+	return code;
+}
+
+/* Select every location and read its local definitions (mapping tables,
+ * clock offsets), which the global event reader then applies. */
+static int open_locations(struct otf2in *in, OTF2_Reader *reader)
+{
+	for (uint32_t i = 0; i < in->nlocs; i++)
+		OTF2_Reader_SelectLocation(reader, in->locs[i].ref);
+	if (OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS) {
+		for (uint32_t i = 0; i < in->nlocs; i++) {
+			OTF2_DefReader *defs = OTF2_Reader_GetDefReader(reader, in->locs[i].ref);
+			uint64_t count;
+
+			if (!defs)
+				continue;	/* a location without local definitions */
+			OTF2_Reader_ReadAllLocalDefinitions(reader, defs, &count);
+			OTF2_Reader_CloseDefReader(reader, defs);
+		}
+		OTF2_Reader_CloseDefFiles(reader);
+	}
+	if (OTF2_Reader_OpenEvtFiles(reader) != OTF2_SUCCESS)
+		return otf2in_fail(in, LS_ERR_IO, "cannot open the event files");
+	for (uint32_t i = 0; i < in->nlocs; i++)
+		OTF2_Reader_GetEvtReader(reader, in->locs[i].ref);
+	return 0;
+}
+
+static int read_events(struct otf2in *in, OTF2_Reader *reader)
+{
+	OTF2_GlobalEvtReader *events;
+	uint64_t count;
+	OTF2_ErrorCode rc;
+
+	if (open_locations(in, reader) < 0)
+		return in->status;
+	events = OTF2_Reader_GetGlobalEvtReader(reader);
+	if (!events)
+		return otf2in_fail(in, LS_ERR_IO, "cannot read the events");
+	if (otf2in_register_events(in, events) < 0)
+		return in->status;
+	rc = OTF2_Reader_ReadAllGlobalEvents(reader, events, &count);
+	OTF2_Reader_CloseGlobalEvtReader(reader, events);
+	if (in->status < 0)
+		return in->status;
+	if (rc != OTF2_SUCCESS && rc != OTF2_ERROR_INTERRUPTED_BY_CALLBACK)
+		return otf2in_fail(in, LS_ERR_SYNTAX, "events: %s", OTF2_Error_GetDescription(rc));
+	otf2in_finish_events(in);
+	OTF2_Reader_CloseEvtFiles(reader);
+	return in->status;
+}
+
+static void release(struct otf2in *in)
+{
+	for (uint32_t i = 0; i < in->strings.n; i++)
+		free(in->strings.v[i]);
+	for (uint32_t i = 0; i < in->groups.n; i++)
+		free(in->groups.v[i].members);
+	for (uint32_t i = 0; i < in->comms.n; i++)
+		free(in->comms.v[i].process);
+	for (uint32_t i = 0; i < in->metrics.n; i++)
+		free(in->metrics.v[i].members);
+	for (uint32_t i = 0; i < in->nlocs; i++)
+		free(in->locs[i].stack);
+	free(in->strings.v);
+	free(in->regions.v);
+	free(in->groups.v);
+	free(in->comms.v);
+	free(in->lgroups.v);
+	free(in->members.v);
+	free(in->metrics.v);
+	free(in->locs);
+	free(in->loc_order);
+	free(in->buf);
+}
+
+int otf2in_read(const char *path, const struct otf2in_options *opt,
+		struct ls_writer *w, struct otf2in_report *report, char *err,
+		size_t n)
+{
+	struct otf2in in = { .opt = opt, .report = report, .w = w, .err = err, .errlen = n };
+	char otf2_msg[256] = "";
+	OTF2_ErrorCallback previous;
+	OTF2_Reader *reader;
+	struct stat st;
+
+	memset(report, 0, sizeof(*report));
+	err[0] = '\0';
+	/* libotf2 takes any path and fails late; say plainly what is wrong */
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
+		otf2in_fail(&in, LS_ERR_IO, "%s", stat(path, &st) < 0 ? strerror(errno)
+			    : "not an OTF2 archive (give the anchor file, NAME.otf2)");
+		return in.status;
+	}
+	previous = OTF2_Error_RegisterCallback(on_otf2_error, otf2_msg);
+	reader = OTF2_Reader_Open(path);
+	if (!reader || OTF2_Reader_SetSerialCollectiveCallbacks(reader) != OTF2_SUCCESS) {
+		otf2in_fail(&in, LS_ERR_SYNTAX, "not an OTF2 archive%s%s",
+			    otf2_msg[0] ? ": " : "", otf2_msg);
+		goto out;
+	}
+	if (otf2in_read_definitions(&in, reader) == 0 &&
+	    otf2in_write_definitions(&in, path) == 0)
+		read_events(&in, reader);
+	else if (in.status == 0)
+		otf2in_fail(&in, LS_ERR_IO, "cannot write the stream");
+out:
+	if (reader)
+		OTF2_Reader_Close(reader);
+	OTF2_Error_RegisterCallback(previous, NULL);
+	release(&in);
+	return in.status;
+}

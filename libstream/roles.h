@@ -1,0 +1,22 @@
+/*
+ * The one table from API names (MPI, CUDA driver and runtime, HIP, OpenCL,
+ * OpenMP runtime) to region roles, used by every trace reader.
+ * docs/roles.md is its prose; a test checks that the two agree.
+ */
+#ifndef LS_ROLES_H
+#define LS_ROLES_H
+
+#include "schema.h"
+
+/*
+ * The role of an API function by its name, ignoring the suffixes _v2, _v3,
+ * _ptsz, _ptds and _spt. LS_R_UNKNOWN if the name is not in the table.
+ * For copy roles, *dir is set to "htod", "dtoh", "dtod", "htoh" or "ptop"
+ * when the name says, else NULL; dir may be NULL.
+ */
+enum ls_role ls_role_by_name(const char *name, const char **dir);
+
+/* Entry i of the table (for listing it); NULL past the end. */
+const char *ls_role_table_name(int i, enum ls_role *role);
+
+#endif
