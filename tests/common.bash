@@ -26,3 +26,16 @@ require_corpus() {
 doc_examples() {
 	awk '/^```ndjson/ { f = 1; next } /^```/ { f = 0 } f' "$TOP/docs/stream.md"
 }
+
+# The corpus archive NAME's anchor file.
+archive() {
+	echo "$CORPUS/otf2/$1/traces.otf2"
+}
+
+# "PROCESS ROLE" for every role entered on a process of the stream on stdin.
+roles_by_process() {
+	tr-cat -J | jq -rs '
+		(map(select(.k == "stream")) | map({key: (.id | tostring), value: .process}) | from_entries) as $p |
+		(map(select(.k == "region")) | map({key: (.id | tostring), value: .role}) | from_entries) as $r |
+		map(select(.k == "enter")) | map("\($p[.s | tostring]) \($r[.r | tostring])") | unique[]'
+}

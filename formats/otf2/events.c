@@ -694,6 +694,35 @@ static OTF2_CallbackCode on_unknown(OTF2_LocationRef ref, OTF2_TimeStamp ticks, 
 	return OTF2_CALLBACK_SUCCESS;
 }
 
+/*
+ * Record types with no meaning to the analysis (OpenMP tasks, program
+ * begin and end, RMA windows, pthread create/wait, buffer flushes) are
+ * left out, and counted so that --stats accounts for every record.
+ */
+#define UNUSED __attribute__((unused))
+#define IGNORED(name, ...) \
+	static OTF2_CallbackCode ignore_##name(OTF2_LocationRef ref UNUSED, \
+					       OTF2_TimeStamp ticks UNUSED, void *data, \
+					       OTF2_AttributeList *attrs UNUSED, __VA_ARGS__) \
+	{ \
+		((struct otf2in *)data)->report->ignored_records++; \
+		return OTF2_CALLBACK_SUCCESS; \
+	}
+
+IGNORED(ProgramBegin, OTF2_StringRef a UNUSED, uint32_t b UNUSED, const OTF2_StringRef *c UNUSED)
+IGNORED(ProgramEnd, int64_t a UNUSED)
+IGNORED(RmaWinCreate, OTF2_RmaWinRef a UNUSED)
+IGNORED(RmaWinDestroy, OTF2_RmaWinRef a UNUSED)
+IGNORED(ThreadTaskCreate, OTF2_CommRef a UNUSED, uint32_t b UNUSED, uint32_t c UNUSED)
+IGNORED(ThreadTaskSwitch, OTF2_CommRef a UNUSED, uint32_t b UNUSED, uint32_t c UNUSED)
+IGNORED(ThreadTaskComplete, OTF2_CommRef a UNUSED, uint32_t b UNUSED, uint32_t c UNUSED)
+IGNORED(ThreadCreate, OTF2_CommRef a UNUSED, uint64_t b UNUSED)
+IGNORED(ThreadBegin, OTF2_CommRef a UNUSED, uint64_t b UNUSED)
+IGNORED(ThreadWait, OTF2_CommRef a UNUSED, uint64_t b UNUSED)
+IGNORED(ThreadEnd, OTF2_CommRef a UNUSED, uint64_t b UNUSED)
+IGNORED(BufferFlush, OTF2_TimeStamp a UNUSED)
+IGNORED(ParameterString, OTF2_ParameterRef a UNUSED, OTF2_StringRef b UNUSED)
+
 int otf2in_register_events(struct otf2in *in, OTF2_GlobalEvtReader *reader)
 {
 	OTF2_GlobalEvtReaderCallbacks *cb = OTF2_GlobalEvtReaderCallbacks_New();
@@ -726,6 +755,20 @@ int otf2in_register_events(struct otf2in *in, OTF2_GlobalEvtReader *reader)
 	OTF2_GlobalEvtReaderCallbacks_SetParameterIntCallback(cb, on_param_int);
 	OTF2_GlobalEvtReaderCallbacks_SetParameterUnsignedIntCallback(cb, on_param_uint);
 	OTF2_GlobalEvtReaderCallbacks_SetUnknownCallback(cb, on_unknown);
+#define SET_IGNORED(name) OTF2_GlobalEvtReaderCallbacks_Set##name##Callback(cb, ignore_##name)
+	SET_IGNORED(ProgramBegin);
+	SET_IGNORED(ProgramEnd);
+	SET_IGNORED(RmaWinCreate);
+	SET_IGNORED(RmaWinDestroy);
+	SET_IGNORED(ThreadTaskCreate);
+	SET_IGNORED(ThreadTaskSwitch);
+	SET_IGNORED(ThreadTaskComplete);
+	SET_IGNORED(ThreadCreate);
+	SET_IGNORED(ThreadBegin);
+	SET_IGNORED(ThreadWait);
+	SET_IGNORED(ThreadEnd);
+	SET_IGNORED(BufferFlush);
+	SET_IGNORED(ParameterString);
 	OTF2_GlobalEvtReader_SetCallbacks(reader, cb, in);
 	OTF2_GlobalEvtReaderCallbacks_Delete(cb);
 	return 0;
