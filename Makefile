@@ -29,7 +29,7 @@ LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/idset.o \
 OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o
 TOOL_OBJS = cmd/tool.o
 PROGRAMS = bin/tr-cat bin/tr-read
-HELPERS = tests/helper/ls-unit bench/ls-bench
+HELPERS = tests/helper/ls-unit bench/ls-bench bench/gen-otf2
 MAN1 = doc/tr-cat.1 doc/tr-read.1
 MAN7 = doc/tr.7
 
@@ -54,6 +54,9 @@ tests/helper/ls-unit: tests/helper/ls-unit.o libstream/libstream.a
 
 bench/ls-bench: bench/ls-bench.o libstream/libstream.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+bench/gen-otf2: bench/gen-otf2.o libstream/libstream.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS)
 
 %.o: %.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<

@@ -1,0 +1,527 @@
+/*
+ * gen-otf2: write an OTF2 archive the way Score-P records an iterative
+ * MPI + CUDA + OpenMP program (a Jacobi solver), with imbalance, at any
+ * size, the same for the same seed. Used by the benchmarks, and by tests
+ * as a fixture whose every event follows from the options.
+ *
+ * Per iteration and rank: an OpenMP parallel loop with imbalanced threads
+ * and an implicit barrier; a kernel launch, then a blocking DtoH copy
+ * (even iterations) or a stream synchronization (odd ones); a Sendrecv
+ * around a ring; an Allreduce; a stretch of CPU work of random length.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <otf2/otf2.h>
+
+#include "../libstream/roles.h"
+
+static void die(const char *what)
+{
+	fprintf(stderr, "gen-otf2: %s\n", what);
+	exit(1);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: gen-otf2 [-a] [-i iterations] [-o offset] [-r ranks] "
+		"[-R resolution] [-s seed] [-t threads] dir/name\n");
+	exit(2);
+}
+
+/* --- definitions ------------------------------------------------------ */
+
+enum {
+	R_MAIN, R_INIT, R_FINALIZE, R_PARALLEL, R_LOOP, R_BARRIER, R_UPDATE,
+	R_SENDRECV, R_ALLREDUCE, R_LAUNCH, R_MEMCPY_DTOH, R_MEMCPY_HTOD,
+	R_STREAM_SYNC, R_MALLOC, R_KERNEL, R__FIXED
+};
+
+static const struct {
+	const char *name;
+	OTF2_RegionRole role;
+	OTF2_Paradigm paradigm;
+} fixed_regions[R__FIXED] = {
+	[R_MAIN] = { "main", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_COMPILER },
+	[R_INIT] = { "MPI_Init", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_MPI },
+	[R_FINALIZE] = { "MPI_Finalize", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_MPI },
+	[R_PARALLEL] = { "!$omp parallel @jacobi.c:171", OTF2_REGION_ROLE_PARALLEL, OTF2_PARADIGM_OPENMP },
+	[R_LOOP] = { "!$omp for @jacobi.c:175", OTF2_REGION_ROLE_LOOP, OTF2_PARADIGM_OPENMP },
+	[R_BARRIER] = { "!$omp implicit barrier @jacobi.c:198", OTF2_REGION_ROLE_IMPLICIT_BARRIER, OTF2_PARADIGM_OPENMP },
+	[R_UPDATE] = { "update_halo", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_COMPILER },
+	[R_SENDRECV] = { "MPI_Sendrecv", OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI },
+	[R_ALLREDUCE] = { "MPI_Allreduce", OTF2_REGION_ROLE_COLL_ALL2ALL, OTF2_PARADIGM_MPI },
+	[R_LAUNCH] = { "cuLaunchKernel", OTF2_REGION_ROLE_WRAPPER, OTF2_PARADIGM_CUDA },
+	[R_MEMCPY_DTOH] = { "cuMemcpyDtoH_v2", OTF2_REGION_ROLE_WRAPPER, OTF2_PARADIGM_CUDA },
+	[R_MEMCPY_HTOD] = { "cuMemcpyHtoD_v2", OTF2_REGION_ROLE_WRAPPER, OTF2_PARADIGM_CUDA },
+	[R_STREAM_SYNC] = { "cuStreamSynchronize", OTF2_REGION_ROLE_WRAPPER, OTF2_PARADIGM_CUDA },
+	[R_MALLOC] = { "cuMemAlloc_v2", OTF2_REGION_ROLE_WRAPPER, OTF2_PARADIGM_CUDA },
+	[R_KERNEL] = { "jacobi_kernel", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_CUDA },
+};
+
+enum { A_STREAM_REF, A_EVENT_REF, A_RESULT };
+enum { G_MPI_LOCATIONS, G_MPI_WORLD, G_OMP_LOCATIONS, G_CUDA_LOCATIONS, G__FIXED };
+
+/* Communicators: 0 is MPI_COMM_WORLD, then each rank's thread team, then
+ * each rank's CUDA window. */
+#define TEAM_COMM(r) (1 + (r))
+#define CUDA_COMM(g, r) (1 + (g)->o.ranks + (r))
+
+struct options {
+	uint32_t ranks, threads;
+	uint64_t iterations, seed, resolution, offset;
+	bool all_api;
+	const char *path;
+};
+
+struct gen {
+	struct options o;
+	OTF2_Archive *archive;
+	OTF2_EvtWriter **w;		/* [rank * (threads + 1) + k]; k == threads: GPU */
+	OTF2_AttributeList *attrs;
+	uint64_t state;			/* PCG-style generator */
+	uint64_t *now;			/* ns, per rank (master thread) */
+	uint64_t *gpu_free;		/* ns, per rank */
+	uint64_t end;			/* latest time written */
+	uint32_t nregions;
+};
+
+static uint64_t rnd(struct gen *g, uint64_t n)
+{
+	g->state = g->state * 6364136223846793005u + 1442695040888963407u;
+	return (g->state >> 33) % n;
+}
+
+static OTF2_LocationRef master(uint32_t rank)
+{
+	return rank;
+}
+
+static OTF2_LocationRef thread_loc(const struct gen *g, uint32_t rank, uint32_t k)
+{
+	(void)g;
+	return (OTF2_LocationRef)k << 32 | rank;
+}
+
+static OTF2_LocationRef gpu_loc(const struct gen *g, uint32_t rank)
+{
+	return (OTF2_LocationRef)g->o.threads << 32 | rank;
+}
+
+static OTF2_EvtWriter *writer(struct gen *g, uint32_t rank, uint32_t k)
+{
+	return g->w[rank * (g->o.threads + 1) + k];
+}
+
+/* ns of the run to ticks of the archive's clock. */
+static OTF2_TimeStamp ticks(const struct gen *g, uint64_t ns)
+{
+	return g->o.offset + (OTF2_TimeStamp)((unsigned __int128)ns * g->o.resolution / 1000000000u);
+}
+
+static void note_end(struct gen *g, uint64_t t)
+{
+	if (t > g->end)
+		g->end = t;
+}
+
+static void enter(struct gen *g, OTF2_EvtWriter *w, uint64_t t, uint32_t region)
+{
+	OTF2_EvtWriter_Enter(w, g->attrs, ticks(g, t), region);
+}
+
+static void leave(struct gen *g, OTF2_EvtWriter *w, uint64_t t, uint32_t region)
+{
+	OTF2_EvtWriter_Leave(w, g->attrs, ticks(g, t), region);
+	note_end(g, t);
+}
+
+/* --- the program -------------------------------------------------------- */
+
+static void omp_loop(struct gen *g, uint32_t r)
+{
+	uint64_t t0 = g->now[r], slowest = 0, *work = calloc(g->o.threads, sizeof(*work));
+
+	if (!work)
+		die("out of memory");
+	for (uint32_t k = 0; k < g->o.threads; k++) {
+		work[k] = 20000 + rnd(g, 8000);	/* up to 40% imbalance */
+		if (work[k] > slowest)
+			slowest = work[k];
+	}
+	enter(g, writer(g, r, 0), t0, R_PARALLEL);
+	OTF2_EvtWriter_ThreadFork(writer(g, r, 0), NULL, ticks(g, t0 + 10), OTF2_PARADIGM_OPENMP, g->o.threads);
+	for (uint32_t k = 0; k < g->o.threads; k++) {
+		OTF2_EvtWriter *w = writer(g, r, k);
+
+		OTF2_EvtWriter_ThreadTeamBegin(w, NULL, ticks(g, t0 + 20), TEAM_COMM(r));
+		enter(g, w, t0 + 30, R_LOOP);
+		leave(g, w, t0 + 30 + work[k], R_LOOP);
+		enter(g, w, t0 + 30 + work[k], R_BARRIER);
+		leave(g, w, t0 + 80 + slowest, R_BARRIER);
+		OTF2_EvtWriter_ThreadTeamEnd(w, NULL, ticks(g, t0 + 90 + slowest), TEAM_COMM(r));
+	}
+	OTF2_EvtWriter_ThreadJoin(writer(g, r, 0), NULL, ticks(g, t0 + 100 + slowest), OTF2_PARADIGM_OPENMP);
+	leave(g, writer(g, r, 0), t0 + 110 + slowest, R_PARALLEL);
+	g->now[r] = t0 + 120 + slowest;
+	free(work);
+}
+
+static void cuda_step(struct gen *g, uint32_t r, uint64_t i)
+{
+	OTF2_EvtWriter *host = writer(g, r, 0), *dev = writer(g, r, g->o.threads);
+	uint64_t t = g->now[r], kstart, kend, done;
+	uint64_t callsite = i * g->o.ranks + r + 1;
+
+	OTF2_AttributeList_AddLocationRef(g->attrs, A_STREAM_REF, gpu_loc(g, r));
+	enter(g, host, t, R_LAUNCH);
+	OTF2_EvtWriter_ParameterUnsignedInt(host, NULL, ticks(g, t + 10), 0, callsite);
+	kstart = t + 3000 > g->gpu_free[r] ? t + 3000 : g->gpu_free[r];
+	kend = kstart + 30000 + rnd(g, 15000);
+	enter(g, dev, kstart, R_KERNEL);
+	OTF2_EvtWriter_ParameterUnsignedInt(dev, NULL, ticks(g, kstart), 0, callsite);
+	leave(g, host, t + 5000, R_LAUNCH);
+	if (i % 2 == 0) {
+		/* a blocking copy waits for the kernel, then copies */
+		enter(g, host, t + 5200, R_MEMCPY_DTOH);
+		leave(g, dev, kend, R_KERNEL);
+		OTF2_EvtWriter_RmaPut(dev, NULL, ticks(g, kend + 100), r, 0, 4096, 42);
+		OTF2_EvtWriter_RmaOpCompleteBlocking(dev, NULL, ticks(g, kend + 2100), r, 42);
+		done = kend + 2200;
+		leave(g, host, done, R_MEMCPY_DTOH);
+	} else {
+		OTF2_AttributeList_AddLocationRef(g->attrs, A_STREAM_REF, gpu_loc(g, r));
+		enter(g, host, t + 5200, R_STREAM_SYNC);
+		leave(g, dev, kend, R_KERNEL);
+		done = kend + 300;
+		leave(g, host, done, R_STREAM_SYNC);
+	}
+	g->gpu_free[r] = kend + 2100;
+	g->now[r] = done + 100;
+}
+
+static void sendrecv(struct gen *g, uint64_t i)
+{
+	uint32_t n = g->o.ranks;
+	uint64_t *send = malloc(n * sizeof(*send));
+
+	if (!send)
+		die("out of memory");
+	for (uint32_t r = 0; r < n; r++) {
+		send[r] = g->now[r] + 100;
+		enter(g, writer(g, r, 0), g->now[r], R_SENDRECV);
+		OTF2_EvtWriter_MpiSend(writer(g, r, 0), NULL, ticks(g, send[r]), (r + 1) % n, 0,
+				       (uint32_t)(i % 100), 8192);
+	}
+	for (uint32_t r = 0; r < n; r++) {
+		uint32_t left = (r + n - 1) % n;
+		uint64_t arrive = (send[left] > send[r] ? send[left] : send[r]) + 2000;
+
+		OTF2_EvtWriter_MpiRecv(writer(g, r, 0), NULL, ticks(g, arrive), left, 0,
+				       (uint32_t)(i % 100), 8192);
+		leave(g, writer(g, r, 0), arrive + 100, R_SENDRECV);
+		g->now[r] = arrive + 200;
+	}
+	free(send);
+}
+
+static void allreduce(struct gen *g)
+{
+	uint64_t last = 0;
+
+	for (uint32_t r = 0; r < g->o.ranks; r++) {
+		enter(g, writer(g, r, 0), g->now[r], R_ALLREDUCE);
+		OTF2_EvtWriter_MpiCollectiveBegin(writer(g, r, 0), NULL, ticks(g, g->now[r] + 50));
+		if (g->now[r] + 50 > last)
+			last = g->now[r] + 50;
+	}
+	for (uint32_t r = 0; r < g->o.ranks; r++) {
+		OTF2_EvtWriter_MpiCollectiveEnd(writer(g, r, 0), NULL, ticks(g, last + 3000),
+						OTF2_COLLECTIVE_OP_ALLREDUCE, 0,
+						OTF2_UNDEFINED_UINT32, 8, 8);
+		leave(g, writer(g, r, 0), last + 3050, R_ALLREDUCE);
+		/* CPU work whose length differs by rank: the next Sendrecv waits */
+		enter(g, writer(g, r, 0), last + 3100, R_UPDATE);
+		g->now[r] = last + 3100 + 5000 + rnd(g, 10000);
+		leave(g, writer(g, r, 0), g->now[r], R_UPDATE);
+		g->now[r] += 100;
+	}
+}
+
+/* One call of every API name in the role table, with the attributes the
+ * rules read, on rank 0's master thread. Regions from R__FIXED on. */
+static void all_api(struct gen *g)
+{
+	OTF2_EvtWriter *w = writer(g, 0, 0);
+	enum ls_role role;
+	const char *name;
+
+	for (int i = 0; (name = ls_role_table_name(i, &role)); i++) {
+		uint64_t t = g->now[0];
+
+		if (role == LS_R_LAUNCH || role == LS_R_STREAM_SYNC || role == LS_R_STREAM_QUERY ||
+		    role == LS_R_EVENT_RECORD || role == LS_R_STREAM_WAIT || role == LS_R_MEMCPY_ASYNC)
+			OTF2_AttributeList_AddLocationRef(g->attrs, A_STREAM_REF, gpu_loc(g, 0));
+		if (role == LS_R_EVENT_RECORD || role == LS_R_EVENT_SYNC ||
+		    role == LS_R_EVENT_QUERY || role == LS_R_STREAM_WAIT)
+			OTF2_AttributeList_AddUint64(g->attrs, A_EVENT_REF, 0xbeef);
+		enter(g, w, t, R__FIXED + (uint32_t)i);
+		if (role == LS_R_EVENT_QUERY || role == LS_R_STREAM_QUERY)
+			OTF2_AttributeList_AddUint32(g->attrs, A_RESULT, 600);	/* CUDA_ERROR_NOT_READY */
+		leave(g, w, t + 100, R__FIXED + (uint32_t)i);
+		g->now[0] = t + 200;
+	}
+}
+
+static void run_program(struct gen *g)
+{
+	for (uint32_t r = 0; r < g->o.ranks; r++) {
+		OTF2_EvtWriter *host = writer(g, r, 0), *dev = writer(g, r, g->o.threads);
+		uint64_t t = 1000 * r;
+
+		enter(g, host, t, R_MAIN);
+		enter(g, host, t + 100, R_INIT);
+		leave(g, host, t + 50000, R_INIT);
+		enter(g, host, t + 50100, R_MALLOC);
+		leave(g, host, t + 60000, R_MALLOC);
+		enter(g, host, t + 60100, R_MEMCPY_HTOD);
+		OTF2_EvtWriter_RmaGet(dev, NULL, ticks(g, t + 61000), r, 0, 1 << 20, 42);
+		OTF2_EvtWriter_RmaOpCompleteBlocking(dev, NULL, ticks(g, t + 90000), r, 42);
+		leave(g, host, t + 90100, R_MEMCPY_HTOD);
+		g->now[r] = t + 90200;
+		g->gpu_free[r] = t + 90000;
+	}
+	if (g->o.all_api)
+		all_api(g);
+	for (uint64_t i = 0; i < g->o.iterations; i++) {
+		for (uint32_t r = 0; r < g->o.ranks; r++) {
+			omp_loop(g, r);
+			cuda_step(g, r, i);
+		}
+		sendrecv(g, i);
+		allreduce(g);
+	}
+	for (uint32_t r = 0; r < g->o.ranks; r++) {
+		enter(g, writer(g, r, 0), g->now[r], R_FINALIZE);
+		leave(g, writer(g, r, 0), g->now[r] + 20000, R_FINALIZE);
+		leave(g, writer(g, r, 0), g->now[r] + 20100, R_MAIN);
+	}
+}
+
+/* --- the archive ------------------------------------------------------- */
+
+static OTF2_FlushType pre_flush(void *data, OTF2_FileType type, OTF2_LocationRef loc,
+				void *caller, bool final)
+{
+	(void)data, (void)type, (void)loc, (void)caller, (void)final;
+	return OTF2_FLUSH;
+}
+
+static uint32_t nstrings;
+
+static OTF2_StringRef str(OTF2_GlobalDefWriter *d, const char *s)
+{
+	OTF2_GlobalDefWriter_WriteString(d, nstrings, s);
+	return nstrings++;
+}
+
+static OTF2_Paradigm paradigm_of(const char *name)
+{
+	if (strncmp(name, "MPI_", 4) == 0)
+		return OTF2_PARADIGM_MPI;
+	if (strncmp(name, "hip", 3) == 0)
+		return OTF2_PARADIGM_HIP;
+	if (strncmp(name, "cl", 2) == 0)
+		return OTF2_PARADIGM_OPENCL;
+	if (strncmp(name, "omp_", 4) == 0)
+		return OTF2_PARADIGM_OPENMP;
+	return OTF2_PARADIGM_CUDA;
+}
+
+static void write_definitions(struct gen *g)
+{
+	OTF2_GlobalDefWriter *d = OTF2_Archive_GetGlobalDefWriter(g->archive);
+	uint32_t R = g->o.ranks, T = g->o.threads;
+	uint64_t *members = malloc((size_t)R * (T + 1) * sizeof(*members));
+	OTF2_StringRef empty, s_master, s_gpu, s_node;
+	enum ls_role role;
+	const char *name;
+	char buf[64];
+
+	if (!d || !members)
+		die("cannot write the definitions");
+	empty = str(d, "");
+	OTF2_GlobalDefWriter_WriteClockProperties(d, g->o.resolution, g->o.offset,
+						  ticks(g, g->end) - g->o.offset + 1,
+						  OTF2_UNDEFINED_TIMESTAMP);
+	s_node = str(d, "node");
+	OTF2_GlobalDefWriter_WriteSystemTreeNode(d, 0, str(d, "gen-otf2"), s_node,
+						 OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+	s_master = str(d, "Master thread");
+	for (uint32_t r = 0; r < R; r++) {
+		snprintf(buf, sizeof(buf), "MPI Rank %u", r);
+		OTF2_GlobalDefWriter_WriteLocationGroup(d, r, str(d, buf), OTF2_LOCATION_GROUP_TYPE_PROCESS,
+							0, OTF2_UNDEFINED_LOCATION_GROUP);
+	}
+	snprintf(buf, sizeof(buf), "CUDA[0:7]");
+	s_gpu = str(d, buf);
+	for (uint32_t r = 0; r < R; r++) {
+		for (uint32_t k = 0; k <= T; k++) {
+			uint64_t n;
+
+			OTF2_EvtWriter_GetNumberOfEvents(writer(g, r, k), &n);
+			if (k == 0) {
+				OTF2_GlobalDefWriter_WriteLocation(d, master(r), s_master,
+								   OTF2_LOCATION_TYPE_CPU_THREAD, n, r);
+			} else if (k < T) {
+				snprintf(buf, sizeof(buf), "OMP thread %u", k);
+				OTF2_GlobalDefWriter_WriteLocation(d, thread_loc(g, r, k), str(d, buf),
+								   OTF2_LOCATION_TYPE_CPU_THREAD, n, r);
+			} else {
+				OTF2_GlobalDefWriter_WriteLocation(d, gpu_loc(g, r), s_gpu,
+								   OTF2_LOCATION_TYPE_ACCELERATOR_STREAM, n, r);
+			}
+		}
+	}
+	for (uint32_t i = 0; i < R__FIXED; i++)
+		OTF2_GlobalDefWriter_WriteRegion(d, i, str(d, fixed_regions[i].name), 0, empty,
+						 fixed_regions[i].role, fixed_regions[i].paradigm,
+						 OTF2_REGION_FLAG_NONE, empty, 0, 0);
+	for (int i = 0; g->o.all_api && (name = ls_role_table_name(i, &role)); i++)
+		OTF2_GlobalDefWriter_WriteRegion(d, R__FIXED + (uint32_t)i, str(d, name), 0, empty,
+						 OTF2_REGION_ROLE_WRAPPER, paradigm_of(name),
+						 OTF2_REGION_FLAG_NONE, empty, 0, 0);
+	for (uint32_t r = 0; r < R; r++)
+		members[r] = master(r);
+	OTF2_GlobalDefWriter_WriteGroup(d, G_MPI_LOCATIONS, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+					OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, R, members);
+	for (uint32_t r = 0; r < R; r++)
+		members[r] = r;
+	OTF2_GlobalDefWriter_WriteGroup(d, G_MPI_WORLD, empty, OTF2_GROUP_TYPE_COMM_GROUP,
+					OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, R, members);
+	for (uint32_t r = 0; r < R; r++)
+		for (uint32_t k = 0; k < T; k++)
+			members[r * T + k] = thread_loc(g, r, k);
+	OTF2_GlobalDefWriter_WriteGroup(d, G_OMP_LOCATIONS, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+					OTF2_PARADIGM_OPENMP, OTF2_GROUP_FLAG_NONE, R * T, members);
+	for (uint32_t r = 0; r < R; r++) {
+		members[2 * r] = master(r);
+		members[2 * r + 1] = gpu_loc(g, r);
+	}
+	OTF2_GlobalDefWriter_WriteGroup(d, G_CUDA_LOCATIONS, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+					OTF2_PARADIGM_CUDA, OTF2_GROUP_FLAG_NONE, 2 * R, members);
+	OTF2_GlobalDefWriter_WriteComm(d, 0, str(d, "MPI_COMM_WORLD"), G_MPI_WORLD,
+				       OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+	/* per rank: its thread team (group G__FIXED + r, comm TEAM_COMM(r)) ... */
+	for (uint32_t r = 0; r < R; r++) {
+		for (uint32_t k = 0; k < T; k++)
+			members[k] = r * T + k;
+		OTF2_GlobalDefWriter_WriteGroup(d, G__FIXED + r, empty, OTF2_GROUP_TYPE_COMM_GROUP,
+						OTF2_PARADIGM_OPENMP, OTF2_GROUP_FLAG_NONE, T, members);
+	}
+	/* ... and its CUDA window (group G__FIXED + R + r, comm CUDA_COMM(r)) */
+	for (uint32_t r = 0; r < R; r++) {
+		members[0] = 2 * r;
+		members[1] = 2 * r + 1;
+		OTF2_GlobalDefWriter_WriteGroup(d, G__FIXED + R + r, str(d, "CUDA_GROUP"),
+						OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_CUDA,
+						OTF2_GROUP_FLAG_NONE, 2, members);
+	}
+	for (uint32_t r = 0; r < R; r++)
+		OTF2_GlobalDefWriter_WriteComm(d, TEAM_COMM(r), empty, G__FIXED + r,
+					       OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+	for (uint32_t r = 0; r < R; r++)
+		OTF2_GlobalDefWriter_WriteComm(d, CUDA_COMM(g, r), empty, G__FIXED + R + r,
+					       OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+	for (uint32_t r = 0; r < R; r++)
+		OTF2_GlobalDefWriter_WriteRmaWin(d, r, empty, CUDA_COMM(g, r), OTF2_RMA_WIN_FLAG_NONE);
+	OTF2_GlobalDefWriter_WriteAttribute(d, A_STREAM_REF, str(d, "CUDA_STREAM_REF"),
+					    str(d, "Referenced CUDA stream"), OTF2_TYPE_LOCATION);
+	OTF2_GlobalDefWriter_WriteAttribute(d, A_EVENT_REF, str(d, "CUDA_EVENT_REF"),
+					    str(d, "ID (address) of referenced CUDA event"), OTF2_TYPE_UINT64);
+	OTF2_GlobalDefWriter_WriteAttribute(d, A_RESULT, str(d, "CUDA_DRV_API_RESULT"),
+					    str(d, "CUDA driver API function result"), OTF2_TYPE_UINT32);
+	OTF2_GlobalDefWriter_WriteParameter(d, 0, str(d, "callsite id"), OTF2_PARAMETER_TYPE_UINT64);
+	free(members);
+}
+
+static void parse(int argc, char **argv, struct options *o)
+{
+	int ch;
+
+	*o = (struct options){ 4, 4, 100, 1, 2100000000, 9604711018472394, false, NULL };
+	while ((ch = getopt(argc, argv, "ai:o:r:R:s:t:")) != -1) {
+		switch (ch) {
+		case 'a': o->all_api = true; break;
+		case 'i': o->iterations = strtoull(optarg, NULL, 10); break;
+		case 'o': o->offset = strtoull(optarg, NULL, 10); break;
+		case 'r': o->ranks = (uint32_t)strtoul(optarg, NULL, 10); break;
+		case 'R': o->resolution = strtoull(optarg, NULL, 10); break;
+		case 's': o->seed = strtoull(optarg, NULL, 10); break;
+		case 't': o->threads = (uint32_t)strtoul(optarg, NULL, 10); break;
+		default: usage();
+		}
+	}
+	if (argc - optind != 1 || o->ranks < 1 || o->threads < 1 || o->resolution < 1)
+		usage();
+	o->path = argv[optind];
+}
+
+int main(int argc, char **argv)
+{
+	static const OTF2_FlushCallbacks flush = { pre_flush, NULL };
+	struct gen g = { 0 };
+	char *dir, *name;
+	size_t nw;
+
+	parse(argc, argv, &g.o);
+	dir = strdup(g.o.path);
+	name = dir ? strrchr(dir, '/') : NULL;
+	if (!name)
+		die("the archive is given as dir/name");
+	*name++ = '\0';
+	g.state = g.o.seed * 2654435761u + 1;
+	nw = (size_t)g.o.ranks * (g.o.threads + 1);
+	g.w = calloc(nw, sizeof(*g.w));
+	g.now = calloc(g.o.ranks, sizeof(*g.now));
+	g.gpu_free = calloc(g.o.ranks, sizeof(*g.gpu_free));
+	g.attrs = OTF2_AttributeList_New();
+	g.archive = OTF2_Archive_Open(dir, name, OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
+				      OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+	if (!g.w || !g.now || !g.gpu_free || !g.attrs || !g.archive)
+		die("cannot create the archive (does it exist already?)");
+	OTF2_Archive_SetFlushCallbacks(g.archive, &flush, NULL);
+	OTF2_Archive_SetSerialCollectiveCallbacks(g.archive);
+	OTF2_Archive_SetCreator(g.archive, "gen-otf2 (Score-P-like)");
+	OTF2_Archive_OpenEvtFiles(g.archive);
+	for (uint32_t r = 0; r < g.o.ranks; r++) {
+		for (uint32_t k = 0; k < g.o.threads; k++)
+			g.w[r * (g.o.threads + 1) + k] = OTF2_Archive_GetEvtWriter(g.archive, thread_loc(&g, r, k));
+		g.w[r * (g.o.threads + 1) + g.o.threads] = OTF2_Archive_GetEvtWriter(g.archive, gpu_loc(&g, r));
+	}
+	run_program(&g);
+	write_definitions(&g);
+	for (size_t i = 0; i < nw; i++)
+		OTF2_Archive_CloseEvtWriter(g.archive, g.w[i]);
+	OTF2_Archive_CloseEvtFiles(g.archive);
+	OTF2_Archive_OpenDefFiles(g.archive);
+	for (uint32_t r = 0; r < g.o.ranks; r++)
+		for (uint32_t k = 0; k <= g.o.threads; k++) {
+			OTF2_LocationRef l = k < g.o.threads ? thread_loc(&g, r, k) : gpu_loc(&g, r);
+
+			OTF2_Archive_CloseDefWriter(g.archive, OTF2_Archive_GetDefWriter(g.archive, l));
+		}
+	OTF2_Archive_CloseDefFiles(g.archive);
+	if (OTF2_Archive_Close(g.archive) != OTF2_SUCCESS)
+		die("cannot close the archive");
+	OTF2_AttributeList_Delete(g.attrs);
+	free(g.w);
+	free(g.now);
+	free(g.gpu_free);
+	free(dir);
+	return 0;
+}
