@@ -3,6 +3,7 @@
  *   ls-unit GROUP     run one group of checks, print failures, exit 1 if any
  *   ls-unit kinds     list the record kinds of the schema, one a line
  *   ls-unit roles     list the region roles of the schema, one a line
+ *   ls-unit role-table  list the API name table: "name role" a line
  * msgpack-c's own unpacker serves as the independent judge of our bytes.
  */
 #include <inttypes.h>
@@ -17,6 +18,7 @@
 #include "../../libstream/idset.h"
 #include "../../libstream/json.h"
 #include "../../libstream/record.h"
+#include "../../libstream/roles.h"
 
 static int failures;
 
@@ -319,12 +321,20 @@ int main(int argc, char **argv)
 			puts(ls_role_name((enum ls_role)r));
 		return 0;
 	}
+	if (argc == 2 && strcmp(argv[1], "role-table") == 0) {
+		enum ls_role role;
+		const char *name;
+
+		for (int i = 0; (name = ls_role_table_name(i, &role)); i++)
+			printf("%s %s\n", name, ls_role_name(role));
+		return 0;
+	}
 	for (size_t i = 0; argc == 2 && i < sizeof(groups) / sizeof(groups[0]); i++) {
 		if (strcmp(argv[1], groups[i].name) == 0) {
 			groups[i].run();
 			return failures ? 1 : 0;
 		}
 	}
-	fprintf(stderr, "usage: ls-unit mp|record|json|idset|schema|kinds|roles\n");
+	fprintf(stderr, "usage: ls-unit mp|record|json|idset|schema|kinds|roles|role-table\n");
 	return 2;
 }

@@ -1,0 +1,191 @@
+#!/usr/bin/env bats
+# tr-read on archives written by bench/gen-otf2 (the way Score-P writes
+# them), whose every event follows from gen-otf2's options: role and
+# attribute mapping, clock conversion, order, options, failure paths.
+
+load common
+
+setup_file() {
+	export FIX="$BATS_FILE_TMPDIR/fix"
+	gen-otf2 -a -r 2 -t 2 -i 4 -R 3000000000 -o 1000000000000 "$FIX/trace"
+	tr-read -M "$FIX/trace.otf2" > "$FIX/trace.tr"
+	tr-cat -J "$FIX/trace.tr" > "$FIX/trace.ndjson"
+}
+
+setup() {
+	TMP=$(mktemp -d)
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+@test "the stream keeps the contract: header, definitions, (t, stream) order" {
+	run --separate-stderr tr-cat --check "$FIX/trace.tr"
+	assert_success
+	assert_equal "$stderr" ""
+	run jq -r 'select(.k == "header") | "\(.major).\(.minor) \(.producer) \(.source)"' "$FIX/trace.ndjson"
+	assert_output "1.0 tr-read 0.1.0 $FIX/trace.otf2"
+}
+
+@test "every API name of the role table gets its role" {
+	ls-unit role-table | sort > "$TMP/want"
+	jq -r 'select(.k == "region") | "\(.name) \(.role)"' "$FIX/trace.ndjson" | sort > "$TMP/got"
+	run comm -23 "$TMP/want" "$TMP/got"
+	assert_output ""
+}
+
+@test "suffixes _v2 and friends are ignored; copy directions come from the name" {
+	run jq -r 'select(.k == "region" and (.name | startswith("cuMemcpy")) and (.name | test("_v2$"))) | "\(.name) \(.role) \(.dir)"' "$FIX/trace.ndjson"
+	assert_output "cuMemcpyDtoH_v2 memcpy dtoh
+cuMemcpyHtoD_v2 memcpy htod"
+}
+
+@test "CUDA_STREAM_REF, CUDA_EVENT_REF and CUDA_DRV_API_RESULT become ref_stream, cuda_event, result" {
+	gpu=$(jq -r 'select(.k == "stream" and .type == "gpu" and .process == 0).id' "$FIX/trace.ndjson")
+	roles() { jq -r "select(.k == \"region\" and (.role | IN($1))).id" "$FIX/trace.ndjson" | paste -sd, -; }
+	launches=$(roles '"launch"')
+	run jq -s "[.[] | select(.k == \"enter\" and (.r | IN($launches)) and .s == 0)] | map(.ref_stream) | unique" "$FIX/trace.ndjson"
+	assert_output "[
+  $gpu
+]"
+	events=$(roles '"event_record", "event_sync", "event_query", "stream_wait"')
+	run jq -s "[.[] | select(.k == \"enter\" and (.r | IN($events)))] | map(.cuda_event) | unique" "$FIX/trace.ndjson"
+	assert_output "[
+  48879
+]"
+	queries=$(roles '"event_query", "stream_query"')
+	run jq -s "[.[] | select(.k == \"leave\" and (.r | IN($queries)))] | map(.result) | unique" "$FIX/trace.ndjson"
+	assert_output "[
+  600
+]"
+}
+
+@test "Score-P's callsite id links each launch to its kernel" {
+	kernel=$(jq -r 'select(.k == "region" and .name == "jacobi_kernel").id' "$FIX/trace.ndjson")
+	launches=$(jq -r 'select(.k == "region" and .name == "cuLaunchKernel").id' "$FIX/trace.ndjson" | paste -sd, -)
+	jq -r "select(.k == \"enter\" and .r == $kernel) | .corr" "$FIX/trace.ndjson" | sort -n > "$TMP/kernels"
+	jq -r "select(.k == \"leave\" and (.r | IN($launches)) and .corr != null) | .corr" "$FIX/trace.ndjson" | sort -n > "$TMP/launches"
+	assert_equal "$(wc -l < "$TMP/kernels")" 8
+	run diff "$TMP/kernels" "$TMP/launches"
+	assert_success
+	assert_equal "$(paste -sd' ' "$TMP/kernels")" "1 2 3 4 5 6 7 8"
+}
+
+@test "device copies (RMA get/put + completion) become dev_memcpy activities with bytes" {
+	run jq -r 'select(.k == "region" and .role == "dev_memcpy") | "\(.name) \(.dir)"' "$FIX/trace.ndjson"
+	assert_output "memcpy HtoD htod
+memcpy DtoH dtoh"
+	htod=$(jq -r 'select(.k == "region" and .name == "memcpy HtoD").id' "$FIX/trace.ndjson")
+	run jq -s "[.[] | select(.k == \"enter\" and .r == $htod) | .bytes]" "$FIX/trace.ndjson"
+	assert_output "[
+  1048576,
+  1048576
+]"
+}
+
+@test "ticks become ns exactly: floor((ticks - offset) * 1e9 / resolution)" {
+	# location 0 is stream 0: compare its timestamps in otf2-print and in the stream
+	otf2-print "$FIX/trace.otf2" | awk '$2 == "0" && $1 ~ /^(ENTER|LEAVE|MPI_|THREAD_)/ { print $3 }' > "$TMP/ticks"
+	while read -r t; do
+		d=$((t - 1000000000000))
+		echo $(( d / 3000000000 * 1000000000 + d % 3000000000 * 1000000000 / 3000000000 ))
+	done < "$TMP/ticks" > "$TMP/want"
+	jq -r 'select(.s == 0 and .t != null and .k != "sample") | .t' "$FIX/trace.ndjson" > "$TMP/got"
+	assert_equal "$(wc -l < "$TMP/want")" "$(wc -l < "$TMP/got")"
+	run diff "$TMP/want" "$TMP/got"
+	assert_success
+}
+
+@test "same archive, same stream, byte for byte; another seed, another stream" {
+	tr-read -M "$FIX/trace.otf2" | cmp - "$FIX/trace.tr"
+	gen-otf2 -a -r 2 -t 2 -i 4 -R 3000000000 -o 1000000000000 "$TMP/same/trace"
+	run bash -c "tr-read -J '$TMP/same/trace.otf2' | sed 1d | cmp - <(sed 1d '$FIX/trace.ndjson')"
+	assert_success
+	gen-otf2 -a -r 2 -t 2 -i 4 -s 7 -R 3000000000 -o 1000000000000 "$TMP/other/trace"
+	run bash -c "tr-read -J '$TMP/other/trace.otf2' | sed 1d | cmp -s - <(sed 1d '$FIX/trace.ndjson')"
+	assert_failure
+}
+
+@test "-p keeps the events of the chosen processes, and every definition" {
+	run --separate-stderr tr-read -J -p 1 "$FIX/trace.otf2"
+	assert_success
+	printf '%s\n' "$output" > "$TMP/p1"
+	tr-cat --check "$TMP/p1"
+	streams=$(jq -r 'select(.k == "stream" and .process == 1).id' "$TMP/p1" | paste -sd, -)
+	run jq -s "[.[] | select(.t != null and .k != \"wait\" and .k != \"crit\" and (.s | IN($streams) | not))] | length" "$TMP/p1"
+	assert_output 0
+	assert_equal "$(jq -c 'select(.k == "process")' "$TMP/p1" | wc -l)" 2
+}
+
+@test "-s keeps the chosen streams; --stats counts what was left out" {
+	run --separate-stderr tr-read -J -s 0,2-3 --stats "$FIX/trace.otf2"
+	assert_success
+	run jq -r 'select(.t != null) | .s' <<< "$output"
+	assert_equal "$(sort -u <<< "$output" | paste -sd' ')" "0 2 3"
+}
+
+@test "-t keeps events inside the window, with units" {
+	run --separate-stderr tr-read -J -t 100us:0.2ms "$FIX/trace.otf2"
+	assert_success
+	run jq -s '[.[] | select(.t != null) | .t] | [min >= 100000, max <= 200000, length > 0]' <<< "$output"
+	assert_output "[
+  true,
+  true,
+  true
+]"
+}
+
+@test "bad option values are usage errors" {
+	run --separate-stderr tr-read -t 5:1 "$FIX/trace.otf2"
+	assert_failure 2
+	assert_equal "$stderr" "tr-read: -t 5:1: not a time window like 1.5s:2s, 0:200ms or 1000:"
+	run --separate-stderr tr-read -p 3-1 "$FIX/trace.otf2"
+	assert_failure 2
+	assert_equal "$stderr" "tr-read: -p 3-1: not a list of ids and ranges like 0-3,7"
+	run --separate-stderr tr-read
+	assert_failure 2
+	[[ "$stderr" == "usage: tr-read "* ]]
+}
+
+@test "-h prints the usage on stdout" {
+	run --separate-stderr tr-read -h
+	assert_success
+	[[ "$output" == "usage: tr-read [-hJM] "* ]]
+}
+
+@test "a missing path, a directory and a file that is not an archive: one line, exit 1, no output" {
+	run --separate-stderr tr-read "$TMP/none.otf2"
+	assert_failure 1
+	assert_output ""
+	assert_equal "$stderr" "tr-read: $TMP/none.otf2: No such file or directory"
+	run --separate-stderr tr-read "$FIX"
+	assert_failure 1
+	assert_equal "$stderr" "tr-read: $FIX: not an OTF2 archive (give the anchor file, NAME.otf2)"
+	for f in "$FIX/trace.def" "$DATA/stream/pass-through.ndjson"; do
+		run --separate-stderr tr-read "$f"
+		assert_failure 1
+		assert_output ""
+		assert_equal "$(printf '%s\n' "$stderr" | wc -l)" 1
+		[[ "$stderr" == "tr-read: $f: not an OTF2 archive"* ]]
+	done
+}
+
+@test "an archive with its event files missing fails with one line" {
+	cp -r "$FIX" "$TMP/broken"
+	rm -r "$TMP/broken/trace"
+	run --separate-stderr tr-read "$TMP/broken/trace.otf2"
+	assert_failure 1
+	assert_equal "$(printf '%s\n' "$stderr" | wc -l)" 1
+	[[ "$stderr" == "tr-read: $TMP/broken/trace.otf2: "* ]]
+}
+
+@test "a full disk fails with exit 1; a closed pipe ends quietly" {
+	run --separate-stderr bash -c 'tr-read -M "$1" > /dev/full' _ "$FIX/trace.otf2"
+	assert_failure 1
+	assert_equal "$stderr" "tr-read: <stdout>: No space left on device"
+	gen-otf2 -i 2000 "$TMP/big/trace"
+	run --separate-stderr bash -c 'tr-read -J "$1" | head -1' _ "$TMP/big/trace.otf2"
+	assert_success
+	assert_equal "$stderr" ""
+}
