@@ -29,7 +29,7 @@ LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/idset.o \
 OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o
 TOOL_OBJS = cmd/tool.o
 PROGRAMS = bin/tr-cat bin/tr-read
-HELPERS = tests/helper/ls-unit bench/ls-bench bench/gen-otf2
+HELPERS = tests/helper/ls-unit bench/ls-bench bench/gen-otf2 bench/otf2-read
 MAN1 = doc/tr-cat.1 doc/tr-read.1
 MAN7 = doc/tr.7
 
@@ -57,6 +57,9 @@ bench/ls-bench: bench/ls-bench.o libstream/libstream.a
 
 bench/gen-otf2: bench/gen-otf2.o libstream/libstream.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS)
+
+bench/otf2-read: bench/otf2-read.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS)
 
 %.o: %.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<

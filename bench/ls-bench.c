@@ -48,18 +48,15 @@ static void gen(uint64_t n, const char *path)
 	ls_writer_init(&w, fd, LS_FMT_MSGPACK);
 	ls_write_header(&w, "ls-bench", NULL);
 	for (int s = 0; s < STREAMS; s++) {
-		msgpack_packer *pk = ls_build_begin(&w);
-
-		msgpack_pack_map(pk, 5);
-		ls_pack_str(pk, LS_F_K, "stream");
-		ls_pack_u64(pk, LS_F_ID, (uint64_t)s);
-		ls_pack_u64(pk, LS_F_PROCESS, 0);
-		ls_pack_str(pk, LS_F_NAME, "thread");
-		ls_pack_str(pk, LS_F_TYPE, "host");
+		ls_build_begin(&w, 5);
+		ls_put_str(&w, LS_F_K, "stream");
+		ls_put_u64(&w, LS_F_ID, (uint64_t)s);
+		ls_put_u64(&w, LS_F_PROCESS, 0);
+		ls_put_str(&w, LS_F_NAME, "thread");
+		ls_put_str(&w, LS_F_TYPE, "host");
 		ls_build_end(&w);
 	}
 	for (uint64_t id = 0; id < n; id++) {
-		msgpack_packer *pk = ls_build_begin(&w);
 		uint64_t s, r;
 		bool message;
 
@@ -69,22 +66,22 @@ static void gen(uint64_t n, const char *path)
 		message = (state >> 20) % 16 == 0;
 		t += (int64_t)((state >> 50) % 300);
 		if (message) {
-			msgpack_pack_map(pk, 8);
-			ls_pack_str(pk, LS_F_K, (state >> 19) & 1 ? "send" : "recv");
+			ls_build_begin(&w, 8);
+			ls_put_str(&w, LS_F_K, (state >> 19) & 1 ? "send" : "recv");
 		} else {
-			msgpack_pack_map(pk, 5);
-			ls_pack_str(pk, LS_F_K, depth[s] && (state >> 19) & 1 ? "leave" : "enter");
+			ls_build_begin(&w, 5);
+			ls_put_str(&w, LS_F_K, depth[s] && (state >> 19) & 1 ? "leave" : "enter");
 		}
-		ls_pack_u64(pk, LS_F_ID, id);
-		ls_pack_i64(pk, LS_F_T, t);
-		ls_pack_u64(pk, LS_F_S, s);
+		ls_put_u64(&w, LS_F_ID, id);
+		ls_put_i64(&w, LS_F_T, t);
+		ls_put_u64(&w, LS_F_S, s);
 		if (message) {
-			ls_pack_u64(pk, LS_F_PEER, (s + 1) % STREAMS);
-			ls_pack_i64(pk, LS_F_TAG, 7);
-			ls_pack_u64(pk, LS_F_COMM, 0);
-			ls_pack_u64(pk, LS_F_BYTES, 8192);
+			ls_put_u64(&w, LS_F_PEER, (s + 1) % STREAMS);
+			ls_put_i64(&w, LS_F_TAG, 7);
+			ls_put_u64(&w, LS_F_COMM, 0);
+			ls_put_u64(&w, LS_F_BYTES, 8192);
 		} else {
-			ls_pack_u64(pk, LS_F_R, r);
+			ls_put_u64(&w, LS_F_R, r);
 			depth[s] += (state >> 19) & 1 ? -1 : 1;
 		}
 		ls_build_end(&w);

@@ -1,6 +1,6 @@
 /*
  * NDJSON <-> msgpack. Parsing tokenizes first, so that each container's
- * element count is known before msgpack-c packs its header.
+ * element count is known before its header is encoded.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <msgpack.h>
-
+#include "enc.h"
 #include "error.h"
 #include "json.h"
 #include "mp.h"
@@ -326,7 +325,7 @@ bad:
 	return fail(ps, "invalid \\u escape in string");
 }
 
-static int pack_number(struct parser *ps, msgpack_packer *pk,
+static int pack_number(struct parser *ps, struct ls_buf *out,
 		       const struct ls_json_token *t)
 {
 	char num[400];
@@ -345,37 +344,31 @@ static int pack_number(struct parser *ps, msgpack_packer *pk,
 
 		if (errno)
 			goto range;
-		return msgpack_pack_int64(pk, v);
+		return ls_enc_int(out, v);
 	}
 	if (integral) {
 		unsigned long long v = strtoull(num, &end, 10);
 
 		if (errno)
 			goto range;
-		return msgpack_pack_uint64(pk, v);
+		return ls_enc_uint(out, v);
 	}
 	{
 		double d = strtod(num, &end);
 
 		if (errno == ERANGE && isinf(d))
 			goto range;
-		return msgpack_pack_double(pk, d);
+		return ls_enc_double(out, d);
 	}
 range:
 	ps->pos = t->start;
 	return fail(ps, "number out of range");
 }
 
-static int buf_write(void *data, const char *p, size_t n)
-{
-	return ls_buf_add(data, p, n);
-}
-
 int ls_json_parse(struct ls_json *js, const char *s, size_t n,
 		  struct ls_buf *out, const char **why, size_t *where)
 {
 	struct parser ps = { js, s, n, 0, NULL };
-	msgpack_packer pk;
 	int rc;
 
 	js->ntok = 0;
@@ -385,39 +378,37 @@ int ls_json_parse(struct ls_json *js, const char *s, size_t n,
 		if (ps.pos < n)
 			rc = fail(&ps, "trailing characters after the value");
 	}
-	msgpack_packer_init(&pk, out, buf_write);
 	for (size_t i = 0; rc == 0 && i < js->ntok; i++) {
 		const struct ls_json_token *t = &js->tok[i];
 
 		switch (t->type) {
 		case T_OBJ:
-			rc = msgpack_pack_map(&pk, t->count);
+			rc = ls_enc_map(out, t->count);
 			break;
 		case T_ARR:
-			rc = msgpack_pack_array(&pk, t->count);
+			rc = ls_enc_array(out, t->count);
 			break;
 		case T_STR:
 			if (t->escaped) {
 				if ((rc = unescape(&ps, t)) < 0)
 					break;
-				rc = msgpack_pack_str_with_body(&pk, js->scratch.p,
-								js->scratch.len);
+				rc = ls_enc_str(out, (const char *)js->scratch.p,
+						js->scratch.len);
 			} else {
-				rc = msgpack_pack_str_with_body(&pk, s + t->start,
-								t->len);
+				rc = ls_enc_str(out, s + t->start, t->len);
 			}
 			break;
 		case T_NUM:
-			rc = pack_number(&ps, &pk, t);
+			rc = pack_number(&ps, out, t);
 			break;
 		case T_TRUE:
-			rc = msgpack_pack_true(&pk);
+			rc = ls_enc_bool(out, true);
 			break;
 		case T_FALSE:
-			rc = msgpack_pack_false(&pk);
+			rc = ls_enc_bool(out, false);
 			break;
 		case T_NULL:
-			rc = msgpack_pack_nil(&pk);
+			rc = ls_enc_nil(out);
 			break;
 		}
 	}

@@ -129,6 +129,10 @@ static struct name_table fields_by_name, kinds_by_name, roles_by_name;
  */
 struct ls_short_table ls_short_fields, ls_short_kinds;
 int8_t ls_tiny_fields[1 << 16];
+uint8_t ls_field_keys[LS_F__COUNT][16];
+uint8_t ls_field_key_len[LS_F__COUNT];
+uint8_t ls_kind_fields[LS_K__COUNT][16];
+uint8_t ls_kind_field_len[LS_K__COUNT];
 
 static void short_fill(struct ls_short_table *t, const char *const *names,
 		       int first, int count)
@@ -202,8 +206,23 @@ __attribute__((constructor)) static void schema_init(void)
 
 		if (n <= 2)
 			ls_tiny_fields[name[0] | (n == 2 ? name[1] << 8 : 0)] = (int8_t)(f + 1);
+		/* names are short: 15 bytes at most, a test says so */
+		ls_field_keys[f][0] = (uint8_t)(0xa0 | n);
+		memcpy(&ls_field_keys[f][1], name, n < 15 ? n : 15);
+		ls_field_key_len[f] = (uint8_t)(1 + (n < 15 ? n : 15));
 	}
 	short_fill(&ls_short_kinds, kind_names, 1, LS_K__COUNT);
+	for (int k = 1; k < LS_K__COUNT; k++) {
+		size_t n = strlen(kind_names[k]);
+
+		/* kind names are 13 bytes at most, a test says so */
+		if (n > 13)
+			n = 13;
+		memcpy(ls_kind_fields[k], "\xa1k", 2);
+		ls_kind_fields[k][2] = (uint8_t)(0xa0 | n);
+		memcpy(&ls_kind_fields[k][3], kind_names[k], n);
+		ls_kind_field_len[k] = (uint8_t)(3 + n);
+	}
 }
 
 enum ls_field ls_field_lookup(const char *s, uint32_t n)

@@ -195,6 +195,14 @@ static inline int ls_short_find(const struct ls_short_table *t, uint64_t word,
 	}
 }
 
+/* Each field's key, msgpack-encoded (a fixstr), for writing. */
+extern uint8_t ls_field_keys[LS_F__COUNT][16];
+extern uint8_t ls_field_key_len[LS_F__COUNT];
+
+/* Each known kind's "k" field, key and value msgpack-encoded. */
+extern uint8_t ls_kind_fields[LS_K__COUNT][16];
+extern uint8_t ls_kind_field_len[LS_K__COUNT];
+
 /* Field index for a key, or LS_F__NONE. */
 enum ls_field ls_field_lookup(const char *s, uint32_t n);
 const char *ls_field_name(enum ls_field f);

@@ -1,6 +1,6 @@
 /*
- * Writing a record stream: records passed on byte for byte, or built with
- * msgpack-c's packer; msgpack or NDJSON out.
+ * Writing a record stream: records passed on byte for byte, or built field
+ * by field in canonical msgpack; msgpack or NDJSON out.
  */
 #ifndef LS_WRITER_H
 #define LS_WRITER_H
@@ -8,9 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <msgpack.h>
-
 #include "buf.h"
+#include "enc.h"
 #include "reader.h"
 #include "record.h"
 
@@ -18,10 +17,11 @@ struct ls_writer {
 	int fd;
 	enum ls_format format;
 	struct ls_buf out;	/* bytes not yet written to fd */
-	struct ls_buf rec;	/* the record being built */
-	msgpack_packer pk;	/* packs into rec */
+	struct ls_buf rec;	/* NDJSON output: the record being built */
+	struct ls_buf *build;	/* where the record being built goes */
+	size_t start;		/* where in *build it starts */
+	bool oom;		/* building it ran out of memory */
 	int err;		/* errno of the first failed write, else 0 */
-	bool oom;		/* building the current record ran out of memory */
 };
 
 /* Write to fd in format (LS_FMT_MSGPACK or LS_FMT_JSON). Allocates nothing. */
@@ -41,21 +41,111 @@ static inline int ls_write_record(struct ls_writer *w,
 }
 
 /*
- * Build a record: ls_build_begin returns the packer (pack a map with
- * msgpack-c, e.g. with the ls_pack_* helpers), ls_build_end writes it as
- * ls_write_raw does.
+ * Build a record: ls_build_begin with its number of fields, one ls_put_*
+ * per field, then ls_build_end, which writes it as ls_write_raw does (and
+ * returns what it returns). In msgpack the record is built in place in the
+ * output buffer.
  */
-msgpack_packer *ls_build_begin(struct ls_writer *w);
+static inline void ls_build_begin(struct ls_writer *w, uint32_t nfields)
+{
+	if (w->format == LS_FMT_JSON) {
+		w->rec.len = 0;
+		w->build = &w->rec;
+	} else {
+		w->build = &w->out;
+	}
+	w->start = w->build->len;
+	w->oom = ls_enc_map(w->build, nfields) < 0;
+}
+
 int ls_build_end(struct ls_writer *w);
 
-/* Pack a key and its value. */
-void ls_pack_key(msgpack_packer *pk, enum ls_field f);
-void ls_pack_str(msgpack_packer *pk, enum ls_field f, const char *s);
-void ls_pack_u64(msgpack_packer *pk, enum ls_field f, uint64_t v);
-void ls_pack_i64(msgpack_packer *pk, enum ls_field f, int64_t v);
+static inline void ls_put_key(struct ls_writer *w, enum ls_field f)
+{
+	/* copy all 16 bytes of the padded key (a fixed-size copy is a move
+	 * or two, not a call), keep its length */
+	uint8_t *p = ls_enc_room(w->build, sizeof(ls_field_keys[f]));
+
+	if (!p) {
+		w->oom = true;
+		return;
+	}
+	memcpy(p, ls_field_keys[f], sizeof(ls_field_keys[f]));
+	w->build->len -= sizeof(ls_field_keys[f]) - ls_field_key_len[f];
+}
+
+/*
+ * Key and integer with one room check and one store of the length: the
+ * put of every id, time and stream.
+ */
+static inline uint8_t *ls_put_int_room(struct ls_writer *w, enum ls_field f)
+{
+	struct ls_buf *b = w->build;
+	uint8_t *p;
+
+	if (b->cap - b->len < 32 && ls_buf_grow(b, 32) < 0) {
+		w->oom = true;
+		return NULL;
+	}
+	p = b->p + b->len;
+	memcpy(p, ls_field_keys[f], sizeof(ls_field_keys[f]));
+	return p + ls_field_key_len[f];
+}
+
+static inline void ls_put_u64(struct ls_writer *w, enum ls_field f, uint64_t v)
+{
+	uint8_t *p = ls_put_int_room(w, f);
+
+	if (p)
+		w->build->len = (size_t)(ls_enc_uint_at(p, v) - w->build->p);
+}
+
+static inline void ls_put_i64(struct ls_writer *w, enum ls_field f, int64_t v)
+{
+	uint8_t *p = ls_put_int_room(w, f);
+
+	if (p)
+		w->build->len = (size_t)(ls_enc_int_at(p, v) - w->build->p);
+}
+
+static inline void ls_put_f64(struct ls_writer *w, enum ls_field f, double v)
+{
+	ls_put_key(w, f);
+	w->oom |= ls_enc_double(w->build, v) < 0;
+}
+
+static inline void ls_put_bool(struct ls_writer *w, enum ls_field f, bool v)
+{
+	ls_put_key(w, f);
+	w->oom |= ls_enc_bool(w->build, v) < 0;
+}
+
+static inline void ls_put_str(struct ls_writer *w, enum ls_field f, const char *s)
+{
+	ls_put_key(w, f);
+	w->oom |= ls_enc_str(w->build, s, strlen(s)) < 0;
+}
+
+/* The "k" field of a known kind. */
+static inline void ls_put_kind(struct ls_writer *w, enum ls_kind k)
+{
+	uint8_t *p = ls_enc_room(w->build, sizeof(ls_kind_fields[k]));
+
+	if (!p) {
+		w->oom = true;
+		return;
+	}
+	memcpy(p, ls_kind_fields[k], sizeof(ls_kind_fields[k]));
+	w->build->len -= sizeof(ls_kind_fields[k]) - ls_kind_field_len[k];
+}
+
+/* An array of non-negative integers. */
+void ls_put_uints(struct ls_writer *w, enum ls_field f, const uint32_t *v,
+		  uint32_t n);
+
 /* Copy field f of rec (key and value) as it is; it must be present. */
-void ls_pack_field(msgpack_packer *pk, const struct ls_record *rec,
-		   enum ls_field f);
+void ls_put_field(struct ls_writer *w, const struct ls_record *rec,
+		  enum ls_field f);
 
 /* Write a fresh header: this version, producer, and source if not NULL. */
 int ls_write_header(struct ls_writer *w, const char *producer,

@@ -348,12 +348,30 @@ static OTF2_CallbackCode on_metric_instance(void *data, OTF2_MetricRef self,
 	return OTF2_CALLBACK_SUCCESS;
 }
 
-static int by_ref(const void *a, const void *b, void *locs)
+static uint32_t loc_hash(uint64_t ref, uint32_t mask)
 {
-	const struct location *l = locs;
-	uint64_t x = l[*(const uint32_t *)a].ref, y = l[*(const uint32_t *)b].ref;
+	return (uint32_t)((ref * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & mask;
+}
 
-	return (x > y) - (x < y);
+/* Every event looks its location up: an open-addressing table of refs. */
+static int index_locations(struct otf2in *in)
+{
+	uint32_t size = 16;
+
+	while (size < 2 * in->nlocs)
+		size *= 2;
+	in->loc_slot = calloc(size, sizeof(*in->loc_slot));
+	if (!in->loc_slot)
+		return otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
+	in->loc_mask = size - 1;
+	for (uint32_t i = 0; i < in->nlocs; i++) {
+		uint32_t h = loc_hash(in->locs[i].ref, in->loc_mask);
+
+		while (in->loc_slot[h])
+			h = (h + 1) & in->loc_mask;
+		in->loc_slot[h] = i + 1;
+	}
+	return 0;
 }
 
 /*
@@ -455,31 +473,19 @@ int otf2in_read_definitions(struct otf2in *in, OTF2_Reader *reader)
 	if (in->resolution == 0)
 		return otf2in_fail(in, LS_ERR_SYNTAX, "no clock properties (timer resolution)");
 
-	in->loc_order = malloc((in->nlocs ? in->nlocs : 1) * sizeof(*in->loc_order));
-	if (!in->loc_order)
-		return otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
-	for (uint32_t i = 0; i < in->nlocs; i++)
-		in->loc_order[i] = i;
-	qsort_r(in->loc_order, in->nlocs, sizeof(*in->loc_order), by_ref, in->locs);
+	if (index_locations(in) < 0)
+		return in->status;
 	derive_processes(in);
 	return derive_comms(in);
 }
 
 struct location *otf2in_location(struct otf2in *in, OTF2_LocationRef ref)
 {
-	uint32_t lo = 0, hi = in->nlocs;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		struct location *l = &in->locs[in->loc_order[mid]];
-
-		if (l->ref == ref)
-			return l;
-		if (l->ref < ref)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	if (!in->loc_slot)
+		return NULL;
+	for (uint32_t h = loc_hash(ref, in->loc_mask); in->loc_slot[h]; h = (h + 1) & in->loc_mask)
+		if (in->locs[in->loc_slot[h] - 1].ref == ref)
+			return &in->locs[in->loc_slot[h] - 1];
 	return NULL;
 }
 
@@ -499,38 +505,35 @@ static bool parse_gpu_name(const char *name, unsigned *device, unsigned *native)
 
 static int write_process(struct otf2in *in, uint32_t id, const struct location_group *g)
 {
-	msgpack_packer *pk = ls_build_begin(in->w);
-	unsigned rank;
+		unsigned rank;
 	bool has_rank = sscanf(g->name, "MPI Rank %u", &rank) == 1;
 
-	msgpack_pack_map(pk, has_rank ? 4 : 3);
-	ls_pack_str(pk, LS_F_K, "process");
-	ls_pack_u64(pk, LS_F_ID, id);
-	ls_pack_str(pk, LS_F_NAME, g->name);
+	ls_build_begin(in->w, has_rank ? 4 : 3);
+	ls_put_str(in->w, LS_F_K, "process");
+	ls_put_u64(in->w, LS_F_ID, id);
+	ls_put_str(in->w, LS_F_NAME, g->name);
 	if (has_rank)
-		ls_pack_u64(pk, LS_F_RANK, rank);
+		ls_put_u64(in->w, LS_F_RANK, rank);
 	return ls_build_end(in->w);
 }
 
 static int write_stream(struct otf2in *in, const struct location *l)
 {
-	msgpack_packer *pk = ls_build_begin(in->w);
-	unsigned device = 0, native = 0;
+		unsigned device = 0, native = 0;
 	bool gpu_ids = l->type == LOC_GPU && parse_gpu_name(l->name, &device, &native);
 
-	msgpack_pack_map(pk, 5 + (gpu_ids ? 2 : 0) + (l->null_stream ? 1 : 0));
-	ls_pack_str(pk, LS_F_K, "stream");
-	ls_pack_u64(pk, LS_F_ID, l->stream);
-	ls_pack_u64(pk, LS_F_PROCESS, location_process(in, l));
-	ls_pack_str(pk, LS_F_NAME, l->name);
-	ls_pack_str(pk, LS_F_TYPE, l->type == LOC_GPU ? "gpu" : l->type == LOC_METRIC ? "metric" : "host");
+	ls_build_begin(in->w, 5 + (gpu_ids ? 2 : 0) + (l->null_stream ? 1 : 0));
+	ls_put_str(in->w, LS_F_K, "stream");
+	ls_put_u64(in->w, LS_F_ID, l->stream);
+	ls_put_u64(in->w, LS_F_PROCESS, location_process(in, l));
+	ls_put_str(in->w, LS_F_NAME, l->name);
+	ls_put_str(in->w, LS_F_TYPE, l->type == LOC_GPU ? "gpu" : l->type == LOC_METRIC ? "metric" : "host");
 	if (gpu_ids) {
-		ls_pack_u64(pk, LS_F_DEVICE, device);
-		ls_pack_u64(pk, LS_F_NATIVE, native);
+		ls_put_u64(in->w, LS_F_DEVICE, device);
+		ls_put_u64(in->w, LS_F_NATIVE, native);
 	}
 	if (l->null_stream) {
-		ls_pack_key(pk, LS_F_NULL_STREAM);
-		msgpack_pack_true(pk);
+		ls_put_bool(in->w, LS_F_NULL_STREAM, true);
 	}
 	return ls_build_end(in->w);
 }
@@ -538,44 +541,35 @@ static int write_stream(struct otf2in *in, const struct location *l)
 static int write_region(struct otf2in *in, uint32_t id, const char *name,
 			enum ls_role role, const char *paradigm, const char *dir)
 {
-	msgpack_packer *pk = ls_build_begin(in->w);
-
-	msgpack_pack_map(pk, 5 + (dir != NULL));
-	ls_pack_str(pk, LS_F_K, "region");
-	ls_pack_u64(pk, LS_F_ID, id);
-	ls_pack_str(pk, LS_F_NAME, name);
-	ls_pack_str(pk, LS_F_ROLE, ls_role_name(role));
-	ls_pack_str(pk, LS_F_PARADIGM, paradigm);
+	ls_build_begin(in->w, 5 + (dir != NULL));
+	ls_put_str(in->w, LS_F_K, "region");
+	ls_put_u64(in->w, LS_F_ID, id);
+	ls_put_str(in->w, LS_F_NAME, name);
+	ls_put_str(in->w, LS_F_ROLE, ls_role_name(role));
+	ls_put_str(in->w, LS_F_PARADIGM, paradigm);
 	if (dir)
-		ls_pack_str(pk, LS_F_DIR, dir);
+		ls_put_str(in->w, LS_F_DIR, dir);
 	return ls_build_end(in->w);
 }
 
 static int write_comm(struct otf2in *in, uint32_t id, const struct comm *c)
 {
-	msgpack_packer *pk = ls_build_begin(in->w);
-
-	msgpack_pack_map(pk, 4);
-	ls_pack_str(pk, LS_F_K, "comm");
-	ls_pack_u64(pk, LS_F_ID, id);
-	ls_pack_str(pk, LS_F_NAME, c->name);
-	ls_pack_key(pk, LS_F_MEMBERS);
-	msgpack_pack_array(pk, c->n);
-	for (uint32_t r = 0; r < c->n; r++)
-		msgpack_pack_uint32(pk, c->process[r]);
+	ls_build_begin(in->w, 4);
+	ls_put_str(in->w, LS_F_K, "comm");
+	ls_put_u64(in->w, LS_F_ID, id);
+	ls_put_str(in->w, LS_F_NAME, c->name);
+	ls_put_uints(in->w, LS_F_MEMBERS, c->process, c->n);
 	return ls_build_end(in->w);
 }
 
 static int write_counter(struct otf2in *in, uint32_t id, const struct metric_member *m)
 {
-	msgpack_packer *pk = ls_build_begin(in->w);
-
-	msgpack_pack_map(pk, m->unit[0] ? 4 : 3);
-	ls_pack_str(pk, LS_F_K, "counter");
-	ls_pack_u64(pk, LS_F_ID, id);
-	ls_pack_str(pk, LS_F_NAME, m->name);
+	ls_build_begin(in->w, m->unit[0] ? 4 : 3);
+	ls_put_str(in->w, LS_F_K, "counter");
+	ls_put_u64(in->w, LS_F_ID, id);
+	ls_put_str(in->w, LS_F_NAME, m->name);
 	if (m->unit[0])
-		ls_pack_str(pk, LS_F_UNIT, m->unit);
+		ls_put_str(in->w, LS_F_UNIT, m->unit);
 	return ls_build_end(in->w);
 }
 

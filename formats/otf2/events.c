@@ -11,12 +11,26 @@
 #include "../../libstream/error.h"
 #include "otf2in_private.h"
 
-/* Ticks to ns since the trace's start, exactly: floor((ticks - offset) * 1e9 / res). */
+/*
+ * Ticks to ns since the trace's start, exactly:
+ * floor((ticks - offset) * 1e9 / resolution). In 64 bits as
+ * d / res * 1e9 + d % res * 1e9 / res where that cannot overflow (every
+ * clock below 18 GHz), in 128 bits otherwise and before the offset.
+ */
 static int64_t to_ns(const struct otf2in *in, OTF2_TimeStamp ticks)
 {
-	__int128 d = (__int128)ticks - (__int128)in->offset;
-	__int128 ns = d * 1000000000 / (__int128)in->resolution;
+	__int128 d, ns;
 
+	if (in->resolution == 1000000000u && ticks >= in->offset)
+		return (int64_t)(ticks - in->offset);
+	if (ticks >= in->offset && in->resolution <= UINT64_MAX / 1000000000u) {
+		uint64_t u = ticks - in->offset;
+
+		return (int64_t)(u / in->resolution * 1000000000u +
+				 u % in->resolution * 1000000000u / in->resolution);
+	}
+	d = (__int128)ticks - (__int128)in->offset;
+	ns = d * 1000000000 / (__int128)in->resolution;
 	if (d < 0 && ns * (__int128)in->resolution != d * 1000000000)
 		ns--;
 	return (int64_t)ns;
@@ -51,8 +65,10 @@ static const char *op_name(OTF2_CollectiveOp op)
 
 static int write_pending(struct otf2in *in, const struct pending *p, int64_t t)
 {
-	msgpack_packer *pk = ls_build_begin(in->w);
-	uint32_t n = 4 + (uint32_t)__builtin_popcount(p->fields);
+		uint32_t n = 4;
+
+	for (uint32_t bits = p->fields; bits; bits &= bits - 1)
+		n++;
 
 	switch (p->kind) {
 	case LS_K_ENTER:
@@ -72,77 +88,72 @@ static int write_pending(struct otf2in *in, const struct pending *p, int64_t t)
 	default:
 		break;
 	}
-	msgpack_pack_map(pk, n);
-	ls_pack_str(pk, LS_F_K, ls_kind_name(p->kind));
-	ls_pack_u64(pk, LS_F_ID, in->next_id++);
-	ls_pack_i64(pk, LS_F_T, t);
-	ls_pack_u64(pk, LS_F_S, p->stream);
+	ls_build_begin(in->w, n);
+	ls_put_kind(in->w, p->kind);
+	ls_put_u64(in->w, LS_F_ID, in->next_id++);
+	ls_put_i64(in->w, LS_F_T, t);
+	ls_put_u64(in->w, LS_F_S, p->stream);
 	switch (p->kind) {
 	case LS_K_ENTER:
 	case LS_K_LEAVE:
-		ls_pack_u64(pk, LS_F_R, p->region);
+		ls_put_u64(in->w, LS_F_R, p->region);
 		break;
 	case LS_K_SEND:
 	case LS_K_RECV:
-		ls_pack_u64(pk, LS_F_PEER, p->peer);
-		ls_pack_i64(pk, LS_F_TAG, p->tag);
-		ls_pack_u64(pk, LS_F_COMM, p->comm);
-		ls_pack_u64(pk, LS_F_BYTES, p->bytes);
+		ls_put_u64(in->w, LS_F_PEER, p->peer);
+		ls_put_i64(in->w, LS_F_TAG, p->tag);
+		ls_put_u64(in->w, LS_F_COMM, p->comm);
+		ls_put_u64(in->w, LS_F_BYTES, p->bytes);
 		break;
 	case LS_K_COLL_END:
-		ls_pack_u64(pk, LS_F_COMM, p->comm);
-		ls_pack_u64(pk, LS_F_SENT, p->sent);
-		ls_pack_u64(pk, LS_F_RECVD, p->recvd);
-		ls_pack_str(pk, LS_F_OP, p->op);
+		ls_put_u64(in->w, LS_F_COMM, p->comm);
+		ls_put_u64(in->w, LS_F_SENT, p->sent);
+		ls_put_u64(in->w, LS_F_RECVD, p->recvd);
+		ls_put_str(in->w, LS_F_OP, p->op);
 		break;
 	default:
 		break;
 	}
 	if (p->fields & PF_REF_STREAM)
-		ls_pack_u64(pk, LS_F_REF_STREAM, p->ref_stream);
+		ls_put_u64(in->w, LS_F_REF_STREAM, p->ref_stream);
 	if (p->fields & PF_CUDA_EVENT)
-		ls_pack_u64(pk, LS_F_CUDA_EVENT, p->cuda_event);
+		ls_put_u64(in->w, LS_F_CUDA_EVENT, p->cuda_event);
 	if (p->fields & PF_RESULT)
-		ls_pack_i64(pk, LS_F_RESULT, p->result);
+		ls_put_i64(in->w, LS_F_RESULT, p->result);
 	if (p->fields & PF_CORR)
-		ls_pack_u64(pk, LS_F_CORR, p->corr);
+		ls_put_u64(in->w, LS_F_CORR, p->corr);
 	if (p->fields & PF_BYTES)
-		ls_pack_u64(pk, LS_F_BYTES, p->bytes);
+		ls_put_u64(in->w, LS_F_BYTES, p->bytes);
 	if (p->fields & PF_REQ)
-		ls_pack_u64(pk, LS_F_REQ, p->req);
+		ls_put_u64(in->w, LS_F_REQ, p->req);
 	if (p->fields & PF_ROOT)
-		ls_pack_u64(pk, LS_F_ROOT, p->root);
+		ls_put_u64(in->w, LS_F_ROOT, p->root);
 	if (p->fields & PF_AUX) {
 		switch (p->kind) {
 		case LS_K_FORK:
-			ls_pack_u64(pk, LS_F_THREADS, p->aux);
+			ls_put_u64(in->w, LS_F_THREADS, p->aux);
 			break;
 		case LS_K_LOCK_ACQUIRE:
 		case LS_K_LOCK_RELEASE:
-			ls_pack_u64(pk, LS_F_LOCK, p->aux);
+			ls_put_u64(in->w, LS_F_LOCK, p->aux);
 			break;
 		case LS_K_MEASURE:
-			ls_pack_key(pk, LS_F_ON);
-			if (p->aux)
-				msgpack_pack_true(pk);
-			else
-				msgpack_pack_false(pk);
+			ls_put_bool(in->w, LS_F_ON, p->aux != 0);
 			break;
 		case LS_K_SAMPLE:
-			ls_pack_u64(pk, LS_F_COUNTER, p->aux);
+			ls_put_u64(in->w, LS_F_COUNTER, p->aux);
 			break;
 		default:
 			break;
 		}
 	}
 	if (p->kind == LS_K_SAMPLE) {
-		ls_pack_key(pk, LS_F_VAL);
 		if (p->val_type == OTF2_TYPE_DOUBLE)
-			msgpack_pack_double(pk, p->val.floating_point);
+			ls_put_f64(in->w, LS_F_VAL, p->val.floating_point);
 		else if (p->val_type == OTF2_TYPE_INT64)
-			msgpack_pack_int64(pk, p->val.signed_int);
+			ls_put_i64(in->w, LS_F_VAL, p->val.signed_int);
 		else
-			msgpack_pack_uint64(pk, p->val.unsigned_int);
+			ls_put_u64(in->w, LS_F_VAL, p->val.unsigned_int);
 	}
 	in->report->kinds[p->kind]++;
 	if (p->kind == LS_K_ENTER)
@@ -159,17 +170,40 @@ static int by_stream(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
+/* Mostly one or two events share a timestamp: insertion sort those. */
+static void sort_by_stream(struct pending *p, uint32_t n)
+{
+	if (n > 8) {
+		qsort(p, n, sizeof(*p), by_stream);
+		return;
+	}
+	for (uint32_t i = 1; i < n; i++) {
+		struct pending x = p[i];
+		uint32_t j = i;
+
+		while (j > 0 && by_stream(&p[j - 1], &x) > 0) {
+			p[j] = p[j - 1];
+			j--;
+		}
+		p[j] = x;
+	}
+}
+
 static int flush(struct otf2in *in)
 {
 	int rc = 0;
 
-	qsort(in->buf, in->nbuf, sizeof(*in->buf), by_stream);
+	/* no frame may point into the buffer once it is written */
+	for (uint32_t i = 0; i < in->nbuf; i++) {
+		const struct pending *p = &in->buf[i];
+		struct location *l = &in->locs[p->loc];
+
+		if (p->kind == LS_K_ENTER && p->depth < l->depth && l->stack[p->depth].pending == i)
+			l->stack[p->depth].pending = NONE;
+	}
+	sort_by_stream(in->buf, in->nbuf);
 	for (uint32_t i = 0; i < in->nbuf && rc == 0; i++)
 		rc = write_pending(in, &in->buf[i], in->buf_t);
-	/* no frame may point into the buffer once it is written */
-	for (uint32_t i = 0; i < in->nlocs; i++)
-		for (uint32_t d = 0; d < in->locs[i].depth; d++)
-			in->locs[i].stack[d].pending = NONE;
 	in->nbuf = 0;
 	if (rc < 0)
 		return otf2in_fail(in, rc, "cannot write the stream");
@@ -215,10 +249,12 @@ static struct pending *add(struct otf2in *in, const struct location *l, enum ls_
 		in->buf = grown;
 		in->capbuf = cap;
 	}
+	/* only what every kind reads is set; the rest is set by the kind's maker */
 	p = &in->buf[in->nbuf++];
-	memset(p, 0, sizeof(*p));
 	p->kind = kind;
 	p->stream = l->stream;
+	p->loc = (uint32_t)(l - in->locs);
+	p->fields = 0;
 	p->seq = in->seq++;
 	return p;
 }
@@ -280,6 +316,7 @@ static OTF2_CallbackCode enter(struct otf2in *in, struct location *l, uint32_t r
 	if (!p)
 		return OTF2_CALLBACK_INTERRUPT;
 	p->region = region;
+	p->depth = l->depth;
 	take_attributes(in, p, attrs);
 	if (bytes != UINT64_MAX) {
 		p->bytes = bytes;

@@ -110,7 +110,7 @@ static void release(struct otf2in *in)
 	free(in->members.v);
 	free(in->metrics.v);
 	free(in->locs);
-	free(in->loc_order);
+	free(in->loc_slot);
 	free(in->buf);
 }
 

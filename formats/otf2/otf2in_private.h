@@ -78,6 +78,7 @@ struct metric {		/* a metric class, or an instance pointing at one */
 struct pending {
 	enum ls_kind kind;
 	uint32_t stream;
+	uint32_t loc, depth;	/* enters: the frame that points here */
 	uint64_t seq;
 	uint32_t region;
 	uint32_t fields;	/* PF_* bits: which optional fields are set */
@@ -115,9 +116,10 @@ struct otf2in {
 	TABLE(struct location_group) lgroups;
 	TABLE(struct metric_member) members;
 	TABLE(struct metric) metrics;
-	struct location *locs;	/* in definition order; loc_index maps refs */
+	struct location *locs;	/* in definition order */
 	uint32_t nlocs;
-	uint32_t *loc_order;	/* indexes of locs sorted by ref */
+	uint32_t *loc_slot;	/* hash of refs: index into locs + 1, 0 = empty */
+	uint32_t loc_mask;
 	uint32_t nprocesses;
 	uint32_t attr_stream_ref, attr_event_ref, attr_result, param_callsite;
 	uint32_t region_htod, region_dtoh;	/* ours, for device copies */

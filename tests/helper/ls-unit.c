@@ -285,9 +285,12 @@ static void test_schema(void)
 					    ls_short_word(padded, n, padded + sizeof(padded)), n) == f);
 		}
 	}
+	for (int f = 0; f < LS_F__COUNT; f++)
+		CHECK(strlen(ls_field_name((enum ls_field)f)) <= 15);
 	for (int k = 1; k < LS_K__COUNT; k++) {
 		const char *name = ls_kind_name((enum ls_kind)k);
 
+		CHECK(strlen(name) <= 13);
 		CHECK((int)ls_kind_lookup(name, (uint32_t)strlen(name)) == k);
 		CHECK(ls_kind_spec((enum ls_kind)k)->nfields <= LS_MAX_SPEC_FIELDS);
 	}
