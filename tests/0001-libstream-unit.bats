@@ -22,6 +22,10 @@ group_passes() {
 	group_passes json
 }
 
+@test "the encoder writes what msgpack-c's packer writes, byte for byte" {
+	group_passes enc
+}
+
 @test "id sets" {
 	group_passes idset
 }

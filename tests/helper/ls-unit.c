@@ -14,6 +14,7 @@
 
 #include <msgpack.h>
 
+#include "../../libstream/enc.h"
 #include "../../libstream/error.h"
 #include "../../libstream/idset.h"
 #include "../../libstream/json.h"
@@ -255,6 +256,83 @@ static void test_json(void)
 	ls_buf_release(&b);
 }
 
+/* Encode with ours and with msgpack-c's packer; the bytes must be equal. */
+static void same_bytes(const struct ls_buf *ours, const msgpack_sbuffer *theirs,
+		       const char *what)
+{
+	if (ours->len != theirs->size || memcmp(ours->p, theirs->data, ours->len) != 0) {
+		failures++;
+		fprintf(stderr, "encoding of %s differs from msgpack-c's\n", what);
+	}
+}
+
+static void test_enc(void)
+{
+	static const uint64_t uints[] = {
+		0, 1, 127, 128, 255, 256, 65535, 65536, UINT32_MAX,
+		(uint64_t)UINT32_MAX + 1, UINT64_MAX,
+	};
+	static const int64_t ints[] = {
+		-1, -32, -33, -128, -129, -32768, -32769, INT32_MIN,
+		(int64_t)INT32_MIN - 1, INT64_MIN, 0, 5, INT64_MAX,
+	};
+	static const double doubles[] = { 0.0, -0.0, 0.5, 1e300, -2.25 };
+	static const size_t lengths[] = { 0, 1, 31, 32, 255, 256, 65535, 65536 };
+	static const uint32_t counts[] = { 0, 15, 16, 65535, 65536 };
+	static char text[65536];
+	struct ls_buf b = LS_BUF_INIT;
+	msgpack_sbuffer sb;
+	msgpack_packer pk;
+	char what[64];
+
+	memset(text, 'x', sizeof(text));
+	msgpack_sbuffer_init(&sb);
+	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+#define SAME(ours, theirs, ...) do { \
+		b.len = 0; \
+		msgpack_sbuffer_clear(&sb); \
+		CHECK((ours) == 0); \
+		theirs; \
+		snprintf(what, sizeof(what), __VA_ARGS__); \
+		same_bytes(&b, &sb, what); \
+	} while (0)
+	for (size_t i = 0; i < sizeof(uints) / sizeof(uints[0]); i++)
+		SAME(ls_enc_uint(&b, uints[i]), msgpack_pack_uint64(&pk, uints[i]), "uint %" PRIu64, uints[i]);
+	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
+		SAME(ls_enc_int(&b, ints[i]), msgpack_pack_int64(&pk, ints[i]), "int %" PRId64, ints[i]);
+	for (size_t i = 0; i < sizeof(doubles) / sizeof(doubles[0]); i++)
+		SAME(ls_enc_double(&b, doubles[i]), msgpack_pack_double(&pk, doubles[i]), "double %g", doubles[i]);
+	for (size_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++)
+		SAME(ls_enc_str(&b, text, lengths[i]), msgpack_pack_str_with_body(&pk, text, lengths[i]),
+		     "string of %zu bytes", lengths[i]);
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		SAME(ls_enc_map(&b, counts[i]), msgpack_pack_map(&pk, counts[i]), "map of %u", counts[i]);
+		SAME(ls_enc_array(&b, counts[i]), msgpack_pack_array(&pk, counts[i]), "array of %u", counts[i]);
+	}
+	SAME(ls_enc_bool(&b, true), msgpack_pack_true(&pk), "true");
+	SAME(ls_enc_bool(&b, false), msgpack_pack_false(&pk), "false");
+	SAME(ls_enc_nil(&b), msgpack_pack_nil(&pk), "nil");
+#undef SAME
+	/* the writer's keys and kinds are the same encodings */
+	for (int f = 0; f < LS_F__COUNT; f++) {
+		const char *name = ls_field_name((enum ls_field)f);
+
+		b.len = 0;
+		ls_enc_str(&b, name, strlen(name));
+		CHECK(b.len == ls_field_key_len[f] && memcmp(b.p, ls_field_keys[f], b.len) == 0);
+	}
+	for (int k = 1; k < LS_K__COUNT; k++) {
+		const char *name = ls_kind_name((enum ls_kind)k);
+
+		b.len = 0;
+		ls_enc_str(&b, "k", 1);
+		ls_enc_str(&b, name, strlen(name));
+		CHECK(b.len == ls_kind_field_len[k] && memcmp(b.p, ls_kind_fields[k], b.len) == 0);
+	}
+	msgpack_sbuffer_destroy(&sb);
+	ls_buf_release(&b);
+}
+
 static void test_idset(void)
 {
 	struct ls_idset set = LS_IDSET_INIT;
@@ -311,7 +389,7 @@ int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*run)(void); } groups[] = {
 		{ "mp", test_mp }, { "record", test_record }, { "json", test_json },
-		{ "idset", test_idset }, { "schema", test_schema },
+		{ "idset", test_idset }, { "schema", test_schema }, { "enc", test_enc },
 	};
 
 	if (argc == 2 && strcmp(argv[1], "kinds") == 0) {
@@ -338,6 +416,6 @@ int main(int argc, char **argv)
 			return failures ? 1 : 0;
 		}
 	}
-	fprintf(stderr, "usage: ls-unit mp|record|json|idset|schema|kinds|roles|role-table\n");
+	fprintf(stderr, "usage: ls-unit mp|record|json|idset|schema|enc|kinds|roles|role-table\n");
 	return 2;
 }
