@@ -1,10 +1,17 @@
 #!/bin/sh
-# The main job on the bundled example: check the stream, then show it as
-# NDJSON. Grows into the full analysis pipeline as the stages land.
+# The main job on the bundled example: a Score-P-like OTF2 trace of a
+# 4-rank MPI + CUDA + OpenMP Jacobi run (written by bench/gen-otf2), read
+# into the record stream and checked. Grows with the analysis stages.
 set -eu
 cd "$(dirname "$0")/.."
-PATH="$PWD/bin:$PATH"
+PATH="$PWD/bin:$PWD/bench:$PATH"
+out=examples/out
 
-tr-cat --check examples/jacobi-2ranks.ndjson
-echo "examples/jacobi-2ranks.ndjson: valid stream; its records:"
-tr-cat -M examples/jacobi-2ranks.ndjson | tr-cat -J
+# examples/out holds only what this script writes
+rm -rf "$out/jacobi" "$out/jacobi.otf2" "$out/jacobi.def" "$out/jacobi.tr"
+mkdir -p "$out"
+gen-otf2 -i 20 "$out/jacobi"
+tr-read --stats "$out/jacobi.otf2" > "$out/jacobi.tr"
+tr-cat --check "$out/jacobi.tr"
+echo "$out/jacobi.tr: a valid record stream; its first events:"
+tr-cat -J "$out/jacobi.tr" | jq -c 'select(.t != null)' | head -5

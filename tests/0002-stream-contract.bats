@@ -54,3 +54,10 @@ teardown() {
 	tr-cat -M "$TMP/a.tr" > "$TMP/b.tr"
 	cmp "$TMP/a.tr" "$TMP/b.tr"
 }
+
+@test "docs/roles.md lists every name of the role table under its role" {
+	ls-unit role-table | while read -r name role; do
+		grep -qE "^\| \`$role\` \|.*\`$name\`" "$TOP/docs/roles.md" || echo "$name ($role)"
+	done > "$TMP/missing"
+	assert_equal "$(cat "$TMP/missing")" ""
+}
