@@ -28,7 +28,7 @@ static void die(const char *what)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: gen-otf2 [-a] [-i iterations] [-o offset] [-r ranks] "
+	fprintf(stderr, "usage: gen-otf2 [-a] [-i iterations] [-k skew] [-o offset] [-r ranks] "
 		"[-R resolution] [-s seed] [-t threads] dir/name\n");
 	exit(2);
 }
@@ -74,6 +74,7 @@ enum { G_MPI_LOCATIONS, G_MPI_WORLD, G_OMP_LOCATIONS, G_CUDA_LOCATIONS, G__FIXED
 struct options {
 	uint32_t ranks, threads;
 	uint64_t iterations, seed, resolution, offset;
+	int64_t skew;		/* ticks rank 1's clock is behind, as ClockOffset records say */
 	bool all_api;
 	const char *path;
 };
@@ -453,11 +454,12 @@ static void parse(int argc, char **argv, struct options *o)
 {
 	int ch;
 
-	*o = (struct options){ 4, 4, 100, 1, 2100000000, 9604711018472394, false, NULL };
-	while ((ch = getopt(argc, argv, "ai:o:r:R:s:t:")) != -1) {
+	*o = (struct options){ 4, 4, 100, 1, 2100000000, 9604711018472394, 0, false, NULL };
+	while ((ch = getopt(argc, argv, "ai:k:o:r:R:s:t:")) != -1) {
 		switch (ch) {
 		case 'a': o->all_api = true; break;
 		case 'i': o->iterations = strtoull(optarg, NULL, 10); break;
+		case 'k': o->skew = strtoll(optarg, NULL, 10); break;
 		case 'o': o->offset = strtoull(optarg, NULL, 10); break;
 		case 'r': o->ranks = (uint32_t)strtoul(optarg, NULL, 10); break;
 		case 'R': o->resolution = strtoull(optarg, NULL, 10); break;
@@ -512,8 +514,15 @@ int main(int argc, char **argv)
 	for (uint32_t r = 0; r < g.o.ranks; r++)
 		for (uint32_t k = 0; k <= g.o.threads; k++) {
 			OTF2_LocationRef l = k < g.o.threads ? thread_loc(&g, r, k) : gpu_loc(&g, r);
+			OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(g.archive, l);
 
-			OTF2_Archive_CloseDefWriter(g.archive, OTF2_Archive_GetDefWriter(g.archive, l));
+			/* -k: rank 1's clock runs behind by a constant, measured at
+			 * the start and the end of the run (Score-P's clock offsets) */
+			if (r == 1 && g.o.skew) {
+				OTF2_DefWriter_WriteClockOffset(dw, g.o.offset, g.o.skew, 0.0);
+				OTF2_DefWriter_WriteClockOffset(dw, ticks(&g, g.end), g.o.skew, 0.0);
+			}
+			OTF2_Archive_CloseDefWriter(g.archive, dw);
 		}
 	OTF2_Archive_CloseDefFiles(g.archive);
 	if (OTF2_Archive_Close(g.archive) != OTF2_SUCCESS)

@@ -189,3 +189,18 @@ memcpy DtoH dtoh"
 	assert_success
 	assert_equal "$stderr" ""
 }
+
+@test "the archive's clock offsets are applied: rank 1's events move by exactly the offset" {
+	gen-otf2 -r 2 -t 1 -i 2 -R 1000000000 -o 5000 "$TMP/plain/t"
+	gen-otf2 -r 2 -t 1 -i 2 -R 1000000000 -o 5000 -k 700 "$TMP/skewed/t"
+	for s in 0 1 2 3; do
+		paste <(tr-read -J "$TMP/plain/t.otf2" | jq -r "select(.t != null and .s == $s) | .t") \
+		      <(tr-read -J "$TMP/skewed/t.otf2" | jq -r "select(.t != null and .s == $s) | .t") |
+			awk -v s=$s '{ print s, $2 - $1 }' | sort -u
+	done > "$TMP/shifts"
+	# streams 0, 1: rank 0 (master thread, GPU); 2, 3: rank 1
+	assert_equal "$(cat "$TMP/shifts")" "0 0
+1 0
+2 700
+3 700"
+}
