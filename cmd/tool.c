@@ -1,6 +1,7 @@
 /* What every tr-* command does alike: messages, output format, the end. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -30,13 +31,36 @@ void tool_read_error(const struct ls_reader *r)
 	tool_error("%s: %s", r->name, r->err);
 }
 
-enum ls_format tool_output_format(bool json, bool msgpack)
+bool tool_option(int ch, struct tool_output *out, void (*usage)(FILE *))
 {
-	if (json)
-		return LS_FMT_JSON;
-	if (msgpack)
-		return LS_FMT_MSGPACK;
-	return isatty(STDOUT_FILENO) ? LS_FMT_JSON : LS_FMT_MSGPACK;
+	switch (ch) {
+	case 'h':
+		usage(stdout);
+		exit(0);
+	case 'J':
+		out->json = true;
+		return true;
+	case 'M':
+		out->msgpack = true;
+		return true;
+	default:
+		return false;
+	}
+}
+
+int tool_output_format(const struct tool_output *out, enum ls_format *format)
+{
+	if (out->json && out->msgpack) {
+		tool_error("-J and -M exclude each other");
+		return -1;
+	}
+	if (out->json)
+		*format = LS_FMT_JSON;
+	else if (out->msgpack)
+		*format = LS_FMT_MSGPACK;
+	else
+		*format = isatty(STDOUT_FILENO) ? LS_FMT_JSON : LS_FMT_MSGPACK;
+	return 0;
 }
 
 int tool_write_error(const struct ls_reader *r, const struct ls_writer *w,

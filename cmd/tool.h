@@ -3,6 +3,7 @@
 #define TOOL_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "../libstream/reader.h"
 #include "../libstream/writer.h"
@@ -16,8 +17,28 @@ void tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Report a failed ls_read: "NAME: INPUT: position: what". */
 void tool_read_error(const struct ls_reader *r);
 
-/* -J, -M, or else NDJSON on a terminal and msgpack elsewhere. */
-enum ls_format tool_output_format(bool json, bool msgpack);
+/* The options every tool has: -h, -J (NDJSON out), -M (msgpack out). */
+#define TOOL_OPTIONS "hJM"
+#define TOOL_LONGOPTIONS \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ "json", no_argument, NULL, 'J' }, \
+	{ "msgpack", no_argument, NULL, 'M' }
+
+struct tool_output {
+	bool json, msgpack;
+};
+
+/*
+ * Take option ch if it is one of TOOL_OPTIONS: returns true. -h prints
+ * usage to stdout and exits 0.
+ */
+bool tool_option(int ch, struct tool_output *out, void (*usage)(FILE *));
+
+/*
+ * The output format: -J, -M, or else NDJSON on a terminal and msgpack
+ * elsewhere. Both -J and -M: a message, and -1 (a usage error).
+ */
+int tool_output_format(const struct tool_output *out, enum ls_format *format);
 
 /*
  * Flush w and close stdout, reporting a failure (a full disk is one).

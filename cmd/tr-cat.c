@@ -82,44 +82,33 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "check", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "msgpack", no_argument, NULL, 'M' },
+		TOOL_LONGOPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	bool check = false, json = false, msgpack = false, header_written = false;
+	struct tool_output out = { false, false };
+	bool check = false, header_written = false;
+	enum ls_format format;
 	struct ls_writer w;
 	int ch, status = 0;
 
 	tool_init("tr-cat");
-	while ((ch = getopt_long(argc, argv, "chJM", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'c':
-			check = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'J':
-			json = true;
-			break;
-		case 'M':
-			msgpack = true;
-			break;
-		default:
+	while ((ch = getopt_long(argc, argv, "c" TOOL_OPTIONS, longopts, NULL)) != -1) {
+		if (tool_option(ch, &out, usage))
+			continue;
+		if (ch != 'c') {
 			usage(stderr);
 			return 2;
 		}
+		check = true;
 	}
 	argc -= optind;
 	argv += optind;
-	if (json && msgpack) {
-		tool_error("-J and -M exclude each other");
+	if (tool_output_format(&out, &format) < 0) {
 		usage(stderr);
 		return 2;
 	}
 
-	ls_writer_init(&w, STDOUT_FILENO, tool_output_format(json, msgpack));
+	ls_writer_init(&w, STDOUT_FILENO, format);
 	for (int i = 0; i < (argc ? argc : 1); i++) {
 		struct ls_reader r;
 

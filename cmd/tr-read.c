@@ -111,9 +111,7 @@ int main(int argc, char **argv)
 {
 	enum { OPT_STATS = 256 };
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "msgpack", no_argument, NULL, 'M' },
+		TOOL_LONGOPTIONS,
 		{ "processes", required_argument, NULL, 'p' },
 		{ "streams", required_argument, NULL, 's' },
 		{ "time", required_argument, NULL, 't' },
@@ -122,23 +120,18 @@ int main(int argc, char **argv)
 	};
 	struct otf2in_options opt = { LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0 };
 	struct otf2in_report report;
-	bool json = false, msgpack = false, stats = false;
+	struct tool_output out = { false, false };
+	bool stats = false;
+	enum ls_format format;
 	struct ls_writer w;
 	char err[512];
 	int ch, status;
 
 	tool_init("tr-read");
-	while ((ch = getopt_long(argc, argv, "hJMp:s:t:", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, TOOL_OPTIONS "p:s:t:", longopts, NULL)) != -1) {
+		if (tool_option(ch, &out, usage))
+			continue;
 		switch (ch) {
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'J':
-			json = true;
-			break;
-		case 'M':
-			msgpack = true;
-			break;
 		case 'p':
 		case 's':
 			if (ls_ranges_parse(ch == 'p' ? &opt.processes : &opt.streams, optarg) < 0) {
@@ -160,12 +153,12 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (argc - optind != 1 || (json && msgpack)) {
+	if (argc - optind != 1 || tool_output_format(&out, &format) < 0) {
 		usage(stderr);
 		return 2;
 	}
 
-	ls_writer_init(&w, STDOUT_FILENO, tool_output_format(json, msgpack));
+	ls_writer_init(&w, STDOUT_FILENO, format);
 	status = otf2in_read(argv[optind], &opt, &w, &report, err, sizeof(err)) < 0;
 	if (status && !w.err)
 		tool_error("%s: %s", argv[optind], err);
