@@ -256,8 +256,3 @@ int ls_get_raw_field(const struct ls_record *rec, enum ls_field f,
 	     (size_t)mp_skip(rec->raw + rec->off[f], rec->raw + rec->len);
 	return 0;
 }
-
-enum ls_class ls_record_class(const struct ls_record *rec)
-{
-	return ls_kind_spec(rec->kind)->cls;
-}

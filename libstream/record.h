@@ -106,7 +106,4 @@ int ls_get_str(const struct ls_record *rec, enum ls_field f,
 int ls_get_raw_field(const struct ls_record *rec, enum ls_field f,
 		     const uint8_t **p, size_t *n);
 
-/* Which class (header, definition, event, derived) the record is of. */
-enum ls_class ls_record_class(const struct ls_record *rec);
-
 #endif

@@ -20,6 +20,7 @@
 #include "../../libstream/json.h"
 #include "../../libstream/record.h"
 #include "../../libstream/roles.h"
+#include "../../libstream/writer.h"
 
 static int failures;
 
@@ -152,6 +153,28 @@ static void test_record(void)
 		CHECK(ls_get_raw_field(&rec, LS_F_PEER, &p, &len) == 0);
 		CHECK(len == 1 + 4 + 1 + 1 + 1 + 2 + 1);
 		CHECK(memcmp(p, "\xa4peer\x92\x01\x81\xa1" "a\x02", len) == 0);
+	}
+	/* a record rebuilt from copied fields and a new one, as a stage extends one */
+	{
+		struct ls_writer w;
+		struct ls_record out;
+
+		CHECK(to_msgpack("{\"k\":\"leave\",\"id\":70000,\"t\":-3,\"peer\":[1,\"x\"]}", &b) == 0);
+		CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == (long)b.len);
+		ls_writer_init(&w, -1, LS_FMT_MSGPACK);
+		ls_build_begin(&w, 4);
+		ls_put_field(&w, &rec, LS_F_K);
+		ls_put_field(&w, &rec, LS_F_PEER);
+		ls_put_field(&w, &rec, LS_F_ID);
+		ls_put_u64(&w, LS_F_CORR, 9);
+		CHECK(ls_build_end(&w) == 0);
+		CHECK(ls_record_parse(&out, w.out.p, w.out.p + w.out.len, &why) == (long)w.out.len);
+		CHECK(out.kind == LS_K_LEAVE && out.nfields == 4);
+		CHECK(ls_get_u64(&out, LS_F_ID, &u) == 0 && u == 70000);
+		CHECK(ls_get_u64(&out, LS_F_CORR, &u) == 0 && u == 9);
+		CHECK(!ls_has(&out, LS_F_T));
+		CHECK(memcmp(out.raw + out.key[LS_F_PEER], "\xa4peer\x92\x01\xa1x", 9) == 0);
+		ls_writer_release(&w);
 	}
 	ls_buf_release(&b);
 }
