@@ -67,27 +67,19 @@ static int parse_window(const char *arg, struct otf2in_options *opt)
 /* Odd but legal content: said once each, never fatal. */
 static void report_oddities(const char *path, const struct otf2in_report *r)
 {
-	if (r->leave_without_enter)
-		tool_error("%s: %" PRIu64 " leaves without a matching enter (measurement switched off, or a time window)",
-			   path, r->leave_without_enter);
-	if (r->leave_mismatch)
-		tool_error("%s: %" PRIu64 " leaves of another region than the one entered", path,
-			   r->leave_mismatch);
-	if (r->open_at_end)
-		tool_error("%s: %" PRIu64 " enters never left (a rank that did not finish, or a time window)",
-			   path, r->open_at_end);
-	if (r->undefined_location)
-		tool_error("%s: %" PRIu64 " events on undefined locations, left out", path,
-			   r->undefined_location);
-	if (r->unknown_records)
-		tool_error("%s: %" PRIu64 " records of types this libotf2 does not know, left out",
-			   path, r->unknown_records);
-	if (r->rma_unmatched)
-		tool_error("%s: %" PRIu64 " RMA completions without an open copy, left out", path,
-			   r->rma_unmatched);
-	if (r->unknown_peer)
-		tool_error("%s: %" PRIu64 " messages or roots naming a rank outside their communicator, left out",
-			   path, r->unknown_peer);
+	const struct { uint64_t count; const char *what; } odd[] = {
+		{ r->leave_without_enter, "leaves without a matching enter (measurement switched off, or a time window)" },
+		{ r->leave_mismatch, "leaves of another region than the one entered" },
+		{ r->open_at_end, "enters never left (a rank that did not finish, or a time window)" },
+		{ r->undefined_location, "events on undefined locations, left out" },
+		{ r->unknown_records, "records of types this libotf2 does not know, left out" },
+		{ r->rma_unmatched, "RMA completions without an open copy, left out" },
+		{ r->unknown_peer, "messages or roots naming a rank outside their communicator, left out" },
+	};
+
+	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
+		if (odd[i].count)
+			tool_error("%s: %" PRIu64 " %s", path, odd[i].count, odd[i].what);
 }
 
 static void print_stats(const char *path, const struct otf2in_report *r)

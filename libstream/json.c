@@ -90,7 +90,7 @@ static int parse_string(struct parser *ps)
 			ps->pos++;
 			if (ps->pos >= ps->n)
 				break;
-			if (!strchr("\"\\/bfnrtu", ps->s[ps->pos]))
+			if (ps->s[ps->pos] == '\0' || !strchr("\"\\/bfnrtu", ps->s[ps->pos]))
 				return fail(ps, "invalid escape in string");
 		}
 		ps->pos++;

@@ -157,6 +157,14 @@ static int read_msgpack(struct ls_reader *r, struct ls_record *rec)
 	return 1;
 }
 
+static bool blank(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
+			return false;
+	return true;
+}
+
 static int read_json(struct ls_reader *r, struct ls_record *rec)
 {
 	const char *why = NULL;
@@ -180,7 +188,7 @@ static int read_json(struct ls_reader *r, struct ls_record *rec)
 		at = r->start;
 		r->start += len + (nl != NULL);
 		/* blank lines separate nothing; skip them */
-		if (strspn((const char *)r->buf + at, " \t\r") >= len) {
+		if (blank(r->buf + at, len)) {
 			if (!nl)
 				return 0;
 			continue;

@@ -60,18 +60,25 @@ static inline void ls_build_begin(struct ls_writer *w, uint32_t nfields)
 
 int ls_build_end(struct ls_writer *w);
 
-static inline void ls_put_key(struct ls_writer *w, enum ls_field f)
+/*
+ * Append len bytes of a 16-byte padded, pre-encoded piece: all 16 are
+ * copied (a fixed-size copy is a move or two, not a call), len are kept.
+ */
+static inline void ls_put_padded(struct ls_writer *w, const uint8_t piece[16], uint8_t len)
 {
-	/* copy all 16 bytes of the padded key (a fixed-size copy is a move
-	 * or two, not a call), keep its length */
-	uint8_t *p = ls_enc_room(w->build, sizeof(ls_field_keys[f]));
+	uint8_t *p = ls_enc_room(w->build, 16);
 
 	if (!p) {
 		w->oom = true;
 		return;
 	}
-	memcpy(p, ls_field_keys[f], sizeof(ls_field_keys[f]));
-	w->build->len -= sizeof(ls_field_keys[f]) - ls_field_key_len[f];
+	memcpy(p, piece, 16);
+	w->build->len -= 16u - len;
+}
+
+static inline void ls_put_key(struct ls_writer *w, enum ls_field f)
+{
+	ls_put_padded(w, ls_field_keys[f], ls_field_key_len[f]);
 }
 
 /*
@@ -129,14 +136,7 @@ static inline void ls_put_str(struct ls_writer *w, enum ls_field f, const char *
 /* The "k" field of a known kind. */
 static inline void ls_put_kind(struct ls_writer *w, enum ls_kind k)
 {
-	uint8_t *p = ls_enc_room(w->build, sizeof(ls_kind_fields[k]));
-
-	if (!p) {
-		w->oom = true;
-		return;
-	}
-	memcpy(p, ls_kind_fields[k], sizeof(ls_kind_fields[k]));
-	w->build->len -= sizeof(ls_kind_fields[k]) - ls_kind_field_len[k];
+	ls_put_padded(w, ls_kind_fields[k], ls_kind_field_len[k]);
 }
 
 /* An array of non-negative integers. */

@@ -5,12 +5,11 @@
 load common
 
 setup() {
-	require_corpus
-	TMP=$(mktemp -d)
+	corpus_setup
 }
 
 teardown() {
-	rm -rf "${TMP:-/nonexistent}"
+	corpus_teardown
 }
 
 # refused FILE: tr-cat reads it, writes nothing, says one line, exits 1.

@@ -6,12 +6,11 @@
 load common
 
 setup() {
-	require_corpus
-	TMP=$(mktemp -d)
+	corpus_setup
 }
 
 teardown() {
-	rm -rf "${TMP:-/nonexistent}"
+	corpus_teardown
 }
 
 # Read archive NAME into $TMP/NAME.tr; check the stream and the event counts.

@@ -22,6 +22,16 @@ require_corpus() {
 	skip "corpus not found at $CORPUS"
 }
 
+# setup/teardown of a test on the corpus: a scratch folder $TMP.
+corpus_setup() {
+	require_corpus
+	TMP=$(mktemp -d)
+}
+
+corpus_teardown() {
+	rm -rf "${TMP:-/nonexistent}"
+}
+
 # The example lines of docs/stream.md, in order: one valid stream.
 doc_examples() {
 	awk '/^```ndjson/ { f = 1; next } /^```/ { f = 0 } f' "$TOP/docs/stream.md"

@@ -209,6 +209,16 @@ static OTF2_CallbackCode on_location(void *data, OTF2_LocationRef self, OTF2_Str
 	return OTF2_CALLBACK_SUCCESS;
 }
 
+/* A copy of n items of size bytes (at least one byte allocated), or NULL. */
+static void *copy_array(const void *items, uint32_t n, size_t size)
+{
+	void *p = malloc(n ? (size_t)n * size : 1);
+
+	if (p && n)
+		memcpy(p, items, (size_t)n * size);
+	return p;
+}
+
 static OTF2_CallbackCode on_group(void *data, OTF2_GroupRef self, OTF2_StringRef name,
 				  OTF2_GroupType type, OTF2_Paradigm paradigm,
 				  OTF2_GroupFlag flags, uint32_t n, const uint64_t *members)
@@ -220,12 +230,11 @@ static OTF2_CallbackCode on_group(void *data, OTF2_GroupRef self, OTF2_StringRef
 	RESERVE_OR_FAIL(in->groups, self);
 	g = &in->groups.v[self];
 	free(g->members);
-	g->members = malloc((n ? n : 1) * sizeof(*members));
+	g->members = copy_array(members, n, sizeof(*members));
 	if (!g->members) {
 		otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
 		return OTF2_CALLBACK_INTERRUPT;
 	}
-	memcpy(g->members, members, n * sizeof(*members));
 	g->n = n;
 	g->type = type;
 	g->paradigm = paradigm;
@@ -241,8 +250,7 @@ static OTF2_CallbackCode on_comm(void *data, OTF2_CommRef self, OTF2_StringRef n
 	RESERVE_OR_FAIL(in->comms, self);
 	in->comms.v[self].name = otf2in_string(in, name);
 	in->comms.v[self].group = group;
-	in->comms.v[self].mpi = true;	/* decided in derive_comms */
-	in->comms.v[self].n = NONE;	/* defined */
+	in->comms.v[self].defined = true;
 	return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -323,12 +331,11 @@ static OTF2_CallbackCode on_metric_class(void *data, OTF2_MetricRef self, uint8_
 	RESERVE_OR_FAIL(in->metrics, self);
 	m = &in->metrics.v[self];
 	free(m->members);
-	m->members = malloc((n ? n : 1) * sizeof(*m->members));
+	m->members = copy_array(members, n, sizeof(*members));
 	if (!m->members) {
 		otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
 		return OTF2_CALLBACK_INTERRUPT;
 	}
-	memcpy(m->members, members, n * sizeof(*members));
 	m->n = n;
 	m->class_ref = NONE;
 	m->defined = true;
@@ -374,24 +381,24 @@ static int index_locations(struct otf2in *in)
 	return 0;
 }
 
-/*
- * Processes are the PROCESS location groups in definition order; an
- * accelerator group (Score-P 9) belongs to the process that created it.
- */
+/* A defined group that is a process of its own, not an accelerator
+ * group (Score-P 9) belonging to the process that created it. */
+static bool owns_process(const struct otf2in *in, const struct location_group *g)
+{
+	return g->defined && (g->type != OTF2_LOCATION_GROUP_TYPE_ACCELERATOR ||
+			      g->creator == NONE || g->creator >= in->lgroups.n);
+}
+
+/* Processes are the groups that own one, in definition order. */
 static void derive_processes(struct otf2in *in)
 {
+	for (uint32_t i = 0; i < in->lgroups.n; i++)
+		if (owns_process(in, &in->lgroups.v[i]))
+			in->lgroups.v[i].process = in->nprocesses++;
 	for (uint32_t i = 0; i < in->lgroups.n; i++) {
 		struct location_group *g = &in->lgroups.v[i];
 
-		if (g->defined && (g->type != OTF2_LOCATION_GROUP_TYPE_ACCELERATOR ||
-				   g->creator == NONE || g->creator >= in->lgroups.n))
-			g->process = in->nprocesses++;
-	}
-	for (uint32_t i = 0; i < in->lgroups.n; i++) {
-		struct location_group *g = &in->lgroups.v[i];
-
-		if (g->defined && g->type == OTF2_LOCATION_GROUP_TYPE_ACCELERATOR &&
-		    g->creator != NONE && g->creator < in->lgroups.n)
+		if (g->defined && !owns_process(in, g))
 			g->process = in->lgroups.v[g->creator].process;
 	}
 }
@@ -412,9 +419,8 @@ static int derive_comms(struct otf2in *in)
 		struct comm *c = &in->comms.v[i];
 		const struct group *g;
 
-		if (c->n != NONE)
-			continue;	/* not defined */
-		c->n = 0;
+		if (!c->defined)
+			continue;
 		g = c->group < in->groups.n ? &in->groups.v[c->group] : NULL;
 		c->mpi = g && g->paradigm == OTF2_PARADIGM_MPI &&
 			 (g->type == OTF2_GROUP_TYPE_COMM_GROUP ||
@@ -602,9 +608,7 @@ int otf2in_write_definitions(struct otf2in *in, const char *path)
 	for (uint32_t i = 0; i < in->lgroups.n; i++) {
 		const struct location_group *g = &in->lgroups.v[i];
 
-		if (g->defined && (g->type != OTF2_LOCATION_GROUP_TYPE_ACCELERATOR ||
-				   g->creator == NONE || g->creator >= in->lgroups.n) &&
-		    (rc = write_process(in, g->process, g)) < 0)
+		if (owns_process(in, g) && (rc = write_process(in, g->process, g)) < 0)
 			return rc;
 	}
 	for (uint32_t i = 0; i < in->nlocs; i++) {
@@ -625,7 +629,7 @@ int otf2in_write_definitions(struct otf2in *in, const char *path)
 			return rc;
 	}
 	for (uint32_t i = 0; i < in->comms.n; i++)
-		if (in->comms.v[i].mpi && in->comms.v[i].n != NONE &&
+		if (in->comms.v[i].mpi &&
 		    (rc = write_comm(in, i, &in->comms.v[i])) < 0)
 			return rc;
 	for (uint32_t i = 0; i < in->members.n; i++)

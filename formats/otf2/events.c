@@ -502,7 +502,7 @@ static OTF2_CallbackCode on_irecv(OTF2_LocationRef ref, OTF2_TimeStamp ticks, vo
 	return message(data, ref, ticks, LS_K_RECV, sender, comm, tag, bytes, &req);
 }
 
-/* An event with at most one small field of its own (aux, or req). */
+/* An event with at most one small field of its own: req (PF_REQ) or aux. */
 static OTF2_CallbackCode simple(struct otf2in *in, OTF2_LocationRef ref, OTF2_TimeStamp ticks,
 				enum ls_kind kind, uint32_t field, uint64_t value)
 {
@@ -516,8 +516,10 @@ static OTF2_CallbackCode simple(struct otf2in *in, OTF2_LocationRef ref, OTF2_Ti
 	if (!p)
 		return OTF2_CALLBACK_INTERRUPT;
 	p->fields = field;
-	p->aux = value;
-	p->req = value;
+	if (field == PF_REQ)
+		p->req = value;
+	else
+		p->aux = value;
 	return OTF2_CALLBACK_SUCCESS;
 }
 

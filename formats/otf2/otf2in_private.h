@@ -51,6 +51,7 @@ struct comm {
 	uint32_t n;
 	uint32_t *process;	/* rank in the communicator -> process id */
 	bool mpi;
+	bool defined;
 };
 
 struct location_group {
