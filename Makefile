@@ -27,8 +27,11 @@ LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/idset.o \
 	libstream/json.o libstream/mp.o libstream/range.o libstream/reader.o \
 	libstream/record.o libstream/roles.o libstream/schema.o libstream/writer.o
 OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o
+ANALYSIS_OBJS = analysis/coll.o analysis/defs.o analysis/deps.o \
+	analysis/idmap.o analysis/p2p.o analysis/stack.o analysis/trace.o
 TOOL_OBJS = cmd/tool.o
-PROGRAMS = bin/tr-cat bin/tr-read
+STAGE_OBJS = cmd/stage.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
+PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps
 HELPERS = tests/helper/ls-unit bench/ls-bench bench/gen-otf2 bench/otf2-read
 MAN1 = doc/tr-cat.1 doc/tr-read.1
 MAN7 = doc/tr.7
@@ -41,9 +44,16 @@ libstream/libstream.a: $(LIBSTREAM_OBJS)
 formats/otf2/libotf2in.a: $(OTF2IN_OBJS)
 	$(AR) rcs $@ $^
 
+analysis/libanalysis.a: $(ANALYSIS_OBJS)
+	$(AR) rcs $@ $^
+
 bin/tr-read: cmd/tr-read.o $(TOOL_OBJS) formats/otf2/libotf2in.a libstream/libstream.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS)
+
+bin/tr-deps bin/tr-waits: bin/tr-%: cmd/tr-%.o $(STAGE_OBJS)
+	@mkdir -p bin
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 bin/tr-%: cmd/tr-%.o $(TOOL_OBJS) libstream/libstream.a
 	@mkdir -p bin
@@ -88,7 +98,8 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(MAN7)))
 
 clean:
-	rm -rf bin $(PROGRAMS) $(HELPERS) libstream/libstream.a formats/otf2/libotf2in.a
+	rm -rf bin $(PROGRAMS) $(HELPERS) libstream/libstream.a formats/otf2/libotf2in.a \
+		analysis/libanalysis.a
 	find . -name '*.o' -delete -o -name '*.d' -delete
 
 .PHONY: all check bench example deps install uninstall clean

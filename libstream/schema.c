@@ -27,16 +27,16 @@ static const char *const stream_types[] = { "host", "gpu", "metric", NULL };
 static const char *const dirs[] = { "htod", "dtoh", "dtod", "htoh", "ptop", NULL };
 static const char *const clocks[] = { "ns", NULL };
 static const char *const edge_types[] = {
-	"msg", "coll", "launch", "sync", "event", "stream_wait", "null_stream",
-	"fork", "join", "barrier", "lock", NULL
+#define LS_X(e, s) s,
+	LS_EDGES(LS_X)
+#undef LS_X
+	NULL
 };
 static const char *const patterns[] = {
-	"late_sender", "late_sender_wrong_order", "late_receiver",
-	"wait_nxn", "wait_barrier", "late_broadcast", "early_reduce",
-	"early_scan", "wait_init", "wait_finalize",
-	"blame_kernel", "blame_sync", "event_query", "stream_query",
-	"null_stream", "stream_wait", "gpu_idle",
-	"omp_barrier", "omp_lock", "omp_fork_join", NULL
+#define LS_X(e, s) s,
+	LS_PATTERNS(LS_X)
+#undef LS_X
+	NULL
 };
 
 #define REQ(f, ty) { LS_F_##f, LS_V_##ty, true, LS_REF_NONE, LS_VOCAB_NONE }
@@ -90,6 +90,8 @@ static const struct ls_kind_spec specs[LS_K__COUNT] = {
 	KIND(SAMPLE, EVENT, EVENT_FIELDS, REQ_REF(COUNTER, UINT, COUNTER),
 	     REQ(VAL, NUM)),
 	KIND(EDGE, DERIVED, REQ(FROM, ID), REQ(TO, ID), REQ_VOCAB(TYPE, EDGE)),
+	KIND(INSTANCE, DERIVED, REQ(ACTS, UINTS), OPT_REF(COMM, UINT, COMM),
+	     OPT_REF(ROOT, UINT, PROCESS)),
 	KIND(WAIT, DERIVED, REQ(AT, ID), REQ(T, INT), REQ(DUR, UINT),
 	     REQ_VOCAB(PATTERN, PATTERN), REQ_REF(S, UINT, STREAM),
 	     OPT(CAUSE, ID)),
@@ -262,6 +264,25 @@ enum ls_role ls_role_lookup(const char *s, uint32_t n)
 const char *ls_role_name(enum ls_role r)
 {
 	return role_names[r];
+}
+
+const char *ls_edge_name(enum ls_edge e)
+{
+	return edge_types[e];
+}
+
+enum ls_pattern ls_pattern_lookup(const char *s, uint32_t n)
+{
+	int p = 0;
+
+	while (patterns[p] && !name_eq(patterns[p], s, n))
+		p++;
+	return (enum ls_pattern)p;
+}
+
+const char *ls_pattern_name(enum ls_pattern p)
+{
+	return patterns[p];
 }
 
 static bool list_has(const char *const *list, const char *s, uint32_t n)

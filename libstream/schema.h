@@ -33,7 +33,7 @@
 	X(CP_SHARE, "cp_share") X(BLAME, "blame") \
 	X(BLAME_SHARE, "blame_share") X(RATING, "rating") \
 	X(COUNT, "count") X(MIN, "min") X(MAX, "max") X(SPEC, "spec") \
-	X(BEFORE, "before") X(AFTER, "after")
+	X(BEFORE, "before") X(AFTER, "after") X(ACTS, "acts")
 
 enum ls_field {
 #define LS_X(e, s) LS_F_##e,
@@ -56,7 +56,7 @@ enum ls_field {
 	X(TEAM_END, "team_end") X(LOCK_ACQUIRE, "lock_acquire") \
 	X(LOCK_RELEASE, "lock_release") X(MEASURE, "measure") \
 	X(SAMPLE, "sample") \
-	X(EDGE, "edge") X(WAIT, "wait") X(BLAME, "blame") X(CRIT, "crit") \
+	X(EDGE, "edge") X(INSTANCE, "instance") X(WAIT, "wait") X(BLAME, "blame") X(CRIT, "crit") \
 	X(RATING, "rating") X(WAIT_SUMMARY, "wait_summary") \
 	X(PROJECTION, "projection")
 
@@ -101,6 +101,41 @@ enum ls_role {
 	LS_ROLES(LS_X)
 #undef LS_X
 	LS_R__COUNT
+};
+
+/* Edge types: what kind of dependency an edge is. */
+#define LS_EDGES(X) \
+	X(MSG, "msg") X(COLL, "coll") X(LAUNCH, "launch") X(SYNC, "sync") \
+	X(EVENT, "event") X(STREAM_WAIT, "stream_wait") \
+	X(NULL_STREAM, "null_stream") X(FORK, "fork") X(JOIN, "join") \
+	X(BARRIER, "barrier") X(LOCK, "lock")
+
+enum ls_edge {
+#define LS_X(e, s) LS_E_##e,
+	LS_EDGES(LS_X)
+#undef LS_X
+	LS_E__COUNT
+};
+
+/* Wait-state patterns. */
+#define LS_PATTERNS(X) \
+	X(LATE_SENDER, "late_sender") \
+	X(LATE_SENDER_WRONG_ORDER, "late_sender_wrong_order") \
+	X(LATE_RECEIVER, "late_receiver") X(WAIT_NXN, "wait_nxn") \
+	X(WAIT_BARRIER, "wait_barrier") X(LATE_BROADCAST, "late_broadcast") \
+	X(EARLY_REDUCE, "early_reduce") X(EARLY_SCAN, "early_scan") \
+	X(WAIT_INIT, "wait_init") X(WAIT_FINALIZE, "wait_finalize") \
+	X(BLAME_KERNEL, "blame_kernel") X(BLAME_SYNC, "blame_sync") \
+	X(EVENT_QUERY, "event_query") X(STREAM_QUERY, "stream_query") \
+	X(NULL_STREAM, "null_stream") X(STREAM_WAIT, "stream_wait") \
+	X(GPU_IDLE, "gpu_idle") X(OMP_BARRIER, "omp_barrier") \
+	X(OMP_LOCK, "omp_lock") X(OMP_FORK_JOIN, "omp_fork_join")
+
+enum ls_pattern {
+#define LS_X(e, s) LS_P_##e,
+	LS_PATTERNS(LS_X)
+#undef LS_X
+	LS_P__COUNT
 };
 
 /* Value types a field may be required to have. */
@@ -215,6 +250,12 @@ const struct ls_kind_spec *ls_kind_spec(enum ls_kind k);
 /* Role for a role string; LS_R_UNKNOWN for one this version lacks. */
 enum ls_role ls_role_lookup(const char *s, uint32_t n);
 const char *ls_role_name(enum ls_role r);
+
+const char *ls_edge_name(enum ls_edge e);
+
+/* Pattern for a pattern string; LS_P__COUNT for one this version lacks. */
+enum ls_pattern ls_pattern_lookup(const char *s, uint32_t n);
+const char *ls_pattern_name(enum ls_pattern p);
 
 /* Whether s is one of the values of vocab (LS_VOCAB_NONE: always true). */
 bool ls_vocab_has(enum ls_vocab vocab, const char *s, uint32_t n);

@@ -77,10 +77,9 @@ int ls_build_end(struct ls_writer *w)
 void ls_put_uints(struct ls_writer *w, enum ls_field f, const uint32_t *v,
 		  uint32_t n)
 {
-	ls_put_key(w, f);
-	w->oom |= ls_enc_array(w->build, n) < 0;
+	ls_put_array(w, f, n);
 	for (uint32_t i = 0; i < n; i++)
-		w->oom |= ls_enc_uint(w->build, v[i]) < 0;
+		ls_put_item_u64(w, v[i]);
 }
 
 void ls_put_field(struct ls_writer *w, const struct ls_record *rec,

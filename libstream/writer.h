@@ -139,6 +139,18 @@ static inline void ls_put_kind(struct ls_writer *w, enum ls_kind k)
 	ls_put_padded(w, ls_kind_fields[k], ls_kind_field_len[k]);
 }
 
+/* An array field of n items: its key and header, then n ls_put_item_u64. */
+static inline void ls_put_array(struct ls_writer *w, enum ls_field f, uint32_t n)
+{
+	ls_put_key(w, f);
+	w->oom |= ls_enc_array(w->build, n) < 0;
+}
+
+static inline void ls_put_item_u64(struct ls_writer *w, uint64_t v)
+{
+	w->oom |= ls_enc_uint(w->build, v) < 0;
+}
+
 /* An array of non-negative integers. */
 void ls_put_uints(struct ls_writer *w, enum ls_field f, const uint32_t *v,
 		  uint32_t n);

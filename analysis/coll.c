@@ -1,0 +1,201 @@
+/* Collective instances: per group a queue of open instances in order. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../libstream/error.h"
+#include "coll.h"
+#include "stack.h"
+#include "vec.h"
+
+/* Pseudo group keys of Init and Finalize, beyond every comm index. */
+#define KEY_INIT ((uint64_t)1 << 32)
+#define KEY_FINALIZE (KEY_INIT + 1)
+
+void an_coll_init(struct an_coll *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+static int new_group(struct an_coll *c, const struct an_defs *d,
+		     uint64_t key, uint32_t *g)
+{
+	struct an_coll_group *grp;
+	uint32_t n = 0;
+	int rc;
+
+	if ((rc = an_vec_room(&c->groups, &c->groups_cap, c->ngroups,
+			      sizeof(*c->groups))) < 0)
+		return rc;
+	grp = &c->groups[c->ngroups];
+	memset(grp, 0, sizeof(*grp));
+	grp->comm = key < KEY_INIT ? (uint32_t)key : AN_NONE;
+	grp->n = grp->comm != AN_NONE ? d->comms[grp->comm].n : d->ranked;
+	if (!(grp->seq = calloc(grp->n ? grp->n : 1, sizeof(*grp->seq))))
+		return LS_ERR_NOMEM;
+	for (uint32_t p = 0; p < (grp->comm != AN_NONE ? grp->n : d->nprocs); p++) {
+		uint32_t proc = grp->comm != AN_NONE ? d->comms[grp->comm].members[p] : p;
+
+		if (grp->comm == AN_NONE && !d->procs[p].ranked)
+			continue;
+		if ((rc = an_idmap_put(&grp->rank_of, proc, n++)) < 0)
+			goto fail;
+	}
+	if ((rc = an_idmap_put(&c->group_ix, key, c->ngroups)) < 0)
+		goto fail;
+	*g = c->ngroups++;
+	return 0;
+fail:
+	an_idmap_release(&grp->rank_of);
+	free(grp->seq);
+	return rc;
+}
+
+int an_coll_part(struct an_coll *c, const struct an_defs *d, enum ls_role role,
+		 uint32_t comm, uint32_t proc, struct an_coll_part *part)
+{
+	uint64_t key;
+	uint32_t g;
+	int rc;
+
+	if (comm != AN_NONE && (an_role_collective(role) || an_role_world(role))) {
+		if (d->comms[comm].n == 0)
+			return 2;
+		key = comm;
+	} else if (role == LS_R_MPI_INIT && d->procs[proc].ranked) {
+		key = KEY_INIT;
+	} else if (role == LS_R_MPI_FINALIZE && d->procs[proc].ranked) {
+		key = KEY_FINALIZE;
+	} else {
+		return 0;
+	}
+	if (!an_idmap_get(&c->group_ix, key, &g) &&
+	    (rc = new_group(c, d, key, &g)) < 0)
+		return rc;
+	if (!an_idmap_get(&c->groups[g].rank_of, proc, &part->rank))
+		return 0;
+	if (c->groups[g].n == 1)
+		return 2;
+	part->group = g;
+	return 1;
+}
+
+/* The group's instance with sequence number seq, made if it is new. */
+static struct an_coll_inst *instance(struct an_coll *c, uint32_t g, uint64_t seq)
+{
+	struct an_coll_group *grp = &c->groups[g];
+	struct an_coll_inst **link = &grp->head;
+
+	for (uint64_t q = grp->base;; q++) {
+		if (!*link) {
+			struct an_coll_inst *inst =
+				calloc(1, sizeof(*inst) + grp->n * sizeof(inst->m[0]));
+
+			if (!inst)
+				return NULL;
+			inst->group = g;
+			inst->n = grp->n;
+			inst->root = AN_NONE;
+			*link = grp->tail = inst;
+			c->open++;
+		}
+		if (q == seq)
+			return *link;
+		link = &(*link)->next;
+	}
+}
+
+int an_coll_leave(struct an_coll *c, struct an_coll_part part,
+		  enum ls_role role, uint32_t root,
+		  const struct an_coll_member *m, struct an_coll_inst **done)
+{
+	struct an_coll_group *grp = &c->groups[part.group];
+	struct an_coll_inst *inst = instance(c, part.group, grp->seq[part.rank]);
+	uint32_t r;
+
+	if (!inst)
+		return LS_ERR_NOMEM;
+	grp->seq[part.rank]++;
+	if (inst->left == 0)
+		inst->role = (uint8_t)role;
+	else if (inst->role != role)
+		inst->mixed = true;
+	if (root != AN_NONE && an_idmap_get(&grp->rank_of, root, &r))
+		inst->root = r;
+	inst->m[part.rank] = *m;
+	inst->m[part.rank].left = true;
+	inst->left++;
+	if (grp->head->left < grp->n)
+		return 0;
+	*done = grp->head;
+	grp->head = grp->head->next;
+	if (!grp->head)
+		grp->tail = NULL;
+	grp->base++;
+	c->open--;
+	return 1;
+}
+
+static bool later(const struct an_coll_member *a, const struct an_coll_member *b)
+{
+	return a->t > b->t || (a->t == b->t && a->stream > b->stream);
+}
+
+void an_coll_deps(const struct an_coll_inst *inst, uint32_t *dep)
+{
+	uint32_t n = inst->n, last = AN_NONE, second = AN_NONE, root = inst->root;
+	enum ls_role shape = inst->role;
+
+	if ((shape == LS_R_MPI_ONE2N || shape == LS_R_MPI_N2ONE) && root == AN_NONE)
+		shape = LS_R_MPI_N2N;	/* no root named: all wait for all */
+	for (uint32_t i = 0; i < n; i++) {
+		dep[i] = AN_NONE;
+		if (shape == LS_R_MPI_N2ONE && i == root)
+			continue;
+		if (last == AN_NONE || later(&inst->m[i], &inst->m[last])) {
+			second = last;
+			last = i;
+		} else if (second == AN_NONE || later(&inst->m[i], &inst->m[second])) {
+			second = i;
+		}
+	}
+	switch (shape) {
+	case LS_R_MPI_ONE2N:
+		for (uint32_t i = 0; i < n; i++)
+			dep[i] = i == root ? AN_NONE : root;
+		break;
+	case LS_R_MPI_N2ONE:
+		dep[root] = last;
+		break;
+	case LS_R_MPI_SCAN:
+		last = AN_NONE;
+		for (uint32_t i = 0; i < n; i++) {
+			dep[i] = last;
+			if (last == AN_NONE || later(&inst->m[i], &inst->m[last]))
+				last = i;
+		}
+		break;
+	default:
+		for (uint32_t i = 0; i < n; i++)
+			dep[i] = i == last ? second : last;
+		break;
+	}
+}
+
+void an_coll_release(struct an_coll *c)
+{
+	for (uint32_t g = 0; g < c->ngroups; g++) {
+		struct an_coll_group *grp = &c->groups[g];
+
+		while (grp->head) {
+			struct an_coll_inst *next = grp->head->next;
+
+			free(grp->head);
+			grp->head = next;
+		}
+		an_idmap_release(&grp->rank_of);
+		free(grp->seq);
+	}
+	free(c->groups);
+	an_idmap_release(&c->group_ix);
+	an_coll_init(c);
+}

@@ -1,0 +1,94 @@
+/*
+ * Matching collective operations offline: the k-th collective a process
+ * leaves on a communicator is its part in the communicator's k-th
+ * instance. MPI_Init and MPI_Finalize are instances over every ranked
+ * process. An instance is complete when all its members have left it;
+ * instances complete in order.
+ */
+#ifndef AN_COLL_H
+#define AN_COLL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "defs.h"
+#include "idmap.h"
+
+/* One process's part in an instance: its activity. */
+struct an_coll_member {
+	uint64_t enter, leave;	/* event ids */
+	int64_t t;		/* entered */
+	uint64_t stream;	/* stream id: breaks ties between equal t */
+	bool left;
+};
+
+struct an_coll_inst {
+	struct an_coll_inst *next;
+	uint32_t group;		/* index of its group */
+	uint32_t n, left;
+	uint8_t role;		/* enum ls_role of the first member to leave */
+	bool mixed;		/* members left different kinds of collective */
+	uint32_t root;		/* member index, or AN_NONE */
+	struct an_coll_member m[];
+};
+
+struct an_coll_group {
+	uint32_t comm;		/* comm index, or AN_NONE for Init/Finalize */
+	uint32_t n;
+	struct an_idmap rank_of;	/* process index -> member index */
+	uint64_t *seq;		/* per member: instances it has left */
+	uint64_t base;		/* sequence number of head */
+	struct an_coll_inst *head, *tail;
+};
+
+struct an_coll {
+	struct an_idmap group_ix;	/* comm index, or pseudo key -> group */
+	struct an_coll_group *groups;
+	uint32_t ngroups, groups_cap;
+	uint64_t open;			/* instances not complete */
+};
+
+/* Where a process takes part: its group and its rank in it. */
+struct an_coll_part {
+	uint32_t group, rank;
+};
+
+void an_coll_init(struct an_coll *c);
+
+/*
+ * The instance group for an activity of this role on process index proc,
+ * whose collective end event named comm (a comm index, AN_NONE if it had
+ * none). Returns 1 with *part set; 2 if the process is alone in it
+ * (MPI_COMM_SELF: an instance of one, complete at once); 0 if it takes
+ * part in no instance (a collective without comm, a process that is not
+ * a member, Init without a rank); or LS_ERR_NOMEM.
+ */
+int an_coll_part(struct an_coll *c, const struct an_defs *d, enum ls_role role,
+		 uint32_t comm, uint32_t proc, struct an_coll_part *part);
+
+/*
+ * A member left its part. root is the root's process index (AN_NONE if
+ * none was named). Returns 1 with *done set when this completed the
+ * oldest instance of the group (the caller then owns it and frees it
+ * with free()), 0 otherwise, or LS_ERR_NOMEM.
+ */
+int an_coll_leave(struct an_coll *c, struct an_coll_part part,
+		  enum ls_role role, uint32_t root,
+		  const struct an_coll_member *m, struct an_coll_inst **done);
+
+/*
+ * What each member of a complete instance waited for, by its shape:
+ * dep[i] is the member whose arrival member i could not leave before
+ * (the latest to enter among those it needs data from), or AN_NONE.
+ *  - N-to-N, Barrier, Init, Finalize: every other member;
+ *  - one-to-N: a non-root needs the root; the root needs nobody;
+ *  - N-to-one: the root needs every other member; the others nobody;
+ *  - Scan, Exscan: member i needs members 0 .. i-1.
+ * Latest means the greatest (t, stream id) of the enter.
+ */
+void an_coll_deps(const struct an_coll_inst *inst, uint32_t *dep);
+
+/* Instances still open, for the report; frees them. */
+void an_coll_release(struct an_coll *c);
+
+#endif

@@ -1,0 +1,173 @@
+/* Keeping the definitions of a stream, by id and by dense index. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../libstream/error.h"
+#include "defs.h"
+#include "vec.h"
+
+void an_defs_init(struct an_defs *d)
+{
+	memset(d, 0, sizeof(*d));
+}
+
+/* Register id in m as the next index n. */
+static int define(struct an_idmap *m, uint64_t id, uint32_t n,
+		  const char **why)
+{
+	uint32_t old;
+
+	if (an_idmap_get(m, id, &old)) {
+		*why = "definition id defined twice";
+		return LS_ERR_SYNTAX;
+	}
+	return an_idmap_put(m, id, n);
+}
+
+static int take_process(struct an_defs *d, const struct ls_record *rec,
+			uint64_t id, const char **why)
+{
+	int rc;
+
+	if ((rc = an_vec_room(&d->procs, &d->procs_cap, d->nprocs, sizeof(*d->procs))) < 0 ||
+	    (rc = define(&d->proc_ix, id, d->nprocs, why)) < 0)
+		return rc;
+	d->procs[d->nprocs].id = id;
+	d->procs[d->nprocs].ranked = ls_has(rec, LS_F_RANK);
+	d->ranked += ls_has(rec, LS_F_RANK);
+	d->nprocs++;
+	return 1;
+}
+
+static int take_stream(struct an_defs *d, const struct ls_record *rec,
+		       uint64_t id, const char **why)
+{
+	uint64_t process;
+	uint32_t p;
+	int rc;
+
+	if (ls_get_u64(rec, LS_F_PROCESS, &process) < 0) {
+		*why = "stream without a valid 'process'";
+		return LS_ERR_SYNTAX;
+	}
+	if ((p = an_index(&d->proc_ix, process)) == AN_NONE) {
+		*why = "stream of an undefined process";
+		return LS_ERR_SYNTAX;
+	}
+	if ((rc = an_vec_room(&d->streams, &d->streams_cap, d->nstreams, sizeof(*d->streams))) < 0 ||
+	    (rc = define(&d->stream_ix, id, d->nstreams, why)) < 0)
+		return rc;
+	d->streams[d->nstreams++] = (struct an_stream){ id, p };
+	return 1;
+}
+
+static int take_region(struct an_defs *d, const struct ls_record *rec,
+		       uint64_t id, const char **why)
+{
+	const char *role;
+	uint32_t n;
+	int rc;
+
+	if (ls_get_str(rec, LS_F_ROLE, &role, &n) < 0) {
+		*why = "region without a valid 'role'";
+		return LS_ERR_SYNTAX;
+	}
+	if ((rc = an_vec_room(&d->roles, &d->roles_cap, d->nregions, 1)) < 0 ||
+	    (rc = define(&d->region_ix, id, d->nregions, why)) < 0)
+		return rc;
+	/* a role of a newer minor version is plain host code to this one */
+	d->roles[d->nregions++] = (uint8_t)ls_role_lookup(role, n);
+	return 1;
+}
+
+static int take_comm(struct an_defs *d, const struct ls_record *rec,
+		     uint64_t id, const char **why)
+{
+	struct an_comm c = { id, NULL, 0 };
+	const uint8_t *p, *end = rec->raw + rec->len;
+	struct mp_item it;
+	long head;
+	int rc;
+
+	if (!ls_has(rec, LS_F_MEMBERS) ||
+	    (head = mp_head(p = rec->raw + rec->off[LS_F_MEMBERS], end, &it)) <= 0 ||
+	    it.type != MP_ARRAY) {
+		*why = "comm without a valid 'members' array";
+		return LS_ERR_SYNTAX;
+	}
+	if (it.v.n && !(c.members = malloc(it.v.n * sizeof(*c.members))))
+		return LS_ERR_NOMEM;
+	p += head;
+	for (c.n = 0; c.n < it.v.n; c.n++) {
+		struct mp_item m;
+		long n = mp_head(p, end, &m);
+
+		if (n <= 0 || m.type != MP_UINT ||
+		    (c.members[c.n] = an_index(&d->proc_ix, m.v.u)) == AN_NONE) {
+			*why = "comm member that is not a defined process";
+			free(c.members);
+			return LS_ERR_SYNTAX;
+		}
+		p += n;
+	}
+	if ((rc = an_vec_room(&d->comms, &d->comms_cap, d->ncomms, sizeof(*d->comms))) < 0 ||
+	    (rc = define(&d->comm_ix, id, d->ncomms, why)) < 0) {
+		free(c.members);
+		return rc;
+	}
+	d->comms[d->ncomms++] = c;
+	return 1;
+}
+
+int an_defs_take(struct an_defs *d, const struct ls_record *rec,
+		 const char **why)
+{
+	uint64_t id;
+
+	switch (rec->kind) {
+	case LS_K_PROCESS:
+	case LS_K_STREAM:
+	case LS_K_REGION:
+	case LS_K_COMM:
+		break;
+	default:
+		return 0;
+	}
+	if (ls_get_u64(rec, LS_F_ID, &id) < 0) {
+		*why = "definition without a valid 'id'";
+		return LS_ERR_SYNTAX;
+	}
+	switch (rec->kind) {
+	case LS_K_PROCESS:
+		return take_process(d, rec, id, why);
+	case LS_K_STREAM:
+		return take_stream(d, rec, id, why);
+	case LS_K_REGION:
+		return take_region(d, rec, id, why);
+	default:
+		return take_comm(d, rec, id, why);
+	}
+}
+
+uint32_t an_comm_rank(const struct an_comm *c, uint32_t p)
+{
+	for (uint32_t i = 0; i < c->n; i++)
+		if (c->members[i] == p)
+			return i;
+	return AN_NONE;
+}
+
+void an_defs_release(struct an_defs *d)
+{
+	for (uint32_t i = 0; i < d->ncomms; i++)
+		free(d->comms[i].members);
+	free(d->comms);
+	free(d->roles);
+	free(d->streams);
+	free(d->procs);
+	an_idmap_release(&d->proc_ix);
+	an_idmap_release(&d->stream_ix);
+	an_idmap_release(&d->region_ix);
+	an_idmap_release(&d->comm_ix);
+	an_defs_init(d);
+}

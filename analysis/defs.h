@@ -1,0 +1,68 @@
+/*
+ * The definitions an analysis stage keeps from the stream: processes,
+ * streams, region roles and communicators, each found by its id and
+ * numbered densely (an index) in the order of definition.
+ */
+#ifndef AN_DEFS_H
+#define AN_DEFS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../libstream/record.h"
+#include "idmap.h"
+
+#define AN_NONE UINT32_MAX
+
+struct an_process {
+	uint64_t id;
+	bool ranked;		/* has an MPI rank: takes part in Init/Finalize */
+};
+
+struct an_stream {
+	uint64_t id;
+	uint32_t process;	/* index */
+};
+
+struct an_comm {
+	uint64_t id;
+	uint32_t *members;	/* process indices, in rank order */
+	uint32_t n;		/* 0: MPI_COMM_SELF, each process alone */
+};
+
+struct an_defs {
+	struct an_process *procs;
+	struct an_stream *streams;
+	uint8_t *roles;		/* enum ls_role per region index */
+	struct an_comm *comms;
+	uint32_t nprocs, nstreams, nregions, ncomms;
+	uint32_t procs_cap, streams_cap, roles_cap, comms_cap;
+	uint32_t ranked;	/* processes with a rank */
+	struct an_idmap proc_ix, stream_ix, region_ix, comm_ix;
+};
+
+void an_defs_init(struct an_defs *d);
+
+/*
+ * Keep rec if it is a process, stream, region or comm definition.
+ * Returns 1 if it was one, 0 for any other record, or a negative error:
+ * LS_ERR_NOMEM, or LS_ERR_SYNTAX with *why set (a required field missing
+ * or of the wrong type, an id defined twice, an undefined process).
+ */
+int an_defs_take(struct an_defs *d, const struct ls_record *rec,
+		 const char **why);
+
+/* Index of a defined id, or AN_NONE. */
+static inline uint32_t an_index(const struct an_idmap *m, uint64_t id)
+{
+	uint32_t ix;
+
+	return an_idmap_get(m, id, &ix) ? ix : AN_NONE;
+}
+
+/* Rank of process index p in comm c, or AN_NONE if it is not a member. */
+uint32_t an_comm_rank(const struct an_comm *c, uint32_t p);
+
+void an_defs_release(struct an_defs *d);
+
+#endif

@@ -1,0 +1,231 @@
+/* tr-deps for MPI: message matching and collective instances to edges. */
+#include <string.h>
+
+#include "../libstream/error.h"
+#include "deps.h"
+#include "vec.h"
+
+void an_deps_init(struct an_deps *d, struct ls_writer *w)
+{
+	memset(d, 0, sizeof(*d));
+	an_trace_init(&d->tr);
+	an_p2p_init(&d->p2p);
+	an_coll_init(&d->coll);
+	d->w = w;
+}
+
+static int edge(struct an_deps *d, uint64_t from, uint64_t to, enum ls_edge type)
+{
+	ls_build_begin(d->w, 4);
+	ls_put_kind(d->w, LS_K_EDGE);
+	ls_put_u64(d->w, LS_F_FROM, from);
+	ls_put_u64(d->w, LS_F_TO, to);
+	ls_put_str(d->w, LS_F_TYPE, ls_edge_name(type));
+	d->st.edges[type]++;
+	return ls_build_end(d->w);
+}
+
+/* The process index a field names, or AN_NONE with *why set. */
+static uint32_t process_field(const struct an_deps *d, const struct ls_record *rec,
+			      enum ls_field f, const char **why)
+{
+	uint64_t id;
+	uint32_t p;
+
+	if (ls_get_u64(rec, f, &id) < 0 ||
+	    (p = an_index(&d->tr.defs.proc_ix, id)) == AN_NONE)
+		*why = "message or collective naming an undefined process";
+	else
+		return p;
+	return AN_NONE;
+}
+
+static uint32_t comm_field(const struct an_deps *d, const struct ls_record *rec,
+			   const char **why)
+{
+	uint64_t id;
+	uint32_t c;
+
+	if (ls_get_u64(rec, LS_F_COMM, &id) < 0 ||
+	    (c = an_index(&d->tr.defs.comm_ix, id)) == AN_NONE)
+		*why = "message or collective on an undefined comm";
+	else
+		return c;
+	return AN_NONE;
+}
+
+/* A send or a receive: match it, and write the edge when both are known. */
+static int message(struct an_deps *d, const struct ls_record *rec,
+		   const struct an_event *ev, const char **why)
+{
+	const struct an_frame *top = an_stack_top(&d->tr.stacks[ev->s]);
+	uint32_t peer = process_field(d, rec, LS_F_PEER, why), comm;
+	struct an_msg_end self = { ev->id, ev->t }, other;
+	int64_t tag;
+	int rc;
+
+	if (peer == AN_NONE || (comm = comm_field(d, rec, why)) == AN_NONE)
+		return LS_ERR_SYNTAX;
+	if (ls_get_i64(rec, LS_F_TAG, &tag) < 0) {
+		*why = "message without a valid 'tag'";
+		return LS_ERR_SYNTAX;
+	}
+	if (rec->kind == LS_K_SEND) {
+		/* a send begins when the call that sends it does */
+		if (top)
+			self.t = top->t;
+		rc = an_p2p_send(&d->p2p, ev->proc, peer, comm, tag, self, &other);
+		if (rc <= 0)
+			return rc;
+		d->st.clock += other.t < self.t;
+		return edge(d, ev->id, other.ev, LS_E_MSG);
+	}
+	rc = an_p2p_recv(&d->p2p, peer, ev->proc, comm, tag, self, &other);
+	if (rc <= 0)
+		return rc;
+	d->st.clock += self.t < other.t;
+	return edge(d, other.ev, ev->id, LS_E_MSG);
+}
+
+/* A collective's end event names its comm and root: keep them on its frame. */
+static int coll_end(struct an_deps *d, const struct ls_record *rec,
+		    const struct an_event *ev, const char **why)
+{
+	struct an_frame *top = an_stack_top(&d->tr.stacks[ev->s]);
+
+	if (!top || !(an_role_collective(top->role) || an_role_world(top->role)))
+		return 0;
+	if ((top->a = comm_field(d, rec, why)) == AN_NONE)
+		return LS_ERR_SYNTAX;
+	top->a++;	/* a and b are 0 when unset */
+	if (ls_has(rec, LS_F_ROOT)) {
+		if ((top->b = process_field(d, rec, LS_F_ROOT, why)) == AN_NONE)
+			return LS_ERR_SYNTAX;
+		top->b++;
+	}
+	return 0;
+}
+
+/* The instance record: every member's activity, in rank order. */
+static int instance_record(struct an_deps *d, const uint64_t *acts, uint32_t n,
+			   uint32_t comm, uint32_t root)
+{
+	const struct an_defs *defs = &d->tr.defs;
+
+	ls_build_begin(d->w, 2 + (comm != AN_NONE) + (root != AN_NONE));
+	ls_put_kind(d->w, LS_K_INSTANCE);
+	ls_put_array(d->w, LS_F_ACTS, n);
+	for (uint32_t i = 0; i < n; i++)
+		ls_put_item_u64(d->w, acts[i]);
+	if (comm != AN_NONE)
+		ls_put_u64(d->w, LS_F_COMM, defs->comms[comm].id);
+	if (root != AN_NONE)
+		ls_put_u64(d->w, LS_F_ROOT, defs->procs[root].id);
+	d->st.instances++;
+	return ls_build_end(d->w);
+}
+
+static int instance_done(struct an_deps *d, struct an_coll_inst *inst)
+{
+	const struct an_coll_group *grp = &d->coll.groups[inst->group];
+	uint32_t root = AN_NONE;
+	int rc;
+
+	if (an_vec_room(&d->dep, &d->dep_cap, inst->n, sizeof(*d->dep)) < 0 ||
+	    an_vec_room(&d->acts, &d->acts_cap, inst->n, sizeof(*d->acts)) < 0)
+		return LS_ERR_NOMEM;
+	an_coll_deps(inst, d->dep);
+	d->st.mixed += inst->mixed;
+	for (uint32_t i = 0; i < inst->n; i++) {
+		if (d->dep[i] != AN_NONE &&
+		    (rc = edge(d, inst->m[d->dep[i]].enter, inst->m[i].leave,
+			       LS_E_COLL)) < 0)
+			return rc;
+	}
+	for (uint32_t i = 0; i < inst->n; i++)
+		d->acts[i] = inst->m[i].enter;
+	if (inst->root != AN_NONE && grp->comm != AN_NONE)
+		root = d->tr.defs.comms[grp->comm].members[inst->root];
+	return instance_record(d, d->acts, inst->n, grp->comm, root);
+}
+
+/* A collective activity ends: its part in an instance is done. */
+static int coll_leave(struct an_deps *d, const struct an_frame *f,
+		      const struct an_event *ev)
+{
+	uint32_t comm = f->a ? f->a - 1 : AN_NONE, root = f->b ? f->b - 1 : AN_NONE;
+	struct an_coll_member m = { f->id, ev->id, f->t,
+				    d->tr.defs.streams[ev->s].id, false };
+	struct an_coll_part part;
+	struct an_coll_inst *inst;
+	int rc;
+
+	rc = an_coll_part(&d->coll, &d->tr.defs, f->role, comm, ev->proc, &part);
+	if (rc == 0)
+		d->st.coll_alone++;
+	if (rc == 2)
+		return instance_record(d, &f->id, 1, comm, root);
+	if (rc <= 0)
+		return rc;
+	rc = an_coll_leave(&d->coll, part, f->role, root, &m, &inst);
+	if (rc <= 0)
+		return rc;
+	rc = instance_done(d, inst);
+	free(inst);
+	return rc;
+}
+
+int an_deps_take(struct an_deps *d, const struct ls_record *rec,
+		 const char **why)
+{
+	struct an_event ev;
+	struct an_frame *f;
+	int rc = 0;
+
+	switch (rec->kind) {
+	case LS_K_PROCESS: case LS_K_STREAM: case LS_K_REGION: case LS_K_COMM:
+		rc = an_trace_def(&d->tr, rec, why);
+		return rc < 0 ? rc : 0;
+	case LS_K_ENTER: case LS_K_LEAVE: case LS_K_SEND: case LS_K_RECV:
+	case LS_K_COLL_END:
+		break;
+	default:
+		return 0;
+	}
+	if ((rc = an_trace_event(&d->tr, rec, &ev, why)) < 0)
+		return rc;
+	switch (rec->kind) {
+	case LS_K_ENTER:
+		return an_trace_enter(&d->tr, rec, &ev, &rc, why) ? 0 : rc;
+	case LS_K_LEAVE:
+		if (!(f = an_trace_leave(&d->tr, rec, &ev, &rc, why)))
+			return rc;
+		if (an_role_collective(f->role) || an_role_world(f->role))
+			rc = coll_leave(d, f, &ev);
+		an_stack_pop_to(&d->tr.stacks[ev.s], f);
+		return rc;
+	case LS_K_COLL_END:
+		return coll_end(d, rec, &ev, why);
+	default:
+		return message(d, rec, &ev, why);
+	}
+}
+
+void an_deps_finish(struct an_deps *d)
+{
+	d->st.unmatched_sends = d->p2p.pending_sends;
+	d->st.unmatched_recvs = d->p2p.pending_recvs;
+	d->st.open_instances = d->coll.open;
+	d->st.unbalanced = an_trace_finish(&d->tr);
+}
+
+void an_deps_release(struct an_deps *d)
+{
+	an_coll_release(&d->coll);
+	an_p2p_release(&d->p2p);
+	an_trace_release(&d->tr);
+	free(d->dep);
+	free(d->acts);
+	d->dep = NULL;
+	d->acts = NULL;
+}

@@ -1,0 +1,124 @@
+/* Offline message matching: a queue of unmatched sends and receives per
+ * (sender, receiver) pair; comm and tag are compared along the queue. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../libstream/error.h"
+#include "defs.h"
+#include "p2p.h"
+#include "vec.h"
+
+void an_p2p_init(struct an_p2p *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->free = AN_NONE;
+}
+
+static struct an_p2p_chan *chan(struct an_p2p *p, uint32_t src, uint32_t dst)
+{
+	uint64_t key = (uint64_t)src << 32 | dst;
+	uint32_t c;
+
+	if (an_idmap_get(&p->chan_ix, key, &c))
+		return &p->chans[c];
+	if (an_vec_room(&p->chans, &p->chans_cap, p->nchans, sizeof(*p->chans)) < 0)
+		return NULL;
+	if (an_idmap_put(&p->chan_ix, key, p->nchans) < 0)
+		return NULL;
+	p->chans[p->nchans] = (struct an_p2p_chan){ AN_NONE, AN_NONE,
+						    AN_NONE, AN_NONE };
+	return &p->chans[p->nchans++];
+}
+
+/*
+ * Take the oldest message of queue *head with this comm and tag out of
+ * it into *end. Returns 1, or 0 if there is none.
+ */
+static int take(struct an_p2p *p, uint32_t *head, uint32_t *tail,
+		uint32_t comm, int64_t tag, struct an_msg_end *end)
+{
+	uint32_t prev = AN_NONE;
+
+	for (uint32_t m = *head; m != AN_NONE; prev = m, m = p->msgs[m].next) {
+		struct an_p2p_msg *msg = &p->msgs[m];
+
+		if (msg->comm != comm || msg->tag != tag)
+			continue;
+		*end = msg->end;
+		if (prev == AN_NONE)
+			*head = msg->next;
+		else
+			p->msgs[prev].next = msg->next;
+		if (*tail == m)
+			*tail = prev;
+		msg->next = p->free;
+		p->free = m;
+		return 1;
+	}
+	return 0;
+}
+
+static int append(struct an_p2p *p, uint32_t *head, uint32_t *tail,
+		  uint32_t comm, int64_t tag, struct an_msg_end end)
+{
+	uint32_t m = p->free;
+
+	if (m != AN_NONE) {
+		p->free = p->msgs[m].next;
+	} else {
+		if (an_vec_room(&p->msgs, &p->msgs_cap, p->nmsgs, sizeof(*p->msgs)) < 0)
+			return LS_ERR_NOMEM;
+		m = p->nmsgs++;
+	}
+	p->msgs[m] = (struct an_p2p_msg){ end, tag, comm, AN_NONE };
+	if (*tail == AN_NONE)
+		*head = m;
+	else
+		p->msgs[*tail].next = m;
+	*tail = m;
+	return 0;
+}
+
+int an_p2p_send(struct an_p2p *p, uint32_t src, uint32_t dst, uint32_t comm,
+		int64_t tag, struct an_msg_end send, struct an_msg_end *other)
+{
+	struct an_p2p_chan *c = chan(p, src, dst);
+	int rc;
+
+	if (!c)
+		return LS_ERR_NOMEM;
+	if (take(p, &c->recvs, &c->recvs_tail, comm, tag, other)) {
+		p->pending_recvs--;
+		return 1;
+	}
+	if ((rc = append(p, &c->sends, &c->sends_tail, comm, tag, send)) < 0)
+		return rc;
+	p->pending_sends++;
+	return 0;
+}
+
+int an_p2p_recv(struct an_p2p *p, uint32_t src, uint32_t dst, uint32_t comm,
+		int64_t tag, struct an_msg_end recv, struct an_msg_end *other)
+{
+	struct an_p2p_chan *c = chan(p, src, dst);
+	int rc;
+
+	if (!c)
+		return LS_ERR_NOMEM;
+	if (take(p, &c->sends, &c->sends_tail, comm, tag, other)) {
+		p->pending_sends--;
+		return 1;
+	}
+	if ((rc = append(p, &c->recvs, &c->recvs_tail, comm, tag, recv)) < 0)
+		return rc;
+	p->pending_recvs++;
+	return 0;
+}
+
+void an_p2p_release(struct an_p2p *p)
+{
+	an_idmap_release(&p->chan_ix);
+	free(p->chans);
+	free(p->msgs);
+	an_p2p_init(p);
+}

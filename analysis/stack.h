@@ -1,0 +1,86 @@
+/*
+ * The activities open on one stream: a stack of frames, one per enter not
+ * yet left, and what the analysis needs to know about a region's role.
+ */
+#ifndef AN_STACK_H
+#define AN_STACK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../libstream/schema.h"
+
+struct an_frame {
+	uint64_t id;		/* the enter's event id: names the activity */
+	int64_t t;		/* when it was entered */
+	uint32_t region;	/* index */
+	uint8_t role;		/* enum ls_role */
+	uint32_t a, b;		/* the stage's own per-activity data */
+};
+
+struct an_stack {
+	struct an_frame *f;
+	uint32_t n, cap;
+};
+
+/* Push a frame. Returns it, or NULL when out of memory. */
+struct an_frame *an_stack_push(struct an_stack *st);
+
+static inline struct an_frame *an_stack_top(struct an_stack *st)
+{
+	return st->n ? &st->f[st->n - 1] : NULL;
+}
+
+/*
+ * Find the frame a leave of region closes: the top one if it is of that
+ * region, else the nearest one below that is (the frames above it were
+ * never left: *skipped says how many). NULL if no open frame is of that
+ * region. The caller pops with an_stack_pop_to.
+ */
+struct an_frame *an_stack_match(struct an_stack *st, uint32_t region,
+				uint32_t *skipped);
+
+/* Pop frame f and everything above it. */
+static inline void an_stack_pop_to(struct an_stack *st, const struct an_frame *f)
+{
+	st->n = (uint32_t)(f - st->f);
+}
+
+void an_stack_release(struct an_stack *st);
+
+/* MPI calls a process can wait in (Isend and Irecv never block). */
+static inline bool an_role_mpi_blocking(enum ls_role r)
+{
+	switch (r) {
+	case LS_R_MPI_SEND: case LS_R_MPI_RECV: case LS_R_MPI_SENDRECV:
+	case LS_R_MPI_WAIT: case LS_R_MPI_TEST: case LS_R_MPI_BARRIER:
+	case LS_R_MPI_N2N: case LS_R_MPI_ONE2N: case LS_R_MPI_N2ONE:
+	case LS_R_MPI_SCAN: case LS_R_MPI_INIT: case LS_R_MPI_FINALIZE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* MPI calls that take part in communication (all but mpi_other). */
+static inline bool an_role_mpi_comm(enum ls_role r)
+{
+	return an_role_mpi_blocking(r) || r == LS_R_MPI_ISEND ||
+	       r == LS_R_MPI_IRECV;
+}
+
+/* Collective operations over a communicator. */
+static inline bool an_role_collective(enum ls_role r)
+{
+	return r == LS_R_MPI_BARRIER || r == LS_R_MPI_N2N ||
+	       r == LS_R_MPI_ONE2N || r == LS_R_MPI_N2ONE ||
+	       r == LS_R_MPI_SCAN;
+}
+
+/* Init and Finalize: collective over every ranked process. */
+static inline bool an_role_world(enum ls_role r)
+{
+	return r == LS_R_MPI_INIT || r == LS_R_MPI_FINALIZE;
+}
+
+#endif

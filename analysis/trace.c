@@ -1,0 +1,112 @@
+/* Definitions, events and open activities: what every stage follows. */
+#include <string.h>
+
+#include "../libstream/error.h"
+#include "trace.h"
+#include "vec.h"
+
+void an_trace_init(struct an_trace *tr)
+{
+	memset(tr, 0, sizeof(*tr));
+	an_defs_init(&tr->defs);
+}
+
+int an_trace_def(struct an_trace *tr, const struct ls_record *rec,
+		 const char **why)
+{
+	int rc = an_defs_take(&tr->defs, rec, why);
+	uint32_t n = tr->defs.nstreams;
+
+	if (rc <= 0 || rec->kind != LS_K_STREAM)
+		return rc;
+	if (an_vec_room(&tr->stacks, &tr->stacks_cap, n - 1, sizeof(*tr->stacks)) < 0)
+		return LS_ERR_NOMEM;
+	memset(&tr->stacks[n - 1], 0, sizeof(tr->stacks[n - 1]));
+	return 1;
+}
+
+int an_trace_event(const struct an_trace *tr, const struct ls_record *rec,
+		   struct an_event *ev, const char **why)
+{
+	uint64_t s;
+
+	if (ls_get_u64(rec, LS_F_ID, &ev->id) < 0 ||
+	    ls_get_i64(rec, LS_F_T, &ev->t) < 0 ||
+	    ls_get_u64(rec, LS_F_S, &s) < 0) {
+		*why = "event without a valid 'id', 't' or 's'";
+		return LS_ERR_SYNTAX;
+	}
+	if ((ev->s = an_index(&tr->defs.stream_ix, s)) == AN_NONE) {
+		*why = "event on an undefined stream";
+		return LS_ERR_SYNTAX;
+	}
+	ev->proc = tr->defs.streams[ev->s].process;
+	return 0;
+}
+
+/* The region index of an enter or leave. */
+static uint32_t region_of(const struct an_trace *tr, const struct ls_record *rec,
+			  int *rc, const char **why)
+{
+	uint64_t r;
+	uint32_t ix;
+
+	if (ls_get_u64(rec, LS_F_R, &r) < 0 ||
+	    (ix = an_index(&tr->defs.region_ix, r)) == AN_NONE) {
+		*why = "enter or leave of an undefined region";
+		*rc = LS_ERR_SYNTAX;
+		return AN_NONE;
+	}
+	return ix;
+}
+
+struct an_frame *an_trace_enter(struct an_trace *tr, const struct ls_record *rec,
+				const struct an_event *ev, int *rc,
+				const char **why)
+{
+	uint32_t region = region_of(tr, rec, rc, why);
+	struct an_frame *f;
+
+	if (region == AN_NONE)
+		return NULL;
+	if (!(f = an_stack_push(&tr->stacks[ev->s]))) {
+		*rc = LS_ERR_NOMEM;
+		return NULL;
+	}
+	*f = (struct an_frame){ ev->id, ev->t, region, tr->defs.roles[region], 0, 0 };
+	return f;
+}
+
+struct an_frame *an_trace_leave(struct an_trace *tr, const struct ls_record *rec,
+				const struct an_event *ev, int *rc,
+				const char **why)
+{
+	uint32_t region = region_of(tr, rec, rc, why), skipped;
+	struct an_frame *f;
+
+	if (region == AN_NONE)
+		return NULL;
+	*rc = 0;
+	if (!(f = an_stack_match(&tr->stacks[ev->s], region, &skipped))) {
+		tr->unbalanced++;
+		return NULL;
+	}
+	tr->unbalanced += skipped;
+	return f;
+}
+
+uint64_t an_trace_finish(struct an_trace *tr)
+{
+	for (uint32_t s = 0; s < tr->defs.nstreams; s++)
+		tr->unbalanced += tr->stacks[s].n;
+	return tr->unbalanced;
+}
+
+void an_trace_release(struct an_trace *tr)
+{
+	for (uint32_t s = 0; s < tr->defs.nstreams; s++)
+		an_stack_release(&tr->stacks[s]);
+	free(tr->stacks);
+	an_defs_release(&tr->defs);
+	an_trace_init(tr);
+}

@@ -1,0 +1,66 @@
+/*
+ * What every analysis stage follows in a stream: the definitions, each
+ * event's id, time and stream, and the activities open on each stream.
+ */
+#ifndef AN_TRACE_H
+#define AN_TRACE_H
+
+#include <stdint.h>
+
+#include "../libstream/record.h"
+#include "defs.h"
+#include "stack.h"
+
+struct an_event {
+	uint64_t id;
+	int64_t t;
+	uint32_t s;		/* stream index */
+	uint32_t proc;		/* its process index */
+};
+
+struct an_trace {
+	struct an_defs defs;
+	struct an_stack *stacks;	/* per stream index */
+	uint32_t stacks_cap;
+	uint64_t unbalanced;	/* leaves without their enter, enters never left */
+};
+
+void an_trace_init(struct an_trace *tr);
+
+/*
+ * Take a definition (an_defs_take). Returns 1 if rec was one, 0 if not,
+ * or a negative error (*why set for LS_ERR_SYNTAX).
+ */
+int an_trace_def(struct an_trace *tr, const struct ls_record *rec,
+		 const char **why);
+
+/*
+ * The id, time and stream of event rec. Returns 0, or LS_ERR_SYNTAX with
+ * *why set (a field missing, an undefined stream).
+ */
+int an_trace_event(const struct an_trace *tr, const struct ls_record *rec,
+		   struct an_event *ev, const char **why);
+
+/*
+ * An enter: push its frame (a and b zero). Returns it, or NULL with *rc
+ * set (LS_ERR_NOMEM; LS_ERR_SYNTAX with *why for an undefined region).
+ */
+struct an_frame *an_trace_enter(struct an_trace *tr, const struct ls_record *rec,
+				const struct an_event *ev, int *rc,
+				const char **why);
+
+/*
+ * A leave: the frame it closes, still on the stack (pop it with
+ * an_stack_pop_to when done with it), or NULL if no open activity is of
+ * its region (counted; *rc 0) or on error (*rc < 0, *why set).
+ */
+struct an_frame *an_trace_leave(struct an_trace *tr, const struct ls_record *rec,
+				const struct an_event *ev, int *rc,
+				const char **why);
+
+/* Count the enters never left; returns the total count of unbalanced. */
+uint64_t an_trace_finish(struct an_trace *tr);
+
+void an_trace_release(struct an_trace *tr);
+
+#endif

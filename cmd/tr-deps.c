@@ -1,0 +1,98 @@
+/*
+ * tr-deps: the dependencies between processes, as edge records: each
+ * message from its send to its receive, each collective member from the
+ * member it waited for, with an instance record per collective.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "../analysis/deps.h"
+#include "stage.h"
+#include "tool.h"
+
+static void usage(FILE *to)
+{
+	fprintf(to, "usage: tr-deps [-hJM] [--stats] [file]\n");
+}
+
+static int take(void *ctx, const struct ls_record *rec, const char **why)
+{
+	return an_deps_take(ctx, rec, why);
+}
+
+/* What was odd in the input, once each; with --stats what was found. */
+static void report(const char *input, const struct an_deps_stats *st, bool stats)
+{
+	static const struct { size_t off; const char *what; } odd[] = {
+		{ offsetof(struct an_deps_stats, unmatched_sends), "sends never received" },
+		{ offsetof(struct an_deps_stats, unmatched_recvs), "receives without a send" },
+		{ offsetof(struct an_deps_stats, clock), "receives that completed before their send began (clock skew)" },
+		{ offsetof(struct an_deps_stats, open_instances), "collective instances missing a member" },
+		{ offsetof(struct an_deps_stats, coll_alone), "collectives in no instance (no communicator, or not a member)" },
+		{ offsetof(struct an_deps_stats, mixed), "collective instances whose members ran different operations" },
+		{ offsetof(struct an_deps_stats, unbalanced), "enters and leaves that do not pair" },
+	};
+
+	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+		uint64_t n = *(const uint64_t *)(const void *)((const char *)st + odd[i].off);
+
+		if (n)
+			tool_error("%s: %" PRIu64 " %s", input, n, odd[i].what);
+	}
+	if (!stats)
+		return;
+	fprintf(stderr, "%s: edges\n", input);
+	for (int e = 0; e < LS_E__COUNT; e++)
+		if (st->edges[e])
+			fprintf(stderr, "  %-12s %12" PRIu64 "\n", ls_edge_name(e), st->edges[e]);
+	fprintf(stderr, "  %-12s %12" PRIu64 "\n", "instances", st->instances);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "stats", no_argument, NULL, 'S' },
+		TOOL_LONGOPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	static const enum ls_kind replaces[] = { LS_K_EDGE, LS_K_INSTANCE, 0 };
+	struct tool_output out = { false, false };
+	enum ls_format format;
+	struct ls_reader r;
+	struct ls_writer w;
+	struct an_deps d;
+	bool stats = false;
+	int ch, status;
+
+	tool_init("tr-deps");
+	while ((ch = getopt_long(argc, argv, TOOL_OPTIONS, longopts, NULL)) != -1) {
+		if (tool_option(ch, &out, usage))
+			continue;
+		if (ch != 'S') {
+			usage(stderr);
+			return 2;
+		}
+		stats = true;
+	}
+	if (argc - optind > 1 || tool_output_format(&out, &format) < 0) {
+		usage(stderr);
+		return 2;
+	}
+	if (ls_reader_open(&r, argv[optind]) < 0) {
+		tool_error("%s: %s", argv[optind], r.err);
+		return 1;
+	}
+	ls_writer_init(&w, STDOUT_FILENO, format);
+	an_deps_init(&d, &w);
+	status = stage_run(&(struct stage){ "tr-deps " TR_VERSION, replaces, take, &d },
+			   &r, &w);
+	if (!status) {
+		an_deps_finish(&d);
+		report(r.name, &d.st, stats);
+	}
+	an_deps_release(&d);
+	ls_reader_release(&r);
+	return tool_finish(&w) | status;
+}
