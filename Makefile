@@ -27,11 +27,12 @@ LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/idset.o \
 	libstream/json.o libstream/mp.o libstream/range.o libstream/reader.o \
 	libstream/record.o libstream/roles.o libstream/schema.o libstream/writer.o
 OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o
-ANALYSIS_OBJS = analysis/coll.o analysis/defs.o analysis/deps.o \
-	analysis/idmap.o analysis/p2p.o analysis/stack.o analysis/trace.o
+ANALYSIS_OBJS = analysis/blame.o analysis/coll.o analysis/defs.o analysis/deps.o \
+	analysis/idmap.o analysis/p2p.o analysis/stack.o analysis/trace.o \
+	analysis/waits.o
 TOOL_OBJS = cmd/tool.o
 STAGE_OBJS = cmd/stage.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
-PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps
+PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps bin/tr-waits
 HELPERS = tests/helper/ls-unit bench/ls-bench bench/gen-otf2 bench/otf2-read
 MAN1 = doc/tr-cat.1 doc/tr-read.1
 MAN7 = doc/tr.7

@@ -50,6 +50,15 @@ fail:
 	return rc;
 }
 
+bool an_coll_expected(const struct an_defs *d, enum ls_role role,
+		      uint32_t comm, uint32_t proc)
+{
+	if (comm != AN_NONE && (an_role_collective(role) || an_role_world(role)))
+		return d->comms[comm].n == 0 ||
+		       an_comm_rank(&d->comms[comm], proc) != AN_NONE;
+	return an_role_world(role) && d->procs[proc].ranked;
+}
+
 int an_coll_part(struct an_coll *c, const struct an_defs *d, enum ls_role role,
 		 uint32_t comm, uint32_t proc, struct an_coll_part *part)
 {
@@ -57,16 +66,14 @@ int an_coll_part(struct an_coll *c, const struct an_defs *d, enum ls_role role,
 	uint32_t g;
 	int rc;
 
-	if (comm != AN_NONE && (an_role_collective(role) || an_role_world(role))) {
+	if (!an_coll_expected(d, role, comm, proc))
+		return 0;
+	if (comm != AN_NONE) {
 		if (d->comms[comm].n == 0)
 			return 2;
 		key = comm;
-	} else if (role == LS_R_MPI_INIT && d->procs[proc].ranked) {
-		key = KEY_INIT;
-	} else if (role == LS_R_MPI_FINALIZE && d->procs[proc].ranked) {
-		key = KEY_FINALIZE;
 	} else {
-		return 0;
+		key = role == LS_R_MPI_INIT ? KEY_INIT : KEY_FINALIZE;
 	}
 	if (!an_idmap_get(&c->group_ix, key, &g) &&
 	    (rc = new_group(c, d, key, &g)) < 0)

@@ -56,12 +56,19 @@ struct an_coll_part {
 void an_coll_init(struct an_coll *c);
 
 /*
- * The instance group for an activity of this role on process index proc,
- * whose collective end event named comm (a comm index, AN_NONE if it had
- * none). Returns 1 with *part set; 2 if the process is alone in it
- * (MPI_COMM_SELF: an instance of one, complete at once); 0 if it takes
- * part in no instance (a collective without comm, a process that is not
- * a member, Init without a rank); or LS_ERR_NOMEM.
+ * Whether an activity of this role on process index proc, whose collective
+ * end event named comm (a comm index, AN_NONE if it had none), is part of
+ * an instance: a collective with a comm it is a member of (or
+ * MPI_COMM_SELF), or Init or Finalize of a ranked process.
+ */
+bool an_coll_expected(const struct an_defs *d, enum ls_role role,
+		      uint32_t comm, uint32_t proc);
+
+/*
+ * The instance group of an activity (arguments as an_coll_expected).
+ * Returns 1 with *part set; 2 if the process is alone in it
+ * (MPI_COMM_SELF: an instance of one, complete at once); 0 if it is part
+ * of no instance; or LS_ERR_NOMEM.
  */
 int an_coll_part(struct an_coll *c, const struct an_defs *d, enum ls_role role,
 		 uint32_t comm, uint32_t proc, struct an_coll_part *part);

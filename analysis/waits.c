@@ -1,0 +1,723 @@
+/* tr-waits for MPI: wait states from message and collective edges, and
+ * their blame. */
+#include <string.h>
+
+#include "../libstream/error.h"
+#include "coll.h"
+#include "vec.h"
+#include "waits.h"
+
+#define POST_KEY(proc, req) ((uint64_t)(proc) << 40 | (req))
+#define POST_KEY_FITS(proc, req) ((proc) < (1u << 24) && (req) < ((uint64_t)1 << 40))
+
+void an_waits_init(struct an_waits *a, struct ls_writer *w)
+{
+	memset(a, 0, sizeof(*a));
+	an_trace_init(&a->tr);
+	a->free_act = a->free_pend = a->free_order = AN_NONE;
+	a->w = w;
+}
+
+/* Activities: made at enter, freed when nothing refers to them. */
+
+static int act_new(struct an_waits *a, const struct an_frame *f,
+		   const struct an_event *ev, uint32_t *out)
+{
+	uint32_t i = a->free_act;
+
+	if (i != AN_NONE) {
+		a->free_act = a->acts[i].next_free;
+	} else {
+		if (an_vec_room(&a->acts, &a->acts_cap, a->nacts, sizeof(*a->acts)) < 0)
+			return LS_ERR_NOMEM;
+		i = a->nacts++;
+	}
+	a->acts[i] = (struct an_act){
+		.id = f->id, .t0 = f->t, .t1 = f->t, .s = ev->s, .proc = ev->proc,
+		.comm = AN_NONE, .inputs = 1, .refs = 1, .role = f->role,
+		.live = true, .open = true, .cause_t = f->t, .cause_act = AN_NONE,
+	};
+	*out = i;
+	return 0;
+}
+
+static void act_ref(struct an_waits *a, uint32_t i)
+{
+	a->acts[i].refs++;
+}
+
+static void act_unref(struct an_waits *a, uint32_t i)
+{
+	struct an_act *x = &a->acts[i];
+
+	if (--x->refs)
+		return;
+	an_interval_release(&x->before);
+	x->live = false;
+	x->next_free = a->free_act;
+	a->free_act = i;
+}
+
+/* Pending sends, receives and posts. */
+
+static int pend_new(struct an_waits *a, struct an_pending p, uint32_t *out)
+{
+	uint32_t i = a->free_pend;
+
+	if (i != AN_NONE) {
+		a->free_pend = a->pend[i].act;
+	} else {
+		if (an_vec_room(&a->pend, &a->pend_cap, a->npend, sizeof(*a->pend)) < 0)
+			return LS_ERR_NOMEM;
+		i = a->npend++;
+	}
+	a->pend[i] = p;
+	*out = i;
+	return 0;
+}
+
+static void pend_free(struct an_waits *a, uint32_t i)
+{
+	a->pend[i].act = a->free_pend;
+	a->free_pend = i;
+}
+
+/* The queue of sends to process p not received yet, oldest first. */
+static struct an_order_queue *queue_of(struct an_waits *a, uint32_t p)
+{
+	uint32_t old = a->queues_cap;
+
+	if (an_vec_room(&a->queues, &a->queues_cap, p, sizeof(*a->queues)) < 0)
+		return NULL;
+	for (uint32_t q = old; q < a->queues_cap; q++)
+		a->queues[q] = (struct an_order_queue){ AN_NONE, AN_NONE };
+	return &a->queues[p];
+}
+
+static int order_push(struct an_waits *a, uint32_t p, int64_t t, uint32_t *out)
+{
+	struct an_order_queue *q = queue_of(a, p);
+	uint32_t i = a->free_order;
+
+	if (!q)
+		return LS_ERR_NOMEM;
+	if (i != AN_NONE) {
+		a->free_order = a->order[i].next;
+	} else {
+		if (an_vec_room(&a->order, &a->order_cap, a->norder, sizeof(*a->order)) < 0)
+			return LS_ERR_NOMEM;
+		i = a->norder++;
+	}
+	a->order[i] = (struct an_order_node){ t, AN_NONE, false };
+	if (q->tail == AN_NONE)
+		q->head = i;
+	else
+		a->order[q->tail].next = i;
+	q->tail = i;
+	*out = i;
+	return 0;
+}
+
+/* Mark a send received; drop received ones from the front of the queue. */
+static void order_received(struct an_waits *a, uint32_t p, uint32_t node)
+{
+	struct an_order_queue *q = &a->queues[p];
+
+	a->order[node].received = true;
+	while (q->head != AN_NONE && a->order[q->head].received) {
+		uint32_t next = a->order[q->head].next;
+
+		a->order[q->head].next = a->free_order;
+		a->free_order = q->head;
+		q->head = next;
+	}
+	if (q->head == AN_NONE)
+		q->tail = AN_NONE;
+}
+
+/* Wait states and blame. */
+
+static struct an_tally *tally(struct an_waits *a, uint32_t p, enum ls_pattern pat)
+{
+	if (p >= a->tally_procs) {
+		uint32_t n = a->tally_procs, cap = n * LS_P__COUNT;
+		uint32_t want = (a->tr.defs.nprocs > p ? a->tr.defs.nprocs : p + 1);
+
+		if (an_vec_room(&a->tally, &cap, want * LS_P__COUNT - 1, sizeof(*a->tally)) < 0)
+			return NULL;
+		memset(&a->tally[n * LS_P__COUNT], 0,
+		       (size_t)(want - n) * LS_P__COUNT * sizeof(*a->tally));
+		a->tally_procs = want;
+	}
+	return &a->tally[(size_t)p * LS_P__COUNT + pat];
+}
+
+static int blame_record(struct an_waits *a, uint64_t to, uint64_t ns,
+			const struct an_act *x, uint32_t s)
+{
+	ls_build_begin(a->w, 6);
+	ls_put_kind(a->w, LS_K_BLAME);
+	ls_put_u64(a->w, LS_F_TO, to);
+	ls_put_u64(a->w, LS_F_NS, ns);
+	ls_put_str(a->w, LS_F_PATTERN, ls_pattern_name(x->pattern));
+	ls_put_u64(a->w, LS_F_WAIT, x->id);
+	ls_put_u64(a->w, LS_F_S, a->tr.defs.streams[s].id);
+	return ls_build_end(a->w);
+}
+
+/* Write x's wait state of dur ns and its blame. */
+static int wait_record(struct an_waits *a, const struct an_act *x, uint64_t dur)
+{
+	const struct an_act *c = &a->acts[x->cause_act];
+	struct an_tally *t = tally(a, x->proc, x->pattern);
+	int rc;
+
+	if (!t)
+		return LS_ERR_NOMEM;
+	t->count++;
+	t->ns += dur;
+	a->st.waits++;
+	ls_build_begin(a->w, 7);
+	ls_put_kind(a->w, LS_K_WAIT);
+	ls_put_u64(a->w, LS_F_AT, x->id);
+	ls_put_i64(a->w, LS_F_T, x->t0);
+	ls_put_u64(a->w, LS_F_DUR, dur);
+	ls_put_str(a->w, LS_F_PATTERN, ls_pattern_name(x->pattern));
+	ls_put_u64(a->w, LS_F_S, a->tr.defs.streams[x->s].id);
+	ls_put_u64(a->w, LS_F_CAUSE, x->cause_ev);
+	if ((rc = ls_build_end(a->w)) < 0)
+		return rc;
+	if (c->before.total == 0)	/* nothing ran before the cause: itself */
+		return blame_record(a, c->id, dur, x, c->s);
+	if (an_vec_room(&a->split, &a->split_cap, c->before.n - 1, sizeof(*a->split)) < 0)
+		return LS_ERR_NOMEM;
+	an_blame_split(&c->before, dur, a->split);
+	for (uint32_t i = 0; i < c->before.n; i++)
+		if (a->split[i] &&
+		    (rc = blame_record(a, c->before.v[i].act, a->split[i], x, c->s)) < 0)
+			return rc;
+	return 0;
+}
+
+/* All of x's inputs are in: its wait is decided. */
+static int decide(struct an_waits *a, uint32_t i)
+{
+	struct an_act *x = &a->acts[i];
+	uint32_t cause = x->cause_act;
+	int rc = 0;
+
+	if (cause != AN_NONE) {
+		uint64_t want = (uint64_t)(x->cause_t - x->t0);
+		uint64_t lasted = x->t1 > x->t0 ? (uint64_t)(x->t1 - x->t0) : 0;
+
+		a->st.clamped += want > lasted;
+		if (want > lasted)
+			want = lasted;
+		if (want)
+			rc = wait_record(a, x, want);
+		x->cause_act = AN_NONE;
+		act_unref(a, cause);
+	}
+	act_unref(a, i);
+	return rc;
+}
+
+static int input_done(struct an_waits *a, uint32_t i)
+{
+	return --a->acts[i].inputs ? 0 : decide(a, i);
+}
+
+/* Activity w could not go on before time t, when ev of activity c happened. */
+static void candidate(struct an_waits *a, uint32_t w, int64_t t, uint64_t ev,
+		      uint32_t c, enum ls_pattern pattern)
+{
+	struct an_act *x = &a->acts[w];
+	uint32_t old = x->cause_act;
+
+	if (t <= x->cause_t)
+		return;
+	act_ref(a, c);
+	x->cause_t = t;
+	x->cause_ev = ev;
+	x->cause_act = c;
+	x->pattern = (uint8_t)pattern;
+	if (old != AN_NONE)
+		act_unref(a, old);
+}
+
+static bool blocking_send(enum ls_role r)
+{
+	return r == LS_R_MPI_SEND || r == LS_R_MPI_SENDRECV;
+}
+
+/*
+ * Late Receiver: a blocking send s that was still running when its
+ * receive was posted (in the receiving call w itself, or by an Irecv).
+ */
+static void late_receiver(struct an_waits *a, uint32_t s, uint32_t w,
+			  const struct an_pending *recv)
+{
+	const struct an_act *x = &a->acts[s];
+	uint32_t post = AN_NONE, p;
+	int64_t t;
+	uint64_t ev;
+
+	if (recv->has_req && POST_KEY_FITS(a->acts[w].proc, recv->req) &&
+	    an_idmap_get(&a->post_ix, POST_KEY(a->acts[w].proc, recv->req), &p)) {
+		post = a->pend[p].act;
+		t = a->pend[p].t;
+		ev = a->pend[p].ev;
+	} else if (a->acts[w].role == LS_R_MPI_RECV ||
+		   a->acts[w].role == LS_R_MPI_SENDRECV) {
+		post = w;
+		t = a->acts[w].t0;
+		ev = a->acts[w].id;
+	}
+	if (post != AN_NONE && blocking_send(x->role) && t > x->t0 &&
+	    (x->open || t < x->t1))
+		candidate(a, s, t, ev, post, LS_P_LATE_RECEIVER);
+}
+
+/* A posted receive is done with (received or cancelled). */
+static void post_done(struct an_waits *a, uint32_t proc, uint64_t req)
+{
+	uint32_t p;
+
+	if (!POST_KEY_FITS(proc, req) || !an_idmap_get(&a->post_ix, POST_KEY(proc, req), &p))
+		return;
+	an_idmap_del(&a->post_ix, POST_KEY(proc, req));
+	act_unref(a, a->pend[p].act);
+	pend_free(a, p);
+}
+
+static int message_edge(struct an_waits *a, uint64_t from, uint64_t to)
+{
+	uint32_t ps, pr, s, w;
+	struct an_pending send, recv;
+	int rc;
+
+	if (!an_idmap_get(&a->ev_ix, from, &ps) || !an_idmap_get(&a->ev_ix, to, &pr) ||
+	    !a->pend[ps].send || a->pend[pr].send) {
+		a->st.stray_edges++;
+		return 0;
+	}
+	send = a->pend[ps];
+	recv = a->pend[pr];
+	s = send.act;
+	w = recv.act;
+	order_received(a, send.peer, send.order);
+	if (recv.t < send.t) {
+		a->st.clock++;
+	} else {
+		if (send.t > a->acts[w].t0) {
+			const struct an_order_queue *q = &a->queues[send.peer];
+			bool wrong = q->head != AN_NONE && a->order[q->head].t < a->acts[w].t0;
+
+			candidate(a, w, send.t, from, s, wrong ?
+				  LS_P_LATE_SENDER_WRONG_ORDER : LS_P_LATE_SENDER);
+		}
+		late_receiver(a, s, w, &recv);
+	}
+	if (recv.has_req)
+		post_done(a, a->acts[w].proc, recv.req);
+	an_idmap_del(&a->ev_ix, from);
+	an_idmap_del(&a->ev_ix, to);
+	pend_free(a, ps);
+	pend_free(a, pr);
+	if (blocking_send(a->acts[s].role) && (rc = input_done(a, s)) < 0)
+		return rc;
+	act_unref(a, s);
+	return input_done(a, w);
+}
+
+static enum ls_pattern coll_pattern(enum ls_role r)
+{
+	switch (r) {
+	case LS_R_MPI_BARRIER: return LS_P_WAIT_BARRIER;
+	case LS_R_MPI_ONE2N: return LS_P_LATE_BROADCAST;
+	case LS_R_MPI_N2ONE: return LS_P_EARLY_REDUCE;
+	case LS_R_MPI_SCAN: return LS_P_EARLY_SCAN;
+	case LS_R_MPI_INIT: return LS_P_WAIT_INIT;
+	case LS_R_MPI_FINALIZE: return LS_P_WAIT_FINALIZE;
+	default: return LS_P_WAIT_NXN;
+	}
+}
+
+static int edge(struct an_waits *a, const struct ls_record *rec, const char **why)
+{
+	uint64_t from, to;
+	uint32_t c, w;
+	const char *type;
+	uint32_t n;
+
+	if (ls_get_u64(rec, LS_F_FROM, &from) < 0 || ls_get_u64(rec, LS_F_TO, &to) < 0 ||
+	    ls_get_str(rec, LS_F_TYPE, &type, &n) < 0) {
+		*why = "edge without a valid 'from', 'to' or 'type'";
+		return LS_ERR_SYNTAX;
+	}
+	if (n == 3 && memcmp(type, "msg", 3) == 0)
+		return message_edge(a, from, to);
+	if (n != 4 || memcmp(type, "coll", 4) != 0)
+		return 0;	/* not an MPI dependency */
+	if (!an_idmap_get(&a->act_ix, from, &c) || !an_idmap_get(&a->act_ix, to, &w)) {
+		a->st.stray_edges++;
+		return 0;
+	}
+	candidate(a, w, a->acts[c].t0, from, c, coll_pattern(a->acts[w].role));
+	return 0;
+}
+
+/* An instance record: its members' waits are decided. */
+static int instance(struct an_waits *a, const struct ls_record *rec, const char **why)
+{
+	const uint8_t *p, *end = rec->raw + rec->len;
+	struct mp_item it;
+	long head;
+	int rc;
+
+	if (!ls_has(rec, LS_F_ACTS) ||
+	    (head = mp_head(p = rec->raw + rec->off[LS_F_ACTS], end, &it)) <= 0 ||
+	    it.type != MP_ARRAY) {
+		*why = "instance without a valid 'acts' array";
+		return LS_ERR_SYNTAX;
+	}
+	p += head;
+	for (uint32_t k = 0; k < it.v.n; k++) {
+		struct mp_item m;
+		long n = mp_head(p, end, &m);
+		uint32_t i;
+
+		if (n <= 0 || m.type != MP_UINT) {
+			*why = "instance 'acts' holding something else than event ids";
+			return LS_ERR_SYNTAX;
+		}
+		p += n;
+		if (!an_idmap_get(&a->act_ix, m.v.u, &i)) {
+			a->st.stray_edges++;
+			continue;
+		}
+		an_idmap_del(&a->act_ix, a->acts[i].id);
+		an_idmap_del(&a->act_ix, a->acts[i].leave);
+		if ((rc = input_done(a, i)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Exclusive time: the top activity of stream s ran until t. */
+static int accrue(struct an_waits *a, uint32_t s, int64_t t)
+{
+	struct an_stream_time *st = &a->time[s];
+	struct an_frame *top = an_stack_top(&a->tr.stacks[s]);
+	int rc = 0;
+
+	if (t <= st->last)
+		return 0;
+	if (top && !st->in_mpi)
+		rc = an_interval_add(&st->now, &top->b, top->id, (uint64_t)(t - st->last));
+	st->last = t;
+	return rc;
+}
+
+static int enter(struct an_waits *a, const struct ls_record *rec,
+		 const struct an_event *ev, const char **why)
+{
+	struct an_stream_time *st = &a->time[ev->s];
+	struct an_frame *f;
+	struct an_act *x;
+	uint32_t i;
+	int rc;
+
+	if ((rc = accrue(a, ev->s, ev->t)) < 0)
+		return rc;
+	if (!(f = an_trace_enter(&a->tr, rec, ev, &rc, why)))
+		return rc;
+	if (!an_role_mpi_comm(f->role))
+		return 0;
+	if ((rc = act_new(a, f, ev, &i)) < 0)
+		return rc;
+	f->a = i + 1;
+	x = &a->acts[i];
+	if (!an_role_mpi_blocking(f->role))
+		return an_interval_copy(&x->before, &st->now);
+	/* a blocking call ends the interval: it is what came before it */
+	x->before = st->now;
+	st->now = (struct an_interval){ NULL, 0, 0, 0 };
+	st->in_mpi++;
+	return 0;
+}
+
+/* Activity f ends at ev (its own leave, or a leave of an enclosing one). */
+static int close_frame(struct an_waits *a, const struct an_frame *f,
+		       const struct an_event *ev, bool own)
+{
+	struct an_act *x;
+	uint32_t i;
+	int rc;
+
+	if (!f->a)
+		return 0;
+	i = f->a - 1;
+	x = &a->acts[i];
+	x->t1 = ev->t;
+	x->leave = ev->id;
+	x->open = false;
+	if (an_role_mpi_blocking(x->role))
+		a->time[ev->s].in_mpi--;
+	if (own && an_coll_expected(&a->tr.defs, x->role, x->comm, x->proc)) {
+		if ((rc = an_idmap_put(&a->act_ix, x->id, i)) < 0 ||
+		    (rc = an_idmap_put(&a->act_ix, x->leave, i)) < 0)
+			return rc;
+		x->inputs++;
+	}
+	return input_done(a, i);
+}
+
+static int leave(struct an_waits *a, const struct ls_record *rec,
+		 const struct an_event *ev, const char **why)
+{
+	struct an_stack *stack = &a->tr.stacks[ev->s];
+	struct an_frame *f;
+	int rc;
+
+	if ((rc = accrue(a, ev->s, ev->t)) < 0)
+		return rc;
+	if (!(f = an_trace_leave(&a->tr, rec, ev, &rc, why)))
+		return rc;
+	for (struct an_frame *g = an_stack_top(stack); g >= f; g--)
+		if ((rc = close_frame(a, g, ev, g == f)) < 0)
+			return rc;
+	an_stack_pop_to(stack, f);
+	return 0;
+}
+
+/* The MPI activity an event happens in, or AN_NONE (counted). */
+static uint32_t event_act(struct an_waits *a, const struct an_event *ev)
+{
+	const struct an_frame *top = an_stack_top(&a->tr.stacks[ev->s]);
+
+	if (top && top->a)
+		return top->a - 1;
+	a->st.outside++;
+	return AN_NONE;
+}
+
+static int send_event(struct an_waits *a, const struct ls_record *rec,
+		      const struct an_event *ev, const char **why)
+{
+	uint32_t i = event_act(a, ev), p, peer;
+	struct an_pending pend;
+	uint64_t id;
+	int rc;
+
+	if (i == AN_NONE)
+		return 0;
+	if (ls_get_u64(rec, LS_F_PEER, &id) < 0 ||
+	    (peer = an_index(&a->tr.defs.proc_ix, id)) == AN_NONE) {
+		*why = "message naming an undefined process";
+		return LS_ERR_SYNTAX;
+	}
+	pend = (struct an_pending){ .act = i, .t = a->acts[i].t0, .ev = ev->id,
+				    .send = true, .peer = peer };
+	if ((rc = order_push(a, peer, pend.t, &pend.order)) < 0 ||
+	    (rc = pend_new(a, pend, &p)) < 0 ||
+	    (rc = an_idmap_put(&a->ev_ix, ev->id, p)) < 0)
+		return rc;
+	act_ref(a, i);
+	a->acts[i].inputs += blocking_send(a->acts[i].role);
+	return 0;
+}
+
+static int recv_event(struct an_waits *a, const struct ls_record *rec,
+		      const struct an_event *ev)
+{
+	uint32_t i = event_act(a, ev), p;
+	struct an_pending pend;
+	int rc;
+
+	if (i == AN_NONE)
+		return 0;
+	pend = (struct an_pending){ .act = i, .t = ev->t, .ev = ev->id };
+	pend.has_req = ls_get_u64(rec, LS_F_REQ, &pend.req) == 0;
+	if ((rc = pend_new(a, pend, &p)) < 0 ||
+	    (rc = an_idmap_put(&a->ev_ix, ev->id, p)) < 0)
+		return rc;
+	a->acts[i].inputs++;
+	return 0;
+}
+
+static int request_event(struct an_waits *a, const struct ls_record *rec,
+			 const struct an_event *ev)
+{
+	uint32_t i, p;
+	uint64_t req;
+	int rc;
+
+	if (ls_get_u64(rec, LS_F_REQ, &req) < 0)
+		return 0;
+	if (rec->kind == LS_K_REQ_CANCEL) {
+		post_done(a, ev->proc, req);
+		return 0;
+	}
+	if ((i = event_act(a, ev)) == AN_NONE || !POST_KEY_FITS(ev->proc, req))
+		return 0;
+	post_done(a, ev->proc, req);	/* a request id used again */
+	if ((rc = pend_new(a, (struct an_pending){ .act = i, .t = a->acts[i].t0,
+						   .ev = ev->id }, &p)) < 0 ||
+	    (rc = an_idmap_put(&a->post_ix, POST_KEY(ev->proc, req), p)) < 0)
+		return rc;
+	act_ref(a, i);
+	return 0;
+}
+
+static int coll_end(struct an_waits *a, const struct ls_record *rec,
+		    const struct an_event *ev)
+{
+	const struct an_frame *top = an_stack_top(&a->tr.stacks[ev->s]);
+	uint64_t comm;
+
+	if (top && top->a && ls_get_u64(rec, LS_F_COMM, &comm) == 0)
+		a->acts[top->a - 1].comm = an_index(&a->tr.defs.comm_ix, comm);
+	return 0;
+}
+
+static int definition(struct an_waits *a, const struct ls_record *rec,
+		      const char **why)
+{
+	int rc = an_trace_def(&a->tr, rec, why);
+	uint32_t n = a->tr.defs.nstreams;
+
+	if (rc <= 0 || rec->kind != LS_K_STREAM)
+		return rc < 0 ? rc : 0;
+	if (an_vec_room(&a->time, &a->time_cap, n - 1, sizeof(*a->time)) < 0)
+		return LS_ERR_NOMEM;
+	a->time[n - 1] = (struct an_stream_time){ INT64_MIN, 0, { NULL, 0, 0, 0 } };
+	return 0;
+}
+
+int an_waits_take(struct an_waits *a, const struct ls_record *rec,
+		  const char **why)
+{
+	struct an_event ev;
+	int rc;
+
+	switch (rec->kind) {
+	case LS_K_PROCESS: case LS_K_STREAM: case LS_K_REGION: case LS_K_COMM:
+		return definition(a, rec, why);
+	case LS_K_EDGE:
+		return edge(a, rec, why);
+	case LS_K_INSTANCE:
+		return instance(a, rec, why);
+	case LS_K_ENTER: case LS_K_LEAVE: case LS_K_SEND: case LS_K_RECV:
+	case LS_K_RECV_POST: case LS_K_REQ_CANCEL: case LS_K_COLL_END:
+		break;
+	default:
+		return 0;
+	}
+	if ((rc = an_trace_event(&a->tr, rec, &ev, why)) < 0)
+		return rc;
+	switch (rec->kind) {
+	case LS_K_ENTER:
+		return enter(a, rec, &ev, why);
+	case LS_K_LEAVE:
+		return leave(a, rec, &ev, why);
+	case LS_K_SEND:
+		return send_event(a, rec, &ev, why);
+	case LS_K_RECV:
+		return recv_event(a, rec, &ev);
+	case LS_K_COLL_END:
+		return coll_end(a, rec, &ev);
+	default:
+		return request_event(a, rec, &ev);
+	}
+}
+
+int an_waits_finish(struct an_waits *a)
+{
+	int rc;
+
+	for (uint32_t i = 0; i < a->nacts; i++) {
+		struct an_act *x = &a->acts[i];
+
+		if (!x->live || !x->inputs)
+			continue;
+		if (x->open)
+			x->t1 = a->time[x->s].last;
+		x->open = false;
+		a->st.undecided++;
+		x->inputs = 1;
+		if ((rc = decide(a, i)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int summary_record(struct an_waits *a, enum ls_pattern p,
+			  const struct an_tally *t, uint32_t proc,
+			  uint64_t min, uint64_t max)
+{
+	ls_build_begin(a->w, proc != AN_NONE ? 5 : 6);
+	ls_put_kind(a->w, LS_K_WAIT_SUMMARY);
+	ls_put_str(a->w, LS_F_PATTERN, ls_pattern_name(p));
+	ls_put_u64(a->w, LS_F_COUNT, t->count);
+	ls_put_u64(a->w, LS_F_NS, t->ns);
+	if (proc != AN_NONE) {
+		ls_put_u64(a->w, LS_F_PROCESS, a->tr.defs.procs[proc].id);
+	} else {
+		ls_put_u64(a->w, LS_F_MIN, min);
+		ls_put_u64(a->w, LS_F_MAX, max);
+	}
+	return ls_build_end(a->w);
+}
+
+int an_waits_summary(struct an_waits *a)
+{
+	static const struct an_tally none;
+	int rc;
+
+	for (int p = 0; p < LS_P__COUNT; p++) {
+		struct an_tally all = { 0, 0 };
+		uint64_t min = UINT64_MAX, max = 0;
+
+		for (uint32_t q = 0; q < a->tr.defs.nprocs; q++) {
+			const struct an_tally *t = q < a->tally_procs ?
+				&a->tally[(size_t)q * LS_P__COUNT + p] : &none;
+
+			all.count += t->count;
+			all.ns += t->ns;
+			min = t->ns < min ? t->ns : min;
+			max = t->ns > max ? t->ns : max;
+		}
+		if (!all.count)
+			continue;
+		if ((rc = summary_record(a, p, &all, AN_NONE, min, max)) < 0)
+			return rc;
+		for (uint32_t q = 0; q < a->tally_procs; q++) {
+			const struct an_tally *t = &a->tally[(size_t)q * LS_P__COUNT + p];
+
+			if (t->count && (rc = summary_record(a, p, t, q, 0, 0)) < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+void an_waits_release(struct an_waits *a)
+{
+	for (uint32_t i = 0; i < a->nacts; i++)
+		if (a->acts[i].live)
+			an_interval_release(&a->acts[i].before);
+	for (uint32_t s = 0; s < a->tr.defs.nstreams; s++)
+		an_interval_release(&a->time[s].now);
+	free(a->time);
+	free(a->acts);
+	free(a->pend);
+	free(a->order);
+	free(a->queues);
+	free(a->tally);
+	free(a->split);
+	an_idmap_release(&a->ev_ix);
+	an_idmap_release(&a->act_ix);
+	an_idmap_release(&a->post_ix);
+	an_trace_release(&a->tr);
+}
