@@ -311,7 +311,16 @@ static int message_edge(struct an_waits *a, uint64_t from, uint64_t to)
 	} else {
 		if (send.t > a->acts[w].t0) {
 			const struct an_order_queue *q = &a->queues[send.peer];
-			bool wrong = q->head != AN_NONE && a->order[q->head].t < a->acts[w].t0;
+			/*
+			 * Wrong order: an earlier message sat unreceived since
+			 * before the receive began. Only a receive of one message
+			 * can take messages in the wrong order; a Wait on several
+			 * waits for all of them alike.
+			 */
+			bool wrong = q->head != AN_NONE &&
+				     a->order[q->head].t < a->acts[w].t0 &&
+				     (a->acts[w].role == LS_R_MPI_RECV ||
+				      a->acts[w].role == LS_R_MPI_SENDRECV);
 
 			candidate(a, w, send.t, from, s, wrong ?
 				  LS_P_LATE_SENDER_WRONG_ORDER : LS_P_LATE_SENDER);

@@ -13,6 +13,7 @@ static bool replaced(const struct stage *st, enum ls_kind k)
 
 int stage_run(const struct stage *st, struct ls_reader *r, struct ls_writer *w)
 {
+	struct ls_writer_mark mark;
 	struct ls_record rec;
 	bool header = false;
 	const char *why = NULL;
@@ -26,14 +27,16 @@ int stage_run(const struct stage *st, struct ls_reader *r, struct ls_writer *w)
 		header = true;
 		if (replaced(st, rec.kind))
 			continue;
+		mark = ls_writer_mark(w);
 		if ((rc = ls_write_record(w, &rec)) < 0)
 			return tool_write_error(r, w, rc);
 		if ((rc = st->take(st->ctx, &rec, &why)) < 0) {
-			if (rc == LS_ERR_SYNTAX)
-				tool_error("%s: %s: %s", r->name,
-					   ls_reader_where(r, where, sizeof(where)), why);
-			else
+			if (rc != LS_ERR_SYNTAX)
 				return tool_write_error(r, w, rc);
+			/* the bad record is not passed on, where it can be helped */
+			ls_writer_unwrite(w, mark);
+			tool_error("%s: %s: %s", r->name,
+				   ls_reader_where(r, where, sizeof(where)), why);
 			return 1;
 		}
 	}

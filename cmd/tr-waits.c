@@ -42,7 +42,7 @@ static void report(const char *input, const struct an_waits_stats *st)
 static void summary_table(const char *input, const struct an_waits *a)
 {
 	fprintf(stderr, "%s: wait states\n", input);
-	fprintf(stderr, "  %-24s %8s %14s %14s %14s\n", "pattern", "count",
+	fprintf(stderr, "  %-24s %8s %16s %16s %16s\n", "pattern", "count",
 		"time [s]", "min/proc [s]", "max/proc [s]");
 	for (int p = 0; p < LS_P__COUNT; p++) {
 		uint64_t count = 0, ns = 0, min = UINT64_MAX, max = 0;
@@ -59,7 +59,7 @@ static void summary_table(const char *input, const struct an_waits *a)
 			max = n > max ? n : max;
 		}
 		if (count)
-			fprintf(stderr, "  %-24s %8" PRIu64 " %14.6f %14.6f %14.6f\n",
+			fprintf(stderr, "  %-24s %8" PRIu64 " %16.9f %16.9f %16.9f\n",
 				ls_pattern_name(p), count, (double)ns / 1e9,
 				(double)min / 1e9, (double)max / 1e9);
 	}

@@ -34,6 +34,7 @@ int ls_writer_flush(struct ls_writer *w)
 		}
 		done += (size_t)n;
 	}
+	w->flushes += done > 0;
 	w->out.len = 0;
 	return 0;
 }

@@ -22,7 +22,31 @@ struct ls_writer {
 	size_t start;		/* where in *build it starts */
 	bool oom;		/* building it ran out of memory */
 	int err;		/* errno of the first failed write, else 0 */
+	uint64_t flushes;	/* times out was written to fd */
 };
+
+/* Where the output stands: a mark to take back what follows it. */
+struct ls_writer_mark {
+	size_t len;
+	uint64_t flushes;
+};
+
+static inline struct ls_writer_mark ls_writer_mark(const struct ls_writer *w)
+{
+	return (struct ls_writer_mark){ w->out.len, w->flushes };
+}
+
+/*
+ * Take back everything written since mark m, if it has not left the
+ * buffer yet. Returns true if it could.
+ */
+static inline bool ls_writer_unwrite(struct ls_writer *w, struct ls_writer_mark m)
+{
+	if (m.flushes != w->flushes)
+		return false;
+	w->out.len = m.len;
+	return true;
+}
 
 /* Write to fd in format (LS_FMT_MSGPACK or LS_FMT_JSON). Allocates nothing. */
 void ls_writer_init(struct ls_writer *w, int fd, enum ls_format format);

@@ -1,0 +1,279 @@
+#!/usr/bin/env bats
+# tr-deps and tr-waits on hand-written MPI scenarios: every edge, wait
+# state and blame computed by hand below and compared exactly (integer ns).
+# Each scenario is tests/data/mpi/defs.ndjson (3 ranks, streams 0..2 =
+# processes 0..2, comm 0 = all three, comm 1 = ranks 0 and 1) followed by
+# tests/data/mpi/NAME.ndjson. Blame goes to the causing stream's activities
+# between its previous blocking MPI call and the cause, by exclusive time;
+# rounding leftovers go to the largest share.
+
+load common
+
+setup() {
+	TMP=$(mktemp -d)
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+# The derived records of scenario NAME after tr-deps | tr-waits.
+analyse() {
+	cat "$DATA/mpi/defs.ndjson" "$DATA/mpi/$1.ndjson" |
+		tr-deps -M | tr-waits -J "${@:2}" |
+		grep -E '"k":"(edge|instance|wait|blame|wait_summary)"'
+}
+
+@test "late sender: the receive waits from its enter to the send's enter" {
+	# rank 1 enters Recv at 100; rank 0 enters Send at 800.
+	# wait = 800 - 100 = 700. Rank 0 before the Send (no MPI before it):
+	# main 0..200 + 700..800 = 300, compute 200..700 = 500; total 800.
+	# main 700*300/800 = 262.5 -> 262, compute 437.5 -> 437, +1 left: 438.
+	run --separate-stderr analyse late-sender
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":6,"to":8,"type":"msg"}
+{"k":"wait","at":2,"t":100,"dur":700,"pattern":"late_sender","s":1,"cause":6}
+{"k":"blame","to":0,"ns":262,"pattern":"late_sender","wait":2,"s":0}
+{"k":"blame","to":3,"ns":438,"pattern":"late_sender","wait":2,"s":0}
+OUT
+	assert_equal "$stderr" ""
+}
+
+@test "late receiver: a blocking send waits until its receive is posted" {
+	# rank 0's Send runs 100..600; rank 1 posts the Recv at 500 (< 600):
+	# wait = 500 - 100 = 400, caused by the Recv's enter (6). Rank 1 before
+	# it: main 0..100 = 100, compute 100..500 = 400: blame 80 and 320.
+	run --separate-stderr analyse late-receiver
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":4,"to":8,"type":"msg"}
+{"k":"wait","at":2,"t":100,"dur":400,"pattern":"late_receiver","s":0,"cause":6}
+{"k":"blame","to":1,"ns":80,"pattern":"late_receiver","wait":2,"s":1}
+{"k":"blame","to":3,"ns":320,"pattern":"late_receiver","wait":2,"s":1}
+OUT
+}
+
+@test "messages in wrong order: a late message while an earlier one waits" {
+	# rank 1 sends to rank 2 at 100 (tag 1); rank 2 first receives from
+	# rank 0 (tag 0), entering at 200; rank 0 sends at 500: wait 300, and
+	# rank 1's message sat there since before 200: wrong order. Blame: rank
+	# 0's main 0..500, all of it. The second receive (enters 540, message
+	# sent at 100) does not wait; rank 1's Send (100..120) ended before
+	# its receive was posted (540): no late receiver (eager send).
+	run analyse wrong-order
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":8,"to":10,"type":"msg"}
+{"k":"wait","at":6,"t":200,"dur":300,"pattern":"late_sender_wrong_order","s":2,"cause":8}
+{"k":"blame","to":0,"ns":300,"pattern":"late_sender_wrong_order","wait":6,"s":0}
+{"k":"edge","from":4,"to":13,"type":"msg"}
+OUT
+}
+
+@test "a ring where every rank sends before it receives does not deadlock" {
+	# rank i: Send to i+1 (eager, 10 ns), then Recv from i-1; ranks start
+	# sending at 100, 200, 300. Only rank 0 waits: Recv entered at 110,
+	# rank 2 sends at 300: 190, blamed on rank 2's main (0..300).
+	run analyse ring
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":4,"to":11,"type":"msg"}
+{"k":"edge","from":8,"to":17,"type":"msg"}
+{"k":"edge","from":14,"to":19,"type":"msg"}
+{"k":"wait","at":6,"t":110,"dur":190,"pattern":"late_sender","s":0,"cause":14}
+{"k":"blame","to":2,"ns":190,"pattern":"late_sender","wait":6,"s":2}
+OUT
+}
+
+@test "Irecv + Waitall with ANY_SOURCE: the wait lands on the completing call" {
+	# rank 0 posts Irecv req 1 (from rank 1) at 10 and req 2 (ANY_SOURCE;
+	# the recv names rank 2) at 20, then Waitall 100..620. Rank 1 Isends
+	# at 600: Waitall waits 600 - 100 = 500 (a Wait on several is never
+	# "wrong order"), blamed on rank 1's main 0..600.
+	# Rank 2's blocking Send runs 12..40; its receive was posted by the
+	# Irecv entered at 20: late receiver 20 - 12 = 8, caused by recv_post 9,
+	# blamed on rank 0 before that Irecv: main 0..10, Irecv 10..20: 4 + 4.
+	# The send's wait is decided when its edge comes (at 17).
+	run analyse waitall
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":14,"to":16,"type":"msg"}
+{"k":"edge","from":5,"to":17,"type":"msg"}
+{"k":"wait","at":4,"t":12,"dur":8,"pattern":"late_receiver","s":2,"cause":9}
+{"k":"blame","to":0,"ns":4,"pattern":"late_receiver","wait":4,"s":0}
+{"k":"blame","to":3,"ns":4,"pattern":"late_receiver","wait":4,"s":0}
+{"k":"wait","at":12,"t":100,"dur":500,"pattern":"late_sender","s":0,"cause":14}
+{"k":"blame","to":1,"ns":500,"pattern":"late_sender","wait":12,"s":1}
+OUT
+}
+
+@test "each collective shape: Init, Barrier, Allreduce, Bcast, Reduce, Scan, Finalize" {
+	# Init enters 10, 20, 40 (ranks 0, 1, 2): 0 and 1 wait for rank 2:
+	#   30, 20, blamed on rank 2's main 0..40.
+	# Barrier enters 100, 150, 300: waits 200, 150 for rank 2, whose time
+	#   since Init (60..300): main 60..100 + 250..300 = 90, compute 150;
+	#   200 -> 75 + 125; 150 -> 56.25 + 93.75 -> 56 + 93, +1: 94.
+	#   Rank 2 (last) depends on the second latest, rank 1 (edge 11 -> 19).
+	# Allreduce enters 400, 500, 420: waits 100 and 80 for rank 1 (main
+	#   310..500).
+	# Bcast, root 1, enters 600, 700, 650: non-roots wait 100 and 50.
+	# Reduce, root 2, enters 800, 900, 750: the root waits for the last
+	#   contributor (rank 1): 150. Non-roots have no dependency.
+	# Scan enters 1000, 950, 1100: rank i needs 0..i-1. Rank 1 waits
+	#   for rank 0: 50 (rank 0's main 910..1000); rank 2 needs ranks 0 and
+	#   1, latest 1000 < 1100: no wait.
+	# Finalize enters 1200, 1210, 1250: 50 and 40, blamed on rank 2's main.
+	run analyse collectives
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":5,"to":6,"type":"coll"}
+{"k":"edge","from":5,"to":7,"type":"coll"}
+{"k":"edge","from":4,"to":8,"type":"coll"}
+{"k":"instance","acts":[3,4,5]}
+{"k":"wait","at":3,"t":10,"dur":30,"pattern":"wait_init","s":0,"cause":5}
+{"k":"blame","to":2,"ns":30,"pattern":"wait_init","wait":3,"s":2}
+{"k":"wait","at":4,"t":20,"dur":20,"pattern":"wait_init","s":1,"cause":5}
+{"k":"blame","to":2,"ns":20,"pattern":"wait_init","wait":4,"s":2}
+{"k":"edge","from":13,"to":15,"type":"coll"}
+{"k":"edge","from":13,"to":17,"type":"coll"}
+{"k":"edge","from":11,"to":19,"type":"coll"}
+{"k":"instance","acts":[9,11,13],"comm":0}
+{"k":"wait","at":9,"t":100,"dur":200,"pattern":"wait_barrier","s":0,"cause":13}
+{"k":"blame","to":2,"ns":75,"pattern":"wait_barrier","wait":9,"s":2}
+{"k":"blame","to":10,"ns":125,"pattern":"wait_barrier","wait":9,"s":2}
+{"k":"wait","at":11,"t":150,"dur":150,"pattern":"wait_barrier","s":1,"cause":13}
+{"k":"blame","to":2,"ns":56,"pattern":"wait_barrier","wait":11,"s":2}
+{"k":"blame","to":10,"ns":94,"pattern":"wait_barrier","wait":11,"s":2}
+{"k":"edge","from":22,"to":24,"type":"coll"}
+{"k":"edge","from":21,"to":26,"type":"coll"}
+{"k":"edge","from":22,"to":28,"type":"coll"}
+{"k":"instance","acts":[20,22,21],"comm":0}
+{"k":"wait","at":20,"t":400,"dur":100,"pattern":"wait_nxn","s":0,"cause":22}
+{"k":"blame","to":1,"ns":100,"pattern":"wait_nxn","wait":20,"s":1}
+{"k":"wait","at":21,"t":420,"dur":80,"pattern":"wait_nxn","s":2,"cause":22}
+{"k":"blame","to":1,"ns":80,"pattern":"wait_nxn","wait":21,"s":1}
+{"k":"edge","from":31,"to":33,"type":"coll"}
+{"k":"edge","from":31,"to":37,"type":"coll"}
+{"k":"instance","acts":[29,31,30],"comm":0,"root":1}
+{"k":"wait","at":29,"t":600,"dur":100,"pattern":"late_broadcast","s":0,"cause":31}
+{"k":"blame","to":1,"ns":100,"pattern":"late_broadcast","wait":29,"s":1}
+{"k":"wait","at":30,"t":650,"dur":50,"pattern":"late_broadcast","s":2,"cause":31}
+{"k":"blame","to":1,"ns":50,"pattern":"late_broadcast","wait":30,"s":1}
+{"k":"edge","from":40,"to":46,"type":"coll"}
+{"k":"instance","acts":[39,40,38],"comm":0,"root":2}
+{"k":"wait","at":38,"t":750,"dur":150,"pattern":"early_reduce","s":2,"cause":40}
+{"k":"blame","to":1,"ns":150,"pattern":"early_reduce","wait":38,"s":1}
+{"k":"edge","from":48,"to":53,"type":"coll"}
+{"k":"edge","from":48,"to":55,"type":"coll"}
+{"k":"instance","acts":[48,47,49],"comm":0}
+{"k":"wait","at":47,"t":950,"dur":50,"pattern":"early_scan","s":1,"cause":48}
+{"k":"blame","to":0,"ns":50,"pattern":"early_scan","wait":47,"s":0}
+{"k":"edge","from":58,"to":59,"type":"coll"}
+{"k":"edge","from":58,"to":60,"type":"coll"}
+{"k":"edge","from":57,"to":61,"type":"coll"}
+{"k":"instance","acts":[56,57,58]}
+{"k":"wait","at":56,"t":1200,"dur":50,"pattern":"wait_finalize","s":0,"cause":58}
+{"k":"blame","to":2,"ns":50,"pattern":"wait_finalize","wait":56,"s":2}
+{"k":"wait","at":57,"t":1210,"dur":40,"pattern":"wait_finalize","s":1,"cause":58}
+{"k":"blame","to":2,"ns":40,"pattern":"wait_finalize","wait":57,"s":2}
+OUT
+}
+
+@test "skewed clocks: waits clamp to the activity, impossible ones count" {
+	# Rank 1's clock runs ahead. Barrier on comm 1: rank 0 is in it
+	# 100..150, rank 1 enters at 300: 200 would exceed the 50 it lasted,
+	# so 50 (blamed on rank 1's main 200..300, after its Recv).
+	# Rank 1's Recv completes at 200, before rank 0's Send begins at 500:
+	# the edge is still written (when the send comes), with no wait.
+	run --separate-stderr analyse skew
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":8,"to":5,"type":"coll"}
+{"k":"edge","from":2,"to":10,"type":"coll"}
+{"k":"instance","acts":[2,8],"comm":1}
+{"k":"wait","at":2,"t":100,"dur":50,"pattern":"wait_barrier","s":0,"cause":8}
+{"k":"blame","to":1,"ns":50,"pattern":"wait_barrier","wait":2,"s":1}
+{"k":"edge","from":12,"to":6,"type":"msg"}
+OUT
+	[[ "$stderr" == *"tr-deps: <stdin>: 1 receives that completed before their send began (clock skew)"* ]]
+	[[ "$stderr" == *"tr-waits: <stdin>: 1 messages received before they were sent (clock skew): no wait state for them"* ]]
+	[[ "$stderr" == *"tr-waits: <stdin>: 1 wait states cut to their activity's duration (clock skew)"* ]]
+}
+
+@test "total blame equals total waiting time in every scenario" {
+	for f in "$DATA"/mpi/*.ndjson; do
+		name=$(basename "$f" .ndjson)
+		[ "$name" = defs ] && continue
+		analyse "$name" 2>/dev/null > "$TMP/out"
+		waits=$(jq -s 'map(select(.k == "wait") | .dur) | add // 0' "$TMP/out")
+		blame=$(jq -s 'map(select(.k == "blame") | .ns) | add // 0' "$TMP/out")
+		per_wait=$(jq -s '(map(select(.k == "blame")) | group_by(.wait) |
+			map({key: (.[0].wait | tostring), value: (map(.ns) | add)}) | from_entries) as $b |
+			map(select(.k == "wait")) | all($b[.at | tostring] == .dur)' "$TMP/out")
+		assert_equal "$name $blame" "$name $waits"
+		assert_equal "$name $per_wait" "$name true"
+	done
+}
+
+@test "--summary: per pattern over the run, then per process" {
+	run --separate-stderr analyse collectives --summary
+	assert_success
+	run bash -c "grep wait_summary <<< '$output' | head -4"
+	assert_output - <<'OUT'
+{"k":"wait_summary","pattern":"wait_nxn","count":2,"ns":180,"min":0,"max":100}
+{"k":"wait_summary","pattern":"wait_nxn","count":1,"ns":100,"process":0}
+{"k":"wait_summary","pattern":"wait_nxn","count":1,"ns":80,"process":2}
+{"k":"wait_summary","pattern":"wait_barrier","count":2,"ns":350,"min":0,"max":200}
+OUT
+}
+
+@test "--summary prints a table of seconds per pattern on stderr" {
+	run --separate-stderr analyse collectives --summary
+	assert_success
+	assert_equal "$(sed -n '1,3p;5p' <<< "$stderr")" "\
+<stdin>: wait states
+  pattern                     count         time [s]     min/proc [s]     max/proc [s]
+  wait_nxn                        2      0.000000180      0.000000000      0.000000100
+  late_broadcast                  2      0.000000150      0.000000000      0.000000100"
+}
+
+@test "the output keeps the stream contract, and the stages can run again" {
+	for f in "$DATA"/mpi/*.ndjson; do
+		[ "$(basename "$f")" = defs.ndjson ] && continue
+		cat "$DATA/mpi/defs.ndjson" "$f" | tr-deps -M 2>/dev/null | tr-waits -M > "$TMP/once" 2>/dev/null
+		run tr-cat --check "$TMP/once"
+		assert_success
+		# a second run replaces edges, instances, waits and blame
+		tr-deps -M < "$TMP/once" 2>/dev/null | tr-waits -M > "$TMP/twice" 2>/dev/null
+		cmp "$TMP/once" "$TMP/twice"
+	done
+}
+
+@test "bad input: one line naming the position, everything before it written" {
+	{ cat "$DATA/mpi/defs.ndjson"; echo '{"k":"enter","id":0,"t":0,"s":9,"r":0}'; } > "$TMP/bad"
+	run --separate-stderr tr-deps -J "$TMP/bad"
+	assert_failure 1
+	assert_equal "$stderr" "tr-deps: $TMP/bad: line 25: event on an undefined stream"
+	assert_equal "$(wc -l <<< "$output")" 24
+	{ cat "$DATA/mpi/defs.ndjson"; echo '{"k":"edge","from":1}'; } > "$TMP/bad"
+	run --separate-stderr tr-waits -J "$TMP/bad"
+	assert_failure 1
+	assert_equal "$stderr" "tr-waits: $TMP/bad: line 25: edge without a valid 'from', 'to' or 'type'"
+	printf '\x81\xa1k' > "$TMP/cut"
+	run --separate-stderr tr-waits "$TMP/cut"
+	assert_failure 1
+	[[ "$stderr" == "tr-waits: $TMP/cut: "* ]]
+}
+
+@test "-h prints the usage; a bad option or two inputs are usage errors" {
+	run tr-deps -h
+	assert_success
+	assert_output "usage: tr-deps [-hJM] [--stats] [file]"
+	run tr-waits -h
+	assert_output "usage: tr-waits [-hJM] [--summary] [file]"
+	run tr-waits a b
+	assert_failure 2
+	run tr-deps -x
+	assert_failure 2
+}
