@@ -1,0 +1,120 @@
+#!/usr/bin/env bats
+# tr-read | tr-deps | tr-waits on every corpus archive; the MPI waiting
+# times against CASITA 1.9's (../shared/corpus/peer-output/casita-1.9/).
+
+load common
+
+setup() {
+	corpus_setup
+}
+
+teardown() {
+	corpus_teardown
+}
+
+# Analyse archive NAME into $TMP/NAME.tr (stderr in $TMP/NAME.err).
+analyse() {
+	tr-read -M "$(archive "$1")" 2> "$TMP/$1.err" | tr-deps -M 2>> "$TMP/$1.err" |
+		tr-waits -M --summary > "$TMP/$1.tr" 2>> "$TMP/$1.err"
+}
+
+# "PATTERN COUNT NS" over the run.
+patterns() {
+	tr-cat -J "$TMP/$1.tr" | jq -r 'select(.k == "wait_summary" and .process == null) |
+		"\(.pattern) \(.count) \(.ns)"'
+}
+
+# "COUNT SECONDS" of the patterns given, summed, to 6 places as CASITA has them.
+sum_of() {
+	local name=$1
+	shift
+	patterns "$name" | awk -v want=" $* " 'index(want, " " $1 " ") { c += $2; s += $3 }
+		END { printf "%d %.6f\n", c, s / 1e9 }'
+}
+
+@test "every corpus archive goes through tr-read | tr-deps | tr-waits" {
+	for dir in "$CORPUS"/otf2/*/; do
+		name=$(basename "$dir")
+		analyse "$name" || fail "$name: $(cat "$TMP/$name.err")"
+		run tr-cat --check "$TMP/$name.tr"
+		assert_success
+		# total blame equals total waiting time
+		run bash -c "tr-cat -J '$TMP/$name.tr' | jq -s '[(map(select(.k == \"wait\").dur) | add // 0),
+			(map(select(.k == \"blame\").ns) | add // 0)] | .[0] == .[1]'"
+		assert_output true
+	done
+}
+
+@test "casita-4_mpi_ls_barr: late sender and barrier waits as CASITA has them" {
+	analyse casita-4_mpi_ls_barr
+	# exact, in ns: (send enter - receive enter) over three receives, and
+	# (last enter - own enter) over Barrier, Init and Finalize
+	run patterns casita-4_mpi_ls_barr
+	assert_output - <<'OUT'
+late_sender 3 30020572978
+wait_barrier 3 21409266547
+wait_init 3 254753714
+wait_finalize 3 156056
+OUT
+	run bash -c "tr-cat -J '$TMP/casita-4_mpi_ls_barr.tr' | jq -s 'map(select(.k == \"wait_summary\" and .process == null)) |
+		[(map(select(.pattern == \"late_sender\").ns) | add), (map(select(.pattern != \"late_sender\").ns) | add)]' -c"
+	assert_output "[30020572978,21664176317]"
+	# CASITA 1.9: "Late sender: 30.020573 s (3)", "Wait in MPI collective: 21.664176 s (9)"
+	grep -q "Late sender *: *30.020573 s .*3 overall" "$CORPUS/peer-output/casita-1.9/casita-4_mpi_ls_barr/casita_summary.txt"
+	grep -q "Wait in MPI collective *: *21.664176 s .*9 overall" "$CORPUS/peer-output/casita-1.9/casita-4_mpi_ls_barr/casita_summary.txt"
+}
+
+@test "casita-10_scorep_mpi_tags: late senders with tags, one in wrong order" {
+	analyse casita-10_scorep_mpi_tags
+	# CASITA: Late sender 0.231348 s (2), Wait in MPI collective 0.882899 s (18)
+	run sum_of casita-10_scorep_mpi_tags late_sender late_sender_wrong_order
+	assert_output "2 0.231348"
+	run sum_of casita-10_scorep_mpi_tags wait_init wait_finalize wait_barrier wait_nxn
+	assert_output "18 0.882899"
+	patterns casita-10_scorep_mpi_tags | grep -q "^late_sender_wrong_order 1 "
+}
+
+@test "pipit-ping-pong-otf2: late sender and late receiver as CASITA has them" {
+	analyse pipit-ping-pong-otf2
+	# CASITA: Late sender 0.000045 s (4), Late receiver 0.000621 s (12),
+	# Wait in MPI collective 0.000321 s (2)
+	run sum_of pipit-ping-pong-otf2 late_sender
+	assert_output "4 0.000045"
+	run sum_of pipit-ping-pong-otf2 late_receiver
+	assert_output "12 0.000621"
+	run sum_of pipit-ping-pong-otf2 wait_init wait_finalize
+	assert_output "2 0.000321"
+}
+
+@test "Sendrecv and Allreduce in the CASITA Jacobi traces match CASITA's totals" {
+	# CASITA's "Wait in MPI_Sendrecv" is our late sender + late receiver in
+	# Sendrecv; its collective wait is ours over all collective patterns.
+	analyse casita-2_cuda_simple
+	run sum_of casita-2_cuda_simple late_sender late_receiver
+	assert_output "10 0.000043"
+	run sum_of casita-2_cuda_simple wait_nxn wait_barrier wait_init wait_finalize
+	assert_output "14 0.019517"
+	analyse casita-2_jacobi_blame_cpu_015
+	run sum_of casita-2_jacobi_blame_cpu_015 late_sender late_receiver
+	assert_output "1000 0.001609"
+	run sum_of casita-2_jacobi_blame_cpu_015 wait_nxn wait_barrier wait_init wait_finalize
+	assert_output "1004 0.258340"
+}
+
+@test "tracer-stencil4d-32: every Isend matched to its Irecv, wait states found" {
+	analyse tracer-stencil4d-32
+	tr-cat -J "$TMP/tracer-stencil4d-32.tr" > "$TMP/s.json"
+	sends=$(jq -s 'map(select(.k == "send")) | length' "$TMP/s.json")
+	recvs=$(jq -s 'map(select(.k == "recv")) | length' "$TMP/s.json")
+	msgs=$(jq -s 'map(select(.k == "edge" and .type == "msg")) | length' "$TMP/s.json")
+	assert_equal "$sends" 512
+	assert_equal "$recvs" 512
+	assert_equal "$msgs" 512
+	! grep -q "never received\|without a send" "$TMP/tracer-stencil4d-32.err"
+	# the Waitall late senders, and the barrier and Init waits: CASITA's
+	# collective total is 11.460404 s (124)
+	run sum_of tracer-stencil4d-32 wait_barrier wait_init
+	assert_output "124 11.460404"
+	run sum_of tracer-stencil4d-32 late_sender
+	assert_output "23 0.002874"
+}
