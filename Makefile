@@ -34,7 +34,7 @@ TOOL_OBJS = cmd/tool.o
 STAGE_OBJS = cmd/stage.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
 PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps bin/tr-waits
 HELPERS = tests/helper/ls-unit bench/ls-bench bench/gen-otf2 bench/otf2-read
-MAN1 = doc/tr-cat.1 doc/tr-read.1
+MAN1 = doc/tr-cat.1 doc/tr-read.1 doc/tr-deps.1 doc/tr-waits.1
 MAN7 = doc/tr.7
 
 all: $(PROGRAMS) $(HELPERS)

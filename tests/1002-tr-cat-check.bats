@@ -69,7 +69,7 @@ check_fails() {
 @test "an unknown role, stream type or pattern is refused" {
 	check_fails 's/"role":"kernel"/"role":"kernal"/' 'line 11: region field "role" has unknown value "kernal"'
 	check_fails '4s/"type":"host"/"type":"cpu"/' 'line 4: stream field "type" has unknown value "cpu"'
-	check_fails 's/"pattern":"late_sender","s"/"pattern":"late","s"/' 'line 54: wait field "pattern" has unknown value "late"'
+	check_fails 's/"pattern":"late_sender","s"/"pattern":"late","s"/' 'line 57: wait field "pattern" has unknown value "late"'
 }
 
 @test "definitions must come before use" {
@@ -94,7 +94,7 @@ check_fails() {
 
 @test "derived records must point at earlier events" {
 	check_fails 's/"from":8,"to":10/"from":8,"to":99/' 'line 52: edge field "to" points at event 99, which is not earlier in the stream'
-	check_fails 's/"k":"blame","to":1/"k":"blame","to":100/' 'line 55: blame field "to" points at event 100, which is not earlier in the stream'
+	check_fails 's/"k":"blame","to":1/"k":"blame","to":100/' 'line 58: blame field "to" points at event 100, which is not earlier in the stream'
 }
 
 @test "strings must be valid UTF-8" {
