@@ -43,11 +43,14 @@ static int take_stream(struct an_defs *d, const struct ls_record *rec,
 		       uint64_t id, const char **why)
 {
 	uint64_t process;
-	uint32_t p;
+	const char *type;
+	uint32_t p, n;
+	bool host;
 	int rc;
 
-	if (ls_get_u64(rec, LS_F_PROCESS, &process) < 0) {
-		*why = "stream without a valid 'process'";
+	if (ls_get_u64(rec, LS_F_PROCESS, &process) < 0 ||
+	    ls_get_str(rec, LS_F_TYPE, &type, &n) < 0) {
+		*why = "stream without a valid 'process' or 'type'";
 		return LS_ERR_SYNTAX;
 	}
 	if ((p = an_index(&d->proc_ix, process)) == AN_NONE) {
@@ -57,7 +60,10 @@ static int take_stream(struct an_defs *d, const struct ls_record *rec,
 	if ((rc = an_vec_room(&d->streams, &d->streams_cap, d->nstreams, sizeof(*d->streams))) < 0 ||
 	    (rc = define(&d->stream_ix, id, d->nstreams, why)) < 0)
 		return rc;
-	d->streams[d->nstreams++] = (struct an_stream){ id, p };
+	host = n == 4 && memcmp(type, "host", 4) == 0;
+	d->streams[d->nstreams++] = (struct an_stream){ id, p, host,
+							host && !d->procs[p].has_host };
+	d->procs[p].has_host |= host;
 	return 1;
 }
 

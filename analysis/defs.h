@@ -17,11 +17,14 @@
 struct an_process {
 	uint64_t id;
 	bool ranked;		/* has an MPI rank: takes part in Init/Finalize */
+	bool has_host;		/* a host stream of it has been defined */
 };
 
 struct an_stream {
 	uint64_t id;
 	uint32_t process;	/* index */
+	bool host;		/* a host thread (not a GPU stream or metric) */
+	bool first_host;	/* the first host thread of its process */
 };
 
 struct an_comm {

@@ -422,7 +422,7 @@ static int accrue(struct an_waits *a, uint32_t s, int64_t t)
 
 	if (t <= st->last)
 		return 0;
-	if (top && !st->in_mpi)
+	if (top && !st->in_mpi && st->kept)
 		rc = an_interval_add(&st->now, &top->b, top->id, (uint64_t)(t - st->last));
 	st->last = t;
 	return rc;
@@ -443,6 +443,7 @@ static int enter(struct an_waits *a, const struct ls_record *rec,
 		return rc;
 	if (!an_role_mpi_comm(f->role))
 		return 0;
+	st->kept = true;
 	if ((rc = act_new(a, f, ev, &i)) < 0)
 		return rc;
 	f->a = i + 1;
@@ -600,7 +601,9 @@ static int definition(struct an_waits *a, const struct ls_record *rec,
 		return rc < 0 ? rc : 0;
 	if (an_vec_room(&a->time, &a->time_cap, n - 1, sizeof(*a->time)) < 0)
 		return LS_ERR_NOMEM;
-	a->time[n - 1] = (struct an_stream_time){ INT64_MIN, 0, { NULL, 0, 0, 0 } };
+	a->time[n - 1] = (struct an_stream_time){ INT64_MIN, 0,
+						  a->tr.defs.streams[n - 1].first_host,
+						  { NULL, 0, 0, 0 } };
 	return 0;
 }
 

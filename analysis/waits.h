@@ -60,10 +60,16 @@ struct an_order_queue {
 	uint32_t head, tail;
 };
 
-/* Per stream: exclusive time since its last blocking MPI call. */
+/*
+ * Per stream: exclusive time since its last blocking MPI call. Kept on a
+ * process's first host thread, and on any other from its first MPI call:
+ * only a stream that calls MPI can cause a wait, and GPU streams and
+ * worker threads would otherwise gather shares without end.
+ */
 struct an_stream_time {
 	int64_t last;		/* when the top activity last changed */
 	uint32_t in_mpi;	/* blocking MPI activities open */
+	bool kept;
 	struct an_interval now;
 };
 
