@@ -32,8 +32,7 @@ static int take_process(struct an_defs *d, const struct ls_record *rec,
 	if ((rc = an_vec_room(&d->procs, &d->procs_cap, d->nprocs, sizeof(*d->procs))) < 0 ||
 	    (rc = define(&d->proc_ix, id, d->nprocs, why)) < 0)
 		return rc;
-	d->procs[d->nprocs].id = id;
-	d->procs[d->nprocs].ranked = ls_has(rec, LS_F_RANK);
+	d->procs[d->nprocs] = (struct an_process){ id, ls_has(rec, LS_F_RANK), false };
 	d->ranked += ls_has(rec, LS_F_RANK);
 	d->nprocs++;
 	return 1;

@@ -19,6 +19,7 @@ teardown() {
 
 # The derived records of scenario NAME after tr-deps | tr-waits.
 analyse() {
+	set -o pipefail
 	cat "$DATA/mpi/defs.ndjson" "$DATA/mpi/$1.ndjson" |
 		tr-deps -M | tr-waits -J "${@:2}" |
 		grep -E '"k":"(edge|instance|wait|blame|wait_summary)"'

@@ -14,6 +14,7 @@ teardown() {
 
 # Analyse archive NAME into $TMP/NAME.tr (stderr in $TMP/NAME.err).
 analyse() {
+	set -o pipefail
 	tr-read -M "$(archive "$1")" 2> "$TMP/$1.err" | tr-deps -M 2>> "$TMP/$1.err" |
 		tr-waits -M --summary > "$TMP/$1.tr" 2>> "$TMP/$1.err"
 }
