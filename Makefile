@@ -33,7 +33,7 @@ ANALYSIS_OBJS = analysis/blame.o analysis/coll.o analysis/defs.o analysis/deps.o
 TOOL_OBJS = cmd/tool.o
 STAGE_OBJS = cmd/stage.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
 PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps bin/tr-waits
-HELPERS = tests/helper/ls-unit bench/ls-bench bench/gen-otf2 bench/otf2-read
+HELPERS = tests/helper/ls-unit tests/helper/an-unit bench/ls-bench bench/gen-otf2 bench/otf2-read
 MAN1 = doc/tr-cat.1 doc/tr-read.1 doc/tr-deps.1 doc/tr-waits.1
 MAN7 = doc/tr.7
 
@@ -58,6 +58,9 @@ bin/tr-deps bin/tr-waits: bin/tr-%: cmd/tr-%.o $(STAGE_OBJS)
 
 bin/tr-%: cmd/tr-%.o $(TOOL_OBJS) libstream/libstream.a
 	@mkdir -p bin
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+tests/helper/an-unit: tests/helper/an-unit.o analysis/libanalysis.a libstream/libstream.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 tests/helper/ls-unit: tests/helper/ls-unit.o libstream/libstream.a

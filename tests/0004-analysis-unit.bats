@@ -1,0 +1,29 @@
+#!/usr/bin/env bats
+# Unit tests of analysis/ (tests/helper/an-unit.c): the id map against a
+# plain array, exact blame splits, collective shapes, message matching.
+
+load common
+
+@test "id map: puts, gets and deletes agree with a plain array" {
+	run an-unit idmap
+	assert_success
+	assert_output ""
+}
+
+@test "blame split: parts add up exactly, leftovers to the largest share" {
+	run an-unit split
+	assert_success
+	assert_output ""
+}
+
+@test "collective shapes: whom each member waits for" {
+	run an-unit deps
+	assert_success
+	assert_output ""
+}
+
+@test "message matching: non-overtaking per tag and comm, either side first" {
+	run an-unit p2p
+	assert_success
+	assert_output ""
+}

@@ -1,0 +1,169 @@
+/*
+ * Unit tests of analysis/, run by tests/0004-analysis-unit.bats:
+ *   an-unit GROUP   run one group of checks (idmap, split, deps, p2p),
+ *                   print failures, exit 1 if any
+ * The id map is checked against a plain array as the judge.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../analysis/blame.h"
+#include "../../analysis/coll.h"
+#include "../../analysis/idmap.h"
+#include "../../analysis/p2p.h"
+
+static int failures;
+
+#define CHECK(cond) do { \
+	if (!(cond)) { \
+		failures++; \
+		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+	} \
+} while (0)
+
+/* Random puts and deletes, mirrored in an array: the map must agree. */
+static void test_idmap(void)
+{
+	enum { KEYS = 5000 };
+	static uint32_t want[KEYS];
+	static bool in[KEYS];
+	struct an_idmap m = AN_IDMAP_INIT;
+	uint64_t state = 1;
+	size_t count = 0;
+
+	for (int step = 0; step < 200000; step++) {
+		uint32_t k, v;
+
+		state = state * 6364136223846793005u + 1442695040888963407u;
+		k = (uint32_t)(state >> 33) % KEYS;
+		if (state >> 63) {
+			CHECK(an_idmap_put(&m, (uint64_t)k << 20, (uint32_t)step) == 0);
+			count += !in[k];
+			in[k] = true;
+			want[k] = (uint32_t)step;
+		} else {
+			CHECK(an_idmap_del(&m, (uint64_t)k << 20) == in[k]);
+			count -= in[k];
+			in[k] = false;
+		}
+		if (step % 997 == 0) {
+			for (uint32_t j = 0; j < KEYS; j++) {
+				bool got = an_idmap_get(&m, (uint64_t)j << 20, &v);
+
+				CHECK(got == in[j]);
+				CHECK(!got || v == want[j]);
+			}
+		}
+	}
+	CHECK(m.count == count);
+	CHECK(!an_idmap_get(&m, UINT64_MAX, &(uint32_t){ 0 }));
+	CHECK(an_idmap_put(&m, UINT64_MAX, 7) == 0);
+	an_idmap_release(&m);
+}
+
+/* The split of a wait adds up exactly; the leftover goes to the largest. */
+static void test_split(void)
+{
+	struct an_share shares[] = { { 10, 300 }, { 11, 500 } };
+	struct an_share even[] = { { 1, 1 }, { 2, 1 }, { 3, 1 } };
+	struct an_share big[] = { { 1, (uint64_t)1 << 62 }, { 2, (uint64_t)1 << 61 } };
+	struct an_interval iv = { shares, 2, 2, 800 };
+	uint64_t out[3];
+
+	an_blame_split(&iv, 700, out);
+	CHECK(out[0] == 262 && out[1] == 438);
+	iv = (struct an_interval){ even, 3, 3, 3 };
+	an_blame_split(&iv, 100, out);
+	CHECK(out[0] == 34 && out[1] == 33 && out[2] == 33);
+	an_blame_split(&iv, 0, out);
+	CHECK(out[0] == 0 && out[1] == 0 && out[2] == 0);
+	/* no overflow where dur * share exceeds 64 bits */
+	iv = (struct an_interval){ big, 2, 2, 3 * ((uint64_t)1 << 61) };
+	an_blame_split(&iv, 3000000000000u, out);
+	CHECK(out[0] == 2000000000000u && out[1] == 1000000000000u);
+}
+
+static struct an_coll_inst *inst_of(enum ls_role role, uint32_t root,
+				    const int64_t *t, uint32_t n)
+{
+	struct an_coll_inst *inst = calloc(1, sizeof(*inst) + n * sizeof(inst->m[0]));
+
+	inst->n = n;
+	inst->role = (uint8_t)role;
+	inst->root = root;
+	for (uint32_t i = 0; i < n; i++)
+		inst->m[i] = (struct an_coll_member){ 100 + i, 200 + i, t[i], i, true };
+	return inst;
+}
+
+/* What each member of an instance waits for, by shape. */
+static void test_deps(void)
+{
+	static const int64_t t[] = { 30, 10, 30, 20 };	/* latest: member 2 (tie, higher stream) */
+	uint32_t dep[4];
+	struct an_coll_inst *inst;
+
+	inst = inst_of(LS_R_MPI_N2N, AN_NONE, t, 4);
+	an_coll_deps(inst, dep);
+	CHECK(dep[0] == 2 && dep[1] == 2 && dep[2] == 0 && dep[3] == 2);
+	free(inst);
+	inst = inst_of(LS_R_MPI_ONE2N, 3, t, 4);
+	an_coll_deps(inst, dep);
+	CHECK(dep[0] == 3 && dep[1] == 3 && dep[2] == 3 && dep[3] == AN_NONE);
+	free(inst);
+	inst = inst_of(LS_R_MPI_N2ONE, 2, t, 4);
+	an_coll_deps(inst, dep);
+	CHECK(dep[0] == AN_NONE && dep[1] == AN_NONE && dep[2] == 0 && dep[3] == AN_NONE);
+	free(inst);
+	inst = inst_of(LS_R_MPI_SCAN, AN_NONE, t, 4);
+	an_coll_deps(inst, dep);
+	CHECK(dep[0] == AN_NONE && dep[1] == 0 && dep[2] == 0 && dep[3] == 2);
+	free(inst);
+	/* a rooted shape with no root named: everyone waits for everyone */
+	inst = inst_of(LS_R_MPI_ONE2N, AN_NONE, t, 4);
+	an_coll_deps(inst, dep);
+	CHECK(dep[0] == 2 && dep[2] == 0);
+	free(inst);
+}
+
+/* Non-overtaking order per tag and comm; receives may come first. */
+static void test_p2p(void)
+{
+	struct an_p2p p;
+	struct an_msg_end got;
+
+	an_p2p_init(&p);
+	CHECK(an_p2p_send(&p, 0, 1, 0, 5, (struct an_msg_end){ 1, 10 }, &got) == 0);
+	CHECK(an_p2p_send(&p, 0, 1, 0, 6, (struct an_msg_end){ 2, 11 }, &got) == 0);
+	CHECK(an_p2p_send(&p, 0, 1, 0, 5, (struct an_msg_end){ 3, 12 }, &got) == 0);
+	CHECK(an_p2p_send(&p, 0, 1, 1, 5, (struct an_msg_end){ 4, 13 }, &got) == 0);
+	/* tag 6 first: overtakes tag 5, which MPI allows */
+	CHECK(an_p2p_recv(&p, 0, 1, 0, 6, (struct an_msg_end){ 5, 20 }, &got) == 1 && got.ev == 2);
+	CHECK(an_p2p_recv(&p, 0, 1, 0, 5, (struct an_msg_end){ 6, 21 }, &got) == 1 && got.ev == 1);
+	CHECK(an_p2p_recv(&p, 0, 1, 1, 5, (struct an_msg_end){ 7, 22 }, &got) == 1 && got.ev == 4);
+	CHECK(an_p2p_recv(&p, 0, 1, 0, 5, (struct an_msg_end){ 8, 23 }, &got) == 1 && got.ev == 3);
+	/* a receive before its send, and one from another sender */
+	CHECK(an_p2p_recv(&p, 2, 1, 0, 5, (struct an_msg_end){ 9, 30 }, &got) == 0);
+	CHECK(an_p2p_send(&p, 0, 1, 0, 5, (struct an_msg_end){ 10, 31 }, &got) == 0);
+	CHECK(an_p2p_send(&p, 2, 1, 0, 5, (struct an_msg_end){ 11, 40 }, &got) == 1 && got.ev == 9);
+	CHECK(p.pending_sends == 1 && p.pending_recvs == 0);
+	an_p2p_release(&p);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct { const char *name; void (*run)(void); } groups[] = {
+		{ "idmap", test_idmap }, { "split", test_split },
+		{ "deps", test_deps }, { "p2p", test_p2p },
+	};
+
+	for (size_t i = 0; argc == 2 && i < sizeof(groups) / sizeof(groups[0]); i++) {
+		if (strcmp(argv[1], groups[i].name) == 0) {
+			groups[i].run();
+			return failures != 0;
+		}
+	}
+	fprintf(stderr, "usage: an-unit idmap|split|deps|p2p\n");
+	return 2;
+}
