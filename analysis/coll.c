@@ -16,11 +16,11 @@ void an_coll_init(struct an_coll *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* A group's members in rank order: a comm's, or every ranked process. */
 static int new_group(struct an_coll *c, const struct an_defs *d,
 		     uint64_t key, uint32_t *g)
 {
 	struct an_coll_group *grp;
-	uint32_t n = 0;
 	int rc;
 
 	if ((rc = an_vec_room(&c->groups, &c->groups_cap, c->ngroups,
@@ -29,25 +29,35 @@ static int new_group(struct an_coll *c, const struct an_defs *d,
 	grp = &c->groups[c->ngroups];
 	memset(grp, 0, sizeof(*grp));
 	grp->comm = key < KEY_INIT ? (uint32_t)key : AN_NONE;
-	grp->n = grp->comm != AN_NONE ? d->comms[grp->comm].n : d->ranked;
-	if (!(grp->seq = calloc(grp->n ? grp->n : 1, sizeof(*grp->seq))))
-		return LS_ERR_NOMEM;
-	for (uint32_t p = 0; p < (grp->comm != AN_NONE ? grp->n : d->nprocs); p++) {
-		uint32_t proc = grp->comm != AN_NONE ? d->comms[grp->comm].members[p] : p;
-
-		if (grp->comm == AN_NONE && !d->procs[p].ranked)
-			continue;
-		if ((rc = an_idmap_put(&grp->rank_of, proc, n++)) < 0)
-			goto fail;
+	if (grp->comm != AN_NONE) {
+		grp->n = d->comms[grp->comm].n;
+	} else {
+		for (uint32_t p = 0; p < d->nprocs && rc == 0; p++)
+			if (d->procs[p].ranked)
+				rc = an_idmap_put(&grp->world, p, grp->n++);
 	}
-	if ((rc = an_idmap_put(&c->group_ix, key, c->ngroups)) < 0)
-		goto fail;
+	if (rc == 0 && !(grp->seq = calloc(grp->n ? grp->n : 1, sizeof(*grp->seq))))
+		rc = LS_ERR_NOMEM;
+	if (rc == 0)
+		rc = an_idmap_put(&c->group_ix, key, c->ngroups);
+	if (rc < 0) {
+		an_idmap_release(&grp->world);
+		free(grp->seq);
+		return rc;
+	}
 	*g = c->ngroups++;
 	return 0;
-fail:
-	an_idmap_release(&grp->rank_of);
-	free(grp->seq);
-	return rc;
+}
+
+/* Member index of process index proc in group g, or AN_NONE. */
+static uint32_t member(const struct an_coll *c, const struct an_defs *d,
+		       uint32_t g, uint32_t proc)
+{
+	const struct an_coll_group *grp = &c->groups[g];
+
+	if (grp->comm != AN_NONE)
+		return an_comm_rank(&d->comms[grp->comm], proc);
+	return an_index(&grp->world, proc);
 }
 
 bool an_coll_expected(const struct an_defs *d, enum ls_role role,
@@ -78,7 +88,7 @@ int an_coll_part(struct an_coll *c, const struct an_defs *d, enum ls_role role,
 	if (!an_idmap_get(&c->group_ix, key, &g) &&
 	    (rc = new_group(c, d, key, &g)) < 0)
 		return rc;
-	if (!an_idmap_get(&c->groups[g].rank_of, proc, &part->rank))
+	if ((part->rank = member(c, d, g, proc)) == AN_NONE)
 		return 0;
 	if (c->groups[g].n == 1)
 		return 2;
@@ -111,7 +121,8 @@ static struct an_coll_inst *instance(struct an_coll *c, uint32_t g, uint64_t seq
 	}
 }
 
-int an_coll_leave(struct an_coll *c, struct an_coll_part part,
+int an_coll_leave(struct an_coll *c, const struct an_defs *d,
+		  struct an_coll_part part,
 		  enum ls_role role, uint32_t root,
 		  const struct an_coll_member *m, struct an_coll_inst **done)
 {
@@ -126,7 +137,7 @@ int an_coll_leave(struct an_coll *c, struct an_coll_part part,
 		inst->role = (uint8_t)role;
 	else if (inst->role != role)
 		inst->mixed = true;
-	if (root != AN_NONE && an_idmap_get(&grp->rank_of, root, &r))
+	if (root != AN_NONE && (r = member(c, d, part.group, root)) != AN_NONE)
 		inst->root = r;
 	inst->m[part.rank] = *m;
 	inst->m[part.rank].left = true;
@@ -199,7 +210,7 @@ void an_coll_release(struct an_coll *c)
 			free(grp->head);
 			grp->head = next;
 		}
-		an_idmap_release(&grp->rank_of);
+		an_idmap_release(&grp->world);
 		free(grp->seq);
 	}
 	free(c->groups);

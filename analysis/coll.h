@@ -35,7 +35,7 @@ struct an_coll_inst {
 struct an_coll_group {
 	uint32_t comm;		/* comm index, or AN_NONE for Init/Finalize */
 	uint32_t n;
-	struct an_idmap rank_of;	/* process index -> member index */
+	struct an_idmap world;	/* Init/Finalize: ranked process index -> member */
 	uint64_t *seq;		/* per member: instances it has left */
 	uint64_t base;		/* sequence number of head */
 	struct an_coll_inst *head, *tail;
@@ -79,7 +79,8 @@ int an_coll_part(struct an_coll *c, const struct an_defs *d, enum ls_role role,
  * oldest instance of the group (the caller then owns it and frees it
  * with free()), 0 otherwise, or LS_ERR_NOMEM.
  */
-int an_coll_leave(struct an_coll *c, struct an_coll_part part,
+int an_coll_leave(struct an_coll *c, const struct an_defs *d,
+		  struct an_coll_part part,
 		  enum ls_role role, uint32_t root,
 		  const struct an_coll_member *m, struct an_coll_inst **done);
 

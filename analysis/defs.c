@@ -88,7 +88,7 @@ static int take_region(struct an_defs *d, const struct ls_record *rec,
 static int take_comm(struct an_defs *d, const struct ls_record *rec,
 		     uint64_t id, const char **why)
 {
-	struct an_comm c = { id, NULL, 0 };
+	struct an_comm c = { id, NULL, 0, AN_IDMAP_INIT };
 	const uint8_t *p, *end = rec->raw + rec->len;
 	struct mp_item it;
 	long head;
@@ -110,18 +110,22 @@ static int take_comm(struct an_defs *d, const struct ls_record *rec,
 		if (n <= 0 || m.type != MP_UINT ||
 		    (c.members[c.n] = an_index(&d->proc_ix, m.v.u)) == AN_NONE) {
 			*why = "comm member that is not a defined process";
-			free(c.members);
-			return LS_ERR_SYNTAX;
+			rc = LS_ERR_SYNTAX;
+			goto fail;
 		}
+		if ((rc = an_idmap_put(&c.rank_of, c.members[c.n], c.n)) < 0)
+			goto fail;
 		p += n;
 	}
 	if ((rc = an_vec_room(&d->comms, &d->comms_cap, d->ncomms, sizeof(*d->comms))) < 0 ||
-	    (rc = define(&d->comm_ix, id, d->ncomms, why)) < 0) {
-		free(c.members);
-		return rc;
-	}
+	    (rc = define(&d->comm_ix, id, d->ncomms, why)) < 0)
+		goto fail;
 	d->comms[d->ncomms++] = c;
 	return 1;
+fail:
+	an_idmap_release(&c.rank_of);
+	free(c.members);
+	return rc;
 }
 
 int an_defs_take(struct an_defs *d, const struct ls_record *rec,
@@ -154,18 +158,12 @@ int an_defs_take(struct an_defs *d, const struct ls_record *rec,
 	}
 }
 
-uint32_t an_comm_rank(const struct an_comm *c, uint32_t p)
-{
-	for (uint32_t i = 0; i < c->n; i++)
-		if (c->members[i] == p)
-			return i;
-	return AN_NONE;
-}
-
 void an_defs_release(struct an_defs *d)
 {
-	for (uint32_t i = 0; i < d->ncomms; i++)
+	for (uint32_t i = 0; i < d->ncomms; i++) {
 		free(d->comms[i].members);
+		an_idmap_release(&d->comms[i].rank_of);
+	}
 	free(d->comms);
 	free(d->roles);
 	free(d->streams);

@@ -31,6 +31,7 @@ struct an_comm {
 	uint64_t id;
 	uint32_t *members;	/* process indices, in rank order */
 	uint32_t n;		/* 0: MPI_COMM_SELF, each process alone */
+	struct an_idmap rank_of;	/* process index -> rank */
 };
 
 struct an_defs {
@@ -64,7 +65,10 @@ static inline uint32_t an_index(const struct an_idmap *m, uint64_t id)
 }
 
 /* Rank of process index p in comm c, or AN_NONE if it is not a member. */
-uint32_t an_comm_rank(const struct an_comm *c, uint32_t p);
+static inline uint32_t an_comm_rank(const struct an_comm *c, uint32_t p)
+{
+	return an_index(&c->rank_of, p);
+}
 
 void an_defs_release(struct an_defs *d);
 

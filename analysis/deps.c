@@ -33,11 +33,11 @@ static uint32_t process_field(const struct an_deps *d, const struct ls_record *r
 	uint32_t p;
 
 	if (ls_get_u64(rec, f, &id) < 0 ||
-	    (p = an_index(&d->tr.defs.proc_ix, id)) == AN_NONE)
+	    (p = an_index(&d->tr.defs.proc_ix, id)) == AN_NONE) {
 		*why = "message or collective naming an undefined process";
-	else
-		return p;
-	return AN_NONE;
+		return AN_NONE;
+	}
+	return p;
 }
 
 static uint32_t comm_field(const struct an_deps *d, const struct ls_record *rec,
@@ -47,11 +47,11 @@ static uint32_t comm_field(const struct an_deps *d, const struct ls_record *rec,
 	uint32_t c;
 
 	if (ls_get_u64(rec, LS_F_COMM, &id) < 0 ||
-	    (c = an_index(&d->tr.defs.comm_ix, id)) == AN_NONE)
+	    (c = an_index(&d->tr.defs.comm_ix, id)) == AN_NONE) {
 		*why = "message or collective on an undefined comm";
-	else
-		return c;
-	return AN_NONE;
+		return AN_NONE;
+	}
+	return c;
 }
 
 /* A send or a receive: match it, and write the edge when both are known. */
@@ -74,13 +74,14 @@ static int message(struct an_deps *d, const struct ls_record *rec,
 		/* a send begins when the call that sends it does */
 		if (top)
 			self.t = top->t;
-		rc = an_p2p_send(&d->p2p, ev->proc, peer, comm, tag, self, &other);
+		rc = an_p2p_arrive(&d->p2p, AN_P2P_SEND, ev->proc, peer, comm, tag,
+				   self, &other);
 		if (rc <= 0)
 			return rc;
 		d->st.clock += other.t < self.t;
 		return edge(d, ev->id, other.ev, LS_E_MSG);
 	}
-	rc = an_p2p_recv(&d->p2p, peer, ev->proc, comm, tag, self, &other);
+	rc = an_p2p_arrive(&d->p2p, AN_P2P_RECV, peer, ev->proc, comm, tag, self, &other);
 	if (rc <= 0)
 		return rc;
 	d->st.clock += self.t < other.t;
@@ -167,7 +168,7 @@ static int coll_leave(struct an_deps *d, const struct an_frame *f,
 		return instance_record(d, &f->id, 1, comm, root);
 	if (rc <= 0)
 		return rc;
-	rc = an_coll_leave(&d->coll, part, f->role, root, &m, &inst);
+	rc = an_coll_leave(&d->coll, &d->tr.defs, part, f->role, root, &m, &inst);
 	if (rc <= 0)
 		return rc;
 	rc = instance_done(d, inst);
@@ -213,8 +214,8 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 
 void an_deps_finish(struct an_deps *d)
 {
-	d->st.unmatched_sends = d->p2p.pending_sends;
-	d->st.unmatched_recvs = d->p2p.pending_recvs;
+	d->st.unmatched_sends = d->p2p.pending[AN_P2P_SEND];
+	d->st.unmatched_recvs = d->p2p.pending[AN_P2P_RECV];
 	d->st.open_instances = d->coll.open;
 	d->st.unbalanced = an_trace_finish(&d->tr);
 }

@@ -4,14 +4,9 @@
 #include "../libstream/error.h"
 #include "idmap.h"
 
-static inline size_t home(const struct an_idmap *m, uint64_t key)
-{
-	return (key * UINT64_C(0x9e3779b97f4a7c15)) >> 32 & (m->cap - 1);
-}
-
 static void place(struct an_idmap *m, uint64_t key, uint32_t val)
 {
-	size_t i = home(m, key);
+	size_t i = an_idmap_home(m, key);
 
 	while (m->slot[i].used)
 		i = (i + 1) & (m->cap - 1);
@@ -43,7 +38,7 @@ int an_idmap_put(struct an_idmap *m, uint64_t key, uint32_t val)
 	/* at most half full: probes stay short */
 	if ((m->count + 1) * 2 > m->cap && grow(m) < 0)
 		return LS_ERR_NOMEM;
-	for (i = home(m, key); m->slot[i].used; i = (i + 1) & (m->cap - 1)) {
+	for (i = an_idmap_home(m, key); m->slot[i].used; i = (i + 1) & (m->cap - 1)) {
 		if (m->slot[i].key == key) {
 			m->slot[i].val = val;
 			return 0;
@@ -60,7 +55,7 @@ bool an_idmap_del(struct an_idmap *m, uint64_t key)
 
 	if (!m->cap)
 		return false;
-	for (i = home(m, key);; i = (i + 1) & mask) {
+	for (i = an_idmap_home(m, key);; i = (i + 1) & mask) {
 		if (!m->slot[i].used)
 			return false;
 		if (m->slot[i].key == key)
@@ -71,7 +66,7 @@ bool an_idmap_del(struct an_idmap *m, uint64_t key)
 	 * home is not between the hole and where they are (cyclically).
 	 */
 	for (j = (i + 1) & mask; m->slot[j].used; j = (j + 1) & mask) {
-		size_t h = home(m, m->slot[j].key);
+		size_t h = an_idmap_home(m, m->slot[j].key);
 
 		if (i <= j ? (h <= i || h > j) : (h <= i && h > j)) {
 			m->slot[i] = m->slot[j];

@@ -30,6 +30,12 @@ struct an_idmap {
  */
 int an_idmap_put(struct an_idmap *m, uint64_t key, uint32_t val);
 
+/* The slot where key's probe run starts (cap > 0). */
+static inline size_t an_idmap_home(const struct an_idmap *m, uint64_t key)
+{
+	return (key * UINT64_C(0x9e3779b97f4a7c15)) >> 32 & (m->cap - 1);
+}
+
 /* The value of key in *val: true, or false if key is not in the map. */
 static inline bool an_idmap_get(const struct an_idmap *m, uint64_t key,
 				uint32_t *val)
@@ -38,8 +44,7 @@ static inline bool an_idmap_get(const struct an_idmap *m, uint64_t key,
 
 	if (!m->cap)
 		return false;
-	for (size_t i = (key * UINT64_C(0x9e3779b97f4a7c15)) >> 32 & mask;;
-	     i = (i + 1) & mask) {
+	for (size_t i = an_idmap_home(m, key);; i = (i + 1) & mask) {
 		if (!m->slot[i].used)
 			return false;
 		if (m->slot[i].key == key) {

@@ -25,32 +25,32 @@ static struct an_p2p_chan *chan(struct an_p2p *p, uint32_t src, uint32_t dst)
 		return NULL;
 	if (an_idmap_put(&p->chan_ix, key, p->nchans) < 0)
 		return NULL;
-	p->chans[p->nchans] = (struct an_p2p_chan){ AN_NONE, AN_NONE,
-						    AN_NONE, AN_NONE };
+	p->chans[p->nchans] = (struct an_p2p_chan){
+		{ { AN_NONE, AN_NONE }, { AN_NONE, AN_NONE } } };
 	return &p->chans[p->nchans++];
 }
 
 /*
- * Take the oldest message of queue *head with this comm and tag out of
- * it into *end. Returns 1, or 0 if there is none.
+ * Take the oldest message of queue q with this comm and tag out of it
+ * into *end. Returns 1, or 0 if there is none.
  */
-static int take(struct an_p2p *p, uint32_t *head, uint32_t *tail,
-		uint32_t comm, int64_t tag, struct an_msg_end *end)
+static int take(struct an_p2p *p, struct an_p2p_queue *q, uint32_t comm,
+		int64_t tag, struct an_msg_end *end)
 {
 	uint32_t prev = AN_NONE;
 
-	for (uint32_t m = *head; m != AN_NONE; prev = m, m = p->msgs[m].next) {
+	for (uint32_t m = q->head; m != AN_NONE; prev = m, m = p->msgs[m].next) {
 		struct an_p2p_msg *msg = &p->msgs[m];
 
 		if (msg->comm != comm || msg->tag != tag)
 			continue;
 		*end = msg->end;
 		if (prev == AN_NONE)
-			*head = msg->next;
+			q->head = msg->next;
 		else
 			p->msgs[prev].next = msg->next;
-		if (*tail == m)
-			*tail = prev;
+		if (q->tail == m)
+			q->tail = prev;
 		msg->next = p->free;
 		p->free = m;
 		return 1;
@@ -58,8 +58,8 @@ static int take(struct an_p2p *p, uint32_t *head, uint32_t *tail,
 	return 0;
 }
 
-static int append(struct an_p2p *p, uint32_t *head, uint32_t *tail,
-		  uint32_t comm, int64_t tag, struct an_msg_end end)
+static int append(struct an_p2p *p, struct an_p2p_queue *q, uint32_t comm,
+		  int64_t tag, struct an_msg_end end)
 {
 	uint32_t m = p->free;
 
@@ -71,47 +71,31 @@ static int append(struct an_p2p *p, uint32_t *head, uint32_t *tail,
 		m = p->nmsgs++;
 	}
 	p->msgs[m] = (struct an_p2p_msg){ end, tag, comm, AN_NONE };
-	if (*tail == AN_NONE)
-		*head = m;
+	if (q->tail == AN_NONE)
+		q->head = m;
 	else
-		p->msgs[*tail].next = m;
-	*tail = m;
+		p->msgs[q->tail].next = m;
+	q->tail = m;
 	return 0;
 }
 
-int an_p2p_send(struct an_p2p *p, uint32_t src, uint32_t dst, uint32_t comm,
-		int64_t tag, struct an_msg_end send, struct an_msg_end *other)
+int an_p2p_arrive(struct an_p2p *p, enum an_p2p_side side, uint32_t src,
+		  uint32_t dst, uint32_t comm, int64_t tag,
+		  struct an_msg_end end, struct an_msg_end *other)
 {
 	struct an_p2p_chan *c = chan(p, src, dst);
+	enum an_p2p_side them = side == AN_P2P_SEND ? AN_P2P_RECV : AN_P2P_SEND;
 	int rc;
 
 	if (!c)
 		return LS_ERR_NOMEM;
-	if (take(p, &c->recvs, &c->recvs_tail, comm, tag, other)) {
-		p->pending_recvs--;
+	if (take(p, &c->q[them], comm, tag, other)) {
+		p->pending[them]--;
 		return 1;
 	}
-	if ((rc = append(p, &c->sends, &c->sends_tail, comm, tag, send)) < 0)
+	if ((rc = append(p, &c->q[side], comm, tag, end)) < 0)
 		return rc;
-	p->pending_sends++;
-	return 0;
-}
-
-int an_p2p_recv(struct an_p2p *p, uint32_t src, uint32_t dst, uint32_t comm,
-		int64_t tag, struct an_msg_end recv, struct an_msg_end *other)
-{
-	struct an_p2p_chan *c = chan(p, src, dst);
-	int rc;
-
-	if (!c)
-		return LS_ERR_NOMEM;
-	if (take(p, &c->sends, &c->sends_tail, comm, tag, other)) {
-		p->pending_sends--;
-		return 1;
-	}
-	if ((rc = append(p, &c->recvs, &c->recvs_tail, comm, tag, recv)) < 0)
-		return rc;
-	p->pending_recvs++;
+	p->pending[side]++;
 	return 0;
 }
 

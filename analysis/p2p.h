@@ -26,10 +26,19 @@ struct an_p2p_msg {
 	uint32_t next;		/* next in its queue, or free list */
 };
 
-/* The messages from one process to another not matched yet. */
+/* Sides of a message, indexing the queues of a channel. */
+enum an_p2p_side { AN_P2P_SEND, AN_P2P_RECV };
+
+struct an_p2p_queue {
+	uint32_t head, tail;	/* oldest first */
+};
+
+/*
+ * The messages from one process to another not matched yet: sends
+ * without a receive, receives without a send.
+ */
 struct an_p2p_chan {
-	uint32_t sends, sends_tail;	/* sends without a receive, oldest first */
-	uint32_t recvs, recvs_tail;	/* receives without a send, oldest first */
+	struct an_p2p_queue q[2];	/* by enum an_p2p_side */
 };
 
 struct an_p2p {
@@ -37,22 +46,19 @@ struct an_p2p {
 	struct an_p2p_chan *chans;
 	struct an_p2p_msg *msgs;
 	uint32_t nchans, chans_cap, nmsgs, msgs_cap, free;
-	uint64_t pending_sends, pending_recvs;
+	uint64_t pending[2];	/* by enum an_p2p_side */
 };
 
 void an_p2p_init(struct an_p2p *p);
 
 /*
- * A message sent from process index src to dst. Returns 1 and the
- * receive in *other if one was waiting for it, 0 if it now waits for its
- * receive, or LS_ERR_NOMEM.
+ * One side of a message from process index src to dst: its send or its
+ * receive. Returns 1 and the other side in *other if it was waiting, 0 if
+ * this side now waits for it, or LS_ERR_NOMEM.
  */
-int an_p2p_send(struct an_p2p *p, uint32_t src, uint32_t dst, uint32_t comm,
-		int64_t tag, struct an_msg_end send, struct an_msg_end *other);
-
-/* A message received by dst from src: as an_p2p_send, the other way. */
-int an_p2p_recv(struct an_p2p *p, uint32_t src, uint32_t dst, uint32_t comm,
-		int64_t tag, struct an_msg_end recv, struct an_msg_end *other);
+int an_p2p_arrive(struct an_p2p *p, enum an_p2p_side side, uint32_t src,
+		  uint32_t dst, uint32_t comm, int64_t tag,
+		  struct an_msg_end end, struct an_msg_end *other);
 
 void an_p2p_release(struct an_p2p *p);
 

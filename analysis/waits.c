@@ -139,16 +139,6 @@ static void order_received(struct an_waits *a, uint32_t p, uint32_t node)
 
 static struct an_tally *tally(struct an_waits *a, uint32_t p, enum ls_pattern pat)
 {
-	if (p >= a->tally_procs) {
-		uint32_t n = a->tally_procs, cap = n * LS_P__COUNT;
-		uint32_t want = (a->tr.defs.nprocs > p ? a->tr.defs.nprocs : p + 1);
-
-		if (an_vec_room(&a->tally, &cap, want * LS_P__COUNT - 1, sizeof(*a->tally)) < 0)
-			return NULL;
-		memset(&a->tally[n * LS_P__COUNT], 0,
-		       (size_t)(want - n) * LS_P__COUNT * sizeof(*a->tally));
-		a->tally_procs = want;
-	}
 	return &a->tally[(size_t)p * LS_P__COUNT + pat];
 }
 
@@ -172,8 +162,6 @@ static int wait_record(struct an_waits *a, const struct an_act *x, uint64_t dur)
 	struct an_tally *t = tally(a, x->proc, x->pattern);
 	int rc;
 
-	if (!t)
-		return LS_ERR_NOMEM;
 	t->count++;
 	t->ns += dur;
 	a->st.waits++;
@@ -595,10 +583,20 @@ static int definition(struct an_waits *a, const struct ls_record *rec,
 		      const char **why)
 {
 	int rc = an_trace_def(&a->tr, rec, why);
-	uint32_t n = a->tr.defs.nstreams;
+	uint32_t n = a->tr.defs.nstreams, np = a->tr.defs.nprocs;
 
-	if (rc <= 0 || rec->kind != LS_K_STREAM)
-		return rc < 0 ? rc : 0;
+	if (rc <= 0)
+		return rc;
+	if (rec->kind == LS_K_PROCESS) {
+		/* a row of tallies per process, all patterns */
+		if (an_vec_room(&a->tally, &a->tally_cap, np * LS_P__COUNT - 1,
+				sizeof(*a->tally)) < 0)
+			return LS_ERR_NOMEM;
+		memset(tally(a, np - 1, 0), 0, LS_P__COUNT * sizeof(*a->tally));
+		return 0;
+	}
+	if (rec->kind != LS_K_STREAM)
+		return 0;
 	if (an_vec_room(&a->time, &a->time_cap, n - 1, sizeof(*a->time)) < 0)
 		return LS_ERR_NOMEM;
 	a->time[n - 1] = (struct an_stream_time){ INT64_MIN, 0,
@@ -682,30 +680,38 @@ static int summary_record(struct an_waits *a, enum ls_pattern p,
 	return ls_build_end(a->w);
 }
 
+struct an_tally an_waits_total(const struct an_waits *a, enum ls_pattern p,
+			       uint64_t *min, uint64_t *max)
+{
+	struct an_tally all = { 0, 0 };
+
+	*min = a->tr.defs.nprocs ? UINT64_MAX : 0;
+	*max = 0;
+	for (uint32_t q = 0; q < a->tr.defs.nprocs; q++) {
+		const struct an_tally *t = &a->tally[(size_t)q * LS_P__COUNT + p];
+
+		all.count += t->count;
+		all.ns += t->ns;
+		*min = t->ns < *min ? t->ns : *min;
+		*max = t->ns > *max ? t->ns : *max;
+	}
+	return all;
+}
+
 int an_waits_summary(struct an_waits *a)
 {
-	static const struct an_tally none;
 	int rc;
 
 	for (int p = 0; p < LS_P__COUNT; p++) {
-		struct an_tally all = { 0, 0 };
-		uint64_t min = UINT64_MAX, max = 0;
+		uint64_t min, max;
+		struct an_tally all = an_waits_total(a, p, &min, &max);
 
-		for (uint32_t q = 0; q < a->tr.defs.nprocs; q++) {
-			const struct an_tally *t = q < a->tally_procs ?
-				&a->tally[(size_t)q * LS_P__COUNT + p] : &none;
-
-			all.count += t->count;
-			all.ns += t->ns;
-			min = t->ns < min ? t->ns : min;
-			max = t->ns > max ? t->ns : max;
-		}
 		if (!all.count)
 			continue;
 		if ((rc = summary_record(a, p, &all, AN_NONE, min, max)) < 0)
 			return rc;
-		for (uint32_t q = 0; q < a->tally_procs; q++) {
-			const struct an_tally *t = &a->tally[(size_t)q * LS_P__COUNT + p];
+		for (uint32_t q = 0; q < a->tr.defs.nprocs; q++) {
+			const struct an_tally *t = tally(a, q, p);
 
 			if (t->count && (rc = summary_record(a, p, t, q, 0, 0)) < 0)
 				return rc;

@@ -96,8 +96,8 @@ struct an_waits {
 	uint32_t norder, order_cap, free_order;
 	struct an_order_queue *queues;	/* per process index */
 	uint32_t queues_cap;
-	struct an_tally *tally;		/* [process][pattern] */
-	uint32_t tally_procs;
+	struct an_tally *tally;		/* [process index][pattern] */
+	uint32_t tally_cap;
 	uint64_t *split;		/* scratch for an_blame_split */
 	uint32_t split_cap;
 	struct ls_writer *w;
@@ -120,6 +120,13 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
  * st.undecided). Returns 0 or a negative error.
  */
 int an_waits_finish(struct an_waits *a);
+
+/*
+ * Pattern p over all processes; *min and *max: the smallest and largest
+ * per-process time (processes without it count as 0).
+ */
+struct an_tally an_waits_total(const struct an_waits *a, enum ls_pattern p,
+			       uint64_t *min, uint64_t *max);
 
 /*
  * Write the summary records: per pattern over the run (with the smallest

@@ -1,4 +1,7 @@
-/* The read-pass-take loop every analysis stage runs. */
+/* The command line and the read-pass-take loop every analysis stage has. */
+#include <getopt.h>
+#include <unistd.h>
+
 #include "../libstream/error.h"
 #include "stage.h"
 #include "tool.h"
@@ -11,8 +14,49 @@ static bool replaced(const struct stage *st, enum ls_kind k)
 	return false;
 }
 
-int stage_run(const struct stage *st, struct ls_reader *r, struct ls_writer *w)
+int stage_open(int argc, char **argv, const char *flag_name, bool *flag,
+	       void (*usage)(FILE *), struct stage_io *io)
 {
+	const struct option longopts[] = {
+		{ flag_name, no_argument, NULL, 'F' },
+		TOOL_LONGOPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct tool_output out = { false, false };
+	enum ls_format format;
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, TOOL_OPTIONS, longopts, NULL)) != -1) {
+		if (tool_option(ch, &out, usage))
+			continue;
+		if (ch != 'F') {
+			usage(stderr);
+			return 2;
+		}
+		*flag = true;
+	}
+	if (argc - optind > 1 || tool_output_format(&out, &format) < 0) {
+		usage(stderr);
+		return 2;
+	}
+	if (ls_reader_open(&io->r, argv[optind]) < 0) {
+		tool_error("%s: %s", argv[optind], io->r.err);
+		return 1;
+	}
+	ls_writer_init(&io->w, STDOUT_FILENO, format);
+	return 0;
+}
+
+int stage_close(struct stage_io *io, int status)
+{
+	ls_reader_release(&io->r);
+	return tool_finish(&io->w) | status;
+}
+
+int stage_run(const struct stage *st, struct stage_io *io)
+{
+	struct ls_reader *r = &io->r;
+	struct ls_writer *w = &io->w;
 	struct ls_writer_mark mark;
 	struct ls_record rec;
 	bool header = false;

@@ -1,12 +1,15 @@
 /*
- * The loop of an analysis stage: read a stream, pass every record on
- * (dropping the derived records the stage replaces), and let the stage
- * take each record after it has been written.
+ * What every analysis stage does alike: its command line (the common
+ * options, one flag of its own, at most one input), and the loop that
+ * reads a stream, passes every record on (dropping the derived records
+ * the stage replaces), and lets the stage take each record after it has
+ * been written.
  */
 #ifndef STAGE_H
 #define STAGE_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "../libstream/reader.h"
 #include "../libstream/writer.h"
@@ -19,10 +22,27 @@ struct stage {
 	void *ctx;
 };
 
+struct stage_io {
+	struct ls_reader r;
+	struct ls_writer w;
+};
+
 /*
- * Run st over r into w. Returns 0, or 1 after a one-line message naming
- * the input and position of what was wrong.
+ * Parse the command line: TOOL_OPTIONS, and --NAME (flag_name) setting
+ * *flag. Open the input and a writer on stdout. Returns 0, or the status
+ * to exit with (2 after the usage, 1 after a message); nothing to release
+ * then.
  */
-int stage_run(const struct stage *st, struct ls_reader *r, struct ls_writer *w);
+int stage_open(int argc, char **argv, const char *flag_name, bool *flag,
+	       void (*usage)(FILE *), struct stage_io *io);
+
+/*
+ * Run st over the input into the output. Returns 0, or 1 after a one-line
+ * message naming the input and position of what was wrong.
+ */
+int stage_run(const struct stage *st, struct stage_io *io);
+
+/* Release the input, flush and close the output: the exit status. */
+int stage_close(struct stage_io *io, int status);
 
 #endif

@@ -3,10 +3,8 @@
  * message from its send to its receive, each collective member from the
  * member it waited for, with an instance record per collective.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <unistd.h>
 
 #include "../analysis/deps.h"
 #include "stage.h"
@@ -52,47 +50,21 @@ static void report(const char *input, const struct an_deps_stats *st, bool stats
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "stats", no_argument, NULL, 'S' },
-		TOOL_LONGOPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
 	static const enum ls_kind replaces[] = { LS_K_EDGE, LS_K_INSTANCE, 0 };
-	struct tool_output out = { false, false };
-	enum ls_format format;
-	struct ls_reader r;
-	struct ls_writer w;
+	struct stage_io io;
 	struct an_deps d;
 	bool stats = false;
-	int ch, status;
+	int status;
 
 	tool_init("tr-deps");
-	while ((ch = getopt_long(argc, argv, TOOL_OPTIONS, longopts, NULL)) != -1) {
-		if (tool_option(ch, &out, usage))
-			continue;
-		if (ch != 'S') {
-			usage(stderr);
-			return 2;
-		}
-		stats = true;
-	}
-	if (argc - optind > 1 || tool_output_format(&out, &format) < 0) {
-		usage(stderr);
-		return 2;
-	}
-	if (ls_reader_open(&r, argv[optind]) < 0) {
-		tool_error("%s: %s", argv[optind], r.err);
-		return 1;
-	}
-	ls_writer_init(&w, STDOUT_FILENO, format);
-	an_deps_init(&d, &w);
-	status = stage_run(&(struct stage){ "tr-deps " TR_VERSION, replaces, take, &d },
-			   &r, &w);
+	if ((status = stage_open(argc, argv, "stats", &stats, usage, &io)))
+		return status;
+	an_deps_init(&d, &io.w);
+	status = stage_run(&(struct stage){ "tr-deps " TR_VERSION, replaces, take, &d }, &io);
 	if (!status) {
 		an_deps_finish(&d);
-		report(r.name, &d.st, stats);
+		report(io.r.name, &d.st, stats);
 	}
 	an_deps_release(&d);
-	ls_reader_release(&r);
-	return tool_finish(&w) | status;
+	return stage_close(&io, status);
 }

@@ -2,10 +2,8 @@
  * tr-waits: the wait states of a stream that has tr-deps' edges, with the
  * pattern of each and the blame for it; --summary adds per-pattern totals.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <unistd.h>
 
 #include "../analysis/waits.h"
 #include "stage.h"
@@ -45,75 +43,39 @@ static void summary_table(const char *input, const struct an_waits *a)
 	fprintf(stderr, "  %-24s %8s %16s %16s %16s\n", "pattern", "count",
 		"time [s]", "min/proc [s]", "max/proc [s]");
 	for (int p = 0; p < LS_P__COUNT; p++) {
-		uint64_t count = 0, ns = 0, min = UINT64_MAX, max = 0;
+		uint64_t min, max;
+		struct an_tally all = an_waits_total(a, p, &min, &max);
 
-		for (uint32_t q = 0; q < a->tr.defs.nprocs; q++) {
-			uint64_t n = 0;
-
-			if (q < a->tally_procs) {
-				count += a->tally[(size_t)q * LS_P__COUNT + p].count;
-				n = a->tally[(size_t)q * LS_P__COUNT + p].ns;
-			}
-			ns += n;
-			min = n < min ? n : min;
-			max = n > max ? n : max;
-		}
-		if (count)
+		if (all.count)
 			fprintf(stderr, "  %-24s %8" PRIu64 " %16.9f %16.9f %16.9f\n",
-				ls_pattern_name(p), count, (double)ns / 1e9,
+				ls_pattern_name(p), all.count, (double)all.ns / 1e9,
 				(double)min / 1e9, (double)max / 1e9);
 	}
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "summary", no_argument, NULL, 'S' },
-		TOOL_LONGOPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
 	static const enum ls_kind replaces[] = {
 		LS_K_WAIT, LS_K_BLAME, LS_K_WAIT_SUMMARY, 0
 	};
-	struct tool_output out = { false, false };
-	enum ls_format format;
-	struct ls_reader r;
-	struct ls_writer w;
+	struct stage_io io;
 	struct an_waits a;
 	bool summary = false;
-	int ch, status, rc;
+	int status, rc;
 
 	tool_init("tr-waits");
-	while ((ch = getopt_long(argc, argv, TOOL_OPTIONS, longopts, NULL)) != -1) {
-		if (tool_option(ch, &out, usage))
-			continue;
-		if (ch != 'S') {
-			usage(stderr);
-			return 2;
-		}
-		summary = true;
-	}
-	if (argc - optind > 1 || tool_output_format(&out, &format) < 0) {
-		usage(stderr);
-		return 2;
-	}
-	if (ls_reader_open(&r, argv[optind]) < 0) {
-		tool_error("%s: %s", argv[optind], r.err);
-		return 1;
-	}
-	ls_writer_init(&w, STDOUT_FILENO, format);
-	an_waits_init(&a, &w);
-	status = stage_run(&(struct stage){ "tr-waits " TR_VERSION, replaces, take, &a },
-			   &r, &w);
+	if ((status = stage_open(argc, argv, "summary", &summary, usage, &io)))
+		return status;
+	an_waits_init(&a, &io.w);
+	status = stage_run(&(struct stage){ "tr-waits " TR_VERSION, replaces, take, &a }, &io);
 	if (!status && ((rc = an_waits_finish(&a)) < 0 ||
 			(summary && (rc = an_waits_summary(&a)) < 0)))
-		status = tool_write_error(&r, &w, rc);
+		status = tool_write_error(&io.r, &io.w, rc);
 	if (!status) {
-		report(r.name, &a.st);
+		report(io.r.name, &a.st);
 		if (summary)
-			summary_table(r.name, &a);
+			summary_table(io.r.name, &a);
 	}
 	an_waits_release(&a);
-	ls_reader_release(&r);
-	return tool_finish(&w) | status;
+	return stage_close(&io, status);
 }

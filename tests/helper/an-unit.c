@@ -12,15 +12,7 @@
 #include "../../analysis/coll.h"
 #include "../../analysis/idmap.h"
 #include "../../analysis/p2p.h"
-
-static int failures;
-
-#define CHECK(cond) do { \
-	if (!(cond)) { \
-		failures++; \
-		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-	} \
-} while (0)
+#include "check.h"
 
 /* Random puts and deletes, mirrored in an array: the map must agree. */
 static void test_idmap(void)
@@ -134,20 +126,20 @@ static void test_p2p(void)
 	struct an_msg_end got;
 
 	an_p2p_init(&p);
-	CHECK(an_p2p_send(&p, 0, 1, 0, 5, (struct an_msg_end){ 1, 10 }, &got) == 0);
-	CHECK(an_p2p_send(&p, 0, 1, 0, 6, (struct an_msg_end){ 2, 11 }, &got) == 0);
-	CHECK(an_p2p_send(&p, 0, 1, 0, 5, (struct an_msg_end){ 3, 12 }, &got) == 0);
-	CHECK(an_p2p_send(&p, 0, 1, 1, 5, (struct an_msg_end){ 4, 13 }, &got) == 0);
+	CHECK(an_p2p_arrive(&p, AN_P2P_SEND, 0, 1, 0, 5, (struct an_msg_end){ 1, 10 }, &got) == 0);
+	CHECK(an_p2p_arrive(&p, AN_P2P_SEND, 0, 1, 0, 6, (struct an_msg_end){ 2, 11 }, &got) == 0);
+	CHECK(an_p2p_arrive(&p, AN_P2P_SEND, 0, 1, 0, 5, (struct an_msg_end){ 3, 12 }, &got) == 0);
+	CHECK(an_p2p_arrive(&p, AN_P2P_SEND, 0, 1, 1, 5, (struct an_msg_end){ 4, 13 }, &got) == 0);
 	/* tag 6 first: overtakes tag 5, which MPI allows */
-	CHECK(an_p2p_recv(&p, 0, 1, 0, 6, (struct an_msg_end){ 5, 20 }, &got) == 1 && got.ev == 2);
-	CHECK(an_p2p_recv(&p, 0, 1, 0, 5, (struct an_msg_end){ 6, 21 }, &got) == 1 && got.ev == 1);
-	CHECK(an_p2p_recv(&p, 0, 1, 1, 5, (struct an_msg_end){ 7, 22 }, &got) == 1 && got.ev == 4);
-	CHECK(an_p2p_recv(&p, 0, 1, 0, 5, (struct an_msg_end){ 8, 23 }, &got) == 1 && got.ev == 3);
+	CHECK(an_p2p_arrive(&p, AN_P2P_RECV, 0, 1, 0, 6, (struct an_msg_end){ 5, 20 }, &got) == 1 && got.ev == 2);
+	CHECK(an_p2p_arrive(&p, AN_P2P_RECV, 0, 1, 0, 5, (struct an_msg_end){ 6, 21 }, &got) == 1 && got.ev == 1);
+	CHECK(an_p2p_arrive(&p, AN_P2P_RECV, 0, 1, 1, 5, (struct an_msg_end){ 7, 22 }, &got) == 1 && got.ev == 4);
+	CHECK(an_p2p_arrive(&p, AN_P2P_RECV, 0, 1, 0, 5, (struct an_msg_end){ 8, 23 }, &got) == 1 && got.ev == 3);
 	/* a receive before its send, and one from another sender */
-	CHECK(an_p2p_recv(&p, 2, 1, 0, 5, (struct an_msg_end){ 9, 30 }, &got) == 0);
-	CHECK(an_p2p_send(&p, 0, 1, 0, 5, (struct an_msg_end){ 10, 31 }, &got) == 0);
-	CHECK(an_p2p_send(&p, 2, 1, 0, 5, (struct an_msg_end){ 11, 40 }, &got) == 1 && got.ev == 9);
-	CHECK(p.pending_sends == 1 && p.pending_recvs == 0);
+	CHECK(an_p2p_arrive(&p, AN_P2P_RECV, 2, 1, 0, 5, (struct an_msg_end){ 9, 30 }, &got) == 0);
+	CHECK(an_p2p_arrive(&p, AN_P2P_SEND, 0, 1, 0, 5, (struct an_msg_end){ 10, 31 }, &got) == 0);
+	CHECK(an_p2p_arrive(&p, AN_P2P_SEND, 2, 1, 0, 5, (struct an_msg_end){ 11, 40 }, &got) == 1 && got.ev == 9);
+	CHECK(p.pending[AN_P2P_SEND] == 1 && p.pending[AN_P2P_RECV] == 0);
 	an_p2p_release(&p);
 }
 

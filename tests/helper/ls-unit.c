@@ -21,15 +21,7 @@
 #include "../../libstream/record.h"
 #include "../../libstream/roles.h"
 #include "../../libstream/writer.h"
-
-static int failures;
-
-#define CHECK(cond) do { \
-	if (!(cond)) { \
-		failures++; \
-		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-	} \
-} while (0)
+#include "check.h"
 
 /* JSON text -> msgpack bytes in b (reset first); returns the rc. */
 static int to_msgpack(const char *json, struct ls_buf *b)
