@@ -41,10 +41,10 @@ static int take_process(struct an_defs *d, const struct ls_record *rec,
 static int take_stream(struct an_defs *d, const struct ls_record *rec,
 		       uint64_t id, const char **why)
 {
-	uint64_t process;
+	uint64_t process, device;
 	const char *type;
 	uint32_t p, n;
-	bool host;
+	bool host, null;
 	int rc;
 
 	if (ls_get_u64(rec, LS_F_PROCESS, &process) < 0 ||
@@ -60,17 +60,35 @@ static int take_stream(struct an_defs *d, const struct ls_record *rec,
 	    (rc = define(&d->stream_ix, id, d->nstreams, why)) < 0)
 		return rc;
 	host = n == 4 && memcmp(type, "host", 4) == 0;
-	d->streams[d->nstreams++] = (struct an_stream){ id, p, host,
-							host && !d->procs[p].has_host };
+	if (ls_get_u64(rec, LS_F_DEVICE, &device) < 0)
+		device = 0;
+	if (ls_get_bool(rec, LS_F_NULL_STREAM, &null) < 0)
+		null = false;
+	d->streams[d->nstreams++] = (struct an_stream){
+		.id = id, .process = p, .host = host,
+		.first_host = host && !d->procs[p].has_host,
+		.gpu = n == 3 && memcmp(type, "gpu", 3) == 0,
+		.null = null, .device = device,
+	};
 	d->procs[p].has_host |= host;
 	return 1;
+}
+
+/* The direction a copy region's dir names. */
+static uint8_t copy_dir(const char *dir, uint32_t n)
+{
+	if (n == 4 && memcmp(dir, "htod", 4) == 0)
+		return AN_DIR_HTOD;
+	if (n == 4 && memcmp(dir, "dtoh", 4) == 0)
+		return AN_DIR_DTOH;
+	return AN_DIR_OTHER;
 }
 
 static int take_region(struct an_defs *d, const struct ls_record *rec,
 		       uint64_t id, const char **why)
 {
-	const char *role;
-	uint32_t n;
+	const char *role, *dir;
+	uint32_t n, ndir;
 	int rc;
 
 	if (ls_get_str(rec, LS_F_ROLE, &role, &n) < 0) {
@@ -78,8 +96,11 @@ static int take_region(struct an_defs *d, const struct ls_record *rec,
 		return LS_ERR_SYNTAX;
 	}
 	if ((rc = an_vec_room(&d->roles, &d->roles_cap, d->nregions, 1)) < 0 ||
+	    (rc = an_vec_room(&d->dirs, &d->dirs_cap, d->nregions, 1)) < 0 ||
 	    (rc = define(&d->region_ix, id, d->nregions, why)) < 0)
 		return rc;
+	d->dirs[d->nregions] = ls_get_str(rec, LS_F_DIR, &dir, &ndir) < 0 ?
+			       AN_DIR_NONE : copy_dir(dir, ndir);
 	/* a role of a newer minor version is plain host code to this one */
 	d->roles[d->nregions++] = (uint8_t)ls_role_lookup(role, n);
 	return 1;
@@ -166,6 +187,7 @@ void an_defs_release(struct an_defs *d)
 	}
 	free(d->comms);
 	free(d->roles);
+	free(d->dirs);
 	free(d->streams);
 	free(d->procs);
 	an_idmap_release(&d->proc_ix);

@@ -25,6 +25,9 @@ struct an_stream {
 	uint32_t process;	/* index */
 	bool host;		/* a host thread (not a GPU stream or metric) */
 	bool first_host;	/* the first host thread of its process */
+	bool gpu;		/* a GPU stream */
+	bool null;		/* GPU: its device's legacy default stream */
+	uint64_t device;	/* GPU: device number (0 if not given) */
 };
 
 struct an_comm {
@@ -34,13 +37,17 @@ struct an_comm {
 	struct an_idmap rank_of;	/* process index -> rank */
 };
 
+/* A copy's direction, from its region's dir. */
+enum an_dir { AN_DIR_NONE, AN_DIR_HTOD, AN_DIR_DTOH, AN_DIR_OTHER };
+
 struct an_defs {
 	struct an_process *procs;
 	struct an_stream *streams;
 	uint8_t *roles;		/* enum ls_role per region index */
+	uint8_t *dirs;		/* copy direction per region index (an_dir) */
 	struct an_comm *comms;
 	uint32_t nprocs, nstreams, nregions, ncomms;
-	uint32_t procs_cap, streams_cap, roles_cap, comms_cap;
+	uint32_t procs_cap, streams_cap, roles_cap, dirs_cap, comms_cap;
 	uint32_t ranked;	/* processes with a rank */
 	struct an_idmap proc_ix, stream_ix, region_ix, comm_ix;
 };

@@ -11,10 +11,11 @@ void an_deps_init(struct an_deps *d, struct ls_writer *w)
 	an_trace_init(&d->tr);
 	an_p2p_init(&d->p2p);
 	an_coll_init(&d->coll);
+	an_offload_init(&d->gpu);
 	d->w = w;
 }
 
-static int edge(struct an_deps *d, uint64_t from, uint64_t to, enum ls_edge type)
+int an_deps_edge(struct an_deps *d, uint64_t from, uint64_t to, enum ls_edge type)
 {
 	ls_build_begin(d->w, 4);
 	ls_put_kind(d->w, LS_K_EDGE);
@@ -79,13 +80,13 @@ static int message(struct an_deps *d, const struct ls_record *rec,
 		if (rc <= 0)
 			return rc;
 		d->st.clock += other.t < self.t;
-		return edge(d, ev->id, other.ev, LS_E_MSG);
+		return an_deps_edge(d, ev->id, other.ev, LS_E_MSG);
 	}
 	rc = an_p2p_arrive(&d->p2p, AN_P2P_RECV, peer, ev->proc, comm, tag, self, &other);
 	if (rc <= 0)
 		return rc;
 	d->st.clock += self.t < other.t;
-	return edge(d, other.ev, ev->id, LS_E_MSG);
+	return an_deps_edge(d, other.ev, ev->id, LS_E_MSG);
 }
 
 /* A collective's end event names its comm and root: keep them on its frame. */
@@ -139,7 +140,7 @@ static int instance_done(struct an_deps *d, struct an_coll_inst *inst)
 	d->st.mixed += inst->mixed;
 	for (uint32_t i = 0; i < inst->n; i++) {
 		if (d->dep[i] != AN_NONE &&
-		    (rc = edge(d, inst->m[d->dep[i]].enter, inst->m[i].leave,
+		    (rc = an_deps_edge(d, inst->m[d->dep[i]].enter, inst->m[i].leave,
 			       LS_E_COLL)) < 0)
 			return rc;
 	}
@@ -185,8 +186,9 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 
 	switch (rec->kind) {
 	case LS_K_PROCESS: case LS_K_STREAM: case LS_K_REGION: case LS_K_COMM:
-		rc = an_trace_def(&d->tr, rec, why);
-		return rc < 0 ? rc : 0;
+		if ((rc = an_trace_def(&d->tr, rec, why)) <= 0)
+			return rc;
+		return rec->kind == LS_K_STREAM ? an_offload_stream(d) : 0;
 	case LS_K_ENTER: case LS_K_LEAVE: case LS_K_SEND: case LS_K_RECV:
 	case LS_K_COLL_END:
 		break;
@@ -197,12 +199,16 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 		return rc;
 	switch (rec->kind) {
 	case LS_K_ENTER:
-		return an_trace_enter(&d->tr, rec, &ev, &rc, why) ? 0 : rc;
+		if (!(f = an_trace_enter(&d->tr, rec, &ev, &rc, why)))
+			return rc;
+		return an_offload_role(f->role) ? an_offload_enter(d, f, rec, &ev) : 0;
 	case LS_K_LEAVE:
 		if (!(f = an_trace_leave(&d->tr, rec, &ev, &rc, why)))
 			return rc;
 		if (an_role_collective(f->role) || an_role_world(f->role))
 			rc = coll_leave(d, f, &ev);
+		else if (an_offload_role(f->role))
+			rc = an_offload_leave(d, f, rec, &ev);
 		an_stack_pop_to(&d->tr.stacks[ev.s], f);
 		return rc;
 	case LS_K_COLL_END:
@@ -218,11 +224,13 @@ void an_deps_finish(struct an_deps *d)
 	d->st.unmatched_recvs = d->p2p.pending[AN_P2P_RECV];
 	d->st.open_instances = d->coll.open;
 	d->st.unbalanced = an_trace_finish(&d->tr);
+	an_offload_finish(&d->gpu);
 }
 
 void an_deps_release(struct an_deps *d)
 {
 	an_coll_release(&d->coll);
+	an_offload_release(&d->gpu);
 	an_p2p_release(&d->p2p);
 	an_trace_release(&d->tr);
 	free(d->dep);

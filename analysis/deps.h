@@ -12,6 +12,7 @@
 
 #include "../libstream/writer.h"
 #include "coll.h"
+#include "offload.h"
 #include "p2p.h"
 #include "trace.h"
 
@@ -28,12 +29,16 @@ struct an_deps {
 	struct an_trace tr;
 	struct an_p2p p2p;
 	struct an_coll coll;
+	struct an_offload gpu;
 	uint32_t *dep;		/* scratch: an_coll_deps of an instance */
 	uint64_t *acts;		/* scratch: its members' activities */
 	uint32_t dep_cap, acts_cap;
 	struct ls_writer *w;
 	struct an_deps_stats st;
 };
+
+/* Write an edge record (counted). Returns 0 or a writer error. */
+int an_deps_edge(struct an_deps *d, uint64_t from, uint64_t to, enum ls_edge type);
 
 /* Write edges to w (borrowed). */
 void an_deps_init(struct an_deps *d, struct ls_writer *w);

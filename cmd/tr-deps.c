@@ -20,25 +20,50 @@ static int take(void *ctx, const struct ls_record *rec, const char **why)
 	return an_deps_take(ctx, rec, why);
 }
 
-/* What was odd in the input, once each; with --stats what was found. */
-static void report(const char *input, const struct an_deps_stats *st, bool stats)
+struct oddity {
+	size_t off;
+	const char *what;
+};
+
+/* Each nonzero count at base + off, once, with what it counts. */
+static void oddities(const char *input, const void *base, const struct oddity *odd,
+		     size_t n)
 {
-	static const struct { size_t off; const char *what; } odd[] = {
-		{ offsetof(struct an_deps_stats, unmatched_sends), "sends never received" },
-		{ offsetof(struct an_deps_stats, unmatched_recvs), "receives without a send" },
-		{ offsetof(struct an_deps_stats, clock), "receives that completed before their send began (clock skew)" },
-		{ offsetof(struct an_deps_stats, open_instances), "collective instances missing a member" },
-		{ offsetof(struct an_deps_stats, coll_alone), "collectives in no instance (no communicator, or not a member)" },
-		{ offsetof(struct an_deps_stats, mixed), "collective instances whose members ran different operations" },
-		{ offsetof(struct an_deps_stats, unbalanced), "enters and leaves that do not pair" },
-	};
+	for (size_t i = 0; i < n; i++) {
+		uint64_t c = *(const uint64_t *)(const void *)((const char *)base + odd[i].off);
 
-	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
-		uint64_t n = *(const uint64_t *)(const void *)((const char *)st + odd[i].off);
-
-		if (n)
-			tool_error("%s: %" PRIu64 " %s", input, n, odd[i].what);
+		if (c)
+			tool_error("%s: %" PRIu64 " %s", input, c, odd[i].what);
 	}
+}
+
+#define ODD(type, field, what) { offsetof(struct type, field), what }
+
+/* What was odd in the input, once each; with --stats what was found. */
+static void report(const char *input, const struct an_deps *d, bool stats)
+{
+	static const struct oddity mpi[] = {
+		ODD(an_deps_stats, unmatched_sends, "sends never received"),
+		ODD(an_deps_stats, unmatched_recvs, "receives without a send"),
+		ODD(an_deps_stats, clock, "receives that completed before their send began (clock skew)"),
+		ODD(an_deps_stats, open_instances, "collective instances missing a member"),
+		ODD(an_deps_stats, coll_alone, "collectives in no instance (no communicator, or not a member)"),
+		ODD(an_deps_stats, mixed, "collective instances whose members ran different operations"),
+		ODD(an_deps_stats, unbalanced, "enters and leaves that do not pair"),
+	}, gpu[] = {
+		ODD(an_offload_stats, no_launch, "GPU activities no launch or copy call was found for"),
+		ODD(an_offload_stats, never_ran, "launches or copies whose GPU activity never came"),
+		ODD(an_offload_stats, idle_syncs, "GPU synchronizations with nothing to wait for"),
+		ODD(an_offload_stats, unresolved, "GPU synchronizations whose work never ended"),
+		ODD(an_offload_stats, unrecorded, "waits on CUDA events never recorded"),
+		ODD(an_offload_stats, late, "GPU activities that came before the call that enqueued them (host and device clocks differ)"),
+		ODD(an_offload_stats, stray, "GPU calls without a valid GPU stream or event"),
+		ODD(an_offload_stats, order, "GPU dependencies that ended after their work began (clock skew)"),
+	};
+	const struct an_deps_stats *st = &d->st;
+
+	oddities(input, st, mpi, sizeof(mpi) / sizeof(mpi[0]));
+	oddities(input, &d->gpu.st, gpu, sizeof(gpu) / sizeof(gpu[0]));
 	if (!stats)
 		return;
 	fprintf(stderr, "%s: edges\n", input);
@@ -63,7 +88,7 @@ int main(int argc, char **argv)
 	status = stage_run(&(struct stage){ "tr-deps " TR_VERSION, replaces, take, &d }, &io);
 	if (!status) {
 		an_deps_finish(&d);
-		report(io.r.name, &d.st, stats);
+		report(io.r.name, &d, stats);
 	}
 	an_deps_release(&d);
 	return stage_close(&io, status);

@@ -1,0 +1,886 @@
+/* tr-deps for CUDA: launch, synchronization and inter-stream edges. */
+#include <string.h>
+
+#include "../libstream/error.h"
+#include "deps.h"
+#include "offload.h"
+#include "vec.h"
+
+/* Correlation ids and CUDA events are per process: keys pair them. */
+#define PKEY(proc, id) ((uint64_t)(proc) << 40 | (id))
+#define PKEY_FITS(proc, id) ((proc) < (1u << 24) && (id) < ((uint64_t)1 << 40))
+
+void an_offload_init(struct an_offload *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->free_work = o->free_dep = o->free_sync = AN_NONE;
+}
+
+/* FIFO rings. */
+
+static int ring_push(struct an_ring *r, uint32_t x)
+{
+	if (r->n == r->cap) {
+		uint32_t cap = r->cap ? 2 * r->cap : 8;
+		uint32_t *v = malloc(cap * sizeof(*v));
+
+		if (!v)
+			return LS_ERR_NOMEM;
+		for (uint32_t i = 0; i < r->n; i++)
+			v[i] = r->v[(r->head + i) & (r->cap - 1)];
+		free(r->v);
+		r->v = v;
+		r->head = 0;
+		r->cap = cap;
+	}
+	r->v[(r->head + r->n++) & (r->cap - 1)] = x;
+	return 0;
+}
+
+static uint32_t ring_front(const struct an_ring *r)
+{
+	return r->n ? r->v[r->head] : AN_NONE;
+}
+
+static uint32_t ring_back(const struct an_ring *r)
+{
+	return r->n ? r->v[(r->head + r->n - 1) & (r->cap - 1)] : AN_NONE;
+}
+
+static void ring_pop(struct an_ring *r)
+{
+	r->head = (r->head + 1) & (r->cap - 1);
+	r->n--;
+}
+
+/* Work: made by whichever side is seen first, freed when unreferenced. */
+
+static int work_new(struct an_offload *o, uint32_t proc, uint8_t kind, uint32_t *out)
+{
+	uint32_t i = o->free_work;
+
+	if (i != AN_NONE) {
+		o->free_work = o->work[i].next_free;
+	} else {
+		if (an_vec_room(&o->work, &o->work_cap, o->nwork, sizeof(*o->work)) < 0)
+			return LS_ERR_NOMEM;
+		i = o->nwork++;
+	}
+	o->work[i] = (struct an_work){ .proc = proc, .stream = AN_NONE,
+				       .deps = AN_NONE, .kind = kind,
+				       .state = AN_WORK_QUEUED };
+	*out = i;
+	return 0;
+}
+
+static void work_ref(struct an_offload *o, uint32_t i)
+{
+	o->work[i].refs++;
+}
+
+static void work_unref(struct an_offload *o, uint32_t i)
+{
+	while (i != AN_NONE && !--o->work[i].refs) {
+		struct an_work *w = &o->work[i];
+		uint32_t next = AN_NONE;
+
+		/* a dependency holds one other work: free the chain in turn */
+		for (uint32_t d = w->deps; d != AN_NONE;) {
+			uint32_t dn = o->dep[d].next;
+
+			if (next == AN_NONE)
+				next = o->dep[d].work;
+			else
+				work_unref(o, o->dep[d].work);
+			o->dep[d].next = o->free_dep;
+			o->free_dep = d;
+			d = dn;
+		}
+		w->state = AN_WORK_DONE;
+		w->refs = UINT32_MAX;	/* not live */
+		w->next_free = o->free_work;
+		o->free_work = i;
+		i = next;
+	}
+}
+
+static bool work_live(const struct an_work *w)
+{
+	return w->refs != UINT32_MAX && w->refs;
+}
+
+/* Set *slot to work i (or AN_NONE), holding a reference. */
+static void work_hold(struct an_offload *o, uint32_t *slot, uint32_t i)
+{
+	if (i != AN_NONE)
+		work_ref(o, i);
+	if (*slot != AN_NONE)
+		work_unref(o, *slot);
+	*slot = i;
+}
+
+static int dep_add(struct an_offload *o, uint32_t w, uint32_t from, enum ls_edge type)
+{
+	uint32_t d = o->free_dep;
+
+	if (d != AN_NONE) {
+		o->free_dep = o->dep[d].next;
+	} else {
+		if (an_vec_room(&o->dep, &o->dep_cap, o->ndep, sizeof(*o->dep)) < 0)
+			return LS_ERR_NOMEM;
+		d = o->ndep++;
+	}
+	work_ref(o, from);
+	o->dep[d] = (struct an_wdep){ from, o->work[w].deps, (uint8_t)type };
+	o->work[w].deps = d;
+	return 0;
+}
+
+/* Per stream and per process state, sized as they are defined. */
+
+int an_offload_stream(struct an_deps *d)
+{
+	struct an_offload *o = &d->gpu;
+	const struct an_defs *defs = &d->tr.defs;
+	uint32_t s = defs->nstreams - 1, p = defs->streams[s].process;
+	uint32_t old = o->gp_cap, old_gs = o->gs_cap;
+	struct an_gpu_proc *gp;
+
+	if (an_vec_room(&o->gs, &o->gs_cap, s, sizeof(*o->gs)) < 0)
+		return LS_ERR_NOMEM;
+	memset(o->gs + old_gs, 0, (o->gs_cap - old_gs) * sizeof(*o->gs));
+	if (an_vec_room(&o->gp, &o->gp_cap, defs->nprocs - 1, sizeof(*o->gp)) < 0)
+		return LS_ERR_NOMEM;
+	memset(o->gp + old, 0, (o->gp_cap - old) * sizeof(*o->gp));
+	o->gs[s] = (struct an_gpu_stream){ .last = AN_NONE, .running = AN_NONE,
+					   .wait = AN_NONE };
+	if (!defs->streams[s].gpu)
+		return 0;
+	gp = &o->gp[p];
+	if (an_vec_room(&gp->streams, &gp->streams_cap, gp->nstreams, sizeof(*gp->streams)) < 0)
+		return LS_ERR_NOMEM;
+	gp->streams[gp->nstreams++] = s;
+	return 0;
+}
+
+bool an_offload_role(enum ls_role r)
+{
+	return r >= LS_R_LAUNCH && r <= LS_R_DEV_MEMSET;
+}
+
+/* The kind of work a host call of region r enqueues, or -1. */
+static int work_kind(const struct an_defs *defs, uint32_t r)
+{
+	switch (defs->roles[r]) {
+	case LS_R_LAUNCH:
+		return AN_KIND_KERNEL;
+	case LS_R_MEMSET: case LS_R_MEMSET_ASYNC:
+		return AN_KIND_SET;
+	case LS_R_MEMCPY: case LS_R_MEMCPY_ASYNC:
+		return AN_KIND_COPY + defs->dirs[r];
+	default:
+		return -1;
+	}
+}
+
+/* The kind of work a device activity of region r runs, or -1. */
+static int device_kind(const struct an_defs *defs, uint32_t r)
+{
+	switch (defs->roles[r]) {
+	case LS_R_KERNEL:
+		return AN_KIND_KERNEL;
+	case LS_R_DEV_MEMSET:
+		return AN_KIND_SET;
+	case LS_R_DEV_MEMCPY:
+		return AN_KIND_COPY + defs->dirs[r];
+	default:
+		return -1;
+	}
+}
+
+static bool compatible(int a, int b)
+{
+	return a == b || (a >= AN_KIND_COPY && b >= AN_KIND_COPY &&
+			  (a == AN_KIND_COPY || b == AN_KIND_COPY));
+}
+
+/* The GPU stream of process p a call's ref_stream names, or AN_NONE. */
+static uint32_t ref_stream(struct an_deps *d, const struct ls_record *rec, uint32_t p)
+{
+	const struct an_defs *defs = &d->tr.defs;
+	uint64_t id;
+	uint32_t s;
+
+	if (ls_get_u64(rec, LS_F_REF_STREAM, &id) < 0)
+		return AN_NONE;
+	s = an_index(&defs->stream_ix, id);
+	if (s == AN_NONE || !defs->streams[s].gpu || defs->streams[s].process != p) {
+		d->gpu.st.stray++;
+		return AN_NONE;
+	}
+	return s;
+}
+
+/* The legacy default stream of s's device, or AN_NONE. */
+static uint32_t null_stream_of(const struct an_deps *d, uint32_t s)
+{
+	const struct an_defs *defs = &d->tr.defs;
+	const struct an_gpu_proc *gp = &d->gpu.gp[defs->streams[s].process];
+
+	for (uint32_t i = 0; i < gp->nstreams; i++) {
+		const struct an_stream *x = &defs->streams[gp->streams[i]];
+
+		if (x->null && x->device == defs->streams[s].device)
+			return gp->streams[i];
+	}
+	return AN_NONE;
+}
+
+/*
+ * Work w is placed on stream s: it runs after what the null stream
+ * serializes it with, and after the stream_wait its stream was told of.
+ */
+static int place(struct an_deps *d, uint32_t w, uint32_t s)
+{
+	struct an_offload *o = &d->gpu;
+	const struct an_defs *defs = &d->tr.defs;
+	struct an_gpu_stream *g = &o->gs[s];
+	struct an_gpu_proc *gp = &o->gp[o->work[w].proc];
+	uint32_t n = null_stream_of(d, s);
+	int rc;
+
+	if (n == s) {
+		for (uint32_t i = 0; i < gp->nstreams; i++) {
+			uint32_t x = gp->streams[i], l = o->gs[x].last;
+
+			if (x == s || defs->streams[x].device != defs->streams[s].device ||
+			    l == AN_NONE || o->work[l].null_covered)
+				continue;
+			o->work[l].null_covered = true;
+			if ((rc = dep_add(o, w, l, LS_E_NULL_STREAM)) < 0)
+				return rc;
+		}
+	} else if (n != AN_NONE && o->gs[n].last != AN_NONE &&
+		   (g->last == AN_NONE ||
+		    o->work[o->gs[n].last].placed > o->work[g->last].placed) &&
+		   (rc = dep_add(o, w, o->gs[n].last, LS_E_NULL_STREAM)) < 0) {
+		return rc;
+	}
+	if (g->wait != AN_NONE) {
+		if ((rc = dep_add(o, w, g->wait, LS_E_STREAM_WAIT)) < 0)
+			return rc;
+		work_hold(o, &g->wait, AN_NONE);
+	}
+	o->work[w].stream = s;
+	o->work[w].placed = ++gp->placed;
+	work_hold(o, &g->last, w);
+	return 0;
+}
+
+/* The oldest work of a queue still waiting to run, dropping the others. */
+static uint32_t queue_front(struct an_offload *o, struct an_ring *r)
+{
+	uint32_t w;
+
+	while ((w = ring_front(r)) != AN_NONE && o->work[w].state != AN_WORK_QUEUED) {
+		ring_pop(r);
+		work_unref(o, w);
+	}
+	return w;
+}
+
+/*
+ * Work w has begun on stream s: what was enqueued on s before it and has
+ * not begun never will (a stream runs its work in order), nor will a
+ * blocking copy enqueued before it (it returned before w was enqueued):
+ * those were not recorded.
+ */
+static void lost_before(struct an_offload *o, uint32_t s, uint32_t w)
+{
+	struct an_gpu_proc *gp = &o->gp[o->work[w].proc];
+	int64_t t = o->work[w].t_launch;
+	uint32_t x;
+
+	while ((x = queue_front(o, &o->gs[s].queue)) != AN_NONE && x != w &&
+	       o->work[x].t_launch < t) {
+		o->work[x].state = AN_WORK_LOST;
+		o->st.never_ran++;
+	}
+	for (int k = 0; k < AN_KINDS; k++) {
+		while ((x = queue_front(o, &gp->unplaced[k])) != AN_NONE && x != w &&
+		       o->work[x].blocking && o->work[x].t_launch < t) {
+			o->work[x].state = AN_WORK_LOST;
+			o->st.never_ran++;
+		}
+	}
+}
+
+/* The oldest orphan of kind k in r not yet adopted, or AN_NONE. */
+static uint32_t adopt(struct an_offload *o, struct an_ring *r, int k)
+{
+	uint32_t w;
+
+	while ((w = ring_front(r)) != AN_NONE && o->work[w].has_launch) {
+		ring_pop(r);
+		work_unref(o, w);
+	}
+	return w != AN_NONE && compatible(o->work[w].kind, k) ? w : AN_NONE;
+}
+
+/* The oldest orphan of process p a call enqueueing kind k may adopt. */
+static uint32_t adopt_unplaced(struct an_offload *o, uint32_t p, int k)
+{
+	uint32_t best = AN_NONE;
+
+	for (int j = 0; j < AN_KINDS; j++) {
+		uint32_t w;
+
+		if (compatible(j, k) &&
+		    (w = adopt(o, &o->gp[p].orphans[j], k)) != AN_NONE &&
+		    (best == AN_NONE || o->work[w].t0 < o->work[best].t0))
+			best = w;
+	}
+	return best;
+}
+
+/* Work w began before ev, the call that enqueued it: link them now. */
+static int late_launch(struct an_deps *d, uint32_t w, const struct an_event *ev,
+		       uint32_t *out)
+{
+	struct an_work *x = &d->gpu.work[w];
+
+	x->launch = ev->id;
+	x->t_launch = ev->t;
+	x->has_launch = true;
+	d->gpu.st.late++;
+	d->gpu.st.no_launch--;
+	lost_before(&d->gpu, x->stream, w);
+	*out = w;
+	return an_deps_edge(d, ev->id, x->enter, LS_E_LAUNCH);
+}
+
+/* A host call enqueues work of kind k; returns its index in *out. */
+static int enqueue(struct an_deps *d, const struct ls_record *rec,
+		   const struct an_event *ev, int k, bool blocking, uint32_t *out)
+{
+	struct an_offload *o = &d->gpu;
+	uint32_t s = ref_stream(d, rec, ev->proc), w;
+	uint64_t corr, key = 0;
+	int rc;
+
+	if (ls_get_u64(rec, LS_F_CORR, &corr) == 0 && PKEY_FITS(ev->proc, corr))
+		key = PKEY(ev->proc, corr) + 1;
+	if (key && an_idmap_get(&o->corr, key, &w) && !o->work[w].has_launch) {
+		an_idmap_del(&o->corr, key);
+		o->work[w].key = 0;
+		work_unref(o, w);	/* the map's reference; it is still running or synced on */
+		return late_launch(d, w, ev, out);
+	}
+	if ((w = s == AN_NONE ? adopt_unplaced(o, ev->proc, k) :
+		 adopt(o, &o->gs[s].orphans, k)) != AN_NONE)
+		return late_launch(d, w, ev, out);
+	if ((rc = work_new(o, ev->proc, (uint8_t)k, &w)) < 0)
+		return rc;
+	o->work[w].launch = ev->id;
+	o->work[w].t_launch = ev->t;
+	o->work[w].has_launch = true;
+	o->work[w].blocking = blocking;
+	if (key && (rc = an_idmap_put(&o->corr, key, w)) == 0) {
+		o->work[w].key = key;
+		work_ref(o, w);
+	}
+	if (rc < 0)
+		return rc;
+	work_ref(o, w);		/* its queue's */
+	if (s != AN_NONE) {
+		if ((rc = place(d, w, s)) < 0)
+			return rc;
+		rc = ring_push(&o->gs[s].queue, w);
+	} else {
+		rc = ring_push(&o->gp[ev->proc].unplaced[k], w);
+	}
+	*out = w;
+	return rc;
+}
+
+/* The enqueued work a device activity of kind k on stream s runs. */
+static uint32_t match(struct an_deps *d, uint32_t s, int k, uint64_t key)
+{
+	struct an_offload *o = &d->gpu;
+	uint32_t a, b, w;
+
+	if (key && an_idmap_get(&o->corr, key, &w) && o->work[w].state == AN_WORK_QUEUED &&
+	    compatible(o->work[w].kind, k) && (o->work[w].stream == AN_NONE || o->work[w].stream == s)) {
+		an_idmap_del(&o->corr, key);
+		o->work[w].key = 0;
+		work_unref(o, w);	/* the map's reference; its queue keeps it */
+		return w;
+	}
+	a = queue_front(o, &o->gs[s].queue);
+	if (a != AN_NONE && (!compatible(o->work[a].kind, k) || (key && o->work[a].key)))
+		a = AN_NONE;
+	for (int j = 0; j < AN_KINDS; j++) {
+		if (!compatible(j, k))
+			continue;
+		b = queue_front(o, &o->gp[d->tr.defs.streams[s].process].unplaced[j]);
+		if (b != AN_NONE && !(key && o->work[b].key) &&
+		    (a == AN_NONE || o->work[b].t_launch < o->work[a].t_launch))
+			a = b;
+	}
+	return a;
+}
+
+/* An edge from the end of work x to event to, if x has ended. */
+static int after(struct an_deps *d, uint32_t x, uint64_t to, int64_t t, enum ls_edge type)
+{
+	const struct an_work *w = &d->gpu.work[x];
+
+	if (w->state != AN_WORK_DONE) {
+		d->gpu.st.order++;
+		return 0;
+	}
+	d->gpu.st.order += w->t1 > t;
+	return an_deps_edge(d, w->leave, to, type);
+}
+
+/* A device activity begins: the work it runs. */
+static int device_enter(struct an_deps *d, const struct ls_record *rec,
+			const struct an_event *ev, int k)
+{
+	struct an_offload *o = &d->gpu;
+	uint64_t corr, key = 0;
+	uint32_t w;
+	int rc;
+
+	if (ls_get_u64(rec, LS_F_CORR, &corr) == 0 && PKEY_FITS(ev->proc, corr))
+		key = PKEY(ev->proc, corr) + 1;
+	if ((w = match(d, ev->s, k, key)) == AN_NONE) {
+		if ((rc = work_new(o, ev->proc, (uint8_t)k, &w)) < 0)
+			return rc;
+		o->st.no_launch++;
+		/* its launch may come yet */
+		if (key) {
+			if ((rc = an_idmap_put(&o->corr, key, w)) < 0)
+				return rc;
+			o->work[w].key = key;
+			work_ref(o, w);
+		} else {
+			if ((rc = ring_push(&o->gs[ev->s].orphans, w)) < 0)
+				return rc;
+			work_ref(o, w);
+			if ((rc = ring_push(&o->gp[ev->proc].orphans[k], w)) < 0)
+				return rc;
+			work_ref(o, w);
+		}
+	}
+	work_ref(o, w);		/* as the one running (its queue lets go lazily) */
+	o->gp[ev->proc].seen[k] = true;
+	if (o->work[w].has_launch)
+		lost_before(o, ev->s, w);
+	o->work[w].state = AN_WORK_RUNNING;
+	o->work[w].enter = ev->id;
+	o->work[w].t0 = ev->t;
+	if (o->work[w].stream == AN_NONE && (rc = place(d, w, ev->s)) < 0)
+		return rc;
+	work_hold(o, &o->gs[ev->s].running, AN_NONE);
+	o->gs[ev->s].running = w;
+	if (o->work[w].has_launch &&
+	    (rc = an_deps_edge(d, o->work[w].launch, ev->id, LS_E_LAUNCH)) < 0)
+		return rc;
+	for (uint32_t x = o->work[w].deps; x != AN_NONE; x = o->dep[x].next)
+		if ((rc = after(d, o->dep[x].work, ev->id, ev->t, o->dep[x].type)) < 0)
+			return rc;
+	return 0;
+}
+
+/* Synchronizations. */
+
+static int sync_new(struct an_offload *o, uint32_t s, enum ls_edge type, uint32_t *out)
+{
+	uint32_t i = o->free_sync;
+	struct an_gsync *g;
+
+	if (i != AN_NONE) {
+		o->free_sync = o->sync[i].next_free;
+	} else {
+		if (an_vec_room(&o->sync, &o->sync_cap, o->nsync, sizeof(*o->sync)) < 0)
+			return LS_ERR_NOMEM;
+		i = o->nsync++;
+		o->sync[i].target = NULL;
+		o->sync[i].cap = 0;
+	}
+	g = &o->sync[i];
+	g->n = 0;
+	g->s = s;
+	g->type = (uint8_t)type;
+	g->event_key = 0;
+	g->left = g->failed = g->parked = false;
+	g->live = true;
+	*out = i;
+	return 0;
+}
+
+static void sync_free(struct an_offload *o, uint32_t i)
+{
+	struct an_gsync *g = &o->sync[i];
+
+	for (uint32_t k = 0; k < g->n; k++)
+		work_unref(o, g->target[k]);
+	g->live = false;
+	g->next_free = o->free_sync;
+	o->free_sync = i;
+}
+
+static int sync_add(struct an_offload *o, uint32_t i, uint32_t w)
+{
+	struct an_gsync *g = &o->sync[i];
+
+	for (uint32_t k = 0; k < g->n; k++)
+		if (g->target[k] == w)
+			return 0;
+	if (an_vec_room(&g->target, &g->cap, g->n, sizeof(*g->target)) < 0)
+		return LS_ERR_NOMEM;
+	work_ref(o, w);
+	g->target[g->n++] = w;
+	return 0;
+}
+
+static int park(struct an_offload *o, uint32_t i)
+{
+	if (o->sync[i].parked)
+		return 0;
+	if (an_vec_room(&o->parked, &o->parked_cap, o->nparked, sizeof(*o->parked)) < 0)
+		return LS_ERR_NOMEM;
+	o->sync[i].parked = true;
+	o->parked[o->nparked++] = i;
+	return 0;
+}
+
+/* Whether process p has run device work that work of kind k can be. */
+static bool seen(const struct an_offload *o, uint32_t p, int k)
+{
+	for (int j = 0; j < AN_KINDS; j++)
+		if (o->gp[p].seen[j] && compatible(j, k))
+			return true;
+	return false;
+}
+
+/* Everything work of process p's device still has to do, not yet synced. */
+static int device_wide(struct an_offload *o, uint32_t g, uint32_t p)
+{
+	struct an_gpu_proc *gp = &o->gp[p];
+	int rc;
+
+	for (uint32_t i = 0; i < gp->nstreams; i++) {
+		uint32_t l = o->gs[gp->streams[i]].last;
+
+		if (l != AN_NONE && !o->work[l].synced && o->work[l].state != AN_WORK_LOST &&
+		    (rc = sync_add(o, g, l)) < 0)
+			return rc;
+	}
+	for (int k = 0; k < AN_KINDS; k++) {
+		uint32_t l = ring_back(&gp->unplaced[k]);
+
+		if (l != AN_NONE && o->work[l].state == AN_WORK_QUEUED && seen(o, p, k) &&
+		    (rc = sync_add(o, g, l)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* The key of the CUDA event a call names, or 0 (counted). */
+static uint64_t event_key(struct an_deps *d, const struct ls_record *rec, uint32_t p)
+{
+	uint64_t e;
+
+	if (ls_get_u64(rec, LS_F_CUDA_EVENT, &e) < 0 || !PKEY_FITS(p, e)) {
+		d->gpu.st.stray++;
+		return 0;
+	}
+	return PKEY(p, e) + 1;
+}
+
+/* A synchronizing call begins: what it will wait for. */
+static int sync_begin(struct an_deps *d, struct an_frame *f, const struct ls_record *rec,
+		      const struct an_event *ev)
+{
+	struct an_offload *o = &d->gpu;
+	bool event = f->role == LS_R_EVENT_SYNC || f->role == LS_R_EVENT_QUERY;
+	uint32_t g, s, w;
+	int64_t result;
+	int rc;
+
+	if ((rc = sync_new(o, ev->s, event ? LS_E_EVENT : LS_E_SYNC, &g)) < 0)
+		return rc;
+	f->a = g + 1;
+	o->sync[g].implicit = f->role == LS_R_MEMCPY || f->role == LS_R_MEMSET ||
+			      f->role == LS_R_ALLOC || f->role == LS_R_FREE;
+	o->sync[g].failed = ls_get_i64(rec, LS_F_RESULT, &result) == 0 && result != 0;
+	if (event) {
+		uint64_t key = event_key(d, rec, ev->proc);
+
+		if (!key)
+			return 0;
+		if (an_idmap_get(&o->events, key, &w))
+			return sync_add(o, g, w);
+		o->sync[g].event_key = key;	/* its record may come yet */
+		return park(o, g);
+	}
+	if ((s = ref_stream(d, rec, ev->proc)) == AN_NONE)
+		return device_wide(o, g, ev->proc);
+	return o->gs[s].last == AN_NONE ? 0 : sync_add(o, g, o->gs[s].last);
+}
+
+/*
+ * Sync g is done if it has left and all its work has ended: its edges are
+ * written and it is freed (returns 1). Returns 0 if it has to wait.
+ */
+static int resolve(struct an_deps *d, uint32_t i)
+{
+	struct an_offload *o = &d->gpu;
+	struct an_gsync *g = &o->sync[i];
+	int rc;
+
+	if (!g->left)
+		return 0;
+	if (g->failed) {	/* an error, or a query found it not ready */
+		sync_free(o, i);
+		return 1;
+	}
+	if (g->event_key)
+		return 0;
+	for (uint32_t k = 0; k < g->n; k++) {
+		uint8_t state = o->work[g->target[k]].state;
+
+		struct an_work *w = &o->work[g->target[k]];
+
+		if (state == AN_WORK_QUEUED && !seen(o, w->proc, w->kind)) {
+			/* the trace has no device activities of its kind */
+			w->state = AN_WORK_LOST;
+			o->st.never_ran++;
+		} else if (state != AN_WORK_DONE && state != AN_WORK_LOST) {
+			return 0;	/* device time may lag host time */
+		}
+	}
+	o->st.idle_syncs += g->n == 0 && !g->implicit;
+	for (uint32_t k = 0; k < g->n; k++) {
+		struct an_work *w = &o->work[g->target[k]];
+
+		if (w->state == AN_WORK_LOST)
+			continue;
+		w->synced = true;
+		if ((rc = an_deps_edge(d, w->leave, g->leave, g->type)) < 0)
+			return rc;
+	}
+	sync_free(o, i);
+	return 1;
+}
+
+/* Resolve what waited and now can be, keeping the order they came in. */
+static int unpark(struct an_deps *d)
+{
+	struct an_offload *o = &d->gpu;
+	uint32_t j = 0;
+	int rc;
+
+	for (uint32_t i = 0; i < o->nparked; i++) {
+		uint32_t g = o->parked[i];
+
+		if ((rc = resolve(d, g)) < 0)
+			return rc;
+		if (!rc)
+			o->parked[j++] = g;
+	}
+	o->nparked = j;
+	return 0;
+}
+
+static int sync_leave(struct an_deps *d, const struct an_frame *f,
+		      const struct ls_record *rec, const struct an_event *ev)
+{
+	struct an_offload *o = &d->gpu;
+	uint32_t g = f->a - 1;
+	int64_t result;
+	int rc;
+
+	o->sync[g].left = true;
+	o->sync[g].leave = ev->id;
+	if (ls_get_i64(rec, LS_F_RESULT, &result) == 0)
+		o->sync[g].failed = result != 0;
+	if (o->sync[g].parked)
+		return unpark(d);
+	if ((rc = resolve(d, g)) != 0)
+		return rc < 0 ? rc : 0;
+	return park(o, g);
+}
+
+/* cuEventRecord: the event stands for the last work on its stream. */
+static int event_record(struct an_deps *d, const struct ls_record *rec,
+			const struct an_event *ev)
+{
+	struct an_offload *o = &d->gpu;
+	uint64_t key = event_key(d, rec, ev->proc);
+	uint32_t s = ref_stream(d, rec, ev->proc), w, old;
+	int rc;
+
+	if (!key)
+		return 0;
+	if (s == AN_NONE) {
+		const struct an_gpu_proc *gp = &o->gp[ev->proc];
+
+		/* no stream: the legacy default one */
+		for (uint32_t i = 0; i < gp->nstreams && s == AN_NONE; i++)
+			if (d->tr.defs.streams[gp->streams[i]].null)
+				s = gp->streams[i];
+		if (s == AN_NONE) {
+			o->st.stray++;
+			return 0;
+		}
+	}
+	w = o->gs[s].last;
+	if (an_idmap_get(&o->events, key, &old)) {
+		an_idmap_del(&o->events, key);
+		work_unref(o, old);
+	}
+	if (w != AN_NONE) {
+		if ((rc = an_idmap_put(&o->events, key, w)) < 0)
+			return rc;
+		work_ref(o, w);
+	}
+	/* synchronizations that came before the record they wait for */
+	for (uint32_t i = 0; i < o->nparked; i++) {
+		struct an_gsync *g = &o->sync[o->parked[i]];
+
+		if (g->event_key != key)
+			continue;
+		g->event_key = 0;
+		o->st.late++;
+		if (w != AN_NONE && (rc = sync_add(o, o->parked[i], w)) < 0)
+			return rc;
+	}
+	return unpark(d);
+}
+
+/* cuStreamWaitEvent: the stream's next work waits for the event's work. */
+static int stream_wait(struct an_deps *d, const struct ls_record *rec,
+		       const struct an_event *ev)
+{
+	struct an_offload *o = &d->gpu;
+	uint32_t s = ref_stream(d, rec, ev->proc), w;
+	uint64_t key = event_key(d, rec, ev->proc);
+
+	if (!key)
+		return 0;
+	if (s == AN_NONE) {
+		o->st.stray++;
+		return 0;
+	}
+	if (!an_idmap_get(&o->events, key, &w)) {
+		o->st.unrecorded++;
+		return 0;
+	}
+	work_hold(o, &o->gs[s].wait, w);
+	return 0;
+}
+
+static bool synchronizing(enum ls_role r)
+{
+	switch (r) {
+	case LS_R_STREAM_SYNC: case LS_R_CTX_SYNC: case LS_R_EVENT_SYNC:
+	case LS_R_EVENT_QUERY: case LS_R_STREAM_QUERY: case LS_R_MEMCPY:
+	case LS_R_MEMSET: case LS_R_ALLOC: case LS_R_FREE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+int an_offload_enter(struct an_deps *d, struct an_frame *f,
+		     const struct ls_record *rec, const struct an_event *ev)
+{
+	int k;
+	uint32_t w;
+	int rc;
+
+	if (d->tr.defs.streams[ev->s].gpu)
+		return (k = device_kind(&d->tr.defs, f->region)) < 0 ? 0 :
+		       device_enter(d, rec, ev, k);
+	if (synchronizing(f->role) && (rc = sync_begin(d, f, rec, ev)) < 0)
+		return rc;
+	if ((k = work_kind(&d->tr.defs, f->region)) >= 0) {
+		/* a blocking copy also waits for the copy it makes */
+		if ((rc = enqueue(d, rec, ev, k, f->a != 0, &w)) < 0 ||
+		    (f->a && (rc = sync_add(&d->gpu, f->a - 1, w)) < 0))
+			return rc;
+	}
+	if (f->role == LS_R_EVENT_RECORD)
+		return event_record(d, rec, ev);
+	if (f->role == LS_R_STREAM_WAIT)
+		return stream_wait(d, rec, ev);
+	return 0;
+}
+
+/* A device activity ends: so does its work. */
+static int device_leave(struct an_deps *d, const struct an_event *ev)
+{
+	struct an_offload *o = &d->gpu;
+	uint32_t w = o->gs[ev->s].running;
+	int rc;
+
+	if (w == AN_NONE)
+		return 0;
+	o->work[w].state = AN_WORK_DONE;
+	o->work[w].leave = ev->id;
+	o->work[w].t1 = ev->t;
+	o->gs[ev->s].running = AN_NONE;
+	rc = unpark(d);
+	work_unref(o, w);
+	return rc;
+}
+
+int an_offload_leave(struct an_deps *d, const struct an_frame *f,
+		     const struct ls_record *rec, const struct an_event *ev)
+{
+	if (d->tr.defs.streams[ev->s].gpu)
+		return device_kind(&d->tr.defs, f->region) < 0 ? 0 : device_leave(d, ev);
+	return f->a ? sync_leave(d, f, rec, ev) : 0;
+}
+
+void an_offload_finish(struct an_offload *o)
+{
+	for (uint32_t i = 0; i < o->nwork; i++)
+		o->st.never_ran += work_live(&o->work[i]) &&
+				   o->work[i].state == AN_WORK_QUEUED;
+	for (uint32_t i = 0; i < o->nparked; i++) {
+		if (o->sync[o->parked[i]].event_key)
+			o->st.unrecorded++;
+		else
+			o->st.unresolved++;
+	}
+}
+
+void an_offload_release(struct an_offload *o)
+{
+	for (uint32_t i = 0; i < o->nsync; i++)
+		free(o->sync[i].target);
+	for (uint32_t i = 0; i < o->gs_cap && o->gs; i++) {
+		free(o->gs[i].queue.v);
+		free(o->gs[i].orphans.v);
+	}
+	for (uint32_t i = 0; i < o->gp_cap && o->gp; i++) {
+		for (int k = 0; k < AN_KINDS; k++) {
+			free(o->gp[i].unplaced[k].v);
+			free(o->gp[i].orphans[k].v);
+		}
+		free(o->gp[i].streams);
+	}
+	free(o->work);
+	free(o->dep);
+	free(o->sync);
+	free(o->parked);
+	free(o->gs);
+	free(o->gp);
+	an_idmap_release(&o->corr);
+	an_idmap_release(&o->events);
+	an_offload_init(o);
+}

@@ -1,0 +1,146 @@
+/*
+ * tr-deps for CUDA (and HIP): which host call enqueued each piece of device
+ * work (launch edges), what each synchronization waited for (sync and event
+ * edges), and the dependencies between GPU streams (stream_wait and
+ * null_stream edges).
+ *
+ * A piece of work lives from the host call that enqueues it (a launch, an
+ * asynchronous or blocking copy or set) to the end of the device activity
+ * that runs it. It is matched to that activity by correlation id where both
+ * sides carry one, else in FIFO order: the oldest work enqueued on the
+ * activity's stream (the call's ref_stream), or the oldest of its kind
+ * enqueued without a stream, whichever was enqueued first. Device clocks
+ * drift from host clocks, so an activity may come before the call that
+ * enqueued it: it waits (an orphan) for the next such call.
+ */
+#ifndef AN_OFFLOAD_H
+#define AN_OFFLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../libstream/record.h"
+#include "idmap.h"
+#include "trace.h"
+
+struct an_deps;
+
+/* LOST: its kind of device activity is not in the trace (never recorded). */
+enum an_work_state { AN_WORK_QUEUED, AN_WORK_RUNNING, AN_WORK_DONE, AN_WORK_LOST };
+
+struct an_work {
+	uint64_t launch;	/* the enqueueing call's enter id */
+	uint64_t enter, leave;	/* the device activity's */
+	uint64_t key;		/* its entry in the correlation map, 0 none */
+	int64_t t_launch, t0, t1;
+	uint64_t placed;	/* order of placement on a stream, per process */
+	uint32_t proc, stream;	/* stream index, AN_NONE until placed */
+	uint32_t refs, next_free;
+	uint32_t deps;		/* its first dependency (an_wdep), AN_NONE */
+	uint8_t kind;		/* enum an_kind */
+	uint8_t state;		/* enum an_work_state */
+	bool has_launch, synced, null_covered;
+	bool blocking;		/* enqueued by a blocking copy or set */
+};
+
+/* Work that must end before another can start, on another stream. */
+struct an_wdep {
+	uint32_t work, next;
+	uint8_t type;		/* LS_E_STREAM_WAIT or LS_E_NULL_STREAM */
+};
+
+/* A FIFO of work indices. */
+struct an_ring {
+	uint32_t *v;
+	uint32_t head, n, cap;	/* cap: 0 or a power of two */
+};
+
+struct an_gpu_stream {
+	struct an_ring queue;	/* placed on it, not started */
+	struct an_ring orphans;	/* begun on it before any call enqueued them */
+	uint32_t last;		/* the last work placed on it */
+	uint32_t running;	/* the work whose activity is open */
+	uint32_t wait;		/* stream_wait: what its next work waits for */
+};
+
+/*
+ * Kinds of work, queued apart: a copy of unknown direction (a plain
+ * cudaMemcpy) goes with a copy of any direction.
+ */
+enum an_kind { AN_KIND_KERNEL, AN_KIND_SET, AN_KIND_COPY, AN_KIND_HTOD,
+	       AN_KIND_DTOH, AN_KIND_COPY_OTHER, AN_KINDS };
+
+/* Per process: work enqueued without a stream, by kind. */
+struct an_gpu_proc {
+	struct an_ring unplaced[AN_KINDS];
+	struct an_ring orphans[AN_KINDS];	/* of each kind, on any stream */
+	uint32_t *streams;	/* its GPU stream indices */
+	uint32_t nstreams, streams_cap;
+	uint64_t placed;
+	bool seen[AN_KINDS];	/* a device activity of the kind has been seen */
+};
+
+/* A synchronizing call: what it waits for, resolved at its leave. */
+struct an_gsync {
+	uint64_t leave;
+	uint64_t event_key;	/* waiting for the event to be recorded: 0 none */
+	uint32_t *target;	/* work indices */
+	uint32_t n, cap;
+	uint32_t s, next_free;
+	uint8_t type;		/* LS_E_SYNC or LS_E_EVENT */
+	bool left, live, failed, parked;
+	bool implicit;		/* a copy, set, alloc or free: syncs as a side effect */
+};
+
+struct an_offload_stats {
+	uint64_t no_launch;	/* device work no enqueueing call was found for */
+	uint64_t never_ran;	/* enqueued work that never ran */
+	uint64_t idle_syncs;	/* synchronizations with nothing to wait for */
+	uint64_t unresolved;	/* synchronizations whose work never ended */
+	uint64_t unrecorded;	/* event waits on events never recorded */
+	uint64_t late;		/* correlations resolved after the device work began */
+	uint64_t stray;		/* GPU calls naming no GPU stream of their process */
+	uint64_t order;		/* dependencies that ended after their work began */
+};
+
+struct an_offload {
+	struct an_work *work;
+	uint32_t nwork, work_cap, free_work;
+	struct an_wdep *dep;
+	uint32_t ndep, dep_cap, free_dep;
+	struct an_gsync *sync;
+	uint32_t nsync, sync_cap, free_sync;
+	uint32_t *parked;	/* syncs left before their work ended */
+	uint32_t nparked, parked_cap;
+	struct an_gpu_stream *gs;	/* per stream index */
+	uint32_t gs_cap;
+	struct an_gpu_proc *gp;		/* per process index */
+	uint32_t gp_cap;
+	struct an_idmap corr;		/* (process, corr) -> work */
+	struct an_idmap events;		/* (process, event) -> work */
+	struct an_offload_stats st;
+};
+
+void an_offload_init(struct an_offload *o);
+
+/* A stream was defined (the last in d's defs). Returns 0 or LS_ERR_NOMEM. */
+int an_offload_stream(struct an_deps *d);
+
+/*
+ * An enter or a leave of activity f on a stream (before f is popped).
+ * Returns 0, or a negative error.
+ */
+int an_offload_enter(struct an_deps *d, struct an_frame *f,
+		     const struct ls_record *rec, const struct an_event *ev);
+int an_offload_leave(struct an_deps *d, const struct an_frame *f,
+		     const struct ls_record *rec, const struct an_event *ev);
+
+/* Whether a region of role r is one an_offload follows. */
+bool an_offload_role(enum ls_role r);
+
+/* End of input: count what stayed unresolved. */
+void an_offload_finish(struct an_offload *o);
+
+void an_offload_release(struct an_offload *o);
+
+#endif
