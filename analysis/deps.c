@@ -12,6 +12,7 @@ void an_deps_init(struct an_deps *d, struct ls_writer *w)
 	an_p2p_init(&d->p2p);
 	an_coll_init(&d->coll);
 	an_offload_init(&d->gpu);
+	an_omp_init(&d->omp);
 	d->w = w;
 }
 
@@ -109,8 +110,8 @@ static int coll_end(struct an_deps *d, const struct ls_record *rec,
 }
 
 /* The instance record: every member's activity, in rank order. */
-static int instance_record(struct an_deps *d, const uint64_t *acts, uint32_t n,
-			   uint32_t comm, uint32_t root)
+int an_deps_instance(struct an_deps *d, const uint64_t *acts, uint32_t n,
+		     uint32_t comm, uint32_t root)
 {
 	const struct an_defs *defs = &d->tr.defs;
 
@@ -148,7 +149,7 @@ static int instance_done(struct an_deps *d, struct an_coll_inst *inst)
 		d->acts[i] = inst->m[i].enter;
 	if (inst->root != AN_NONE && grp->comm != AN_NONE)
 		root = d->tr.defs.comms[grp->comm].members[inst->root];
-	return instance_record(d, d->acts, inst->n, grp->comm, root);
+	return an_deps_instance(d, d->acts, inst->n, grp->comm, root);
 }
 
 /* A collective activity ends: its part in an instance is done. */
@@ -166,7 +167,7 @@ static int coll_leave(struct an_deps *d, const struct an_frame *f,
 	if (rc == 0)
 		d->st.coll_alone++;
 	if (rc == 2)
-		return instance_record(d, &f->id, 1, comm, root);
+		return an_deps_instance(d, &f->id, 1, comm, root);
 	if (rc <= 0)
 		return rc;
 	rc = an_coll_leave(&d->coll, &d->tr.defs, part, f->role, root, &m, &inst);
@@ -190,7 +191,8 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 			return rc;
 		return rec->kind == LS_K_STREAM ? an_offload_stream(d) : 0;
 	case LS_K_ENTER: case LS_K_LEAVE: case LS_K_SEND: case LS_K_RECV:
-	case LS_K_COLL_END:
+	case LS_K_COLL_END: case LS_K_FORK: case LS_K_JOIN: case LS_K_TEAM_BEGIN:
+	case LS_K_TEAM_END: case LS_K_LOCK_ACQUIRE: case LS_K_LOCK_RELEASE:
 		break;
 	default:
 		return 0;
@@ -209,12 +211,16 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 			rc = coll_leave(d, f, &ev);
 		else if (an_offload_role(f->role))
 			rc = an_offload_leave(d, f, rec, &ev);
+		else if (f->role == LS_R_OMP_BARRIER)
+			rc = an_omp_barrier_leave(d, f, &ev);
 		an_stack_pop_to(&d->tr.stacks[ev.s], f);
 		return rc;
 	case LS_K_COLL_END:
 		return coll_end(d, rec, &ev, why);
-	default:
+	case LS_K_SEND: case LS_K_RECV:
 		return message(d, rec, &ev, why);
+	default:
+		return an_omp_event(d, rec, &ev);
 	}
 }
 
@@ -225,12 +231,14 @@ void an_deps_finish(struct an_deps *d)
 	d->st.open_instances = d->coll.open;
 	d->st.unbalanced = an_trace_finish(&d->tr);
 	an_offload_finish(&d->gpu);
+	an_omp_finish(&d->omp);
 }
 
 void an_deps_release(struct an_deps *d)
 {
 	an_coll_release(&d->coll);
 	an_offload_release(&d->gpu);
+	an_omp_release(&d->omp);
 	an_p2p_release(&d->p2p);
 	an_trace_release(&d->tr);
 	free(d->dep);

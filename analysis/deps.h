@@ -13,6 +13,7 @@
 #include "../libstream/writer.h"
 #include "coll.h"
 #include "offload.h"
+#include "omp.h"
 #include "p2p.h"
 #include "trace.h"
 
@@ -30,6 +31,7 @@ struct an_deps {
 	struct an_p2p p2p;
 	struct an_coll coll;
 	struct an_offload gpu;
+	struct an_omp omp;
 	uint32_t *dep;		/* scratch: an_coll_deps of an instance */
 	uint64_t *acts;		/* scratch: its members' activities */
 	uint32_t dep_cap, acts_cap;
@@ -39,6 +41,13 @@ struct an_deps {
 
 /* Write an edge record (counted). Returns 0 or a writer error. */
 int an_deps_edge(struct an_deps *d, uint64_t from, uint64_t to, enum ls_edge type);
+
+/*
+ * Write an instance record: acts, and comm and root where not AN_NONE
+ * (indices). Returns 0 or a writer error.
+ */
+int an_deps_instance(struct an_deps *d, const uint64_t *acts, uint32_t n,
+		     uint32_t comm, uint32_t root);
 
 /* Write edges to w (borrowed). */
 void an_deps_init(struct an_deps *d, struct ls_writer *w);

@@ -60,10 +60,15 @@ static void report(const char *input, const struct an_deps *d, bool stats)
 		ODD(an_offload_stats, stray, "GPU calls without a valid GPU stream or event"),
 		ODD(an_offload_stats, order, "GPU dependencies that ended after their work began (clock skew)"),
 	};
+	static const struct oddity omp[] = {
+		ODD(an_omp_stats, outside, "OpenMP team events or barriers outside a known team"),
+		ODD(an_omp_stats, open, "OpenMP barriers some team thread never left"),
+	};
 	const struct an_deps_stats *st = &d->st;
 
 	oddities(input, st, mpi, sizeof(mpi) / sizeof(mpi[0]));
 	oddities(input, &d->gpu.st, gpu, sizeof(gpu) / sizeof(gpu[0]));
+	oddities(input, &d->omp.st, omp, sizeof(omp) / sizeof(omp[0]));
 	if (!stats)
 		return;
 	fprintf(stderr, "%s: edges\n", input);

@@ -1,0 +1,238 @@
+/* tr-deps for OpenMP: fork, join, barrier and lock edges. */
+#include <string.h>
+
+#include "../libstream/error.h"
+#include "deps.h"
+#include "omp.h"
+#include "vec.h"
+
+#define LOCK_KEY(proc, lock) ((uint64_t)(proc) << 40 | (lock))
+#define LOCK_KEY_FITS(proc, lock) ((proc) < (1u << 24) && (lock) < ((uint64_t)1 << 40))
+
+void an_omp_init(struct an_omp *o)
+{
+	memset(o, 0, sizeof(*o));
+}
+
+static struct an_team *team_of(struct an_omp *o, uint32_t p)
+{
+	uint32_t old = o->team_cap;
+
+	if (an_vec_room(&o->team, &o->team_cap, p, sizeof(*o->team)) < 0)
+		return NULL;
+	memset(o->team + old, 0, (o->team_cap - old) * sizeof(*o->team));
+	return &o->team[p];
+}
+
+/* Index of stream s among the active team's members, or AN_NONE. */
+static uint32_t member(const struct an_team *t, uint32_t s)
+{
+	if (!t->active)
+		return AN_NONE;
+	for (uint32_t i = 0; i < t->n; i++)
+		if (t->m[i].s == s)
+			return i;
+	return AN_NONE;
+}
+
+static void barriers_drop(struct an_omp *o, struct an_team *t)
+{
+	o->st.open += t->nb;
+	for (uint32_t i = 0; i < t->nb; i++)
+		free(t->b[i].part);
+	t->nb = 0;
+}
+
+static int fork_event(struct an_omp *o, struct an_team *t, const struct an_event *ev)
+{
+	barriers_drop(o, t);
+	t->fork = ev->id;
+	t->master = ev->s;
+	t->active = true;
+	t->n = 0;
+	return 0;
+}
+
+static int team_begin(struct an_deps *d, struct an_team *t, const struct an_event *ev)
+{
+	if (!t->active || member(t, ev->s) != AN_NONE) {
+		d->omp.st.outside++;
+		return 0;
+	}
+	if (an_vec_room(&t->m, &t->cap, t->n, sizeof(*t->m)) < 0)
+		return LS_ERR_NOMEM;
+	t->m[t->n++] = (struct an_team_member){ .s = ev->s };
+	return ev->s == t->master ? 0 : an_deps_edge(d, t->fork, ev->id, LS_E_FORK);
+}
+
+static int team_end(struct an_deps *d, struct an_team *t, const struct an_event *ev)
+{
+	uint32_t i = member(t, ev->s);
+
+	if (i == AN_NONE) {
+		d->omp.st.outside++;
+		return 0;
+	}
+	t->m[i].end = ev->id;
+	t->m[i].ended = true;
+	return 0;
+}
+
+static int join_event(struct an_deps *d, struct an_team *t, const struct an_event *ev)
+{
+	int rc;
+
+	if (!t->active) {
+		d->omp.st.outside++;
+		return 0;
+	}
+	for (uint32_t i = 0; i < t->n; i++)
+		if (t->m[i].s != ev->s && t->m[i].ended &&
+		    (rc = an_deps_edge(d, t->m[i].end, ev->id, LS_E_JOIN)) < 0)
+			return rc;
+	barriers_drop(&d->omp, t);
+	t->active = false;
+	return 0;
+}
+
+/*
+ * A lock is released (kept: one slot per lock), or acquired after its
+ * release on another thread (an edge from the release).
+ */
+static int lock_event(struct an_deps *d, const struct ls_record *rec,
+		      const struct an_event *ev)
+{
+	struct an_omp *o = &d->omp;
+	struct an_release *r;
+	uint64_t lock, key;
+	uint32_t i;
+	int rc;
+
+	if (ls_get_u64(rec, LS_F_LOCK, &lock) < 0 || !LOCK_KEY_FITS(ev->proc, lock))
+		return 0;
+	key = LOCK_KEY(ev->proc, lock);
+	if (!an_idmap_get(&o->lock_ix, key, &i)) {
+		if (an_vec_room(&o->locks, &o->locks_cap, o->nlocks, sizeof(*o->locks)) < 0 ||
+		    (rc = an_idmap_put(&o->lock_ix, key, o->nlocks)) < 0)
+			return LS_ERR_NOMEM;
+		i = o->nlocks++;
+		o->locks[i] = (struct an_release){ 0, AN_NONE };
+	}
+	r = &o->locks[i];
+	if (rec->kind == LS_K_LOCK_RELEASE) {
+		*r = (struct an_release){ ev->id, ev->s };
+		return 0;
+	}
+	if (r->s == AN_NONE || r->s == ev->s) {
+		r->s = AN_NONE;
+		return 0;
+	}
+	r->s = AN_NONE;
+	return an_deps_edge(d, r->ev, ev->id, LS_E_LOCK);
+}
+
+int an_omp_event(struct an_deps *d, const struct ls_record *rec,
+		 const struct an_event *ev)
+{
+	struct an_team *t;
+
+	if (rec->kind == LS_K_LOCK_ACQUIRE || rec->kind == LS_K_LOCK_RELEASE)
+		return lock_event(d, rec, ev);
+	if (!(t = team_of(&d->omp, ev->proc)))
+		return LS_ERR_NOMEM;
+	switch (rec->kind) {
+	case LS_K_FORK: return fork_event(&d->omp, t, ev);
+	case LS_K_TEAM_BEGIN: return team_begin(d, t, ev);
+	case LS_K_TEAM_END: return team_end(d, t, ev);
+	default: return join_event(d, t, ev);
+	}
+}
+
+/* The open barrier instance with sequence number seq, made if new. */
+static struct an_barrier *barrier(struct an_team *t, uint64_t seq)
+{
+	struct an_barrier *b;
+
+	for (uint32_t i = 0; i < t->nb; i++)
+		if (t->b[i].seq == seq)
+			return &t->b[i];
+	if (an_vec_room(&t->b, &t->bcap, t->nb, sizeof(*t->b)) < 0)
+		return NULL;
+	b = &t->b[t->nb];
+	if (!(b->part = calloc(t->n, sizeof(*b->part))))
+		return NULL;
+	b->seq = seq;
+	b->left = 0;
+	t->nb++;
+	return b;
+}
+
+/* Every member has left barrier b: its edges, then its instance. */
+static int barrier_done(struct an_deps *d, struct an_team *t, struct an_barrier *b)
+{
+	struct an_omp *o = &d->omp;
+	uint32_t last = 0;
+	int rc;
+
+	for (uint32_t i = 1; i < t->n; i++)
+		if (b->part[i].t > b->part[last].t ||
+		    (b->part[i].t == b->part[last].t && b->part[i].sid > b->part[last].sid))
+			last = i;
+	for (uint32_t i = 0; i < t->n; i++)
+		if (i != last &&
+		    (rc = an_deps_edge(d, b->part[last].enter, b->part[i].leave,
+				       LS_E_BARRIER)) < 0)
+			return rc;
+	if (an_vec_room(&o->acts, &o->acts_cap, t->n - 1, sizeof(*o->acts)) < 0)
+		return LS_ERR_NOMEM;
+	for (uint32_t i = 0; i < t->n; i++)
+		o->acts[i] = b->part[i].enter;
+	return an_deps_instance(d, o->acts, t->n, AN_NONE, AN_NONE);
+}
+
+int an_omp_barrier_leave(struct an_deps *d, const struct an_frame *f,
+			 const struct an_event *ev)
+{
+	struct an_team *t = team_of(&d->omp, ev->proc);
+	struct an_barrier *b;
+	uint32_t i;
+	int rc;
+
+	if (!t)
+		return LS_ERR_NOMEM;
+	if ((i = member(t, ev->s)) == AN_NONE) {
+		d->omp.st.outside++;
+		return an_deps_instance(d, &f->id, 1, AN_NONE, AN_NONE);
+	}
+	if (!(b = barrier(t, t->m[i].barriers++)))
+		return LS_ERR_NOMEM;
+	b->part[i] = (struct an_barrier_part){ f->id, ev->id, f->t,
+					       d->tr.defs.streams[ev->s].id, true };
+	if (++b->left < t->n)
+		return 0;
+	rc = barrier_done(d, t, b);
+	free(b->part);
+	memmove(b, b + 1, (size_t)(t->b + --t->nb - b) * sizeof(*b));
+	return rc;
+}
+
+void an_omp_finish(struct an_omp *o)
+{
+	for (uint32_t p = 0; p < o->team_cap; p++)
+		o->st.open += o->team[p].nb;
+}
+
+void an_omp_release(struct an_omp *o)
+{
+	for (uint32_t p = 0; p < o->team_cap; p++) {
+		for (uint32_t i = 0; i < o->team[p].nb; i++)
+			free(o->team[p].b[i].part);
+		free(o->team[p].b);
+		free(o->team[p].m);
+	}
+	free(o->team);
+	free(o->locks);
+	free(o->acts);
+	an_idmap_release(&o->lock_ix);
+	an_omp_init(o);
+}

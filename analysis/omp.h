@@ -1,0 +1,88 @@
+/*
+ * tr-deps for OpenMP: fork to each team thread's team_begin, each team
+ * thread's team_end to the join, barrier fan-in/fan-out (an edge from the
+ * last thread to arrive to every other thread's leave, then an instance
+ * record), and each lock release to the next acquire of the lock by
+ * another thread. One team per process at a time (nested parallel regions
+ * are taken as part of the enclosing team).
+ */
+#ifndef AN_OMP_H
+#define AN_OMP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../libstream/record.h"
+#include "idmap.h"
+#include "trace.h"
+
+struct an_deps;
+
+struct an_team_member {
+	uint32_t s;		/* stream index */
+	uint64_t end;		/* its team_end, once seen */
+	uint64_t barriers;	/* barriers it has entered */
+	bool ended;
+};
+
+/* A thread's part in a barrier instance. */
+struct an_barrier_part {
+	uint64_t enter, leave;
+	int64_t t;
+	uint64_t sid;		/* stream id: breaks ties of t */
+	bool left;
+};
+
+struct an_barrier {
+	uint64_t seq;
+	struct an_barrier_part *part;	/* per member */
+	uint32_t left;
+};
+
+struct an_team {
+	uint64_t fork;
+	uint32_t master;	/* stream index */
+	bool active;
+	struct an_team_member *m;
+	uint32_t n, cap;
+	struct an_barrier *b;	/* open barrier instances, oldest first */
+	uint32_t nb, bcap;
+};
+
+struct an_omp_stats {
+	uint64_t outside;	/* team events and barriers outside any team */
+	uint64_t open;		/* barrier instances some member never left */
+};
+
+/* A lock's last release, until the next acquire takes it (s AN_NONE). */
+struct an_release {
+	uint64_t ev;
+	uint32_t s;
+};
+
+struct an_omp {
+	struct an_team *team;	/* per process index */
+	uint32_t team_cap;
+	struct an_release *locks;
+	uint32_t nlocks, locks_cap;
+	struct an_idmap lock_ix;	/* (process, lock) -> index in locks */
+	uint64_t *acts;		/* scratch: an instance's activities */
+	uint32_t acts_cap;
+	struct an_omp_stats st;
+};
+
+void an_omp_init(struct an_omp *o);
+
+/* fork, join, team_begin, team_end, lock_acquire, lock_release. */
+int an_omp_event(struct an_deps *d, const struct ls_record *rec,
+		 const struct an_event *ev);
+
+/* A barrier activity f ends at ev. */
+int an_omp_barrier_leave(struct an_deps *d, const struct an_frame *f,
+			 const struct an_event *ev);
+
+void an_omp_finish(struct an_omp *o);
+
+void an_omp_release(struct an_omp *o);
+
+#endif
