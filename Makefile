@@ -27,7 +27,7 @@ LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/idset.o \
 	libstream/json.o libstream/mp.o libstream/range.o libstream/reader.o \
 	libstream/record.o libstream/roles.o libstream/schema.o libstream/writer.o
 OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o
-ANALYSIS_OBJS = analysis/blame.o analysis/coll.o analysis/defs.o analysis/deps.o analysis/offload.o analysis/omp.o \
+ANALYSIS_OBJS = analysis/blame.o analysis/coll.o analysis/defs.o analysis/deps.o analysis/gwaits.o analysis/offload.o analysis/omp.o \
 	analysis/idmap.o analysis/p2p.o analysis/stack.o analysis/trace.o \
 	analysis/waits.o
 TOOL_OBJS = cmd/tool.o

@@ -15,6 +15,7 @@ void an_waits_init(struct an_waits *a, struct ls_writer *w)
 	memset(a, 0, sizeof(*a));
 	an_trace_init(&a->tr);
 	a->free_act = a->free_pend = a->free_order = AN_NONE;
+	an_gwaits_init(&a->g);
 	a->w = w;
 }
 
@@ -142,49 +143,66 @@ static struct an_tally *tally(struct an_waits *a, uint32_t p, enum ls_pattern pa
 	return &a->tally[(size_t)p * LS_P__COUNT + pat];
 }
 
-static int blame_record(struct an_waits *a, uint64_t to, uint64_t ns,
-			const struct an_act *x, uint32_t s)
+int an_waits_blame(struct an_waits *a, uint64_t to, uint64_t ns,
+		   enum ls_pattern p, uint64_t wait, uint32_t s)
 {
 	ls_build_begin(a->w, 6);
 	ls_put_kind(a->w, LS_K_BLAME);
 	ls_put_u64(a->w, LS_F_TO, to);
 	ls_put_u64(a->w, LS_F_NS, ns);
-	ls_put_str(a->w, LS_F_PATTERN, ls_pattern_name(x->pattern));
-	ls_put_u64(a->w, LS_F_WAIT, x->id);
+	ls_put_str(a->w, LS_F_PATTERN, ls_pattern_name(p));
+	ls_put_u64(a->w, LS_F_WAIT, wait);
 	ls_put_u64(a->w, LS_F_S, a->tr.defs.streams[s].id);
 	return ls_build_end(a->w);
+}
+
+int an_waits_wait(struct an_waits *a, const struct an_wait *x)
+{
+	struct an_tally *t = tally(a, a->tr.defs.streams[x->s].process, x->pattern);
+
+	t->count++;
+	t->ns += x->dur;
+	a->st.waits++;
+	ls_build_begin(a->w, 6 + x->has_cause);
+	ls_put_kind(a->w, LS_K_WAIT);
+	ls_put_u64(a->w, LS_F_AT, x->at);
+	ls_put_i64(a->w, LS_F_T, x->t);
+	ls_put_u64(a->w, LS_F_DUR, x->dur);
+	ls_put_str(a->w, LS_F_PATTERN, ls_pattern_name(x->pattern));
+	ls_put_u64(a->w, LS_F_S, a->tr.defs.streams[x->s].id);
+	if (x->has_cause)
+		ls_put_u64(a->w, LS_F_CAUSE, x->cause);
+	return ls_build_end(a->w);
+}
+
+int an_waits_blame_split(struct an_waits *a, const struct an_wait *x,
+			 const struct an_interval *iv, uint32_t s)
+{
+	int rc;
+
+	if (an_vec_room(&a->split, &a->split_cap, iv->n - 1, sizeof(*a->split)) < 0)
+		return LS_ERR_NOMEM;
+	an_blame_split(iv, x->dur, a->split);
+	for (uint32_t i = 0; i < iv->n; i++)
+		if (a->split[i] &&
+		    (rc = an_waits_blame(a, iv->v[i].act, a->split[i], x->pattern,
+					 x->at, s)) < 0)
+			return rc;
+	return 0;
 }
 
 /* Write x's wait state of dur ns and its blame. */
 static int wait_record(struct an_waits *a, const struct an_act *x, uint64_t dur)
 {
 	const struct an_act *c = &a->acts[x->cause_act];
-	struct an_tally *t = tally(a, x->proc, x->pattern);
+	struct an_wait w = { x->id, x->t0, dur, x->cause_ev, x->s, x->pattern, true };
 	int rc;
 
-	t->count++;
-	t->ns += dur;
-	a->st.waits++;
-	ls_build_begin(a->w, 7);
-	ls_put_kind(a->w, LS_K_WAIT);
-	ls_put_u64(a->w, LS_F_AT, x->id);
-	ls_put_i64(a->w, LS_F_T, x->t0);
-	ls_put_u64(a->w, LS_F_DUR, dur);
-	ls_put_str(a->w, LS_F_PATTERN, ls_pattern_name(x->pattern));
-	ls_put_u64(a->w, LS_F_S, a->tr.defs.streams[x->s].id);
-	ls_put_u64(a->w, LS_F_CAUSE, x->cause_ev);
-	if ((rc = ls_build_end(a->w)) < 0)
+	if ((rc = an_waits_wait(a, &w)) < 0)
 		return rc;
 	if (c->before.total == 0)	/* nothing ran before the cause: itself */
-		return blame_record(a, c->id, dur, x, c->s);
-	if (an_vec_room(&a->split, &a->split_cap, c->before.n - 1, sizeof(*a->split)) < 0)
-		return LS_ERR_NOMEM;
-	an_blame_split(&c->before, dur, a->split);
-	for (uint32_t i = 0; i < c->before.n; i++)
-		if (a->split[i] &&
-		    (rc = blame_record(a, c->before.v[i].act, a->split[i], x, c->s)) < 0)
-			return rc;
-	return 0;
+		return an_waits_blame(a, c->id, dur, x->pattern, x->id, c->s);
+	return an_waits_blame_split(a, &w, &c->before, c->s);
 }
 
 /* All of x's inputs are in: its wait is decided. */
@@ -336,6 +354,7 @@ static enum ls_pattern coll_pattern(enum ls_role r)
 	case LS_R_MPI_SCAN: return LS_P_EARLY_SCAN;
 	case LS_R_MPI_INIT: return LS_P_WAIT_INIT;
 	case LS_R_MPI_FINALIZE: return LS_P_WAIT_FINALIZE;
+	case LS_R_OMP_BARRIER: return LS_P_OMP_BARRIER;
 	default: return LS_P_WAIT_NXN;
 	}
 }
@@ -354,8 +373,9 @@ static int edge(struct an_waits *a, const struct ls_record *rec, const char **wh
 	}
 	if (n == 3 && memcmp(type, "msg", 3) == 0)
 		return message_edge(a, from, to);
-	if (n != 4 || memcmp(type, "coll", 4) != 0)
-		return 0;	/* not an MPI dependency */
+	if ((n != 4 || memcmp(type, "coll", 4) != 0) &&
+	    (n != 7 || memcmp(type, "barrier", 7) != 0))
+		return an_gwaits_edge(a, type, n, from, to);
 	if (!an_idmap_get(&a->act_ix, from, &c) || !an_idmap_get(&a->act_ix, to, &w)) {
 		a->st.stray_edges++;
 		return 0;
@@ -401,6 +421,16 @@ static int instance(struct an_waits *a, const struct ls_record *rec, const char 
 	return 0;
 }
 
+/*
+ * Where a stream's interval of blame ends: a blocking MPI call or an
+ * OpenMP barrier (the activities before it are what a wait there is
+ * blamed on).
+ */
+static bool sync_point(enum ls_role r)
+{
+	return an_role_mpi_blocking(r) || r == LS_R_OMP_BARRIER;
+}
+
 /* Exclusive time: the top activity of stream s ran until t. */
 static int accrue(struct an_waits *a, uint32_t s, int64_t t)
 {
@@ -412,6 +442,8 @@ static int accrue(struct an_waits *a, uint32_t s, int64_t t)
 		return 0;
 	if (top && !st->in_mpi && st->kept)
 		rc = an_interval_add(&st->now, &top->b, top->id, (uint64_t)(t - st->last));
+	if (top && rc == 0)
+		rc = an_gwaits_accrue(a, s, top->id, (uint64_t)(t - st->last));
 	st->last = t;
 	return rc;
 }
@@ -425,18 +457,20 @@ static int enter(struct an_waits *a, const struct ls_record *rec,
 	uint32_t i;
 	int rc;
 
-	if ((rc = accrue(a, ev->s, ev->t)) < 0)
+	if ((rc = an_gwaits_before(a, ev)) < 0 || (rc = accrue(a, ev->s, ev->t)) < 0)
 		return rc;
 	if (!(f = an_trace_enter(&a->tr, rec, ev, &rc, why)))
 		return rc;
-	if (!an_role_mpi_comm(f->role))
+	if ((rc = an_gwaits_enter(a, f, rec, ev)) < 0)
+		return rc;
+	if (!an_role_mpi_comm(f->role) && f->role != LS_R_OMP_BARRIER)
 		return 0;
 	st->kept = true;
 	if ((rc = act_new(a, f, ev, &i)) < 0)
 		return rc;
 	f->a = i + 1;
 	x = &a->acts[i];
-	if (!an_role_mpi_blocking(f->role))
+	if (!sync_point(f->role))
 		return an_interval_copy(&x->before, &st->now);
 	/* a blocking call ends the interval: it is what came before it */
 	x->before = st->now;
@@ -460,9 +494,10 @@ static int close_frame(struct an_waits *a, const struct an_frame *f,
 	x->t1 = ev->t;
 	x->leave = ev->id;
 	x->open = false;
-	if (an_role_mpi_blocking(x->role))
+	if (sync_point(x->role))
 		a->time[ev->s].in_mpi--;
-	if (own && an_coll_expected(&a->tr.defs, x->role, x->comm, x->proc)) {
+	if (own && (an_coll_expected(&a->tr.defs, x->role, x->comm, x->proc) ||
+		    x->role == LS_R_OMP_BARRIER)) {
 		if ((rc = an_idmap_put(&a->act_ix, x->id, i)) < 0 ||
 		    (rc = an_idmap_put(&a->act_ix, x->leave, i)) < 0)
 			return rc;
@@ -478,14 +513,17 @@ static int leave(struct an_waits *a, const struct ls_record *rec,
 	struct an_frame *f;
 	int rc;
 
-	if ((rc = accrue(a, ev->s, ev->t)) < 0)
+	if ((rc = an_gwaits_before(a, ev)) < 0 || (rc = accrue(a, ev->s, ev->t)) < 0)
 		return rc;
 	if (!(f = an_trace_leave(&a->tr, rec, ev, &rc, why)))
+		return rc;
+	if ((rc = an_gwaits_leave(a, f, rec, ev)) < 0)
 		return rc;
 	for (struct an_frame *g = an_stack_top(stack); g >= f; g--)
 		if ((rc = close_frame(a, g, ev, g == f)) < 0)
 			return rc;
 	an_stack_pop_to(stack, f);
+	an_gwaits_popped(a, ev);
 	return 0;
 }
 
@@ -597,7 +635,8 @@ static int definition(struct an_waits *a, const struct ls_record *rec,
 	}
 	if (rec->kind != LS_K_STREAM)
 		return 0;
-	if (an_vec_room(&a->time, &a->time_cap, n - 1, sizeof(*a->time)) < 0)
+	if (an_vec_room(&a->time, &a->time_cap, n - 1, sizeof(*a->time)) < 0 ||
+	    an_gwaits_stream(a) < 0)
 		return LS_ERR_NOMEM;
 	a->time[n - 1] = (struct an_stream_time){ INT64_MIN, 0,
 						  a->tr.defs.streams[n - 1].first_host,
@@ -611,6 +650,8 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 	struct an_event ev;
 	int rc;
 
+	if ((rc = an_gwaits_flush(a, rec)) < 0)
+		return rc;
 	switch (rec->kind) {
 	case LS_K_PROCESS: case LS_K_STREAM: case LS_K_REGION: case LS_K_COMM:
 		return definition(a, rec, why);
@@ -620,6 +661,8 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 		return instance(a, rec, why);
 	case LS_K_ENTER: case LS_K_LEAVE: case LS_K_SEND: case LS_K_RECV:
 	case LS_K_RECV_POST: case LS_K_REQ_CANCEL: case LS_K_COLL_END:
+	case LS_K_TEAM_END: case LS_K_JOIN: case LS_K_LOCK_ACQUIRE:
+	case LS_K_LOCK_RELEASE:
 		break;
 	default:
 		return 0;
@@ -637,15 +680,19 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 		return recv_event(a, rec, &ev);
 	case LS_K_COLL_END:
 		return coll_end(a, rec, &ev);
-	default:
+	case LS_K_RECV_POST: case LS_K_REQ_CANCEL:
 		return request_event(a, rec, &ev);
+	default:
+		return an_gwaits_event(a, rec, &ev);
 	}
 }
 
 int an_waits_finish(struct an_waits *a)
 {
-	int rc;
+	int rc = an_gwaits_flush(a, NULL);
 
+	if (rc < 0)
+		return rc;
 	for (uint32_t i = 0; i < a->nacts; i++) {
 		struct an_act *x = &a->acts[i];
 
@@ -737,5 +784,6 @@ void an_waits_release(struct an_waits *a)
 	an_idmap_release(&a->ev_ix);
 	an_idmap_release(&a->act_ix);
 	an_idmap_release(&a->post_ix);
+	an_gwaits_release(&a->g);
 	an_trace_release(&a->tr);
 }

@@ -18,6 +18,7 @@
 
 #include "../libstream/writer.h"
 #include "blame.h"
+#include "gwaits.h"
 #include "idmap.h"
 #include "trace.h"
 
@@ -100,9 +101,31 @@ struct an_waits {
 	uint32_t tally_cap;
 	uint64_t *split;		/* scratch for an_blame_split */
 	uint32_t split_cap;
+	struct an_gwaits g;		/* CUDA, OpenMP locks and joins */
 	struct ls_writer *w;
 	struct an_waits_stats st;
 };
+
+/* A wait state, as written. */
+struct an_wait {
+	uint64_t at;
+	int64_t t;
+	uint64_t dur, cause;
+	uint32_t s;		/* stream index */
+	uint8_t pattern;
+	bool has_cause;
+};
+
+/* Write wait state x (tallied). Returns 0 or a writer error. */
+int an_waits_wait(struct an_waits *a, const struct an_wait *x);
+
+/* Write a blame record: ns of wait state `wait` to activity to on stream s. */
+int an_waits_blame(struct an_waits *a, uint64_t to, uint64_t ns,
+		   enum ls_pattern p, uint64_t wait, uint32_t s);
+
+/* Blame x's dur over the shares of iv (total > 0), activities of stream s. */
+int an_waits_blame_split(struct an_waits *a, const struct an_wait *x,
+			 const struct an_interval *iv, uint32_t s);
 
 /* Write wait and blame records to w (borrowed). */
 void an_waits_init(struct an_waits *a, struct ls_writer *w);

@@ -1,0 +1,670 @@
+/* tr-waits for CUDA and for OpenMP locks and joins. */
+#include <string.h>
+
+#include "../libstream/error.h"
+#include "gwaits.h"
+#include "vec.h"
+#include "waits.h"
+
+/* Shares of idle time are in units of 1/IDLE_UNITS ns per busy thread. */
+#define IDLE_UNITS 5040
+
+void an_gwaits_init(struct an_gwaits *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->free_dev = g->free_call = AN_NONE;
+}
+
+static uint32_t ring_push(struct an_gring *r, uint32_t x)
+{
+	uint32_t old = AN_NONE;
+
+	if (r->n == AN_GRING) {
+		old = r->v[r->head];
+		r->head = (r->head + 1) % AN_GRING;
+		r->n--;
+	}
+	r->v[(r->head + r->n++) % AN_GRING] = x;
+	return old;
+}
+
+static int dev_new(struct an_gwaits *g, uint32_t *out)
+{
+	uint32_t i = g->free_dev;
+
+	if (i != AN_NONE) {
+		g->free_dev = (uint32_t)g->dev[i].enter;
+	} else {
+		if (an_vec_room(&g->dev, &g->dev_cap, g->ndev, sizeof(*g->dev)) < 0)
+			return LS_ERR_NOMEM;
+		i = g->ndev++;
+	}
+	*out = i;
+	return 0;
+}
+
+static void dev_evict(struct an_gwaits *g, uint32_t i)
+{
+	if (i == AN_NONE)
+		return;
+	an_idmap_del(&g->dev_leave, g->dev[i].leave);
+	g->dev[i].enter = g->free_dev;
+	g->free_dev = i;
+}
+
+static int call_new(struct an_gwaits *g, uint32_t *out)
+{
+	uint32_t i = g->free_call;
+
+	if (i != AN_NONE) {
+		g->free_call = (uint32_t)g->call[i].enter;
+	} else {
+		if (an_vec_room(&g->call, &g->call_cap, g->ncall, sizeof(*g->call)) < 0)
+			return LS_ERR_NOMEM;
+		i = g->ncall++;
+	}
+	*out = i;
+	return 0;
+}
+
+static void call_evict(struct an_gwaits *g, uint32_t i)
+{
+	if (i == AN_NONE)
+		return;
+	an_idmap_del(&g->call_enter, g->call[i].enter);
+	if (g->call[i].left)
+		an_idmap_del(&g->call_leave, g->call[i].leave);
+	g->call[i].enter = g->free_call;
+	g->free_call = i;
+}
+
+int an_gwaits_stream(struct an_waits *a)
+{
+	struct an_gwaits *g = &a->g;
+	const struct an_defs *defs = &a->tr.defs;
+	uint32_t s = defs->nstreams - 1, p = defs->streams[s].process;
+	uint32_t old = g->gs_cap, oldp = g->idle_cap;
+	struct an_gidle *id;
+
+	if (an_vec_room(&g->gs, &g->gs_cap, s, sizeof(*g->gs)) < 0)
+		return LS_ERR_NOMEM;
+	memset(g->gs + old, 0, (g->gs_cap - old) * sizeof(*g->gs));
+	g->gs[s].running = AN_NONE;
+	if (an_vec_room(&g->idle, &g->idle_cap, p, sizeof(*g->idle)) < 0)
+		return LS_ERR_NOMEM;
+	memset(g->idle + oldp, 0, (g->idle_cap - oldp) * sizeof(*g->idle));
+	if (!defs->streams[s].host)
+		return 0;
+	id = &g->idle[p];
+	if (an_vec_room(&id->hosts, &id->hosts_cap, id->nhosts, sizeof(*id->hosts)) < 0)
+		return LS_ERR_NOMEM;
+	id->hosts[id->nhosts++] = s;
+	return 0;
+}
+
+static bool device_role(enum ls_role r)
+{
+	return r == LS_R_KERNEL || r == LS_R_DEV_MEMCPY || r == LS_R_DEV_MEMSET;
+}
+
+static bool query_role(enum ls_role r)
+{
+	return r == LS_R_EVENT_QUERY || r == LS_R_STREAM_QUERY;
+}
+
+/* Add ns to act's share of iv, noting its stream in *ss (grown with iv). */
+static int share(struct an_interval *iv, uint32_t **ss, uint32_t *ss_cap,
+		 uint32_t *slot, uint64_t act, uint64_t ns, uint32_t s)
+{
+	int rc = an_interval_add(iv, slot, act, ns);
+
+	if (rc < 0 || an_vec_room(ss, ss_cap, iv->n - 1, sizeof(**ss)) < 0)
+		return rc < 0 ? rc : LS_ERR_NOMEM;
+	(*ss)[*slot - 1] = s;
+	return 0;
+}
+
+/* Blame x's dur over iv, whose share i is an activity of stream ss[i]. */
+static int blame_shares(struct an_waits *a, const struct an_wait *x,
+			const struct an_interval *iv, const uint32_t *ss)
+{
+	int rc;
+
+	if (an_vec_room(&a->split, &a->split_cap, iv->n - 1, sizeof(*a->split)) < 0)
+		return LS_ERR_NOMEM;
+	an_blame_split(iv, x->dur, a->split);
+	for (uint32_t i = 0; i < iv->n; i++)
+		if (a->split[i] &&
+		    (rc = an_waits_blame(a, iv->v[i].act, a->split[i], x->pattern,
+					 x->at, ss[i])) < 0)
+			return rc;
+	return 0;
+}
+
+/*
+ * Blame wait x on the GPU activities of streams ss[0 .. n-1] by how much
+ * of [t0, t1] each ran; on activity act of stream s if none did.
+ */
+static int blame_overlap(struct an_waits *a, const struct an_wait *x,
+			 const uint32_t *ss, uint32_t n, int64_t t0, int64_t t1,
+			 uint64_t act, uint32_t s)
+{
+	struct an_gwaits *g = &a->g;
+	struct an_interval *iv = &g->scratch;
+	int rc;
+
+	iv->n = 0;
+	iv->total = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		bool seen = false;
+
+		for (uint32_t j = 0; j < k; j++)
+			seen |= ss[j] == ss[k];
+		if (seen)
+			continue;
+		for (uint32_t i = 0; i < g->gs[ss[k]].acts.n; i++) {
+			const struct an_gring *r = &g->gs[ss[k]].acts;
+			const struct an_dev_act *d = &g->dev[r->v[(r->head + i) % AN_GRING]];
+			int64_t lo = d->t0 > t0 ? d->t0 : t0, hi = d->t1 < t1 ? d->t1 : t1;
+			uint32_t slot = 0;
+
+			if (hi > lo && (rc = share(iv, &g->sc_s, &g->sc_cap, &slot, d->enter,
+						   (uint64_t)(hi - lo), ss[k])) < 0)
+				return rc;
+		}
+	}
+	if (!iv->total)
+		return an_waits_blame(a, act, x->dur, x->pattern, x->at, s);
+	return blame_shares(a, x, iv, g->sc_s);
+}
+
+/* GPU idleness: accrue [last, t] to the busy host threads' activities. */
+static int idle_accrue(struct an_waits *a, uint32_t p, int64_t t)
+{
+	struct an_gidle *id = &a->g.idle[p];
+	uint64_t seg;
+	int rc;
+
+	if (id->running || !id->any || t <= id->last)
+		return 0;
+	seg = (uint64_t)(t - id->last);
+	id->last = t;
+	if (!id->busy)
+		return 0;
+	id->ns += seg;
+	for (uint32_t i = 0; i < id->nhosts; i++) {
+		struct an_frame *top = an_stack_top(&a->tr.stacks[id->hosts[i]]);
+		uint32_t *slot = &a->g.gs[id->hosts[i]].idle_slot;
+
+		if (top && (rc = share(&id->iv, &id->iv_s, &id->iv_cap, slot, top->id,
+				       seg * IDLE_UNITS / id->busy, id->hosts[i])) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Every GPU stream of process p was idle until t: the gpu_idle wait. */
+static int idle_end(struct an_waits *a, uint32_t p)
+{
+	struct an_gidle *id = &a->g.idle[p];
+	struct an_wait x = { id->last_act, id->since, id->ns, 0, id->last_s,
+			     LS_P_GPU_IDLE, false };
+	int rc = 0;
+
+	if (id->any && id->ns && (rc = an_waits_wait(a, &x)) == 0)
+		rc = blame_shares(a, &x, &id->iv, id->iv_s);
+	id->iv.n = 0;
+	id->iv.total = 0;
+	id->ns = 0;
+	return rc;
+}
+
+int an_gwaits_before(struct an_waits *a, const struct an_event *ev)
+{
+	return idle_accrue(a, ev->proc, ev->t);
+}
+
+static uint64_t query_key(const struct ls_record *rec, enum ls_role r)
+{
+	uint64_t v = 0;
+
+	if (r == LS_R_EVENT_QUERY)
+		return ls_get_u64(rec, LS_F_CUDA_EVENT, &v) == 0 ? 2 * v + 1 : 0;
+	return ls_get_u64(rec, LS_F_REF_STREAM, &v) == 0 ? 2 * v + 2 : 0;
+}
+
+int an_gwaits_enter(struct an_waits *a, const struct an_frame *f,
+		    const struct ls_record *rec, const struct an_event *ev)
+{
+	struct an_gwaits *g = &a->g;
+	struct an_gstream *gs = &g->gs[ev->s];
+	uint32_t i;
+	int64_t result;
+	int rc;
+
+	if (a->tr.defs.streams[ev->s].host) {
+		if (a->tr.stacks[ev->s].n == 1)
+			g->idle[ev->proc].busy++;
+		if (f->role < LS_R_LAUNCH || f->role > LS_R_GPU_API)
+			return 0;
+		if ((rc = call_new(g, &i)) < 0)
+			return rc;
+		g->call[i] = (struct an_gcall){ .enter = f->id, .t0 = ev->t,
+			.key = query_key(rec, f->role), .s = ev->s, .role = f->role };
+		g->call[i].failed = ls_get_i64(rec, LS_F_RESULT, &result) == 0 && result;
+		call_evict(g, ring_push(&gs->calls, i));
+		return an_idmap_put(&g->call_enter, f->id, i);
+	}
+	if (!device_role(f->role))
+		return 0;
+	if (!g->idle[ev->proc].running++ && (rc = idle_end(a, ev->proc)) < 0)
+		return rc;
+	if ((rc = dev_new(g, &i)) < 0)
+		return rc;
+	g->dev[i] = (struct an_dev_act){ .enter = f->id, .t0 = ev->t,
+					 .ready = gs->last_end, .s = ev->s };
+	if (gs->running != AN_NONE)
+		g->stray++;
+	gs->running = i;
+	return an_idmap_put(&g->dev_enter, f->id, i);
+}
+
+int an_gwaits_leave(struct an_waits *a, const struct an_frame *f,
+		    const struct ls_record *rec, const struct an_event *ev)
+{
+	struct an_gwaits *g = &a->g;
+	struct an_gstream *gs = &g->gs[ev->s];
+	struct an_gidle *id = &g->idle[ev->proc];
+	uint32_t i;
+	int64_t result;
+
+	if (a->tr.defs.streams[ev->s].host) {
+		gs->last_left = f->id;
+		if (!an_idmap_get(&g->call_enter, f->id, &i))
+			return 0;
+		g->call[i].leave = ev->id;
+		g->call[i].t1 = ev->t;
+		g->call[i].left = true;
+		if (ls_get_i64(rec, LS_F_RESULT, &result) == 0)
+			g->call[i].failed = result != 0;
+		if (query_role(g->call[i].role) && g->call[i].failed && g->call[i].key) {
+			if (an_vec_room(&gs->failed, &gs->failed_cap, gs->nfailed,
+					sizeof(*gs->failed)) < 0)
+				return LS_ERR_NOMEM;
+			gs->failed[gs->nfailed++] = g->call[i];
+		}
+		return an_idmap_put(&g->call_leave, ev->id, i);
+	}
+	if (!device_role(f->role) || (i = gs->running) == AN_NONE)
+		return 0;
+	gs->running = AN_NONE;
+	an_idmap_del(&g->dev_enter, g->dev[i].enter);
+	g->dev[i].leave = ev->id;
+	g->dev[i].t1 = ev->t;
+	g->dev[i].done = true;
+	gs->last_end = ev->t;
+	dev_evict(g, ring_push(&gs->acts, i));
+	if (id->running && !--id->running) {
+		id->any = true;
+		id->since = id->last = ev->t;
+		id->last_act = f->id;
+		id->last_s = ev->s;
+	}
+	return an_idmap_put(&g->dev_leave, ev->id, i);
+}
+
+void an_gwaits_popped(struct an_waits *a, const struct an_event *ev)
+{
+	if (a->tr.defs.streams[ev->s].host && !a->tr.stacks[ev->s].n &&
+	    a->g.idle[ev->proc].busy)
+		a->g.idle[ev->proc].busy--;
+}
+
+/* A device activity was held back by another stream's work (src). */
+static int held_back(struct an_waits *a, uint64_t from, uint64_t to, enum ls_pattern p)
+{
+	struct an_gwaits *g = &a->g;
+	uint32_t si, di;
+	const struct an_dev_act *src, *dst;
+	int64_t end;
+	struct an_wait x;
+	int rc;
+
+	if (!an_idmap_get(&g->dev_leave, from, &si) || !an_idmap_get(&g->dev_enter, to, &di)) {
+		g->stray++;
+		return 0;
+	}
+	src = &g->dev[si];
+	dst = &g->dev[di];
+	end = src->t1 < dst->t0 ? src->t1 : dst->t0;
+	if (end <= dst->ready)
+		return 0;
+	x = (struct an_wait){ dst->enter, dst->ready, (uint64_t)(end - dst->ready), from,
+			      dst->s, (uint8_t)p, true };
+	if ((rc = an_waits_wait(a, &x)) < 0)
+		return rc;
+	return blame_overlap(a, &x, &src->s, 1, dst->ready, end, src->enter, src->s);
+}
+
+static int launch_edge(struct an_waits *a, uint64_t from, uint64_t to)
+{
+	struct an_gwaits *g = &a->g;
+	uint32_t d, c;
+
+	if (!an_idmap_get(&g->dev_enter, to, &d))
+		return 0;	/* linked after it ended: nothing waits on that */
+	g->dev[d].launcher = from;
+	g->dev[d].has_launcher = true;
+	if (an_idmap_get(&g->call_enter, from, &c) && g->call[c].t0 > g->dev[d].ready)
+		g->dev[d].ready = g->call[c].t0;
+	return 0;
+}
+
+/* A sync or event edge: part of its synchronization's batch. */
+static int sync_edge(struct an_waits *a, uint64_t from, uint64_t to)
+{
+	struct an_gwaits *g = &a->g;
+	uint32_t d, c;
+
+	if (!an_idmap_get(&g->dev_leave, from, &d) ||
+	    (g->batch != AN_GB_SYNC && !an_idmap_get(&g->call_leave, to, &c))) {
+		g->stray++;
+		return 0;
+	}
+	if (g->batch != AN_GB_SYNC) {
+		g->batch = AN_GB_SYNC;
+		g->to = to;
+		g->bcall = c;
+		g->nbdev = 0;
+	}
+	if (an_vec_room(&g->bdev, &g->bdev_cap, g->nbdev, sizeof(*g->bdev)) < 0)
+		return LS_ERR_NOMEM;
+	g->bdev[g->nbdev++] = d;
+	return 0;
+}
+
+/* Polling: unsuccessful queries of c's target before its work ended at end. */
+static int polls(struct an_waits *a, const struct an_gcall *c, const struct an_dev_act *l)
+{
+	struct an_gstream *gs = &a->g.gs[c->s];
+	uint32_t j = 0;
+	int rc;
+
+	for (uint32_t i = 0; i < gs->nfailed; i++) {
+		const struct an_gcall *q = &gs->failed[i];
+		int64_t end = q->t1 < l->t1 ? q->t1 : l->t1;
+		struct an_wait x;
+
+		if (q->key != c->key || q->role != c->role) {
+			gs->failed[j++] = *q;
+			continue;
+		}
+		if (end <= q->t0)
+			continue;
+		x = (struct an_wait){ q->enter, q->t0, (uint64_t)(end - q->t0), l->leave,
+				      q->s, q->role == LS_R_EVENT_QUERY ?
+				      LS_P_EVENT_QUERY : LS_P_STREAM_QUERY, true };
+		if ((rc = an_waits_wait(a, &x)) < 0 ||
+		    (rc = blame_overlap(a, &x, &l->s, 1, q->t0, end, l->enter, l->s)) < 0)
+			return rc;
+	}
+	gs->nfailed = j;
+	return 0;
+}
+
+static bool explicit_sync(enum ls_role r)
+{
+	return r == LS_R_STREAM_SYNC || r == LS_R_CTX_SYNC || r == LS_R_EVENT_SYNC;
+}
+
+/* A synchronization and the work it waited for: its wait states. */
+static int decide_sync(struct an_waits *a)
+{
+	struct an_gwaits *g = &a->g;
+	const struct an_gcall *c = &g->call[g->bcall];
+	const struct an_dev_act *l = NULL;
+	uint32_t *ss, n = 0;
+	int rc;
+
+	/* the work before it, not the copy a blocking copy makes itself */
+	for (uint32_t i = 0; i < g->nbdev; i++) {
+		const struct an_dev_act *d = &g->dev[g->bdev[i]];
+
+		if (d->has_launcher && d->launcher == c->enter)
+			continue;
+		g->bdev[n++] = g->bdev[i];
+		if (!l || d->t1 > l->t1)
+			l = d;
+	}
+	if (!l)
+		return 0;
+	if (query_role(c->role))
+		return polls(a, c, l);
+	if (l->t1 > c->t0) {
+		int64_t end = l->t1 < c->t1 ? l->t1 : c->t1;
+		struct an_wait x = { c->enter, c->t0, (uint64_t)(end - c->t0), l->leave,
+				     c->s, LS_P_BLAME_KERNEL, true };
+
+		if (end > c->t0) {
+			if (!(ss = malloc(n * sizeof(*ss))))
+				return LS_ERR_NOMEM;
+			for (uint32_t i = 0; i < n; i++)
+				ss[i] = g->dev[g->bdev[i]].s;
+			if ((rc = an_waits_wait(a, &x)) == 0)
+				rc = blame_overlap(a, &x, ss, n, c->t0, end, l->enter, l->s);
+			free(ss);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	if (!explicit_sync(c->role))
+		return 0;
+	/* late synchronization: the device sat idle until the host came */
+	for (uint32_t i = 0; i < n; i++) {
+		struct an_dev_act *d = &g->dev[g->bdev[i]];
+		struct an_wait x = { d->enter, d->t1, (uint64_t)(c->t0 - d->t1), c->enter,
+				     d->s, LS_P_BLAME_SYNC, true };
+
+		if (d->t1 >= c->t0 || d->idle_blamed)
+			continue;
+		d->idle_blamed = true;
+		if ((rc = an_waits_wait(a, &x)) < 0 ||
+		    (rc = an_waits_blame(a, c->enter, x.dur, LS_P_BLAME_SYNC, d->enter, c->s)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* The master waited at the join for the last team thread to end. */
+static int decide_join(struct an_waits *a)
+{
+	struct an_gwaits *g = &a->g;
+	int64_t end = g->bend < g->bjoin ? g->bend : g->bjoin;
+	struct an_wait x = { g->bat, g->bt, (uint64_t)(end - g->bt), g->bcause, g->bs,
+			     LS_P_OMP_FORK_JOIN, true };
+	int rc;
+
+	if (end <= g->bt)
+		return 0;
+	if ((rc = an_waits_wait(a, &x)) < 0)
+		return rc;
+	return an_waits_blame(a, g->gs[g->bcause_s].last_left, x.dur, x.pattern, x.at,
+			      g->bcause_s);
+}
+
+static int join_edge(struct an_waits *a, uint64_t from, uint64_t to)
+{
+	struct an_gwaits *g = &a->g;
+	const struct an_gidle *id;
+
+	if (g->batch != AN_GB_JOIN || g->to != to) {
+		g->stray++;
+		return 0;
+	}
+	id = &g->idle[a->tr.defs.streams[g->bs].process];
+	for (uint32_t i = 0; i < id->nhosts; i++) {
+		const struct an_gstream *gs = &g->gs[id->hosts[i]];
+
+		if (gs->team_end == from && gs->team_end_t > g->bend) {
+			g->bend = gs->team_end_t;
+			g->bcause = from;
+			g->bcause_s = id->hosts[i];
+		}
+	}
+	return 0;
+}
+
+/* Lock contention: the acquiring activity waited for the release. */
+static int lock_edge(struct an_waits *a, uint64_t from, uint64_t to)
+{
+	struct an_gwaits *g = &a->g;
+	const struct an_gstream *h;
+	uint32_t s;
+	int64_t end;
+	struct an_wait x;
+	int rc;
+
+	if (to != g->last_acquire || !an_idmap_get(&g->release_ix, from, &s)) {
+		g->stray++;
+		return 0;
+	}
+	h = &g->gs[s];
+	end = h->release_t < g->acquire_t ? h->release_t : g->acquire_t;
+	if (end <= g->acquire_act_t)
+		return 0;
+	x = (struct an_wait){ g->acquire_act, g->acquire_act_t,
+			      (uint64_t)(end - g->acquire_act_t), from, g->acquire_s,
+			      LS_P_OMP_LOCK, true };
+	if ((rc = an_waits_wait(a, &x)) < 0)
+		return rc;
+	if (!h->released.total)
+		return an_waits_blame(a, h->release_act, x.dur, x.pattern, x.at, s);
+	return an_waits_blame_split(a, &x, &h->released, s);
+}
+
+int an_gwaits_edge(struct an_waits *a, const char *type, uint32_t n,
+		   uint64_t from, uint64_t to)
+{
+#define IS(s) (n == sizeof(s) - 1 && memcmp(type, s, n) == 0)
+	if (IS("launch"))
+		return launch_edge(a, from, to);
+	if (IS("sync") || IS("event"))
+		return sync_edge(a, from, to);
+	if (IS("null_stream"))
+		return held_back(a, from, to, LS_P_NULL_STREAM);
+	if (IS("stream_wait"))
+		return held_back(a, from, to, LS_P_STREAM_WAIT);
+	if (IS("join"))
+		return join_edge(a, from, to);
+	if (IS("lock"))
+		return lock_edge(a, from, to);
+	return 0;
+#undef IS
+}
+
+int an_gwaits_event(struct an_waits *a, const struct ls_record *rec,
+		    const struct an_event *ev)
+{
+	struct an_gwaits *g = &a->g;
+	struct an_gstream *gs = &g->gs[ev->s];
+	const struct an_frame *top = an_stack_top(&a->tr.stacks[ev->s]);
+	struct an_interval swap;
+	int rc;
+
+	switch (rec->kind) {
+	case LS_K_TEAM_END:
+		gs->team_end = ev->id;
+		gs->team_end_t = ev->t;
+		return 0;
+	case LS_K_JOIN:
+		if (gs->team_end_t == 0 && gs->team_end == 0)
+			return 0;
+		g->batch = AN_GB_JOIN;
+		g->to = ev->id;
+		g->bs = ev->s;
+		g->bt = gs->team_end_t;
+		g->bjoin = ev->t;
+		g->bend = INT64_MIN;
+		g->bat = top ? top->id : gs->last_left;
+		return 0;
+	case LS_K_LOCK_ACQUIRE:
+		g->last_acquire = top ? ev->id : 0;
+		g->acquire_t = ev->t;
+		g->acquire_act = top ? top->id : 0;
+		g->acquire_act_t = top ? top->t : 0;
+		g->acquire_s = ev->s;
+		gs->held.n = 0;
+		gs->held.total = 0;
+		gs->held_top = UINT64_MAX;
+		gs->holding = true;
+		return 0;
+	default:	/* release: what it held is what a waiter is blamed on */
+		an_idmap_del(&g->release_ix, gs->release);
+		swap = gs->released;
+		gs->released = gs->held;
+		gs->held = swap;
+		gs->held.n = 0;
+		gs->held.total = 0;
+		gs->holding = false;
+		gs->release = ev->id;
+		gs->release_t = ev->t;
+		gs->release_act = top ? top->id : gs->last_left;
+		if ((rc = an_idmap_put(&g->release_ix, ev->id, ev->s)) < 0)
+			return rc;
+		return 0;
+	}
+}
+
+int an_gwaits_accrue(struct an_waits *a, uint32_t s, uint64_t act, uint64_t ns)
+{
+	struct an_gstream *gs = &a->g.gs[s];
+
+	if (!gs->holding)
+		return 0;
+	if (gs->held_top != act)
+		gs->held_slot = 0;
+	gs->held_top = act;
+	return an_interval_add(&gs->held, &gs->held_slot, act, ns);
+}
+
+int an_gwaits_flush(struct an_waits *a, const struct ls_record *rec)
+{
+	struct an_gwaits *g = &a->g;
+	uint8_t b = g->batch;
+	uint64_t to;
+
+	if (b == AN_GB_NONE)
+		return 0;
+	if (rec && rec->kind == LS_K_EDGE && ls_get_u64(rec, LS_F_TO, &to) == 0 &&
+	    to == g->to)
+		return 0;
+	g->batch = AN_GB_NONE;
+	return b == AN_GB_SYNC ? decide_sync(a) : decide_join(a);
+}
+
+void an_gwaits_release(struct an_gwaits *g)
+{
+	for (uint32_t s = 0; s < g->gs_cap && g->gs; s++) {
+		free(g->gs[s].failed);
+		an_interval_release(&g->gs[s].held);
+		an_interval_release(&g->gs[s].released);
+	}
+	for (uint32_t p = 0; p < g->idle_cap && g->idle; p++) {
+		an_interval_release(&g->idle[p].iv);
+		free(g->idle[p].iv_s);
+		free(g->idle[p].hosts);
+	}
+	an_interval_release(&g->scratch);
+	free(g->sc_s);
+	free(g->dev);
+	free(g->call);
+	free(g->gs);
+	free(g->idle);
+	free(g->bdev);
+	an_idmap_release(&g->dev_leave);
+	an_idmap_release(&g->dev_enter);
+	an_idmap_release(&g->call_enter);
+	an_idmap_release(&g->call_leave);
+	an_idmap_release(&g->release_ix);
+	an_gwaits_init(g);
+}

@@ -1,0 +1,153 @@
+/*
+ * tr-waits for CUDA and OpenMP locks and joins: wait states read off
+ * tr-deps' launch, sync, event, stream_wait, null_stream, lock and join
+ * edges, and GPU idleness.
+ *
+ * A synchronization's edges come together, right after the edge's target
+ * is resolved; so do a join's. They are taken as one batch, decided when
+ * the next record that is not one of them comes.
+ */
+#ifndef AN_GWAITS_H
+#define AN_GWAITS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../libstream/record.h"
+#include "blame.h"
+#include "idmap.h"
+#include "trace.h"
+
+struct an_waits;
+
+/* A device activity, kept while a wait may still be blamed on it. */
+struct an_dev_act {
+	uint64_t enter, leave, launcher;	/* launcher: the call's enter */
+	int64_t t0, t1, ready;		/* ready: when it could have begun */
+	uint32_t s;
+	bool has_launcher, idle_blamed, done;
+};
+
+/* A host GPU call, kept for a while after it began. */
+struct an_gcall {
+	uint64_t enter, leave;
+	int64_t t0, t1;
+	uint64_t key;		/* queries: what they query (event or stream) */
+	uint32_t s;
+	uint8_t role;
+	bool left, failed;
+};
+
+#define AN_GRING 64
+
+/* The most recent records of a stream (pool indices), oldest first. */
+struct an_gring {
+	uint32_t v[AN_GRING];
+	uint32_t head, n;
+};
+
+/* Per stream. */
+struct an_gstream {
+	struct an_gring acts;	/* GPU: finished activities */
+	struct an_gring calls;	/* host: GPU calls */
+	uint32_t running;	/* GPU: the open activity (pool index) */
+	int64_t last_end;	/* GPU: when its last activity ended */
+	uint32_t idle_slot;	/* host: its top activity's share of idle time */
+	struct an_gcall *failed;	/* host: unsuccessful queries pending */
+	uint32_t nfailed, failed_cap;
+	/* OpenMP */
+	struct an_interval held;	/* exclusive time since a lock acquire */
+	uint32_t held_slot;
+	uint64_t held_top;
+	bool holding;
+	struct an_interval released;	/* held, as of its last release */
+	uint64_t release, release_act;
+	int64_t release_t;
+	uint64_t team_end, last_left;
+	int64_t team_end_t;
+};
+
+/* Per process: when every GPU stream of it is idle, who is busy. */
+struct an_gidle {
+	uint32_t running;	/* GPU activities open */
+	uint32_t busy;		/* host streams inside an activity */
+	bool any;		/* a GPU activity has ended */
+	int64_t since, last;	/* idle since; accrued until */
+	uint64_t ns;		/* idle time with a busy host */
+	uint64_t last_act;	/* the GPU activity that ended last */
+	uint32_t last_s;
+	struct an_interval iv;
+	uint32_t *iv_s;		/* the stream of each share */
+	uint32_t iv_cap;
+	uint32_t *hosts;	/* host stream indices */
+	uint32_t nhosts, hosts_cap;
+};
+
+enum an_gbatch { AN_GB_NONE, AN_GB_SYNC, AN_GB_JOIN };
+
+struct an_gwaits {
+	struct an_dev_act *dev;
+	uint32_t ndev, dev_cap, free_dev;
+	struct an_gcall *call;
+	uint32_t ncall, call_cap, free_call;
+	struct an_idmap dev_leave;	/* leave id -> dev, once ended */
+	struct an_idmap dev_enter;	/* enter id -> dev, while running */
+	struct an_idmap call_enter, call_leave;	/* -> call */
+	struct an_idmap release_ix;	/* lock release id -> stream */
+	struct an_gstream *gs;		/* per stream index */
+	uint32_t gs_cap;
+	struct an_gidle *idle;		/* per process index */
+	uint32_t idle_cap;
+	/* the batch being read */
+	uint8_t batch;
+	uint64_t to;
+	uint32_t bcall;			/* SYNC: the call */
+	uint32_t *bdev;			/* SYNC: the devs its edges come from */
+	uint32_t nbdev, bdev_cap;
+	uint32_t bs;			/* JOIN: master stream */
+	uint64_t bat, bcause;		/* JOIN: waiting activity, latest end */
+	int64_t bt, bjoin, bend;
+	uint32_t bcause_s;
+	uint64_t last_acquire, acquire_act;
+	int64_t acquire_t, acquire_act_t;
+	uint32_t acquire_s;
+	struct an_interval scratch;
+	uint32_t *sc_s;			/* the stream of each scratch share */
+	uint32_t sc_cap;
+	uint64_t stray;
+};
+
+void an_gwaits_init(struct an_gwaits *g);
+
+/* A stream was defined (the last one). Returns 0 or LS_ERR_NOMEM. */
+int an_gwaits_stream(struct an_waits *a);
+
+/* Before an enter or leave at ev is applied to the stacks. */
+int an_gwaits_before(struct an_waits *a, const struct an_event *ev);
+
+/* After enter f was pushed; before leave f is popped. */
+int an_gwaits_enter(struct an_waits *a, const struct an_frame *f,
+		    const struct ls_record *rec, const struct an_event *ev);
+int an_gwaits_leave(struct an_waits *a, const struct an_frame *f,
+		    const struct ls_record *rec, const struct an_event *ev);
+
+/* After a leave was popped (the stream may now be idle). */
+void an_gwaits_popped(struct an_waits *a, const struct an_event *ev);
+
+/* team_end, join, lock_acquire, lock_release. */
+int an_gwaits_event(struct an_waits *a, const struct ls_record *rec,
+		    const struct an_event *ev);
+
+/* An edge that is not an MPI one. */
+int an_gwaits_edge(struct an_waits *a, const char *type, uint32_t n,
+		   uint64_t from, uint64_t to);
+
+/* Exclusive time ns of activity act on stream s (a lock may be held). */
+int an_gwaits_accrue(struct an_waits *a, uint32_t s, uint64_t act, uint64_t ns);
+
+/* Decide the batch read so far unless rec continues it. */
+int an_gwaits_flush(struct an_waits *a, const struct ls_record *rec);
+
+void an_gwaits_release(struct an_gwaits *g);
+
+#endif
