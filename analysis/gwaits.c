@@ -194,10 +194,16 @@ static int idle_accrue(struct an_waits *a, uint32_t p, int64_t t)
 	id->ns += seg;
 	for (uint32_t i = 0; i < id->nhosts; i++) {
 		struct an_frame *top = an_stack_top(&a->tr.stacks[id->hosts[i]]);
-		uint32_t *slot = &a->g.gs[id->hosts[i]].idle_slot;
+		uint32_t slot = 0;
 
-		if (top && (rc = share(&id->iv, &id->iv_s, &id->iv_cap, slot, top->id,
-				       seg * IDLE_UNITS / id->busy, id->hosts[i])) < 0)
+		if (!top)
+			continue;
+		/* one share per activity however often it comes back on top */
+		if (an_idmap_get(&id->ix, top->id, &slot))
+			slot++;
+		if ((rc = share(&id->iv, &id->iv_s, &id->iv_cap, &slot, top->id,
+				seg * IDLE_UNITS / id->busy, id->hosts[i])) < 0 ||
+		    (rc = an_idmap_put(&id->ix, top->id, slot - 1)) < 0)
 			return rc;
 	}
 	return 0;
@@ -213,6 +219,8 @@ static int idle_end(struct an_waits *a, uint32_t p)
 
 	if (id->any && id->ns && (rc = an_waits_wait(a, &x)) == 0)
 		rc = blame_shares(a, &x, &id->iv, id->iv_s);
+	for (uint32_t i = 0; i < id->iv.n; i++)
+		an_idmap_del(&id->ix, id->iv.v[i].act);
 	id->iv.n = 0;
 	id->iv.total = 0;
 	id->ns = 0;
@@ -651,6 +659,7 @@ void an_gwaits_release(struct an_gwaits *g)
 	}
 	for (uint32_t p = 0; p < g->idle_cap && g->idle; p++) {
 		an_interval_release(&g->idle[p].iv);
+		an_idmap_release(&g->idle[p].ix);
 		free(g->idle[p].iv_s);
 		free(g->idle[p].hosts);
 	}

@@ -52,7 +52,6 @@ struct an_gstream {
 	struct an_gring calls;	/* host: GPU calls */
 	uint32_t running;	/* GPU: the open activity (pool index) */
 	int64_t last_end;	/* GPU: when its last activity ended */
-	uint32_t idle_slot;	/* host: its top activity's share of idle time */
 	struct an_gcall *failed;	/* host: unsuccessful queries pending */
 	uint32_t nfailed, failed_cap;
 	/* OpenMP */
@@ -78,6 +77,7 @@ struct an_gidle {
 	uint32_t last_s;
 	struct an_interval iv;
 	uint32_t *iv_s;		/* the stream of each share */
+	struct an_idmap ix;	/* activity -> its share */
 	uint32_t iv_cap;
 	uint32_t *hosts;	/* host stream indices */
 	uint32_t nhosts, hosts_cap;

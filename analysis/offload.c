@@ -754,7 +754,7 @@ static int event_record(struct an_deps *d, const struct ls_record *rec,
 		if (g->event_key != key)
 			continue;
 		g->event_key = 0;
-		o->st.late++;
+		o->st.late_events++;
 		if (w != AN_NONE && (rc = sync_add(o, o->parked[i], w)) < 0)
 			return rc;
 	}

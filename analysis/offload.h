@@ -99,6 +99,7 @@ struct an_offload_stats {
 	uint64_t unresolved;	/* synchronizations whose work never ended */
 	uint64_t unrecorded;	/* event waits on events never recorded */
 	uint64_t late;		/* correlations resolved after the device work began */
+	uint64_t late_events;	/* event waits read before the event's record */
 	uint64_t stray;		/* GPU calls naming no GPU stream of their process */
 	uint64_t order;		/* dependencies that ended after their work began */
 };

@@ -661,8 +661,8 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 		return instance(a, rec, why);
 	case LS_K_ENTER: case LS_K_LEAVE: case LS_K_SEND: case LS_K_RECV:
 	case LS_K_RECV_POST: case LS_K_REQ_CANCEL: case LS_K_COLL_END:
-	case LS_K_TEAM_END: case LS_K_JOIN: case LS_K_LOCK_ACQUIRE:
-	case LS_K_LOCK_RELEASE:
+	case LS_K_TEAM_BEGIN: case LS_K_TEAM_END: case LS_K_JOIN:
+	case LS_K_LOCK_ACQUIRE: case LS_K_LOCK_RELEASE:
 		break;
 	default:
 		return 0;
@@ -682,7 +682,14 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 		return coll_end(a, rec, &ev);
 	case LS_K_RECV_POST: case LS_K_REQ_CANCEL:
 		return request_event(a, rec, &ev);
+	case LS_K_TEAM_BEGIN:
+		/* a team thread: its activities can be blamed */
+		a->time[ev.s].kept = true;
+		return 0;
 	default:
+		/* a lock's holder is blamed for its time from acquire to release */
+		if ((rc = accrue(a, ev.s, ev.t)) < 0)
+			return rc;
 		return an_gwaits_event(a, rec, &ev);
 	}
 }

@@ -57,6 +57,7 @@ static void report(const char *input, const struct an_deps *d, bool stats)
 		ODD(an_offload_stats, unresolved, "GPU synchronizations whose work never ended"),
 		ODD(an_offload_stats, unrecorded, "waits on CUDA events never recorded"),
 		ODD(an_offload_stats, late, "GPU activities that came before the call that enqueued them (host and device clocks differ)"),
+		ODD(an_offload_stats, late_events, "event synchronizations read before the event's record (out-of-order records)"),
 		ODD(an_offload_stats, stray, "GPU calls without a valid GPU stream or event"),
 		ODD(an_offload_stats, order, "GPU dependencies that ended after their work began (clock skew)"),
 	};

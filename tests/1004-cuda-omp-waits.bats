@@ -1,0 +1,197 @@
+#!/usr/bin/env bats
+# tr-deps and tr-waits on hand-written CUDA and OpenMP scenarios: every
+# edge, wait state and blame computed by hand (in the comments) and
+# compared exactly. Each scenario is tests/data/cuda/defs.ndjson (one
+# process: host threads 0 and 1; GPU streams 2, 3, 4 and the null stream
+# 5 of device 0) followed by tests/data/cuda/NAME.ndjson.
+
+load common
+
+analyse() {
+	set -o pipefail
+	cat "$DATA/cuda/defs.ndjson" "$DATA/cuda/$1.ndjson" |
+		tr-deps -M | tr-waits -J |
+		grep -E '"k":"(edge|instance|wait|blame)"'
+}
+
+@test "blocking memcpy after two async kernels: launch FIFO, sync edges, blame_kernel" {
+	# K1 (4) and K2 (8) linked in FIFO order to launches 1 and 3. The copy
+	# call (6) waits from 200 until K2 ends at 700: 500, blamed by overlap
+	# with [200, 700]: K1 200 (200..400), K2 300. Its own copy (10) is not
+	# waited for. The GPU idles 700..710 while the host is in the copy:
+	# gpu_idle 10 on the copy call.
+	run --separate-stderr analyse blocking-copy
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":4,"type":"launch"}
+{"k":"edge","from":3,"to":8,"type":"launch"}
+{"k":"wait","at":8,"t":700,"dur":10,"pattern":"gpu_idle","s":2}
+{"k":"blame","to":6,"ns":10,"pattern":"gpu_idle","wait":8,"s":0}
+{"k":"edge","from":6,"to":10,"type":"launch"}
+{"k":"edge","from":9,"to":12,"type":"sync"}
+{"k":"edge","from":11,"to":12,"type":"sync"}
+{"k":"wait","at":6,"t":200,"dur":500,"pattern":"blame_kernel","s":0,"cause":9}
+{"k":"blame","to":4,"ns":200,"pattern":"blame_kernel","wait":6,"s":2}
+{"k":"blame","to":8,"ns":300,"pattern":"blame_kernel","wait":6,"s":2}
+OUT
+}
+
+@test "context sync over three streams; a late sync leaves a stream idle" {
+	# The sync (11, 400..610) waits for the last work of streams 2, 3, 4.
+	# blame_kernel: 400 until the latest end 600 = 200; overlaps: a (7)
+	# 100, b (8) 200, c 0: 200*100/300 = 66, 133 + leftover 1 = 134.
+	# c (9) ended at 300, before the sync began: blame_sync 100 on
+	# stream 4, blamed on the sync.
+	run --separate-stderr analyse ctx-sync
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":7,"type":"launch"}
+{"k":"edge","from":3,"to":8,"type":"launch"}
+{"k":"edge","from":5,"to":9,"type":"launch"}
+{"k":"edge","from":12,"to":14,"type":"sync"}
+{"k":"edge","from":13,"to":14,"type":"sync"}
+{"k":"edge","from":10,"to":14,"type":"sync"}
+{"k":"wait","at":11,"t":400,"dur":200,"pattern":"blame_kernel","s":0,"cause":13}
+{"k":"blame","to":7,"ns":66,"pattern":"blame_kernel","wait":11,"s":2}
+{"k":"blame","to":8,"ns":134,"pattern":"blame_kernel","wait":11,"s":3}
+{"k":"wait","at":9,"t":300,"dur":100,"pattern":"blame_sync","s":4,"cause":11}
+{"k":"blame","to":11,"ns":100,"pattern":"blame_sync","wait":9,"s":0}
+OUT
+}
+
+@test "event query polled five times, the fourth successful" {
+	# Event 9 recorded after the launch: it stands for kernel 5 (150..450).
+	# Queries 6, 8, 10 fail while it runs: 10 ns each, blamed on it; the
+	# fourth (13) succeeds: an event edge; the fifth (15) too, no wait.
+	run --separate-stderr analyse event-query
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":5,"type":"launch"}
+{"k":"edge","from":12,"to":14,"type":"event"}
+{"k":"wait","at":6,"t":200,"dur":10,"pattern":"event_query","s":0,"cause":12}
+{"k":"blame","to":5,"ns":10,"pattern":"event_query","wait":6,"s":2}
+{"k":"wait","at":8,"t":300,"dur":10,"pattern":"event_query","s":0,"cause":12}
+{"k":"blame","to":5,"ns":10,"pattern":"event_query","wait":8,"s":2}
+{"k":"wait","at":10,"t":400,"dur":10,"pattern":"event_query","s":0,"cause":12}
+{"k":"blame","to":5,"ns":10,"pattern":"event_query","wait":10,"s":2}
+{"k":"edge","from":12,"to":16,"type":"event"}
+OUT
+}
+
+@test "stream wait event between two streams" {
+	# KB (11) on stream 3 waits for event 5 = KA (9) on stream 2. KB could
+	# start at its launch (140); KA ends at 500: stream_wait 360, blamed on
+	# KA. The device idles 500..510 while main runs: gpu_idle 10.
+	run --separate-stderr analyse stream-wait
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":9,"type":"launch"}
+{"k":"wait","at":9,"t":500,"dur":10,"pattern":"gpu_idle","s":2}
+{"k":"blame","to":0,"ns":10,"pattern":"gpu_idle","wait":9,"s":0}
+{"k":"edge","from":7,"to":11,"type":"launch"}
+{"k":"edge","from":10,"to":11,"type":"stream_wait"}
+{"k":"wait","at":11,"t":140,"dur":360,"pattern":"stream_wait","s":3,"cause":10}
+{"k":"blame","to":9,"ns":360,"pattern":"stream_wait","wait":11,"s":2}
+OUT
+}
+
+@test "null stream serialization between two streams" {
+	# KN (9) on the null stream waits for KA (7) on stream 2: launched at
+	# 120, KA ends at 400: 280. KB (11) on stream 3, launched after KN,
+	# waits for it: 140..600 = 460. Idle gaps 400..420 and 600..610.
+	run --separate-stderr analyse null-stream
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":7,"type":"launch"}
+{"k":"wait","at":7,"t":400,"dur":20,"pattern":"gpu_idle","s":2}
+{"k":"blame","to":0,"ns":20,"pattern":"gpu_idle","wait":7,"s":0}
+{"k":"edge","from":3,"to":9,"type":"launch"}
+{"k":"edge","from":8,"to":9,"type":"null_stream"}
+{"k":"wait","at":9,"t":120,"dur":280,"pattern":"null_stream","s":5,"cause":8}
+{"k":"blame","to":7,"ns":280,"pattern":"null_stream","wait":9,"s":2}
+{"k":"wait","at":9,"t":600,"dur":10,"pattern":"gpu_idle","s":5}
+{"k":"blame","to":0,"ns":10,"pattern":"gpu_idle","wait":9,"s":0}
+{"k":"edge","from":5,"to":11,"type":"launch"}
+{"k":"edge","from":10,"to":11,"type":"null_stream"}
+{"k":"wait","at":11,"t":140,"dur":460,"pattern":"null_stream","s":3,"cause":10}
+{"k":"blame","to":9,"ns":460,"pattern":"null_stream","wait":11,"s":5}
+OUT
+}
+
+@test "CUPTI-style out-of-order record: the sync comes before the event record" {
+	# The event sync (4) names event 7, whose record (7) comes after it: the
+	# edge from kernel 3 is written once the record is read. blame_kernel
+	# 200..400 = 200 on the kernel.
+	run --separate-stderr analyse out-of-order
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":3,"type":"launch"}
+{"k":"edge","from":5,"to":6,"type":"event"}
+{"k":"wait","at":4,"t":200,"dur":200,"pattern":"blame_kernel","s":0,"cause":5}
+{"k":"blame","to":3,"ns":200,"pattern":"blame_kernel","wait":4,"s":2}
+OUT
+}
+
+@test "GPU idle with two busy host threads, split equally" {
+	# The GPU idles 200..420. 200..250: main (0) and thread 1 (1) 25 each;
+	# 250..300: compute (6) and 1, 25 each; 300..350: compute 50 alone;
+	# 350..400 main 50; 400..410 launch (9) 10; 410..420 main 10.
+	# main 85, 1 50, compute 75, launch 10: 220.
+	run --separate-stderr analyse gpu-idle
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":2,"to":4,"type":"launch"}
+{"k":"wait","at":4,"t":200,"dur":220,"pattern":"gpu_idle","s":2}
+{"k":"blame","to":0,"ns":85,"pattern":"gpu_idle","wait":4,"s":0}
+{"k":"blame","to":1,"ns":50,"pattern":"gpu_idle","wait":4,"s":1}
+{"k":"blame","to":6,"ns":75,"pattern":"gpu_idle","wait":4,"s":0}
+{"k":"blame","to":9,"ns":10,"pattern":"gpu_idle","wait":4,"s":0}
+{"k":"edge","from":9,"to":11,"type":"launch"}
+OUT
+}
+
+@test "OpenMP: a barrier with one late thread, lock contention, fork/join" {
+	# Barrier: thread 0 enters at 200, thread 1 at 510: wait 310, blamed on
+	# thread 1's time since its team began: parallel 20, compute 350:
+	# 310*20/370 = 16, 293 + 1 = 294. Lock: thread 1 asks at 630, thread 0
+	# releases at 710: 80, blamed on thread 0's time from acquire (610) to
+	# release: set_lock 10, parallel 20, compute 60, unset_lock 10 -> 8, 16,
+	# 48, 8. Join: the master ends its share at 810, thread 1 at 910: 100.
+	run --separate-stderr analyse openmp
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":3,"type":"fork"}
+{"k":"edge","from":9,"to":10,"type":"barrier"}
+{"k":"instance","acts":[7,9]}
+{"k":"wait","at":7,"t":200,"dur":310,"pattern":"omp_barrier","s":0,"cause":9}
+{"k":"blame","to":5,"ns":16,"pattern":"omp_barrier","wait":7,"s":1}
+{"k":"blame","to":6,"ns":294,"pattern":"omp_barrier","wait":7,"s":1}
+{"k":"edge","from":19,"to":21,"type":"lock"}
+{"k":"wait","at":15,"t":630,"dur":80,"pattern":"omp_lock","s":1,"cause":19}
+{"k":"blame","to":12,"ns":8,"pattern":"omp_lock","wait":15,"s":0}
+{"k":"blame","to":4,"ns":16,"pattern":"omp_lock","wait":15,"s":0}
+{"k":"blame","to":16,"ns":48,"pattern":"omp_lock","wait":15,"s":0}
+{"k":"blame","to":18,"ns":8,"pattern":"omp_lock","wait":15,"s":0}
+{"k":"edge","from":26,"to":27,"type":"join"}
+{"k":"wait","at":0,"t":810,"dur":100,"pattern":"omp_fork_join","s":0,"cause":26}
+{"k":"blame","to":5,"ns":100,"pattern":"omp_fork_join","wait":0,"s":1}
+OUT
+}
+
+@test "blame adds up to waiting time in every scenario" {
+	for f in "$DATA"/cuda/*.ndjson; do
+		[ "$(basename "$f")" = defs.ndjson ] && continue
+		run bash -c "cat '$DATA/cuda/defs.ndjson' '$f' | tr-deps 2>/dev/null | tr-waits | tr-cat -J |
+			jq -s '([.[]|select(.k==\"wait\")|.dur]|add) - ([.[]|select(.k==\"blame\")|.ns]|add)'"
+		assert_output 0
+	done
+}
+
+@test "oddities are counted once on stderr: kernel without launch, event never recorded" {
+	printf '%s\n' '{"k":"enter","id":0,"t":0,"s":2,"r":2}' '{"k":"leave","id":1,"t":10,"s":2,"r":2}' \
+		'{"k":"enter","id":2,"t":20,"s":0,"r":6,"cuda_event":4}' '{"k":"leave","id":3,"t":30,"s":0,"r":6}' >"$BATS_TEST_TMPDIR/odd.ndjson"
+	run --separate-stderr bash -c "cat '$DATA/cuda/defs.ndjson' '$BATS_TEST_TMPDIR/odd.ndjson' | tr-deps > /dev/null"
+	assert_success
+	assert_equal "$stderr" "tr-deps: <stdin>: 1 GPU activities no launch or copy call was found for
+tr-deps: <stdin>: 1 waits on CUDA events never recorded"
+}
