@@ -125,3 +125,25 @@ OUT
 	run jq -rs -f "$TOP/pipelines/casita-waitall-late-partner.jq" "$TMP/s.json"
 	assert_output "34 0.004512594"
 }
+
+# "KERNELS LAUNCH-EDGES-TO-KERNELS" of an analysed archive.
+kernels_linked() {
+	tr-cat -J "$TMP/$1.tr" | jq -rs '
+		([.[] | select(.k == "region" and .role == "kernel") | .id]) as $k |
+		([.[] | select(.k == "enter" and (.r as $r | $k | index($r))) | .id]) as $ids |
+		([.[] | select(.k == "edge" and .type == "launch") | .to]) as $to |
+		"\($ids | length) \([$ids[] | select(. as $i | $to | index($i))] | length)"'
+}
+
+@test "CUDA corpus: every kernel linked to its launch, OpenMP barriers as CASITA has them" {
+	for name in casita-2_cuda_simple casita-1_sptc casita-2_jacobi_blame_cpu_015; do
+		analyse "$name" || fail "$name: $(cat "$TMP/$name.err")"
+		read -r n linked < <(kernels_linked "$name")
+		[ "$n" -gt 0 ] && [ "$n" = "$linked" ] || fail "$name: $linked of $n kernels linked"
+	done
+	# CASITA 1.9: "Wait in OpenMP barrier: 0.003353 s (49)" and "0.110560 s (12027)"
+	assert_equal "$(sum_of casita-2_cuda_simple omp_barrier)" "49 0.003353"
+	assert_equal "$(sum_of casita-2_jacobi_blame_cpu_015 omp_barrier)" "12027 0.110560"
+	# CASITA 1.9 "Early blocking wait": 0.063781 s (2) on sptc
+	assert_equal "$(sum_of casita-1_sptc blame_kernel)" "2 0.063432"
+}
