@@ -28,43 +28,13 @@ static uint32_t ring_push(struct an_gring *r, uint32_t x)
 	return old;
 }
 
-static int dev_new(struct an_gwaits *g, uint32_t *out)
-{
-	uint32_t i = g->free_dev;
-
-	if (i != AN_NONE) {
-		g->free_dev = (uint32_t)g->dev[i].enter;
-	} else {
-		if (an_vec_room(&g->dev, &g->dev_cap, g->ndev, sizeof(*g->dev)) < 0)
-			return LS_ERR_NOMEM;
-		i = g->ndev++;
-	}
-	*out = i;
-	return 0;
-}
-
+/* A ring lets go of the oldest activity or call: forget it. */
 static void dev_evict(struct an_gwaits *g, uint32_t i)
 {
 	if (i == AN_NONE)
 		return;
 	an_idmap_del(&g->dev_leave, g->dev[i].leave);
-	g->dev[i].enter = g->free_dev;
-	g->free_dev = i;
-}
-
-static int call_new(struct an_gwaits *g, uint32_t *out)
-{
-	uint32_t i = g->free_call;
-
-	if (i != AN_NONE) {
-		g->free_call = (uint32_t)g->call[i].enter;
-	} else {
-		if (an_vec_room(&g->call, &g->call_cap, g->ncall, sizeof(*g->call)) < 0)
-			return LS_ERR_NOMEM;
-		i = g->ncall++;
-	}
-	*out = i;
-	return 0;
+	an_pool_give(g->dev, sizeof(*g->dev), &g->free_dev, i);
 }
 
 static void call_evict(struct an_gwaits *g, uint32_t i)
@@ -74,8 +44,7 @@ static void call_evict(struct an_gwaits *g, uint32_t i)
 	an_idmap_del(&g->call_enter, g->call[i].enter);
 	if (g->call[i].left)
 		an_idmap_del(&g->call_leave, g->call[i].leave);
-	g->call[i].enter = g->free_call;
-	g->free_call = i;
+	an_pool_give(g->call, sizeof(*g->call), &g->free_call, i);
 }
 
 int an_gwaits_stream(struct an_waits *a)
@@ -178,35 +147,49 @@ static int blame_overlap(struct an_waits *a, const struct an_wait *x,
 	return blame_shares(a, x, iv, g->sc_s);
 }
 
-/* GPU idleness: accrue [last, t] to the busy host threads' activities. */
-static int idle_accrue(struct an_waits *a, uint32_t p, int64_t t)
+/*
+ * GPU idleness. While every GPU stream of a process is idle, v counts what
+ * each busy host thread is due: IDLE_UNITS/busy per ns. A thread's top
+ * activity is credited with what v gained since the thread's mark when
+ * that top changes (and when the idle time ends): constant work per event.
+ */
+static bool idle(const struct an_gidle *id)
 {
-	struct an_gidle *id = &a->g.idle[p];
-	uint64_t seg;
-	int rc;
+	return !id->running && id->any;
+}
 
-	if (id->running || !id->any || t <= id->last)
-		return 0;
+/* Time passes until t: v grows by the busy threads' due. */
+static void idle_accrue(struct an_gidle *id, int64_t t)
+{
+	uint64_t seg;
+
+	if (!idle(id) || t <= id->last)
+		return;
 	seg = (uint64_t)(t - id->last);
 	id->last = t;
 	if (!id->busy)
-		return 0;
+		return;
 	id->ns += seg;
-	for (uint32_t i = 0; i < id->nhosts; i++) {
-		struct an_frame *top = an_stack_top(&a->tr.stacks[id->hosts[i]]);
-		uint32_t slot = 0;
+	id->v += seg * IDLE_UNITS / id->busy;
+}
 
-		if (!top)
-			continue;
-		/* one share per activity however often it comes back on top */
-		if (an_idmap_get(&id->ix, top->id, &slot))
-			slot++;
-		if ((rc = share(&id->iv, &id->iv_s, &id->iv_cap, &slot, top->id,
-				seg * IDLE_UNITS / id->busy, id->hosts[i])) < 0 ||
-		    (rc = an_idmap_put(&id->ix, top->id, slot - 1)) < 0)
-			return rc;
-	}
-	return 0;
+/* Host stream s's top activity gets what it is due since its mark. */
+static int idle_credit(struct an_waits *a, struct an_gidle *id, uint32_t s)
+{
+	struct an_frame *top = an_stack_top(&a->tr.stacks[s]);
+	uint64_t due = id->v - a->g.gs[s].idle_mark;
+	uint32_t slot = 0;
+	int rc;
+
+	a->g.gs[s].idle_mark = id->v;
+	if (!top || !due)
+		return 0;
+	/* one share per activity however often it comes back on top */
+	if (an_idmap_get(&id->ix, top->id, &slot))
+		slot++;
+	if ((rc = share(&id->iv, &id->iv_s, &id->iv_cap, &slot, top->id, due, s)) < 0)
+		return rc;
+	return an_idmap_put(&id->ix, top->id, slot - 1);
 }
 
 /* Every GPU stream of process p was idle until t: the gpu_idle wait. */
@@ -216,6 +199,10 @@ static int idle_end(struct an_waits *a, uint32_t p)
 	struct an_wait x = { id->last_act, id->since, id->ns, 0, id->last_s,
 			     LS_P_GPU_IDLE, false };
 	int rc = 0;
+
+	for (uint32_t i = 0; i < id->nhosts && id->any; i++)
+		if ((rc = idle_credit(a, id, id->hosts[i])) < 0)
+			return rc;
 
 	if (id->any && id->ns && (rc = an_waits_wait(a, &x)) == 0)
 		rc = blame_shares(a, &x, &id->iv, id->iv_s);
@@ -229,7 +216,11 @@ static int idle_end(struct an_waits *a, uint32_t p)
 
 int an_gwaits_before(struct an_waits *a, const struct an_event *ev)
 {
-	return idle_accrue(a, ev->proc, ev->t);
+	struct an_gidle *id = &a->g.idle[ev->proc];
+
+	idle_accrue(id, ev->t);
+	/* an enter or leave on a host thread changes its top activity */
+	return idle(id) && a->tr.defs.streams[ev->s].host ? idle_credit(a, id, ev->s) : 0;
 }
 
 static uint64_t query_key(const struct ls_record *rec, enum ls_role r)
@@ -255,8 +246,9 @@ int an_gwaits_enter(struct an_waits *a, const struct an_frame *f,
 			g->idle[ev->proc].busy++;
 		if (f->role < LS_R_LAUNCH || f->role > LS_R_GPU_API)
 			return 0;
-		if ((rc = call_new(g, &i)) < 0)
-			return rc;
+		if (an_pool_take(&g->call, &g->ncall, &g->call_cap, sizeof(*g->call),
+				 &g->free_call, &i) < 0)
+			return LS_ERR_NOMEM;
 		g->call[i] = (struct an_gcall){ .enter = f->id, .t0 = ev->t,
 			.key = query_key(rec, f->role), .s = ev->s, .role = f->role };
 		g->call[i].failed = ls_get_i64(rec, LS_F_RESULT, &result) == 0 && result;
@@ -267,8 +259,9 @@ int an_gwaits_enter(struct an_waits *a, const struct an_frame *f,
 		return 0;
 	if (!g->idle[ev->proc].running++ && (rc = idle_end(a, ev->proc)) < 0)
 		return rc;
-	if ((rc = dev_new(g, &i)) < 0)
-		return rc;
+	if (an_pool_take(&g->dev, &g->ndev, &g->dev_cap, sizeof(*g->dev),
+			 &g->free_dev, &i) < 0)
+		return LS_ERR_NOMEM;
 	g->dev[i] = (struct an_dev_act){ .enter = f->id, .t0 = ev->t,
 					 .ready = gs->last_end, .s = ev->s };
 	if (gs->running != AN_NONE)
@@ -309,7 +302,6 @@ int an_gwaits_leave(struct an_waits *a, const struct an_frame *f,
 	an_idmap_del(&g->dev_enter, g->dev[i].enter);
 	g->dev[i].leave = ev->id;
 	g->dev[i].t1 = ev->t;
-	g->dev[i].done = true;
 	gs->last_end = ev->t;
 	dev_evict(g, ring_push(&gs->acts, i));
 	if (id->running && !--id->running) {
@@ -317,6 +309,9 @@ int an_gwaits_leave(struct an_waits *a, const struct an_frame *f,
 		id->since = id->last = ev->t;
 		id->last_act = f->id;
 		id->last_s = ev->s;
+		id->v = 0;
+		for (uint32_t k = 0; k < id->nhosts; k++)
+			g->gs[id->hosts[k]].idle_mark = 0;
 	}
 	return an_idmap_put(&g->dev_leave, ev->id, i);
 }
@@ -431,7 +426,7 @@ static int decide_sync(struct an_waits *a)
 	struct an_gwaits *g = &a->g;
 	const struct an_gcall *c = &g->call[g->bcall];
 	const struct an_dev_act *l = NULL;
-	uint32_t *ss, n = 0;
+	uint32_t n = 0;
 	int rc;
 
 	/* the work before it, not the copy a blocking copy makes itself */
@@ -454,14 +449,12 @@ static int decide_sync(struct an_waits *a)
 				     c->s, LS_P_BLAME_KERNEL, true };
 
 		if (end > c->t0) {
-			if (!(ss = malloc(n * sizeof(*ss))))
+			if (an_vec_room(&g->bss, &g->bss_cap, n - 1, sizeof(*g->bss)) < 0)
 				return LS_ERR_NOMEM;
 			for (uint32_t i = 0; i < n; i++)
-				ss[i] = g->dev[g->bdev[i]].s;
-			if ((rc = an_waits_wait(a, &x)) == 0)
-				rc = blame_overlap(a, &x, ss, n, c->t0, end, l->enter, l->s);
-			free(ss);
-			if (rc < 0)
+				g->bss[i] = g->dev[g->bdev[i]].s;
+			if ((rc = an_waits_wait(a, &x)) < 0 ||
+			    (rc = blame_overlap(a, &x, g->bss, n, c->t0, end, l->enter, l->s)) < 0)
 				return rc;
 		}
 	}
@@ -670,6 +663,7 @@ void an_gwaits_release(struct an_gwaits *g)
 	free(g->gs);
 	free(g->idle);
 	free(g->bdev);
+	free(g->bss);
 	an_idmap_release(&g->dev_leave);
 	an_idmap_release(&g->dev_enter);
 	an_idmap_release(&g->call_enter);

@@ -25,7 +25,7 @@ struct an_dev_act {
 	uint64_t enter, leave, launcher;	/* launcher: the call's enter */
 	int64_t t0, t1, ready;		/* ready: when it could have begun */
 	uint32_t s;
-	bool has_launcher, idle_blamed, done;
+	bool has_launcher, idle_blamed;
 };
 
 /* A host GPU call, kept for a while after it began. */
@@ -52,6 +52,7 @@ struct an_gstream {
 	struct an_gring calls;	/* host: GPU calls */
 	uint32_t running;	/* GPU: the open activity (pool index) */
 	int64_t last_end;	/* GPU: when its last activity ended */
+	uint64_t idle_mark;	/* host: its process's idle v when its top last changed */
 	struct an_gcall *failed;	/* host: unsuccessful queries pending */
 	uint32_t nfailed, failed_cap;
 	/* OpenMP */
@@ -73,6 +74,7 @@ struct an_gidle {
 	bool any;		/* a GPU activity has ended */
 	int64_t since, last;	/* idle since; accrued until */
 	uint64_t ns;		/* idle time with a busy host */
+	uint64_t v;		/* a busy thread's due so far, IDLE_UNITS per ns shared */
 	uint64_t last_act;	/* the GPU activity that ended last */
 	uint32_t last_s;
 	struct an_interval iv;
@@ -104,6 +106,7 @@ struct an_gwaits {
 	uint32_t bcall;			/* SYNC: the call */
 	uint32_t *bdev;			/* SYNC: the devs its edges come from */
 	uint32_t nbdev, bdev_cap;
+	uint32_t *bss, bss_cap;		/* SYNC: their streams (scratch) */
 	uint32_t bs;			/* JOIN: master stream */
 	uint64_t bat, bcause;		/* JOIN: waiting activity, latest end */
 	int64_t bt, bjoin, bend;
@@ -114,7 +117,7 @@ struct an_gwaits {
 	struct an_interval scratch;
 	uint32_t *sc_s;			/* the stream of each scratch share */
 	uint32_t sc_cap;
-	uint64_t stray;
+	uint64_t stray;		/* edges naming activities not (or no longer) followed */
 };
 
 void an_gwaits_init(struct an_gwaits *g);

@@ -57,15 +57,11 @@ static void ring_pop(struct an_ring *r)
 
 static int work_new(struct an_offload *o, uint32_t proc, uint8_t kind, uint32_t *out)
 {
-	uint32_t i = o->free_work;
+	uint32_t i;
 
-	if (i != AN_NONE) {
-		o->free_work = o->work[i].next_free;
-	} else {
-		if (an_vec_room(&o->work, &o->work_cap, o->nwork, sizeof(*o->work)) < 0)
-			return LS_ERR_NOMEM;
-		i = o->nwork++;
-	}
+	if (an_pool_take(&o->work, &o->nwork, &o->work_cap, sizeof(*o->work),
+			 &o->free_work, &i) < 0)
+		return LS_ERR_NOMEM;
 	o->work[i] = (struct an_work){ .proc = proc, .stream = AN_NONE,
 				       .deps = AN_NONE, .kind = kind,
 				       .state = AN_WORK_QUEUED };
@@ -92,14 +88,12 @@ static void work_unref(struct an_offload *o, uint32_t i)
 				next = o->dep[d].work;
 			else
 				work_unref(o, o->dep[d].work);
-			o->dep[d].next = o->free_dep;
-			o->free_dep = d;
+			an_pool_give(o->dep, sizeof(*o->dep), &o->free_dep, d);
 			d = dn;
 		}
 		w->state = AN_WORK_DONE;
 		w->refs = UINT32_MAX;	/* not live */
-		w->next_free = o->free_work;
-		o->free_work = i;
+		an_pool_give(o->work, sizeof(*o->work), &o->free_work, i);
 		i = next;
 	}
 }
@@ -121,15 +115,11 @@ static void work_hold(struct an_offload *o, uint32_t *slot, uint32_t i)
 
 static int dep_add(struct an_offload *o, uint32_t w, uint32_t from, enum ls_edge type)
 {
-	uint32_t d = o->free_dep;
+	uint32_t d;
 
-	if (d != AN_NONE) {
-		o->free_dep = o->dep[d].next;
-	} else {
-		if (an_vec_room(&o->dep, &o->dep_cap, o->ndep, sizeof(*o->dep)) < 0)
-			return LS_ERR_NOMEM;
-		d = o->ndep++;
-	}
+	if (an_pool_take(&o->dep, &o->ndep, &o->dep_cap, sizeof(*o->dep),
+			 &o->free_dep, &d) < 0)
+		return LS_ERR_NOMEM;
 	work_ref(o, from);
 	o->dep[d] = (struct an_wdep){ from, o->work[w].deps, (uint8_t)type };
 	o->work[w].deps = d;
@@ -221,16 +211,16 @@ static uint32_t ref_stream(struct an_deps *d, const struct ls_record *rec, uint3
 	return s;
 }
 
-/* The legacy default stream of s's device, or AN_NONE. */
-static uint32_t null_stream_of(const struct an_deps *d, uint32_t s)
+/* The legacy default stream of process p's device dev, or AN_NONE. */
+static uint32_t null_stream_of(const struct an_deps *d, uint32_t p, uint64_t dev)
 {
 	const struct an_defs *defs = &d->tr.defs;
-	const struct an_gpu_proc *gp = &d->gpu.gp[defs->streams[s].process];
+	const struct an_gpu_proc *gp = &d->gpu.gp[p];
 
 	for (uint32_t i = 0; i < gp->nstreams; i++) {
 		const struct an_stream *x = &defs->streams[gp->streams[i]];
 
-		if (x->null && x->device == defs->streams[s].device)
+		if (x->null && x->device == dev)
 			return gp->streams[i];
 	}
 	return AN_NONE;
@@ -246,7 +236,7 @@ static int place(struct an_deps *d, uint32_t w, uint32_t s)
 	const struct an_defs *defs = &d->tr.defs;
 	struct an_gpu_stream *g = &o->gs[s];
 	struct an_gpu_proc *gp = &o->gp[o->work[w].proc];
-	uint32_t n = null_stream_of(d, s);
+	uint32_t n = null_stream_of(d, o->work[w].proc, defs->streams[s].device);
 	int rc;
 
 	if (n == s) {
@@ -497,25 +487,23 @@ static int device_enter(struct an_deps *d, const struct ls_record *rec,
 
 static int sync_new(struct an_offload *o, uint32_t s, enum ls_edge type, uint32_t *out)
 {
-	uint32_t i = o->free_sync;
 	struct an_gsync *g;
+	uint32_t i;
+	int rc = an_pool_take(&o->sync, &o->nsync, &o->sync_cap, sizeof(*o->sync),
+			      &o->free_sync, &i);
 
-	if (i != AN_NONE) {
-		o->free_sync = o->sync[i].next_free;
-	} else {
-		if (an_vec_room(&o->sync, &o->sync_cap, o->nsync, sizeof(*o->sync)) < 0)
-			return LS_ERR_NOMEM;
-		i = o->nsync++;
-		o->sync[i].target = NULL;
-		o->sync[i].cap = 0;
-	}
+	if (rc < 0)
+		return rc;
 	g = &o->sync[i];
+	if (rc) {	/* new: its target array is kept from use to use */
+		g->target = NULL;
+		g->cap = 0;
+	}
 	g->n = 0;
 	g->s = s;
 	g->type = (uint8_t)type;
 	g->event_key = 0;
 	g->left = g->failed = g->parked = false;
-	g->live = true;
 	*out = i;
 	return 0;
 }
@@ -526,9 +514,7 @@ static void sync_free(struct an_offload *o, uint32_t i)
 
 	for (uint32_t k = 0; k < g->n; k++)
 		work_unref(o, g->target[k]);
-	g->live = false;
-	g->next_free = o->free_sync;
-	o->free_sync = i;
+	an_pool_give(o->sync, sizeof(*o->sync), &o->free_sync, i);
 }
 
 static int sync_add(struct an_offload *o, uint32_t i, uint32_t w)
@@ -725,17 +711,10 @@ static int event_record(struct an_deps *d, const struct ls_record *rec,
 
 	if (!key)
 		return 0;
-	if (s == AN_NONE) {
-		const struct an_gpu_proc *gp = &o->gp[ev->proc];
-
-		/* no stream: the legacy default one */
-		for (uint32_t i = 0; i < gp->nstreams && s == AN_NONE; i++)
-			if (d->tr.defs.streams[gp->streams[i]].null)
-				s = gp->streams[i];
-		if (s == AN_NONE) {
-			o->st.stray++;
-			return 0;
-		}
+	/* no stream: the legacy default one (of device 0) */
+	if (s == AN_NONE && (s = null_stream_of(d, ev->proc, 0)) == AN_NONE) {
+		o->st.stray++;
+		return 0;
 	}
 	w = o->gs[s].last;
 	if (an_idmap_get(&o->events, key, &old)) {

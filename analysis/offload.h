@@ -35,7 +35,7 @@ struct an_work {
 	int64_t t_launch, t0, t1;
 	uint64_t placed;	/* order of placement on a stream, per process */
 	uint32_t proc, stream;	/* stream index, AN_NONE until placed */
-	uint32_t refs, next_free;
+	uint32_t refs;
 	uint32_t deps;		/* its first dependency (an_wdep), AN_NONE */
 	uint8_t kind;		/* enum an_kind */
 	uint8_t state;		/* enum an_work_state */
@@ -86,9 +86,9 @@ struct an_gsync {
 	uint64_t event_key;	/* waiting for the event to be recorded: 0 none */
 	uint32_t *target;	/* work indices */
 	uint32_t n, cap;
-	uint32_t s, next_free;
+	uint32_t s;
 	uint8_t type;		/* LS_E_SYNC or LS_E_EVENT */
-	bool left, live, failed, parked;
+	bool left, failed, parked;
 	bool implicit;		/* a copy, set, alloc or free: syncs as a side effect */
 };
 

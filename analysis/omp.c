@@ -207,7 +207,7 @@ int an_omp_barrier_leave(struct an_deps *d, const struct an_frame *f,
 	if (!(b = barrier(t, t->m[i].barriers++)))
 		return LS_ERR_NOMEM;
 	b->part[i] = (struct an_barrier_part){ f->id, ev->id, f->t,
-					       d->tr.defs.streams[ev->s].id, true };
+					       d->tr.defs.streams[ev->s].id };
 	if (++b->left < t->n)
 		return 0;
 	rc = barrier_done(d, t, b);

@@ -30,7 +30,6 @@ struct an_barrier_part {
 	uint64_t enter, leave;
 	int64_t t;
 	uint64_t sid;		/* stream id: breaks ties of t */
-	bool left;
 };
 
 struct an_barrier {

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../libstream/error.h"
 
@@ -27,6 +28,38 @@ static inline int an_vec_room(void *v, uint32_t *cap, uint32_t n, size_t size)
 	*pv = p;
 	*cap = c;
 	return 0;
+}
+
+/*
+ * Pools: vectors whose elements are taken and given back. A given-back
+ * element keeps the index of the next free one in its first 4 bytes.
+ */
+
+/*
+ * Take an element of *v (n used, room for *cap, each size bytes, free
+ * list at *free): a given-back one, else a new one. Its index in *out.
+ * Returns 1 for a new element, 0 for a reused one, or LS_ERR_NOMEM.
+ */
+static inline int an_pool_take(void *v, uint32_t *n, uint32_t *cap, size_t size,
+			       uint32_t *free_head, uint32_t *out)
+{
+	if (*free_head != UINT32_MAX) {
+		*out = *free_head;
+		memcpy(free_head, (char *)*(void **)v + (size_t)*out * size,
+		       sizeof(*free_head));
+		return 0;
+	}
+	if (an_vec_room(v, cap, *n, size) < 0)
+		return LS_ERR_NOMEM;
+	*out = (*n)++;
+	return 1;
+}
+
+/* Give element i of v back to the free list at *free. */
+static inline void an_pool_give(void *v, size_t size, uint32_t *free_head, uint32_t i)
+{
+	memcpy((char *)v + (size_t)i * size, free_head, sizeof(*free_head));
+	*free_head = i;
 }
 
 #endif

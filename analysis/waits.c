@@ -24,15 +24,11 @@ void an_waits_init(struct an_waits *a, struct ls_writer *w)
 static int act_new(struct an_waits *a, const struct an_frame *f,
 		   const struct an_event *ev, uint32_t *out)
 {
-	uint32_t i = a->free_act;
+	uint32_t i;
 
-	if (i != AN_NONE) {
-		a->free_act = a->acts[i].next_free;
-	} else {
-		if (an_vec_room(&a->acts, &a->acts_cap, a->nacts, sizeof(*a->acts)) < 0)
-			return LS_ERR_NOMEM;
-		i = a->nacts++;
-	}
+	if (an_pool_take(&a->acts, &a->nacts, &a->acts_cap, sizeof(*a->acts),
+			 &a->free_act, &i) < 0)
+		return LS_ERR_NOMEM;
 	a->acts[i] = (struct an_act){
 		.id = f->id, .t0 = f->t, .t1 = f->t, .s = ev->s, .proc = ev->proc,
 		.comm = AN_NONE, .inputs = 1, .refs = 1, .role = f->role,
@@ -55,23 +51,18 @@ static void act_unref(struct an_waits *a, uint32_t i)
 		return;
 	an_interval_release(&x->before);
 	x->live = false;
-	x->next_free = a->free_act;
-	a->free_act = i;
+	an_pool_give(a->acts, sizeof(*a->acts), &a->free_act, i);
 }
 
 /* Pending sends, receives and posts. */
 
 static int pend_new(struct an_waits *a, struct an_pending p, uint32_t *out)
 {
-	uint32_t i = a->free_pend;
+	uint32_t i;
 
-	if (i != AN_NONE) {
-		a->free_pend = a->pend[i].act;
-	} else {
-		if (an_vec_room(&a->pend, &a->pend_cap, a->npend, sizeof(*a->pend)) < 0)
-			return LS_ERR_NOMEM;
-		i = a->npend++;
-	}
+	if (an_pool_take(&a->pend, &a->npend, &a->pend_cap, sizeof(*a->pend),
+			 &a->free_pend, &i) < 0)
+		return LS_ERR_NOMEM;
 	a->pend[i] = p;
 	*out = i;
 	return 0;
@@ -79,8 +70,7 @@ static int pend_new(struct an_waits *a, struct an_pending p, uint32_t *out)
 
 static void pend_free(struct an_waits *a, uint32_t i)
 {
-	a->pend[i].act = a->free_pend;
-	a->free_pend = i;
+	an_pool_give(a->pend, sizeof(*a->pend), &a->free_pend, i);
 }
 
 /* The queue of sends to process p not received yet, oldest first. */

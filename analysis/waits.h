@@ -30,7 +30,6 @@ struct an_act {
 	uint32_t comm;		/* collectives: comm index from the end event */
 	uint32_t inputs;	/* edges still to come, +1 while open */
 	uint32_t refs;		/* reasons to keep it: free at 0 */
-	uint32_t next_free;
 	uint8_t role;
 	bool live, open;
 	/* its wait so far: the latest cause */

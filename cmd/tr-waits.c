@@ -19,8 +19,10 @@ static int take(void *ctx, const struct ls_record *rec, const char **why)
 	return an_waits_take(ctx, rec, why);
 }
 
-static void report(const char *input, const struct an_waits_stats *st)
+static void report(const char *input, const struct an_waits *a)
 {
+	const struct an_waits_stats *st = &a->st;
+
 	if (st->clock)
 		tool_error("%s: %" PRIu64 " messages received before they were sent "
 			   "(clock skew): no wait state for them", input, st->clock);
@@ -34,6 +36,9 @@ static void report(const char *input, const struct an_waits_stats *st)
 		tool_error("%s: %" PRIu64 " MPI activities still waiting for an edge "
 			   "at the end (unmatched messages, incomplete collectives)",
 			   input, st->undecided);
+	if (a->g.stray)
+		tool_error("%s: %" PRIu64 " GPU or OpenMP edges naming activities "
+			   "tr-waits does not follow (or no longer keeps)", input, a->g.stray);
 }
 
 /* The per-pattern table on stderr, in seconds. */
@@ -72,7 +77,7 @@ int main(int argc, char **argv)
 			(summary && (rc = an_waits_summary(&a)) < 0)))
 		status = tool_write_error(&io.r, &io.w, rc);
 	if (!status) {
-		report(io.r.name, &a.st);
+		report(io.r.name, &a);
 		if (summary)
 			summary_table(io.r.name, &a);
 	}

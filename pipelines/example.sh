@@ -17,6 +17,6 @@ tr-read --stats "$out/jacobi.otf2" > "$out/jacobi.tr"
 tr-cat --check "$out/jacobi.tr"
 echo "$out/jacobi.tr: a valid record stream; its first events:"
 tr-cat -J "$out/jacobi.tr" | jq -c 'select(.t != null)' | head -5
-echo "its MPI wait states (tr-deps | tr-waits --summary):"
+echo "its wait states (tr-deps | tr-waits --summary):"
 tr-deps "$out/jacobi.tr" | tr-waits --summary > "$out/jacobi-waits.tr"
 tr-cat --check "$out/jacobi-waits.tr"
