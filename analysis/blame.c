@@ -6,12 +6,12 @@
 #include "vec.h"
 
 int an_interval_add(struct an_interval *iv, uint32_t *slot, uint64_t act,
-		    uint64_t ns)
+		    uint32_t region, uint64_t ns)
 {
 	if (!*slot || *slot > iv->n || iv->v[*slot - 1].act != act) {
 		if (an_vec_room(&iv->v, &iv->cap, iv->n, sizeof(*iv->v)) < 0)
 			return LS_ERR_NOMEM;
-		iv->v[iv->n++] = (struct an_share){ act, 0 };
+		iv->v[iv->n++] = (struct an_share){ act, 0, region };
 		*slot = iv->n;
 	}
 	iv->v[*slot - 1].ns += ns;

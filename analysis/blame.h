@@ -11,6 +11,7 @@
 struct an_share {
 	uint64_t act;		/* the activity (its enter id) */
 	uint64_t ns;		/* its exclusive time in the interval */
+	uint32_t region;	/* the activity's region (index) */
 };
 
 struct an_interval {
@@ -20,12 +21,12 @@ struct an_interval {
 };
 
 /*
- * Add ns of exclusive time to activity act, whose share is v[*slot - 1]
- * if *slot is set and still names it (else a new share is made and *slot
- * set). Returns 0, or LS_ERR_NOMEM.
+ * Add ns of exclusive time to activity act (of region index region),
+ * whose share is v[*slot - 1] if *slot is set and still names it (else a
+ * new share is made and *slot set). Returns 0, or LS_ERR_NOMEM.
  */
 int an_interval_add(struct an_interval *iv, uint32_t *slot, uint64_t act,
-		    uint64_t ns);
+		    uint32_t region, uint64_t ns);
 
 /* A copy of src in *dst (empty before). Returns 0, or LS_ERR_NOMEM. */
 int an_interval_copy(struct an_interval *dst, const struct an_interval *src);

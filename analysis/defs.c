@@ -97,11 +97,14 @@ static int take_region(struct an_defs *d, const struct ls_record *rec,
 	}
 	if ((rc = an_vec_room(&d->roles, &d->roles_cap, d->nregions, 1)) < 0 ||
 	    (rc = an_vec_room(&d->dirs, &d->dirs_cap, d->nregions, 1)) < 0 ||
+	    (rc = an_vec_room(&d->region_ids, &d->region_ids_cap, d->nregions,
+			      sizeof(*d->region_ids))) < 0 ||
 	    (rc = define(&d->region_ix, id, d->nregions, why)) < 0)
 		return rc;
 	d->dirs[d->nregions] = ls_get_str(rec, LS_F_DIR, &dir, &ndir) < 0 ?
 			       AN_DIR_NONE : copy_dir(dir, ndir);
 	/* a role of a newer minor version is plain host code to this one */
+	d->region_ids[d->nregions] = id;
 	d->roles[d->nregions++] = (uint8_t)ls_role_lookup(role, n);
 	return 1;
 }
@@ -188,6 +191,7 @@ void an_defs_release(struct an_defs *d)
 	free(d->comms);
 	free(d->roles);
 	free(d->dirs);
+	free(d->region_ids);
 	free(d->streams);
 	free(d->procs);
 	an_idmap_release(&d->proc_ix);

@@ -45,9 +45,10 @@ struct an_defs {
 	struct an_stream *streams;
 	uint8_t *roles;		/* enum ls_role per region index */
 	uint8_t *dirs;		/* copy direction per region index (an_dir) */
+	uint64_t *region_ids;	/* id per region index */
 	struct an_comm *comms;
 	uint32_t nprocs, nstreams, nregions, ncomms;
-	uint32_t procs_cap, streams_cap, roles_cap, dirs_cap, comms_cap;
+	uint32_t procs_cap, streams_cap, roles_cap, dirs_cap, region_ids_cap, comms_cap;
 	uint32_t ranked;	/* processes with a rank */
 	struct an_idmap proc_ix, stream_ix, region_ix, comm_ix;
 };

@@ -83,9 +83,9 @@ static bool query_role(enum ls_role r)
 
 /* Add ns to act's share of iv, noting its stream in *ss (grown with iv). */
 static int share(struct an_interval *iv, uint32_t **ss, uint32_t *ss_cap,
-		 uint32_t *slot, uint64_t act, uint64_t ns, uint32_t s)
+		 uint32_t *slot, uint64_t act, uint32_t region, uint64_t ns, uint32_t s)
 {
-	int rc = an_interval_add(iv, slot, act, ns);
+	int rc = an_interval_add(iv, slot, act, region, ns);
 
 	if (rc < 0 || an_vec_room(ss, ss_cap, iv->n - 1, sizeof(**ss)) < 0)
 		return rc < 0 ? rc : LS_ERR_NOMEM;
@@ -104,7 +104,7 @@ static int blame_shares(struct an_waits *a, const struct an_wait *x,
 	an_blame_split(iv, x->dur, a->split);
 	for (uint32_t i = 0; i < iv->n; i++)
 		if (a->split[i] &&
-		    (rc = an_waits_blame(a, iv->v[i].act, a->split[i], x->pattern,
+		    (rc = an_waits_blame(a, iv->v[i].act, iv->v[i].region, a->split[i], x->pattern,
 					 x->at, ss[i])) < 0)
 			return rc;
 	return 0;
@@ -112,11 +112,12 @@ static int blame_shares(struct an_waits *a, const struct an_wait *x,
 
 /*
  * Blame wait x on the GPU activities of streams ss[0 .. n-1] by how much
- * of [t0, t1] each ran; on activity act of stream s if none did.
+ * of [t0, t1] each ran; on activity act (of region index region) of
+ * stream s if none did.
  */
 static int blame_overlap(struct an_waits *a, const struct an_wait *x,
 			 const uint32_t *ss, uint32_t n, int64_t t0, int64_t t1,
-			 uint64_t act, uint32_t s)
+			 uint64_t act, uint32_t region, uint32_t s)
 {
 	struct an_gwaits *g = &a->g;
 	struct an_interval *iv = &g->scratch;
@@ -138,12 +139,12 @@ static int blame_overlap(struct an_waits *a, const struct an_wait *x,
 			uint32_t slot = 0;
 
 			if (hi > lo && (rc = share(iv, &g->sc_s, &g->sc_cap, &slot, d->enter,
-						   (uint64_t)(hi - lo), ss[k])) < 0)
+						   d->region, (uint64_t)(hi - lo), ss[k])) < 0)
 				return rc;
 		}
 	}
 	if (!iv->total)
-		return an_waits_blame(a, act, x->dur, x->pattern, x->at, s);
+		return an_waits_blame(a, act, region, x->dur, x->pattern, x->at, s);
 	return blame_shares(a, x, iv, g->sc_s);
 }
 
@@ -187,7 +188,7 @@ static int idle_credit(struct an_waits *a, struct an_gidle *id, uint32_t s)
 	/* one share per activity however often it comes back on top */
 	if (an_idmap_get(&id->ix, top->id, &slot))
 		slot++;
-	if ((rc = share(&id->iv, &id->iv_s, &id->iv_cap, &slot, top->id, due, s)) < 0)
+	if ((rc = share(&id->iv, &id->iv_s, &id->iv_cap, &slot, top->id, top->region, due, s)) < 0)
 		return rc;
 	return an_idmap_put(&id->ix, top->id, slot - 1);
 }
@@ -250,7 +251,8 @@ int an_gwaits_enter(struct an_waits *a, const struct an_frame *f,
 				 &g->free_call, &i) < 0)
 			return LS_ERR_NOMEM;
 		g->call[i] = (struct an_gcall){ .enter = f->id, .t0 = ev->t,
-			.key = query_key(rec, f->role), .s = ev->s, .role = f->role };
+			.key = query_key(rec, f->role), .s = ev->s, .region = f->region,
+			.role = f->role };
 		g->call[i].failed = ls_get_i64(rec, LS_F_RESULT, &result) == 0 && result;
 		call_evict(g, ring_push(&gs->calls, i));
 		return an_idmap_put(&g->call_enter, f->id, i);
@@ -263,7 +265,8 @@ int an_gwaits_enter(struct an_waits *a, const struct an_frame *f,
 			 &g->free_dev, &i) < 0)
 		return LS_ERR_NOMEM;
 	g->dev[i] = (struct an_dev_act){ .enter = f->id, .t0 = ev->t,
-					 .ready = gs->last_end, .s = ev->s };
+					 .ready = gs->last_end, .s = ev->s,
+					 .region = f->region };
 	if (gs->running != AN_NONE)
 		g->stray++;
 	gs->running = i;
@@ -281,6 +284,7 @@ int an_gwaits_leave(struct an_waits *a, const struct an_frame *f,
 
 	if (a->tr.defs.streams[ev->s].host) {
 		gs->last_left = f->id;
+		gs->last_left_r = f->region;
 		if (!an_idmap_get(&g->call_enter, f->id, &i))
 			return 0;
 		g->call[i].leave = ev->id;
@@ -346,7 +350,8 @@ static int held_back(struct an_waits *a, uint64_t from, uint64_t to, enum ls_pat
 			      dst->s, (uint8_t)p, true };
 	if ((rc = an_waits_wait(a, &x)) < 0)
 		return rc;
-	return blame_overlap(a, &x, &src->s, 1, dst->ready, end, src->enter, src->s);
+	return blame_overlap(a, &x, &src->s, 1, dst->ready, end, src->enter, src->region,
+			     src->s);
 }
 
 static int launch_edge(struct an_waits *a, uint64_t from, uint64_t to)
@@ -408,7 +413,7 @@ static int polls(struct an_waits *a, const struct an_gcall *c, const struct an_d
 				      q->s, q->role == LS_R_EVENT_QUERY ?
 				      LS_P_EVENT_QUERY : LS_P_STREAM_QUERY, true };
 		if ((rc = an_waits_wait(a, &x)) < 0 ||
-		    (rc = blame_overlap(a, &x, &l->s, 1, q->t0, end, l->enter, l->s)) < 0)
+		    (rc = blame_overlap(a, &x, &l->s, 1, q->t0, end, l->enter, l->region, l->s)) < 0)
 			return rc;
 	}
 	gs->nfailed = j;
@@ -454,7 +459,8 @@ static int decide_sync(struct an_waits *a)
 			for (uint32_t i = 0; i < n; i++)
 				g->bss[i] = g->dev[g->bdev[i]].s;
 			if ((rc = an_waits_wait(a, &x)) < 0 ||
-			    (rc = blame_overlap(a, &x, g->bss, n, c->t0, end, l->enter, l->s)) < 0)
+			    (rc = blame_overlap(a, &x, g->bss, n, c->t0, end, l->enter,
+						 l->region, l->s)) < 0)
 				return rc;
 		}
 	}
@@ -470,7 +476,8 @@ static int decide_sync(struct an_waits *a)
 			continue;
 		d->idle_blamed = true;
 		if ((rc = an_waits_wait(a, &x)) < 0 ||
-		    (rc = an_waits_blame(a, c->enter, x.dur, LS_P_BLAME_SYNC, d->enter, c->s)) < 0)
+		    (rc = an_waits_blame(a, c->enter, c->region, x.dur, LS_P_BLAME_SYNC,
+					 d->enter, c->s)) < 0)
 			return rc;
 	}
 	return 0;
@@ -489,8 +496,8 @@ static int decide_join(struct an_waits *a)
 		return 0;
 	if ((rc = an_waits_wait(a, &x)) < 0)
 		return rc;
-	return an_waits_blame(a, g->gs[g->bcause_s].last_left, x.dur, x.pattern, x.at,
-			      g->bcause_s);
+	return an_waits_blame(a, g->gs[g->bcause_s].last_left, g->gs[g->bcause_s].last_left_r,
+			      x.dur, x.pattern, x.at, g->bcause_s);
 }
 
 static int join_edge(struct an_waits *a, uint64_t from, uint64_t to)
@@ -539,7 +546,8 @@ static int lock_edge(struct an_waits *a, uint64_t from, uint64_t to)
 	if ((rc = an_waits_wait(a, &x)) < 0)
 		return rc;
 	if (!h->released.total)
-		return an_waits_blame(a, h->release_act, x.dur, x.pattern, x.at, s);
+		return an_waits_blame(a, h->release_act, h->release_r, x.dur, x.pattern,
+				      x.at, s);
 	return an_waits_blame_split(a, &x, &h->released, s);
 }
 
@@ -610,22 +618,24 @@ int an_gwaits_event(struct an_waits *a, const struct ls_record *rec,
 		gs->release = ev->id;
 		gs->release_t = ev->t;
 		gs->release_act = top ? top->id : gs->last_left;
+		gs->release_r = top ? top->region : gs->last_left_r;
 		if ((rc = an_idmap_put(&g->release_ix, ev->id, ev->s)) < 0)
 			return rc;
 		return 0;
 	}
 }
 
-int an_gwaits_accrue(struct an_waits *a, uint32_t s, uint64_t act, uint64_t ns)
+int an_gwaits_accrue(struct an_waits *a, uint32_t s, const struct an_frame *top,
+		     uint64_t ns)
 {
 	struct an_gstream *gs = &a->g.gs[s];
 
 	if (!gs->holding)
 		return 0;
-	if (gs->held_top != act)
+	if (gs->held_top != top->id)
 		gs->held_slot = 0;
-	gs->held_top = act;
-	return an_interval_add(&gs->held, &gs->held_slot, act, ns);
+	gs->held_top = top->id;
+	return an_interval_add(&gs->held, &gs->held_slot, top->id, top->region, ns);
 }
 
 int an_gwaits_flush(struct an_waits *a, const struct ls_record *rec)

@@ -24,7 +24,7 @@ struct an_waits;
 struct an_dev_act {
 	uint64_t enter, leave, launcher;	/* launcher: the call's enter */
 	int64_t t0, t1, ready;		/* ready: when it could have begun */
-	uint32_t s;
+	uint32_t s, region;
 	bool has_launcher, idle_blamed;
 };
 
@@ -33,7 +33,7 @@ struct an_gcall {
 	uint64_t enter, leave;
 	int64_t t0, t1;
 	uint64_t key;		/* queries: what they query (event or stream) */
-	uint32_t s;
+	uint32_t s, region;
 	uint8_t role;
 	bool left, failed;
 };
@@ -62,6 +62,7 @@ struct an_gstream {
 	bool holding;
 	struct an_interval released;	/* held, as of its last release */
 	uint64_t release, release_act;
+	uint32_t release_r, last_left_r;	/* regions of release_act, last_left */
 	int64_t release_t;
 	uint64_t team_end, last_left;
 	int64_t team_end_t;
@@ -145,8 +146,9 @@ int an_gwaits_event(struct an_waits *a, const struct ls_record *rec,
 int an_gwaits_edge(struct an_waits *a, const char *type, uint32_t n,
 		   uint64_t from, uint64_t to);
 
-/* Exclusive time ns of activity act on stream s (a lock may be held). */
-int an_gwaits_accrue(struct an_waits *a, uint32_t s, uint64_t act, uint64_t ns);
+/* Exclusive time ns of the top activity of stream s (a lock may be held). */
+int an_gwaits_accrue(struct an_waits *a, uint32_t s, const struct an_frame *top,
+		     uint64_t ns);
 
 /* Decide the batch read so far unless rec continues it. */
 int an_gwaits_flush(struct an_waits *a, const struct ls_record *rec);

@@ -31,7 +31,7 @@ static int act_new(struct an_waits *a, const struct an_frame *f,
 		return LS_ERR_NOMEM;
 	a->acts[i] = (struct an_act){
 		.id = f->id, .t0 = f->t, .t1 = f->t, .s = ev->s, .proc = ev->proc,
-		.comm = AN_NONE, .inputs = 1, .refs = 1, .role = f->role,
+		.comm = AN_NONE, .inputs = 1, .refs = 1, .role = f->role, .region = f->region,
 		.live = true, .open = true, .cause_t = f->t, .cause_act = AN_NONE,
 	};
 	*out = i;
@@ -133,12 +133,13 @@ static struct an_tally *tally(struct an_waits *a, uint32_t p, enum ls_pattern pa
 	return &a->tally[(size_t)p * LS_P__COUNT + pat];
 }
 
-int an_waits_blame(struct an_waits *a, uint64_t to, uint64_t ns,
+int an_waits_blame(struct an_waits *a, uint64_t to, uint32_t region, uint64_t ns,
 		   enum ls_pattern p, uint64_t wait, uint32_t s)
 {
-	ls_build_begin(a->w, 6);
+	ls_build_begin(a->w, 7);
 	ls_put_kind(a->w, LS_K_BLAME);
 	ls_put_u64(a->w, LS_F_TO, to);
+	ls_put_u64(a->w, LS_F_R, a->tr.defs.region_ids[region]);
 	ls_put_u64(a->w, LS_F_NS, ns);
 	ls_put_str(a->w, LS_F_PATTERN, ls_pattern_name(p));
 	ls_put_u64(a->w, LS_F_WAIT, wait);
@@ -175,7 +176,7 @@ int an_waits_blame_split(struct an_waits *a, const struct an_wait *x,
 	an_blame_split(iv, x->dur, a->split);
 	for (uint32_t i = 0; i < iv->n; i++)
 		if (a->split[i] &&
-		    (rc = an_waits_blame(a, iv->v[i].act, a->split[i], x->pattern,
+		    (rc = an_waits_blame(a, iv->v[i].act, iv->v[i].region, a->split[i], x->pattern,
 					 x->at, s)) < 0)
 			return rc;
 	return 0;
@@ -191,7 +192,7 @@ static int wait_record(struct an_waits *a, const struct an_act *x, uint64_t dur)
 	if ((rc = an_waits_wait(a, &w)) < 0)
 		return rc;
 	if (c->before.total == 0)	/* nothing ran before the cause: itself */
-		return an_waits_blame(a, c->id, dur, x->pattern, x->id, c->s);
+		return an_waits_blame(a, c->id, c->region, dur, x->pattern, x->id, c->s);
 	return an_waits_blame_split(a, &w, &c->before, c->s);
 }
 
@@ -431,9 +432,10 @@ static int accrue(struct an_waits *a, uint32_t s, int64_t t)
 	if (t <= st->last)
 		return 0;
 	if (top && !st->in_mpi && st->kept)
-		rc = an_interval_add(&st->now, &top->b, top->id, (uint64_t)(t - st->last));
+		rc = an_interval_add(&st->now, &top->b, top->id, top->region,
+				     (uint64_t)(t - st->last));
 	if (top && rc == 0)
-		rc = an_gwaits_accrue(a, s, top->id, (uint64_t)(t - st->last));
+		rc = an_gwaits_accrue(a, s, top, (uint64_t)(t - st->last));
 	st->last = t;
 	return rc;
 }

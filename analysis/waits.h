@@ -27,6 +27,7 @@ struct an_act {
 	uint64_t id, leave;	/* enter and leave event ids */
 	int64_t t0, t1;		/* entered, left */
 	uint32_t s, proc;	/* stream and process index */
+	uint32_t region;	/* index */
 	uint32_t comm;		/* collectives: comm index from the end event */
 	uint32_t inputs;	/* edges still to come, +1 while open */
 	uint32_t refs;		/* reasons to keep it: free at 0 */
@@ -118,8 +119,11 @@ struct an_wait {
 /* Write wait state x (tallied). Returns 0 or a writer error. */
 int an_waits_wait(struct an_waits *a, const struct an_wait *x);
 
-/* Write a blame record: ns of wait state `wait` to activity to on stream s. */
-int an_waits_blame(struct an_waits *a, uint64_t to, uint64_t ns,
+/*
+ * Write a blame record: ns of wait state `wait` to activity to (of region
+ * index region) on stream s.
+ */
+int an_waits_blame(struct an_waits *a, uint64_t to, uint32_t region, uint64_t ns,
 		   enum ls_pattern p, uint64_t wait, uint32_t s);
 
 /* Blame x's dur over the shares of iv (total > 0), activities of stream s. */

@@ -33,7 +33,7 @@
 	X(CP_SHARE, "cp_share") X(BLAME, "blame") \
 	X(BLAME_SHARE, "blame_share") X(RATING, "rating") \
 	X(COUNT, "count") X(MIN, "min") X(MAX, "max") X(SPEC, "spec") \
-	X(BEFORE, "before") X(AFTER, "after") X(ACTS, "acts")
+	X(BEFORE, "before") X(AFTER, "after") X(ACTS, "acts") X(ACT, "act")
 
 enum ls_field {
 #define LS_X(e, s) LS_F_##e,

@@ -35,8 +35,8 @@ analyse() {
 	assert_output - <<'OUT'
 {"k":"edge","from":6,"to":8,"type":"msg"}
 {"k":"wait","at":2,"t":100,"dur":700,"pattern":"late_sender","s":1,"cause":6}
-{"k":"blame","to":0,"ns":262,"pattern":"late_sender","wait":2,"s":0}
-{"k":"blame","to":3,"ns":438,"pattern":"late_sender","wait":2,"s":0}
+{"k":"blame","to":0,"r":0,"ns":262,"pattern":"late_sender","wait":2,"s":0}
+{"k":"blame","to":3,"r":14,"ns":438,"pattern":"late_sender","wait":2,"s":0}
 OUT
 	assert_equal "$stderr" ""
 }
@@ -50,8 +50,8 @@ OUT
 	assert_output - <<'OUT'
 {"k":"edge","from":4,"to":8,"type":"msg"}
 {"k":"wait","at":2,"t":100,"dur":400,"pattern":"late_receiver","s":0,"cause":6}
-{"k":"blame","to":1,"ns":80,"pattern":"late_receiver","wait":2,"s":1}
-{"k":"blame","to":3,"ns":320,"pattern":"late_receiver","wait":2,"s":1}
+{"k":"blame","to":1,"r":0,"ns":80,"pattern":"late_receiver","wait":2,"s":1}
+{"k":"blame","to":3,"r":14,"ns":320,"pattern":"late_receiver","wait":2,"s":1}
 OUT
 }
 
@@ -67,7 +67,7 @@ OUT
 	assert_output - <<'OUT'
 {"k":"edge","from":8,"to":10,"type":"msg"}
 {"k":"wait","at":6,"t":200,"dur":300,"pattern":"late_sender_wrong_order","s":2,"cause":8}
-{"k":"blame","to":0,"ns":300,"pattern":"late_sender_wrong_order","wait":6,"s":0}
+{"k":"blame","to":0,"r":0,"ns":300,"pattern":"late_sender_wrong_order","wait":6,"s":0}
 {"k":"edge","from":4,"to":13,"type":"msg"}
 OUT
 }
@@ -83,7 +83,7 @@ OUT
 {"k":"edge","from":8,"to":17,"type":"msg"}
 {"k":"edge","from":14,"to":19,"type":"msg"}
 {"k":"wait","at":6,"t":110,"dur":190,"pattern":"late_sender","s":0,"cause":14}
-{"k":"blame","to":2,"ns":190,"pattern":"late_sender","wait":6,"s":2}
+{"k":"blame","to":2,"r":0,"ns":190,"pattern":"late_sender","wait":6,"s":2}
 OUT
 }
 
@@ -102,10 +102,10 @@ OUT
 {"k":"edge","from":14,"to":16,"type":"msg"}
 {"k":"edge","from":5,"to":17,"type":"msg"}
 {"k":"wait","at":4,"t":12,"dur":8,"pattern":"late_receiver","s":2,"cause":9}
-{"k":"blame","to":0,"ns":4,"pattern":"late_receiver","wait":4,"s":0}
-{"k":"blame","to":3,"ns":4,"pattern":"late_receiver","wait":4,"s":0}
+{"k":"blame","to":0,"r":0,"ns":4,"pattern":"late_receiver","wait":4,"s":0}
+{"k":"blame","to":3,"r":5,"ns":4,"pattern":"late_receiver","wait":4,"s":0}
 {"k":"wait","at":12,"t":100,"dur":500,"pattern":"late_sender","s":0,"cause":14}
-{"k":"blame","to":1,"ns":500,"pattern":"late_sender","wait":12,"s":1}
+{"k":"blame","to":1,"r":0,"ns":500,"pattern":"late_sender","wait":12,"s":1}
 OUT
 }
 
@@ -133,51 +133,51 @@ OUT
 {"k":"edge","from":4,"to":8,"type":"coll"}
 {"k":"instance","acts":[3,4,5]}
 {"k":"wait","at":3,"t":10,"dur":30,"pattern":"wait_init","s":0,"cause":5}
-{"k":"blame","to":2,"ns":30,"pattern":"wait_init","wait":3,"s":2}
+{"k":"blame","to":2,"r":0,"ns":30,"pattern":"wait_init","wait":3,"s":2}
 {"k":"wait","at":4,"t":20,"dur":20,"pattern":"wait_init","s":1,"cause":5}
-{"k":"blame","to":2,"ns":20,"pattern":"wait_init","wait":4,"s":2}
+{"k":"blame","to":2,"r":0,"ns":20,"pattern":"wait_init","wait":4,"s":2}
 {"k":"edge","from":13,"to":15,"type":"coll"}
 {"k":"edge","from":13,"to":17,"type":"coll"}
 {"k":"edge","from":11,"to":19,"type":"coll"}
 {"k":"instance","acts":[9,11,13],"comm":0}
 {"k":"wait","at":9,"t":100,"dur":200,"pattern":"wait_barrier","s":0,"cause":13}
-{"k":"blame","to":2,"ns":75,"pattern":"wait_barrier","wait":9,"s":2}
-{"k":"blame","to":10,"ns":125,"pattern":"wait_barrier","wait":9,"s":2}
+{"k":"blame","to":2,"r":0,"ns":75,"pattern":"wait_barrier","wait":9,"s":2}
+{"k":"blame","to":10,"r":14,"ns":125,"pattern":"wait_barrier","wait":9,"s":2}
 {"k":"wait","at":11,"t":150,"dur":150,"pattern":"wait_barrier","s":1,"cause":13}
-{"k":"blame","to":2,"ns":56,"pattern":"wait_barrier","wait":11,"s":2}
-{"k":"blame","to":10,"ns":94,"pattern":"wait_barrier","wait":11,"s":2}
+{"k":"blame","to":2,"r":0,"ns":56,"pattern":"wait_barrier","wait":11,"s":2}
+{"k":"blame","to":10,"r":14,"ns":94,"pattern":"wait_barrier","wait":11,"s":2}
 {"k":"edge","from":22,"to":24,"type":"coll"}
 {"k":"edge","from":21,"to":26,"type":"coll"}
 {"k":"edge","from":22,"to":28,"type":"coll"}
 {"k":"instance","acts":[20,22,21],"comm":0}
 {"k":"wait","at":20,"t":400,"dur":100,"pattern":"wait_nxn","s":0,"cause":22}
-{"k":"blame","to":1,"ns":100,"pattern":"wait_nxn","wait":20,"s":1}
+{"k":"blame","to":1,"r":0,"ns":100,"pattern":"wait_nxn","wait":20,"s":1}
 {"k":"wait","at":21,"t":420,"dur":80,"pattern":"wait_nxn","s":2,"cause":22}
-{"k":"blame","to":1,"ns":80,"pattern":"wait_nxn","wait":21,"s":1}
+{"k":"blame","to":1,"r":0,"ns":80,"pattern":"wait_nxn","wait":21,"s":1}
 {"k":"edge","from":31,"to":33,"type":"coll"}
 {"k":"edge","from":31,"to":37,"type":"coll"}
 {"k":"instance","acts":[29,31,30],"comm":0,"root":1}
 {"k":"wait","at":29,"t":600,"dur":100,"pattern":"late_broadcast","s":0,"cause":31}
-{"k":"blame","to":1,"ns":100,"pattern":"late_broadcast","wait":29,"s":1}
+{"k":"blame","to":1,"r":0,"ns":100,"pattern":"late_broadcast","wait":29,"s":1}
 {"k":"wait","at":30,"t":650,"dur":50,"pattern":"late_broadcast","s":2,"cause":31}
-{"k":"blame","to":1,"ns":50,"pattern":"late_broadcast","wait":30,"s":1}
+{"k":"blame","to":1,"r":0,"ns":50,"pattern":"late_broadcast","wait":30,"s":1}
 {"k":"edge","from":40,"to":46,"type":"coll"}
 {"k":"instance","acts":[39,40,38],"comm":0,"root":2}
 {"k":"wait","at":38,"t":750,"dur":150,"pattern":"early_reduce","s":2,"cause":40}
-{"k":"blame","to":1,"ns":150,"pattern":"early_reduce","wait":38,"s":1}
+{"k":"blame","to":1,"r":0,"ns":150,"pattern":"early_reduce","wait":38,"s":1}
 {"k":"edge","from":48,"to":53,"type":"coll"}
 {"k":"edge","from":48,"to":55,"type":"coll"}
 {"k":"instance","acts":[48,47,49],"comm":0}
 {"k":"wait","at":47,"t":950,"dur":50,"pattern":"early_scan","s":1,"cause":48}
-{"k":"blame","to":0,"ns":50,"pattern":"early_scan","wait":47,"s":0}
+{"k":"blame","to":0,"r":0,"ns":50,"pattern":"early_scan","wait":47,"s":0}
 {"k":"edge","from":58,"to":59,"type":"coll"}
 {"k":"edge","from":58,"to":60,"type":"coll"}
 {"k":"edge","from":57,"to":61,"type":"coll"}
 {"k":"instance","acts":[56,57,58]}
 {"k":"wait","at":56,"t":1200,"dur":50,"pattern":"wait_finalize","s":0,"cause":58}
-{"k":"blame","to":2,"ns":50,"pattern":"wait_finalize","wait":56,"s":2}
+{"k":"blame","to":2,"r":0,"ns":50,"pattern":"wait_finalize","wait":56,"s":2}
 {"k":"wait","at":57,"t":1210,"dur":40,"pattern":"wait_finalize","s":1,"cause":58}
-{"k":"blame","to":2,"ns":40,"pattern":"wait_finalize","wait":57,"s":2}
+{"k":"blame","to":2,"r":0,"ns":40,"pattern":"wait_finalize","wait":57,"s":2}
 OUT
 }
 
@@ -194,7 +194,7 @@ OUT
 {"k":"edge","from":2,"to":10,"type":"coll"}
 {"k":"instance","acts":[2,8],"comm":1}
 {"k":"wait","at":2,"t":100,"dur":50,"pattern":"wait_barrier","s":0,"cause":8}
-{"k":"blame","to":1,"ns":50,"pattern":"wait_barrier","wait":2,"s":1}
+{"k":"blame","to":1,"r":0,"ns":50,"pattern":"wait_barrier","wait":2,"s":1}
 {"k":"edge","from":12,"to":6,"type":"msg"}
 OUT
 	[[ "$stderr" == *"tr-deps: <stdin>: 1 receives that completed before their send began (clock skew)"* ]]
