@@ -27,12 +27,12 @@ LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/idset.o \
 	libstream/json.o libstream/mp.o libstream/range.o libstream/reader.o \
 	libstream/record.o libstream/roles.o libstream/schema.o libstream/writer.o
 OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o
-ANALYSIS_OBJS = analysis/blame.o analysis/coll.o analysis/defs.o analysis/deps.o analysis/gwaits.o analysis/offload.o analysis/omp.o \
-	analysis/idmap.o analysis/p2p.o analysis/stack.o analysis/trace.o \
-	analysis/waits.o
+ANALYSIS_OBJS = analysis/blame.o analysis/coll.o analysis/critpath.o analysis/defs.o \
+	analysis/deps.o analysis/gwaits.o analysis/idmap.o analysis/offload.o analysis/omp.o \
+	analysis/p2p.o analysis/pieces.o analysis/stack.o analysis/trace.o analysis/waits.o
 TOOL_OBJS = cmd/tool.o
 STAGE_OBJS = cmd/stage.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
-PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps bin/tr-waits
+PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps bin/tr-waits bin/tr-critpath
 HELPERS = tests/helper/ls-unit tests/helper/an-unit bench/ls-bench bench/gen-otf2 bench/otf2-read
 MAN1 = doc/tr-cat.1 doc/tr-read.1 doc/tr-deps.1 doc/tr-waits.1
 MAN7 = doc/tr.7
@@ -52,9 +52,9 @@ bin/tr-read: cmd/tr-read.o $(TOOL_OBJS) formats/otf2/libotf2in.a libstream/libst
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS)
 
-bin/tr-deps bin/tr-waits: bin/tr-%: cmd/tr-%.o $(STAGE_OBJS)
+bin/tr-deps bin/tr-waits bin/tr-critpath: bin/tr-%: cmd/tr-%.o $(STAGE_OBJS)
 	@mkdir -p bin
-	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) -lpthread
 
 bin/tr-%: cmd/tr-%.o $(TOOL_OBJS) libstream/libstream.a
 	@mkdir -p bin

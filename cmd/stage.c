@@ -1,5 +1,6 @@
 /* The command line and the read-pass-take loop every analysis stage has. */
 #include <getopt.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "../libstream/error.h"
@@ -14,8 +15,20 @@ static bool replaced(const struct stage *st, enum ls_kind k)
 	return false;
 }
 
+/* -j N: a number of threads, 1 to 64. */
+static bool jobs_arg(const char *arg, unsigned *jobs)
+{
+	char *end;
+	unsigned long n = strtoul(arg, &end, 10);
+
+	if (!*arg || *end || n < 1 || n > 64)
+		return false;
+	*jobs = (unsigned)n;
+	return true;
+}
+
 int stage_open(int argc, char **argv, const char *flag_name, bool *flag,
-	       void (*usage)(FILE *), struct stage_io *io)
+	       unsigned *jobs, void (*usage)(FILE *), struct stage_io *io)
 {
 	const struct option longopts[] = {
 		{ flag_name, no_argument, NULL, 'F' },
@@ -26,9 +39,17 @@ int stage_open(int argc, char **argv, const char *flag_name, bool *flag,
 	enum ls_format format;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, TOOL_OPTIONS, longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, jobs ? TOOL_OPTIONS "j:" : TOOL_OPTIONS,
+				 longopts, NULL)) != -1) {
 		if (tool_option(ch, &out, usage))
 			continue;
+		if (ch == 'j' && jobs) {
+			if (!jobs_arg(optarg, jobs)) {
+				tool_error("-j %s: give a number of threads from 1 to 64", optarg);
+				return 2;
+			}
+			continue;
+		}
 		if (ch != 'F') {
 			usage(stderr);
 			return 2;

@@ -28,13 +28,13 @@ struct stage_io {
 };
 
 /*
- * Parse the command line: TOOL_OPTIONS, and --NAME (flag_name) setting
- * *flag. Open the input and a writer on stdout. Returns 0, or the status
- * to exit with (2 after the usage, 1 after a message); nothing to release
- * then.
+ * Parse the command line: TOOL_OPTIONS, --NAME (flag_name) setting *flag,
+ * and where jobs is not NULL -j N (1 to 64 threads) setting *jobs. Open
+ * the input and a writer on stdout. Returns 0, or the status to exit with
+ * (2 after the usage, 1 after a message); nothing to release then.
  */
 int stage_open(int argc, char **argv, const char *flag_name, bool *flag,
-	       void (*usage)(FILE *), struct stage_io *io);
+	       unsigned *jobs, void (*usage)(FILE *), struct stage_io *io);
 
 /*
  * Run st over the input into the output. Returns 0, or 1 after a one-line

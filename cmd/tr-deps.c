@@ -88,7 +88,7 @@ int main(int argc, char **argv)
 	int status;
 
 	tool_init("tr-deps");
-	if ((status = stage_open(argc, argv, "stats", &stats, usage, &io)))
+	if ((status = stage_open(argc, argv, "stats", &stats, NULL, usage, &io)))
 		return status;
 	an_deps_init(&d, &io.w);
 	status = stage_run(&(struct stage){ "tr-deps " TR_VERSION, replaces, take, &d }, &io);

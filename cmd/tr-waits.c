@@ -69,7 +69,7 @@ int main(int argc, char **argv)
 	int status, rc;
 
 	tool_init("tr-waits");
-	if ((status = stage_open(argc, argv, "summary", &summary, usage, &io)))
+	if ((status = stage_open(argc, argv, "summary", &summary, NULL, usage, &io)))
 		return status;
 	an_waits_init(&a, &io.w);
 	status = stage_run(&(struct stage){ "tr-waits " TR_VERSION, replaces, take, &a }, &io);

@@ -1,0 +1,488 @@
+/* The critical path: predecessors, collection, and the crit records. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../libstream/error.h"
+#include "critpath.h"
+#include "vec.h"
+
+#define GC_MIN (1u << 16)
+#define STAMP_BASE UINT32_MAX
+
+void an_crit_init(struct an_crit *c, struct ls_writer *w, unsigned jobs)
+{
+	memset(c, 0, sizeof(*c));
+	an_trace_init(&c->tr);
+	c->base = c->fin = AN_NONE;
+	c->gc_at = GC_MIN;
+	c->now = INT64_MIN;
+	c->jobs = jobs ? jobs : 1;
+	c->w = w;
+}
+
+size_t an_crit_bytes_per_node(void)
+{
+	/* the id map is kept at most half full */
+	return sizeof(struct an_cp_node) + 2 * sizeof(struct an_idmap_slot) +
+	       sizeof(struct an_crit_mark);
+}
+
+/* Output */
+
+static int put_piece(struct an_crit *c, const struct an_piece *pc)
+{
+	const struct an_defs *d = &c->tr.defs;
+	bool act = pc->r != AN_NONE;
+
+	ls_build_begin(c->w, 4 + 2 * act);
+	ls_put_kind(c->w, LS_K_CRIT);
+	ls_put_u64(c->w, LS_F_S, d->streams[pc->s].id);
+	ls_put_i64(c->w, LS_F_T, pc->t);
+	ls_put_u64(c->w, LS_F_DUR, pc->dur);
+	if (act) {
+		ls_put_u64(c->w, LS_F_ACT, pc->act);
+		ls_put_u64(c->w, LS_F_R, d->region_ids[pc->r]);
+	}
+	return ls_build_end(c->w);
+}
+
+/* Write pc, or join it to the open piece it goes on from. */
+static int piece(struct an_crit *c, const struct an_piece *pc)
+{
+	struct an_piece *o = &c->open;
+	int rc;
+
+	c->per_stream[pc->s] += pc->dur;
+	c->st.length += pc->dur;
+	if (c->has_open && o->s == pc->s && o->act == pc->act && o->r == pc->r &&
+	    o->t + (int64_t)o->dur == pc->t) {
+		o->dur += pc->dur;
+		return 0;
+	}
+	if (c->has_open && (rc = put_piece(c, o)) < 0)
+		return rc;
+	*o = *pc;
+	c->has_open = true;
+	return 0;
+}
+
+/* Resolve chain[0 .. len-1] (path order) and write its pieces. */
+static int write_chain(struct an_crit *c, uint32_t len)
+{
+	struct an_pieces *p = &c->pieces;
+	int rc;
+
+	for (uint32_t i = 0; i + 1 < len; i++)
+		c->st.changes += c->n[c->chain[i]].s != c->n[c->chain[i + 1]].s;
+	p->skew = 0;
+	if ((rc = an_pieces_resolve(p, c->n, c->chain, len, c->tr.defs.streams,
+				    c->jobs)) < 0)
+		return rc;
+	c->st.skew += p->skew;
+	for (uint32_t k = 0; k < p->nsub; k++)
+		for (uint32_t i = 0; i < p->count[k]; i++)
+			if ((rc = piece(c, &p->v[p->sub[k] + i])) < 0)
+				return rc;
+	return 0;
+}
+
+/* Nodes and their predecessors */
+
+static int add_node(struct an_crit *c, const struct an_event *ev,
+		    const struct an_frame *own, const struct an_frame *after,
+		    uint32_t *out)
+{
+	uint32_t i = c->nn, *last = &c->last[ev->s];
+	int rc;
+
+	if (an_vec_room(&c->n, &c->cap, i, sizeof(*c->n)) < 0)
+		return LS_ERR_NOMEM;
+	c->n[i] = (struct an_cp_node){
+		.t = ev->t, .id = ev->id,
+		.own = own ? own->id : 0, .own_r = own ? own->region : AN_NONE,
+		.after = after ? after->id : 0, .after_r = after ? after->region : AN_NONE,
+		.s = ev->s, .pred = *last, .leave = AN_NONE,
+	};
+	if ((rc = an_idmap_put(&c->ix, ev->id, i)) < 0)
+		return rc;
+	*last = i;
+	c->nn++;
+	c->st.nodes++;
+	if (ev->t > c->now)
+		c->now = ev->t;
+	if (c->st.nodes == 1 || ev->t < c->first)
+		c->first = ev->t;
+	*out = i;
+	return 0;
+}
+
+/* The edge from -> to (event ids, to already a node index in *to_ix). */
+static void depend(struct an_crit *c, uint64_t from, uint32_t ti)
+{
+	struct an_cp_node *to = &c->n[ti];
+	uint32_t fi;
+
+	if (!an_idmap_get(&c->ix, from, &fi)) {
+		/* it may have been later than what the event has now */
+		if (c->dropped && (to->pred == AN_NONE || c->n[to->pred].t < c->dropped_t))
+			c->st.lost++;
+		return;
+	}
+	if (fi == ti)
+		return;
+	if (ti == c->base) {	/* its part of the path is written */
+		c->st.lost += c->n[fi].t > c->base_pred_t;
+		return;
+	}
+	if (to->pred == AN_NONE || c->n[fi].t > c->n[to->pred].t)
+		to->pred = fi;
+}
+
+static void edge(struct an_crit *c, const struct ls_record *rec)
+{
+	uint64_t from, to;
+	uint32_t ti;
+
+	if (ls_get_u64(rec, LS_F_FROM, &from) < 0 || ls_get_u64(rec, LS_F_TO, &to) < 0)
+		return;
+	if (!an_idmap_get(&c->ix, to, &ti)) {
+		c->st.lost++;
+		return;
+	}
+	depend(c, from, ti);
+}
+
+/* A late receiver: the send could not end before its receive was posted. */
+static void wait_state(struct an_crit *c, const struct ls_record *rec)
+{
+	static const char late_receiver[] = "late_receiver";
+	const char *pattern;
+	uint32_t len, ei;
+	uint64_t at, cause;
+
+	if (ls_get_str(rec, LS_F_PATTERN, &pattern, &len) < 0 ||
+	    len != sizeof(late_receiver) - 1 || memcmp(pattern, late_receiver, len) ||
+	    ls_get_u64(rec, LS_F_AT, &at) < 0 || ls_get_u64(rec, LS_F_CAUSE, &cause) < 0)
+		return;
+	if (!an_idmap_get(&c->ix, at, &ei) || c->n[ei].leave == AN_NONE) {
+		c->st.lost++;
+		return;
+	}
+	depend(c, cause, c->n[ei].leave);
+}
+
+static int event(struct an_crit *c, const struct ls_record *rec, const char **why)
+{
+	const struct an_stream *sd;
+	struct an_stack *st;
+	struct an_frame *f, *top;
+	struct an_event ev;
+	uint32_t i, enter = AN_NONE;
+	int rc = 0;
+
+	if ((rc = an_trace_event(&c->tr, rec, &ev, why)) < 0)
+		return rc;
+	sd = &c->tr.defs.streams[ev.s];
+	if (!sd->host && !sd->gpu)
+		return 0;
+	st = &c->tr.stacks[ev.s];
+	switch (rec->kind) {
+	case LS_K_ENTER:
+		if (!(f = an_trace_enter(&c->tr, rec, &ev, &rc, why)))
+			return rc;
+		if ((rc = add_node(c, &ev, f, f, &i)) < 0)
+			return rc;
+		f->a = i + 1;
+		return 0;
+	case LS_K_LEAVE:
+		if (!(f = an_trace_leave(&c->tr, rec, &ev, &rc, why))) {
+			if (rc < 0)
+				return rc;
+			top = an_stack_top(st);
+			return add_node(c, &ev, top, top, &i);
+		}
+		if (f->a)
+			enter = f->a - 1;
+		if ((rc = add_node(c, &ev, f, f > st->f ? f - 1 : NULL, &i)) < 0)
+			return rc;
+		if (enter != AN_NONE)
+			c->n[enter].leave = i;
+		if (f->role == LS_R_MPI_FINALIZE &&
+		    (c->fin == AN_NONE || ev.t >= c->n[c->fin].t))
+			c->fin = i;
+		an_stack_pop_to(st, f);
+		return 0;
+	default:
+		top = an_stack_top(st);
+		return add_node(c, &ev, top, top, &i);
+	}
+}
+
+/* Collection */
+
+static int push(uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t x)
+{
+	if (an_vec_room(v, cap, *n, sizeof(**v)) < 0)
+		return LS_ERR_NOMEM;
+	(*v)[(*n)++] = x;
+	return 0;
+}
+
+static int add_root(struct an_crit *c, uint32_t *nroots, uint32_t x)
+{
+	if (x == AN_NONE || c->mark[x].root)
+		return 0;
+	c->mark[x].root = 1;
+	return push(&c->roots, nroots, &c->roots_cap, x);
+}
+
+/*
+ * The roots: nodes later events may still depend on. Every node since
+ * the earliest last event of a busy host thread may be the source of an
+ * edge to come; before that, an edge's source is never later than its
+ * target's stream predecessor.
+ */
+static int gather_roots(struct an_crit *c, uint32_t *nroots)
+{
+	const struct an_defs *d = &c->tr.defs;
+	int64_t h = c->now;
+	int rc;
+
+	for (uint32_t s = 0; s < d->nstreams; s++)
+		if (d->streams[s].host && c->tr.stacks[s].n && c->last[s] != AN_NONE &&
+		    c->n[c->last[s]].t < h)
+			h = c->n[c->last[s]].t;
+	for (uint32_t s = 0; s < d->nstreams; s++) {
+		const struct an_stack *st = &c->tr.stacks[s];
+
+		if ((rc = add_root(c, nroots, c->last[s])) < 0)
+			return rc;
+		for (uint32_t k = 0; k < st->n; k++)
+			if (st->f[k].a && (rc = add_root(c, nroots, st->f[k].a - 1)) < 0)
+				return rc;
+	}
+	if ((rc = add_root(c, nroots, c->fin)) < 0)
+		return rc;
+	for (uint32_t i = 0; i < c->nn; i++)
+		if (c->n[i].t >= h && (rc = add_root(c, nroots, i)) < 0)
+			return rc;
+	return 0;
+}
+
+/*
+ * Follow root k's chain of predecessors until a node already reached, the
+ * written path's last node, or an event with none (an origin). Each node
+ * counts the nodes whose chain reached it. Returns 1 if the chain reached
+ * the written path, else 0; LS_ERR_NOMEM.
+ */
+static int follow(struct an_crit *c, uint32_t k, uint32_t *norigins)
+{
+	uint32_t x = c->roots[k], p;
+	struct an_crit_mark *m = c->mark;
+
+	if (m[x].stamp)
+		return 1;
+	m[x].stamp = k + 1;
+	for (;; x = p) {
+		p = c->n[x].pred;
+		if (p != AN_NONE && m[p].stamp == k + 1) {	/* a cycle: cut it */
+			c->n[x].pred = p = AN_NONE;
+			c->st.cycles++;
+		}
+		if (p == AN_NONE) {
+			if (c->base == AN_NONE &&
+			    push(&c->origins, norigins, &c->origins_cap, x) < 0)
+				return LS_ERR_NOMEM;
+			return 0;
+		}
+		m[p].nchild++;
+		m[p].child = x;
+		if (m[p].stamp)
+			return 1;
+		m[p].stamp = k + 1;
+	}
+}
+
+/* The chain from node x back to the written path (or an origin), in path order. */
+static int take_chain(struct an_crit *c, uint32_t x, uint32_t *len)
+{
+	*len = 0;
+	for (; x != AN_NONE; x = c->n[x].pred) {
+		if (push(&c->chain, len, &c->chain_cap, x) < 0)
+			return LS_ERR_NOMEM;
+		if (x == c->base)
+			break;
+	}
+	for (uint32_t i = 0, j = *len - 1; i < j; i++, j--) {
+		uint32_t t = c->chain[i];
+
+		c->chain[i] = c->chain[j];
+		c->chain[j] = t;
+	}
+	return 0;
+}
+
+static uint32_t remap(const struct an_crit *c, uint32_t x)
+{
+	return x == AN_NONE || c->mark[x].drop || !c->mark[x].stamp ? AN_NONE
+								     : c->mark[x].child;
+}
+
+/* Keep only the reached nodes, not written, renumbered in order. */
+static int compact(struct an_crit *c)
+{
+	struct an_crit_mark *m = c->mark;
+	uint32_t j = 0;
+	int rc;
+
+	for (uint32_t i = 0; i < c->nn; i++) {
+		if (m[i].stamp && !m[i].drop) {
+			m[i].child = j++;
+			continue;
+		}
+		if (!c->dropped || c->n[i].t > c->dropped_t)
+			c->dropped_t = c->n[i].t;
+		c->dropped = true;
+	}
+	j = 0;
+	for (uint32_t i = 0; i < c->nn; i++) {
+		if (!m[i].stamp || m[i].drop)
+			continue;
+		c->n[j] = c->n[i];
+		c->n[j].pred = remap(c, c->n[i].pred);
+		c->n[j].leave = remap(c, c->n[i].leave);
+		j++;
+	}
+	for (uint32_t s = 0; s < c->tr.defs.nstreams; s++) {
+		struct an_stack *st = &c->tr.stacks[s];
+
+		c->last[s] = remap(c, c->last[s]);
+		for (uint32_t k = 0; k < st->n; k++)
+			if (st->f[k].a)
+				st->f[k].a = remap(c, st->f[k].a - 1) + 1;
+	}
+	c->fin = remap(c, c->fin);
+	c->base = remap(c, c->base);
+	c->nn = j;
+	an_idmap_release(&c->ix);
+	for (uint32_t i = 0; i < c->nn; i++)
+		if ((rc = an_idmap_put(&c->ix, c->n[i].id, i)) < 0)
+			return rc;
+	return 0;
+}
+
+/*
+ * Collect: write the part of the path every root's chain shares and drop
+ * what no chain reaches. At the end (end != AN_NONE) the only root is the
+ * run's end, and its whole chain is written.
+ */
+static int collect(struct an_crit *c, uint32_t end)
+{
+	uint32_t nroots = 0, norigins = 0, m, len;
+	int rc, reached = 1;
+
+	if (c->nn > c->st.peak)
+		c->st.peak = c->nn;
+	if (an_vec_room(&c->mark, &c->mark_cap, c->nn - 1, sizeof(*c->mark)) < 0)
+		return LS_ERR_NOMEM;
+	memset(c->mark, 0, (size_t)c->nn * sizeof(*c->mark));
+	if (c->base != AN_NONE)
+		c->mark[c->base].stamp = STAMP_BASE;
+	if ((rc = end != AN_NONE ? add_root(c, &nroots, end) : gather_roots(c, &nroots)) < 0)
+		return rc;
+	for (uint32_t k = 0; k < nroots; k++)
+		if ((rc = reached = follow(c, k, &norigins)) < 0)
+			return rc;
+	if (end != AN_NONE) {
+		c->st.unreached += c->base != AN_NONE && !reached;
+		m = end;
+	} else {
+		m = c->base != AN_NONE ? c->base : norigins == 1 ? c->origins[0] : AN_NONE;
+		while (m != AN_NONE && !c->mark[m].root && c->mark[m].nchild == 1)
+			m = c->mark[m].child;
+		if (m == AN_NONE || m == c->base)
+			m = AN_NONE;
+	}
+	if (m != AN_NONE) {
+		if ((rc = take_chain(c, m, &len)) < 0 || (rc = write_chain(c, len)) < 0)
+			return rc;
+		for (uint32_t i = 0; i + 1 < len; i++)
+			c->mark[c->chain[i]].drop = 1;
+		c->base_pred_t = len > 1 ? c->n[c->chain[len - 2]].t : INT64_MIN;
+		c->n[m].pred = AN_NONE;
+		c->base = m;
+		c->mark[m].stamp = c->mark[m].stamp ? c->mark[m].stamp : STAMP_BASE;
+	}
+	if (end != AN_NONE)
+		return 0;
+	if ((rc = compact(c)) < 0)
+		return rc;
+	c->gc_at = c->nn * 2 > GC_MIN ? c->nn * 2 : GC_MIN;
+	return 0;
+}
+
+/* A stream was defined: it has no node yet, nor time on the path. */
+static int new_stream(struct an_crit *c)
+{
+	uint32_t s = c->tr.defs.nstreams - 1;
+
+	if (an_vec_room(&c->last, &c->last_cap, s, sizeof(*c->last)) < 0 ||
+	    an_vec_room(&c->per_stream, &c->per_stream_cap, s, sizeof(*c->per_stream)) < 0)
+		return LS_ERR_NOMEM;
+	c->last[s] = AN_NONE;
+	c->per_stream[s] = 0;
+	return 0;
+}
+
+int an_crit_take(struct an_crit *c, const struct ls_record *rec,
+		 const char **why)
+{
+	int rc;
+
+	switch (ls_kind_spec(rec->kind)->cls) {
+	case LS_C_DEF:
+		if ((rc = an_trace_def(&c->tr, rec, why)) < 0)
+			return rc;
+		if (rec->kind == LS_K_STREAM && (rc = new_stream(c)) < 0)
+			return rc;
+		break;
+	case LS_C_EVENT:
+		if ((rc = event(c, rec, why)) < 0)
+			return rc;
+		break;
+	default:
+		if (rec->kind == LS_K_EDGE)
+			edge(c, rec);
+		else if (rec->kind == LS_K_WAIT)
+			wait_state(c, rec);
+		break;
+	}
+	return c->nn >= c->gc_at ? collect(c, AN_NONE) : 0;
+}
+
+int an_crit_finish(struct an_crit *c)
+{
+	int rc;
+
+	if (c->nn && (rc = collect(c, c->fin != AN_NONE ? c->fin : c->nn - 1)) < 0)
+		return rc;
+	if (c->has_open && (rc = put_piece(c, &c->open)) < 0)
+		return rc;
+	c->has_open = false;
+	return 0;
+}
+
+void an_crit_release(struct an_crit *c)
+{
+	an_trace_release(&c->tr);
+	an_idmap_release(&c->ix);
+	free(c->n);
+	free(c->last);
+	free(c->mark);
+	free(c->roots);
+	free(c->chain);
+	free(c->origins);
+	free(c->per_stream);
+	an_pieces_release(&c->pieces);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,100 @@
+/*
+ * tr-critpath: the critical path of a stream with tr-deps' edges and
+ * tr-waits' wait states.
+ *
+ * Every event of a host thread or GPU stream is a node. Its predecessor
+ * is what it waited for last: the event before it on its stream, or the
+ * source of an edge into it (tr-deps' edges, and a late receiver's cause
+ * into the blocking send's leave), whichever happened later; on equal
+ * times its own stream, then the edge read first. An event reached by
+ * waiting thus leads across the dependency that ended the wait, any other
+ * along its own stream. The critical path is the chain of predecessors
+ * from the run's end (the latest leave of MPI_Finalize, else the last
+ * event) back to an event with none.
+ *
+ * Memory: from time to time the nodes are collected. The roots are every
+ * stream's last node, every node since the earliest last event of a busy
+ * host thread (an edge from it may still come), the enters of open
+ * activities and the end so far. The part of the path every root's chain
+ * goes through is final: it is written as crit records and dropped, with
+ * every node no root's chain reaches. After a collective over all
+ * processes that is everything before its last arriver, so memory grows
+ * with the time between such points, not with the run.
+ */
+#ifndef AN_CRITPATH_H
+#define AN_CRITPATH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../libstream/writer.h"
+#include "idmap.h"
+#include "pieces.h"
+#include "trace.h"
+
+struct an_crit_stats {
+	uint64_t nodes;		/* events taken as nodes */
+	uint64_t length;	/* ns: the path from its first event to the end */
+	uint64_t changes;	/* steps from one stream to another */
+	uint64_t lost;		/* dependencies that came for events already dropped */
+	uint64_t cycles;	/* predecessor cycles broken (inconsistent edges) */
+	uint64_t unreached;	/* the end's chain missed the path already written */
+	uint64_t skew;		/* steps back in time, counted as 0 ns */
+	uint64_t peak;		/* most nodes kept at once */
+};
+
+/* Scratch of a collection, per node. */
+struct an_crit_mark {
+	uint32_t stamp;		/* the chain that reached it first (+1), 0 none */
+	uint32_t nchild, child;	/* nodes whose predecessor it is, one of them */
+	uint8_t root, drop;
+};
+
+struct an_crit {
+	struct an_trace tr;	/* frames' a: their enter's node + 1 */
+	struct an_cp_node *n;
+	uint32_t nn, cap;
+	struct an_idmap ix;	/* event id -> node */
+	uint32_t *last;		/* per stream index: its last node */
+	uint32_t last_cap;
+	uint32_t base;		/* the last node of the path written */
+	int64_t base_pred_t;	/* when what it waited for happened */
+	uint32_t fin;		/* the latest leave of MPI_Finalize */
+	uint32_t gc_at;		/* collect when nn reaches it */
+	int64_t first, now;	/* the earliest and latest event time read */
+	int64_t dropped_t;	/* the latest time of a dropped node */
+	bool dropped;
+	struct an_crit_mark *mark;
+	uint32_t *roots, *chain, *origins;
+	uint32_t mark_cap, roots_cap, chain_cap, origins_cap;
+	struct an_pieces pieces;
+	struct an_piece open;	/* the last piece, not yet written */
+	bool has_open;
+	uint64_t *per_stream;	/* ns on the path per stream index */
+	uint32_t per_stream_cap;
+	unsigned jobs;
+	struct ls_writer *w;
+	struct an_crit_stats st;
+};
+
+/* Write crit records to w (borrowed), resolving sub-paths on jobs threads. */
+void an_crit_init(struct an_crit *c, struct ls_writer *w, unsigned jobs);
+
+/*
+ * Take one input record, after it has been written on; crit records for
+ * the part of the path it settles are written after it. Returns 0, or a
+ * negative error: LS_ERR_SYNTAX with *why set, LS_ERR_NOMEM, or a writer
+ * error.
+ */
+int an_crit_take(struct an_crit *c, const struct ls_record *rec,
+		 const char **why);
+
+/* The input has ended: write the rest of the path. Returns 0 or an error. */
+int an_crit_finish(struct an_crit *c);
+
+/* Bytes one kept event takes (node, id map and collection scratch). */
+size_t an_crit_bytes_per_node(void);
+
+void an_crit_release(struct an_crit *c);
+
+#endif

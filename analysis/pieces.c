@@ -1,0 +1,127 @@
+/* Resolving a chain of path events into pieces, sub-path by sub-path. */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "../libstream/error.h"
+#include "pieces.h"
+#include "vec.h"
+
+struct job {
+	struct an_pieces *p;
+	const struct an_cp_node *nodes;
+	const uint32_t *chain;
+	uint64_t skew;
+	unsigned first, step;	/* its sub-paths: first, first + step, ... */
+};
+
+/* Add a piece to out[*n], joining it to the one before where it goes on. */
+static void add(struct an_piece *out, uint32_t *n, struct an_piece pc)
+{
+	struct an_piece *last = *n ? &out[*n - 1] : NULL;
+
+	if (last && last->s == pc.s && last->act == pc.act && last->r == pc.r &&
+	    last->t + (int64_t)last->dur == pc.t) {
+		last->dur += pc.dur;
+		return;
+	}
+	out[(*n)++] = pc;
+}
+
+/* Sub-path k: steps chain[i] -> chain[i+1] for i in sub[k] .. sub[k+1]-1. */
+static uint64_t resolve_sub(struct an_pieces *p, const struct an_cp_node *nodes,
+			    const uint32_t *chain, uint32_t k)
+{
+	struct an_piece *out = p->v + p->sub[k];
+	uint64_t skew = 0;
+	uint32_t n = 0;
+
+	for (uint32_t i = p->sub[k]; i < p->sub[k + 1]; i++) {
+		const struct an_cp_node *a = &nodes[chain[i]], *b = &nodes[chain[i + 1]];
+		struct an_piece pc = { a->t, 0, a->after, a->s, a->after_r };
+
+		if (b->t >= a->t)
+			pc.dur = (uint64_t)(b->t - a->t);
+		else
+			skew++;
+		if (a->s != b->s) {	/* across an edge: the source's activity */
+			pc.act = a->own;
+			pc.r = a->own_r;
+		}
+		if (pc.dur)
+			add(out, &n, pc);
+	}
+	p->count[k] = n;
+	return skew;
+}
+
+static void *run(void *arg)
+{
+	struct job *j = arg;
+
+	for (uint32_t k = j->first; k < j->p->nsub; k += j->step)
+		j->skew += resolve_sub(j->p, j->nodes, j->chain, k);
+	return NULL;
+}
+
+/* Cut the n - 1 steps of chain into sub-paths where the process changes. */
+static int cut(struct an_pieces *p, const struct an_cp_node *nodes,
+	       const uint32_t *chain, uint32_t n, const struct an_stream *streams)
+{
+	p->nsub = 0;
+	for (uint32_t i = 0; i + 1 < n; i++) {
+		bool starts = i == 0 || streams[nodes[chain[i - 1]].s].process !=
+					streams[nodes[chain[i]].s].process;
+
+		if (starts) {
+			if (an_vec_room(&p->sub, &p->sub_cap, p->nsub + 1, sizeof(*p->sub)) < 0 ||
+			    an_vec_room(&p->count, &p->count_cap, p->nsub, sizeof(*p->count)) < 0)
+				return LS_ERR_NOMEM;
+			p->sub[p->nsub++] = i;
+		}
+	}
+	if (p->nsub)
+		p->sub[p->nsub] = n - 1;
+	return 0;
+}
+
+int an_pieces_resolve(struct an_pieces *p, const struct an_cp_node *nodes,
+		      const uint32_t *chain, uint32_t n,
+		      const struct an_stream *streams, unsigned jobs)
+{
+	struct job job[64];
+	pthread_t tid[64];
+	bool started[64] = { false };
+
+	if (n > 1 && an_vec_room(&p->v, &p->v_cap, n - 2, sizeof(*p->v)) < 0)
+		return LS_ERR_NOMEM;
+	if (cut(p, nodes, chain, n, streams) < 0)
+		return LS_ERR_NOMEM;
+	if (jobs > p->nsub)
+		jobs = p->nsub;
+	if (jobs > 64)
+		jobs = 64;
+	if (jobs == 0)
+		jobs = 1;
+	for (unsigned w = 0; w < jobs; w++)
+		job[w] = (struct job){ p, nodes, chain, 0, w, jobs };
+	/* job 0 runs here, and so does any whose thread cannot start */
+	for (unsigned w = 1; w < jobs; w++)
+		started[w] = pthread_create(&tid[w], NULL, run, &job[w]) == 0;
+	for (unsigned w = 0; w < jobs; w++) {
+		if (started[w])
+			pthread_join(tid[w], NULL);
+		else
+			run(&job[w]);
+		p->skew += job[w].skew;
+	}
+	return 0;
+}
+
+void an_pieces_release(struct an_pieces *p)
+{
+	free(p->v);
+	free(p->sub);
+	free(p->count);
+	*p = (struct an_pieces){ 0 };
+}

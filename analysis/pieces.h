@@ -1,0 +1,55 @@
+/*
+ * The pieces of a resolved stretch of the critical path: from a chain of
+ * events in path order, the time spent in each activity. Between two
+ * events of one stream the path is in the activity open after the first;
+ * across an edge it is in transit, charged to the activity of the edge's
+ * source. The chain is cut into sub-paths where it changes process, and
+ * sub-paths can be resolved on several threads with the same result.
+ */
+#ifndef AN_PIECES_H
+#define AN_PIECES_H
+
+#include <stdint.h>
+
+#include "defs.h"
+
+/* What the pieces need of an event on the path. */
+struct an_cp_node {
+	int64_t t;
+	uint64_t id;
+	uint64_t own;		/* the activity it belongs to (enter id) */
+	uint64_t after;		/* the activity open after it on its stream */
+	uint32_t s;		/* stream index */
+	uint32_t own_r, after_r;	/* their region indices, AN_NONE: none */
+	uint32_t pred;		/* what it waited for last (node index) */
+	uint32_t leave;		/* an enter: its leave, once read */
+};
+
+/* Time of the path in one activity (act 0 and r AN_NONE: in none). */
+struct an_piece {
+	int64_t t;
+	uint64_t dur, act;
+	uint32_t s, r;
+};
+
+struct an_pieces {
+	struct an_piece *v;	/* room for one per step of the chain */
+	uint32_t *sub;		/* sub-path k: steps sub[k] .. sub[k+1]-1 */
+	uint32_t *count;	/* pieces of sub-path k, at v + sub[k] */
+	uint32_t nsub, v_cap, sub_cap, count_cap;
+	uint64_t skew;		/* steps back in time (clock skew), as 0 ns */
+};
+
+/*
+ * Resolve the steps between consecutive nodes of chain[0 .. n-1] (node
+ * indices into nodes, path order) into pieces, on jobs threads. Pieces of
+ * one activity that follow each other within a sub-path are one piece.
+ * Returns 0, or LS_ERR_NOMEM.
+ */
+int an_pieces_resolve(struct an_pieces *p, const struct an_cp_node *nodes,
+		      const uint32_t *chain, uint32_t n,
+		      const struct an_stream *streams, unsigned jobs);
+
+void an_pieces_release(struct an_pieces *p);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * tr-critpath: the critical path of an analysed stream, as crit records:
+ * which activity on which stream the path runs through, and for how long;
+ * --summary adds its length and its share per process and stream.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "../analysis/critpath.h"
+#include "stage.h"
+#include "tool.h"
+
+static void usage(FILE *to)
+{
+	fprintf(to, "usage: tr-critpath [-hJM] [-j N] [--summary] [file]\n");
+}
+
+static int take(void *ctx, const struct ls_record *rec, const char **why)
+{
+	return an_crit_take(ctx, rec, why);
+}
+
+static void report(const char *input, const struct an_crit *c)
+{
+	const struct an_crit_stats *st = &c->st;
+
+	if (st->lost)
+		tool_error("%s: %" PRIu64 " dependencies came for events whose part of "
+			   "the path was already decided; the path may differ there",
+			   input, st->lost);
+	if (st->cycles)
+		tool_error("%s: %" PRIu64 " dependency cycles (edges against the order "
+			   "of events) cut", input, st->cycles);
+	if (st->unreached)
+		tool_error("%s: the run's end does not depend on the path written "
+			   "before it (streams that never synchronize)", input);
+	if (st->skew)
+		tool_error("%s: %" PRIu64 " dependencies point back in time (clock "
+			   "skew): counted as 0 ns on the path", input, st->skew);
+}
+
+static double share(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* Length, changes, and the time per process and per stream, on stderr. */
+static void summary(const char *input, const struct an_crit *c)
+{
+	const struct an_defs *d = &c->tr.defs;
+	uint64_t run = c->st.nodes ? (uint64_t)(c->now - c->first) : 0;
+
+	fprintf(stderr, "%s: critical path %.9f s of a %.9f s run, %" PRIu64
+		" changes of stream, %" PRIu64 " events\n", input,
+		(double)c->st.length / 1e9, (double)run / 1e9, c->st.changes,
+		c->st.nodes);
+	fprintf(stderr, "  %-10s %-10s %16s %8s\n", "process", "stream", "time [s]", "share");
+	for (uint32_t p = 0; p < d->nprocs; p++) {
+		uint64_t ns = 0;
+
+		for (uint32_t s = 0; s < d->nstreams; s++)
+			if (d->streams[s].process == p)
+				ns += c->per_stream[s];
+		if (!ns)
+			continue;
+		fprintf(stderr, "  %-10" PRIu64 " %-10s %16.9f %7.2f%%\n", d->procs[p].id,
+			"all", (double)ns / 1e9, share(ns, c->st.length));
+		for (uint32_t s = 0; s < d->nstreams; s++)
+			if (d->streams[s].process == p && c->per_stream[s])
+				fprintf(stderr, "  %-10s %-10" PRIu64 " %16.9f %7.2f%%\n", "",
+					d->streams[s].id, (double)c->per_stream[s] / 1e9,
+					share(c->per_stream[s], c->st.length));
+	}
+	fprintf(stderr, "  kept at most %" PRIu64 " events at once (%zu bytes each)\n",
+		c->st.peak, an_crit_bytes_per_node());
+}
+
+int main(int argc, char **argv)
+{
+	static const enum ls_kind replaces[] = { LS_K_CRIT, 0 };
+	struct stage_io io;
+	struct an_crit c;
+	bool want_summary = false;
+	unsigned jobs = 1;
+	int status, rc;
+
+	tool_init("tr-critpath");
+	if ((status = stage_open(argc, argv, "summary", &want_summary, &jobs, usage, &io)))
+		return status;
+	an_crit_init(&c, &io.w, jobs);
+	status = stage_run(&(struct stage){ "tr-critpath " TR_VERSION, replaces, take, &c }, &io);
+	if (!status && (rc = an_crit_finish(&c)) < 0)
+		status = tool_write_error(&io.r, &io.w, rc);
+	if (!status) {
+		report(io.r.name, &c);
+		if (want_summary)
+			summary(io.r.name, &c);
+	}
+	an_crit_release(&c);
+	return stage_close(&io, status);
+}
