@@ -17,6 +17,7 @@ void an_crit_init(struct an_crit *c, struct ls_writer *w, unsigned jobs)
 	c->gc_at = GC_MIN;
 	c->now = INT64_MIN;
 	c->jobs = jobs ? jobs : 1;
+	c->pieces.clock = INT64_MIN;
 	c->w = w;
 }
 
@@ -88,9 +89,14 @@ static int write_chain(struct an_crit *c, uint32_t len)
 
 /* Nodes and their predecessors */
 
+/*
+ * Add event ev as a node, in activity own and with after open after it.
+ * since: the time a dependency must pass to be waited for (a leave: its
+ * activity's enter), INT64_MIN for that of the event before it.
+ */
 static int add_node(struct an_crit *c, const struct an_event *ev,
 		    const struct an_frame *own, const struct an_frame *after,
-		    uint32_t *out)
+		    int64_t since, uint32_t *out)
 {
 	uint32_t i = c->nn, *last = &c->last[ev->s];
 	int rc;
@@ -101,8 +107,9 @@ static int add_node(struct an_crit *c, const struct an_event *ev,
 		.t = ev->t, .id = ev->id,
 		.own = own ? own->id : 0, .own_r = own ? own->region : AN_NONE,
 		.after = after ? after->id : 0, .after_r = after ? after->region : AN_NONE,
-		.s = ev->s, .pred = *last, .leave = AN_NONE,
+		.s = ev->s, .pred = *last, .prev = *last, .leave = AN_NONE,
 	};
+	c->n[i].since = since != INT64_MIN || *last == AN_NONE ? since : c->n[*last].t;
 	if ((rc = an_idmap_put(&c->ix, ev->id, i)) < 0)
 		return rc;
 	*last = i;
@@ -123,19 +130,18 @@ static void depend(struct an_crit *c, uint64_t from, uint32_t ti)
 	uint32_t fi;
 
 	if (!an_idmap_get(&c->ix, from, &fi)) {
-		/* it may have been later than what the event has now */
-		if (c->dropped && (to->pred == AN_NONE || c->n[to->pred].t < c->dropped_t))
-			c->st.lost++;
+		/* it may have been later than what the event waited for */
+		c->st.lost += c->dropped && to->since < c->dropped_t;
 		return;
 	}
-	if (fi == ti)
+	if (fi == ti || c->n[fi].t <= to->since)
 		return;
 	if (ti == c->base) {	/* its part of the path is written */
-		c->st.lost += c->n[fi].t > c->base_pred_t;
+		c->st.lost++;
 		return;
 	}
-	if (to->pred == AN_NONE || c->n[fi].t > c->n[to->pred].t)
-		to->pred = fi;
+	to->pred = fi;
+	to->since = c->n[fi].t;
 }
 
 static void edge(struct an_crit *c, const struct ls_record *rec)
@@ -190,7 +196,7 @@ static int event(struct an_crit *c, const struct ls_record *rec, const char **wh
 	case LS_K_ENTER:
 		if (!(f = an_trace_enter(&c->tr, rec, &ev, &rc, why)))
 			return rc;
-		if ((rc = add_node(c, &ev, f, f, &i)) < 0)
+		if ((rc = add_node(c, &ev, f, f, INT64_MIN, &i)) < 0)
 			return rc;
 		f->a = i + 1;
 		return 0;
@@ -199,11 +205,11 @@ static int event(struct an_crit *c, const struct ls_record *rec, const char **wh
 			if (rc < 0)
 				return rc;
 			top = an_stack_top(st);
-			return add_node(c, &ev, top, top, &i);
+			return add_node(c, &ev, top, top, INT64_MIN, &i);
 		}
 		if (f->a)
 			enter = f->a - 1;
-		if ((rc = add_node(c, &ev, f, f > st->f ? f - 1 : NULL, &i)) < 0)
+		if ((rc = add_node(c, &ev, f, f > st->f ? f - 1 : NULL, f->t, &i)) < 0)
 			return rc;
 		if (enter != AN_NONE)
 			c->n[enter].leave = i;
@@ -214,7 +220,7 @@ static int event(struct an_crit *c, const struct ls_record *rec, const char **wh
 		return 0;
 	default:
 		top = an_stack_top(st);
-		return add_node(c, &ev, top, top, &i);
+		return add_node(c, &ev, top, top, INT64_MIN, &i);
 	}
 }
 
@@ -258,8 +264,8 @@ static int gather_roots(struct an_crit *c, uint32_t *nroots)
 		if ((rc = add_root(c, nroots, c->last[s])) < 0)
 			return rc;
 		for (uint32_t k = 0; k < st->n; k++)
-			if (st->f[k].a && (rc = add_root(c, nroots, st->f[k].a - 1)) < 0)
-				return rc;
+			if (st->f[k].a)
+				c->mark[st->f[k].a - 1].pin = 1;
 	}
 	if ((rc = add_root(c, nroots, c->fin)) < 0)
 		return rc;
@@ -267,6 +273,33 @@ static int gather_roots(struct an_crit *c, uint32_t *nroots)
 		if (c->n[i].t >= h && (rc = add_root(c, nroots, i)) < 0)
 			return rc;
 	return 0;
+}
+
+/*
+ * The chain from p has come back to p: edges that contradict each other
+ * (a dependency matched to the wrong event). Cut the one that goes back
+ * furthest in time: its target waits for the event before it on its
+ * stream instead. Returns that target.
+ */
+static uint32_t cut_cycle(struct an_crit *c, uint32_t p)
+{
+	uint32_t y = p, cut = AN_NONE;
+	int64_t worst = INT64_MIN;
+
+	do {
+		const struct an_cp_node *n = &c->n[y];
+
+		if (n->pred != n->prev && c->n[n->pred].t - n->t >= worst) {
+			worst = c->n[n->pred].t - n->t;
+			cut = y;
+		}
+		y = n->pred;
+	} while (y != p);
+	c->mark[c->n[cut].pred].nchild--;
+	c->n[cut].pred = c->n[cut].prev;
+	c->n[cut].since = c->n[cut].prev == AN_NONE ? INT64_MIN : c->n[c->n[cut].prev].t;
+	c->st.cycles++;
+	return cut;
 }
 
 /*
@@ -285,9 +318,9 @@ static int follow(struct an_crit *c, uint32_t k, uint32_t *norigins)
 	m[x].stamp = k + 1;
 	for (;; x = p) {
 		p = c->n[x].pred;
-		if (p != AN_NONE && m[p].stamp == k + 1) {	/* a cycle: cut it */
-			c->n[x].pred = p = AN_NONE;
-			c->st.cycles++;
+		while (p != AN_NONE && m[p].stamp == k + 1) {	/* a cycle */
+			x = cut_cycle(c, p);
+			p = c->n[x].pred;
 		}
 		if (p == AN_NONE) {
 			if (c->base == AN_NONE &&
@@ -322,13 +355,13 @@ static int take_chain(struct an_crit *c, uint32_t x, uint32_t *len)
 	return 0;
 }
 
+/* The new index of node x (in the mark's child), AN_NONE if dropped. */
 static uint32_t remap(const struct an_crit *c, uint32_t x)
 {
-	return x == AN_NONE || c->mark[x].drop || !c->mark[x].stamp ? AN_NONE
-								     : c->mark[x].child;
+	return x == AN_NONE ? AN_NONE : c->mark[x].child;
 }
 
-/* Keep only the reached nodes, not written, renumbered in order. */
+/* Keep only the reached nodes not written, and the pinned, renumbered in order. */
 static int compact(struct an_crit *c)
 {
 	struct an_crit_mark *m = c->mark;
@@ -336,20 +369,22 @@ static int compact(struct an_crit *c)
 	int rc;
 
 	for (uint32_t i = 0; i < c->nn; i++) {
-		if (m[i].stamp && !m[i].drop) {
+		if ((m[i].stamp && !m[i].drop) || m[i].pin) {
 			m[i].child = j++;
 			continue;
 		}
+		m[i].child = AN_NONE;
 		if (!c->dropped || c->n[i].t > c->dropped_t)
 			c->dropped_t = c->n[i].t;
 		c->dropped = true;
 	}
 	j = 0;
 	for (uint32_t i = 0; i < c->nn; i++) {
-		if (!m[i].stamp || m[i].drop)
+		if (m[i].child == AN_NONE)
 			continue;
 		c->n[j] = c->n[i];
 		c->n[j].pred = remap(c, c->n[i].pred);
+		c->n[j].prev = remap(c, c->n[i].prev);
 		c->n[j].leave = remap(c, c->n[i].leave);
 		j++;
 	}
@@ -408,7 +443,6 @@ static int collect(struct an_crit *c, uint32_t end)
 			return rc;
 		for (uint32_t i = 0; i + 1 < len; i++)
 			c->mark[c->chain[i]].drop = 1;
-		c->base_pred_t = len > 1 ? c->n[c->chain[len - 2]].t : INT64_MIN;
 		c->n[m].pred = AN_NONE;
 		c->base = m;
 		c->mark[m].stamp = c->mark[m].stamp ? c->mark[m].stamp : STAMP_BASE;

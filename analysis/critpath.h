@@ -6,16 +6,19 @@
  * is what it waited for last: the event before it on its stream, or the
  * source of an edge into it (tr-deps' edges, and a late receiver's cause
  * into the blocking send's leave), whichever happened later; on equal
- * times its own stream, then the edge read first. An event reached by
- * waiting thus leads across the dependency that ended the wait, any other
- * along its own stream. The critical path is the chain of predecessors
+ * times its own stream, then the edge read first. For a leave, an edge
+ * is compared with the activity's enter: a collective or synchronization
+ * whose dependency came after it began waited for it, whatever events it
+ * recorded after the wait. An event reached by waiting thus leads across
+ * the dependency that ended the wait, any other along its own stream. The critical path is the chain of predecessors
  * from the run's end (the latest leave of MPI_Finalize, else the last
  * event) back to an event with none.
  *
  * Memory: from time to time the nodes are collected. The roots are every
  * stream's last node, every node since the earliest last event of a busy
- * host thread (an edge from it may still come), the enters of open
- * activities and the end so far. The part of the path every root's chain
+ * host thread (an edge from it may still come) and the end so far; the
+ * enters of open activities are kept too (a late receiver's wait names
+ * one). The part of the path every root's chain
  * goes through is final: it is written as crit records and dropped, with
  * every node no root's chain reaches. After a collective over all
  * processes that is everything before its last arriver, so memory grows
@@ -37,9 +40,9 @@ struct an_crit_stats {
 	uint64_t length;	/* ns: the path from its first event to the end */
 	uint64_t changes;	/* steps from one stream to another */
 	uint64_t lost;		/* dependencies that came for events already dropped */
-	uint64_t cycles;	/* predecessor cycles broken (inconsistent edges) */
+	uint64_t cycles;	/* predecessor cycles cut (inconsistent edges) */
 	uint64_t unreached;	/* the end's chain missed the path already written */
-	uint64_t skew;		/* steps back in time, counted as 0 ns */
+	uint64_t skew;		/* steps of the path back in time (clock skew) */
 	uint64_t peak;		/* most nodes kept at once */
 };
 
@@ -48,6 +51,7 @@ struct an_crit_mark {
 	uint32_t stamp;		/* the chain that reached it first (+1), 0 none */
 	uint32_t nchild, child;	/* nodes whose predecessor it is, one of them */
 	uint8_t root, drop;
+	uint8_t pin;		/* kept though no root reaches it */
 };
 
 struct an_crit {
@@ -58,7 +62,6 @@ struct an_crit {
 	uint32_t *last;		/* per stream index: its last node */
 	uint32_t last_cap;
 	uint32_t base;		/* the last node of the path written */
-	int64_t base_pred_t;	/* when what it waited for happened */
 	uint32_t fin;		/* the latest leave of MPI_Finalize */
 	uint32_t gc_at;		/* collect when nn reaches it */
 	int64_t first, now;	/* the earliest and latest event time read */

@@ -62,7 +62,7 @@ static int work_new(struct an_offload *o, uint32_t proc, uint8_t kind, uint32_t 
 	if (an_pool_take(&o->work, &o->nwork, &o->work_cap, sizeof(*o->work),
 			 &o->free_work, &i) < 0)
 		return LS_ERR_NOMEM;
-	o->work[i] = (struct an_work){ .proc = proc, .stream = AN_NONE,
+	o->work[i] = (struct an_work){ .proc = proc, .stream = AN_NONE, .ran = AN_NONE,
 				       .deps = AN_NONE, .kind = kind,
 				       .state = AN_WORK_QUEUED };
 	*out = i;
@@ -334,19 +334,57 @@ static uint32_t adopt_unplaced(struct an_offload *o, uint32_t p, int k)
 }
 
 /* Work w began before ev, the call that enqueued it: link them now. */
+/* An edge from the end of work x to event to, if x has ended. */
+static int after(struct an_deps *d, uint32_t x, uint64_t to, int64_t t, enum ls_edge type)
+{
+	const struct an_work *w = &d->gpu.work[x];
+
+	if (w->state != AN_WORK_DONE) {
+		d->gpu.st.order++;
+		return 0;
+	}
+	d->gpu.st.order += w->t1 > t;
+	return an_deps_edge(d, w->leave, to, type);
+}
+
+/* The edges into work w, which began at its enter, from what it waited for. */
+static int began_after(struct an_deps *d, uint32_t w)
+{
+	struct an_offload *o = &d->gpu;
+	int rc;
+
+	for (uint32_t x = o->work[w].deps; x != AN_NONE; x = o->dep[x].next)
+		if ((rc = after(d, o->dep[x].work, o->work[w].enter, o->work[w].t0,
+				o->dep[x].type)) < 0)
+			return rc;
+	return 0;
+}
+
+/*
+ * Work w began before the call that enqueued it was read (clocks that
+ * disagree): only now is it enqueued on the stream it ran on, so no
+ * synchronization read before its call waits for it.
+ */
 static int late_launch(struct an_deps *d, uint32_t w, const struct an_event *ev,
 		       uint32_t *out)
 {
 	struct an_work *x = &d->gpu.work[w];
+	int rc;
 
 	x->launch = ev->id;
 	x->t_launch = ev->t;
 	x->has_launch = true;
 	d->gpu.st.late++;
 	d->gpu.st.no_launch--;
-	lost_before(&d->gpu, x->stream, w);
+	lost_before(&d->gpu, x->ran, w);
 	*out = w;
-	return an_deps_edge(d, ev->id, x->enter, LS_E_LAUNCH);
+	if ((rc = an_deps_edge(d, ev->id, x->enter, LS_E_LAUNCH)) < 0)
+		return rc;
+	if (x->stream != AN_NONE)
+		return 0;
+	if ((rc = place(d, w, x->ran)) < 0)
+		return rc;
+	return began_after(d, w);
 }
 
 /* A host call enqueues work of kind k; returns its index in *out. */
@@ -420,19 +458,6 @@ static uint32_t match(struct an_deps *d, uint32_t s, int k, uint64_t key)
 	return a;
 }
 
-/* An edge from the end of work x to event to, if x has ended. */
-static int after(struct an_deps *d, uint32_t x, uint64_t to, int64_t t, enum ls_edge type)
-{
-	const struct an_work *w = &d->gpu.work[x];
-
-	if (w->state != AN_WORK_DONE) {
-		d->gpu.st.order++;
-		return 0;
-	}
-	d->gpu.st.order += w->t1 > t;
-	return an_deps_edge(d, w->leave, to, type);
-}
-
 /* A device activity begins: the work it runs. */
 static int device_enter(struct an_deps *d, const struct ls_record *rec,
 			const struct an_event *ev, int k)
@@ -470,17 +495,17 @@ static int device_enter(struct an_deps *d, const struct ls_record *rec,
 	o->work[w].state = AN_WORK_RUNNING;
 	o->work[w].enter = ev->id;
 	o->work[w].t0 = ev->t;
-	if (o->work[w].stream == AN_NONE && (rc = place(d, w, ev->s)) < 0)
+	o->work[w].ran = ev->s;
+	/* work whose call is still to come is placed when it comes */
+	if (o->work[w].stream == AN_NONE && o->work[w].has_launch &&
+	    (rc = place(d, w, ev->s)) < 0)
 		return rc;
 	work_hold(o, &o->gs[ev->s].running, AN_NONE);
 	o->gs[ev->s].running = w;
 	if (o->work[w].has_launch &&
 	    (rc = an_deps_edge(d, o->work[w].launch, ev->id, LS_E_LAUNCH)) < 0)
 		return rc;
-	for (uint32_t x = o->work[w].deps; x != AN_NONE; x = o->dep[x].next)
-		if ((rc = after(d, o->dep[x].work, ev->id, ev->t, o->dep[x].type)) < 0)
-			return rc;
-	return 0;
+	return began_after(d, w);
 }
 
 /* Synchronizations. */

@@ -35,6 +35,7 @@ struct an_work {
 	int64_t t_launch, t0, t1;
 	uint64_t placed;	/* order of placement on a stream, per process */
 	uint32_t proc, stream;	/* stream index, AN_NONE until placed */
+	uint32_t ran;		/* the stream it ran on, AN_NONE until it began */
 	uint32_t refs;
 	uint32_t deps;		/* its first dependency (an_wdep), AN_NONE */
 	uint8_t kind;		/* enum an_kind */

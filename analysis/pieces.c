@@ -11,7 +11,6 @@ struct job {
 	struct an_pieces *p;
 	const struct an_cp_node *nodes;
 	const uint32_t *chain;
-	uint64_t skew;
 	unsigned first, step;	/* its sub-paths: first, first + step, ... */
 };
 
@@ -29,21 +28,21 @@ static void add(struct an_piece *out, uint32_t *n, struct an_piece pc)
 }
 
 /* Sub-path k: steps chain[i] -> chain[i+1] for i in sub[k] .. sub[k+1]-1. */
-static uint64_t resolve_sub(struct an_pieces *p, const struct an_cp_node *nodes,
-			    const uint32_t *chain, uint32_t k)
+static void resolve_sub(struct an_pieces *p, const struct an_cp_node *nodes,
+			const uint32_t *chain, uint32_t k)
 {
 	struct an_piece *out = p->v + p->sub[k];
-	uint64_t skew = 0;
+	int64_t clock = p->from[k];
 	uint32_t n = 0;
 
 	for (uint32_t i = p->sub[k]; i < p->sub[k + 1]; i++) {
 		const struct an_cp_node *a = &nodes[chain[i]], *b = &nodes[chain[i + 1]];
-		struct an_piece pc = { a->t, 0, a->after, a->s, a->after_r };
+		struct an_piece pc = { clock, 0, a->after, a->s, a->after_r };
 
-		if (b->t >= a->t)
-			pc.dur = (uint64_t)(b->t - a->t);
-		else
-			skew++;
+		if (b->t > clock) {
+			pc.dur = (uint64_t)(b->t - clock);
+			clock = b->t;
+		}
 		if (a->s != b->s) {	/* across an edge: the source's activity */
 			pc.act = a->own;
 			pc.r = a->own_r;
@@ -52,7 +51,6 @@ static uint64_t resolve_sub(struct an_pieces *p, const struct an_cp_node *nodes,
 			add(out, &n, pc);
 	}
 	p->count[k] = n;
-	return skew;
 }
 
 static void *run(void *arg)
@@ -60,25 +58,37 @@ static void *run(void *arg)
 	struct job *j = arg;
 
 	for (uint32_t k = j->first; k < j->p->nsub; k += j->step)
-		j->skew += resolve_sub(j->p, j->nodes, j->chain, k);
+		resolve_sub(j->p, j->nodes, j->chain, k);
 	return NULL;
 }
 
-/* Cut the n - 1 steps of chain into sub-paths where the process changes. */
+/*
+ * Cut the n - 1 steps of chain into sub-paths where the process changes,
+ * with the time each goes on from; count the steps back in time.
+ */
 static int cut(struct an_pieces *p, const struct an_cp_node *nodes,
 	       const uint32_t *chain, uint32_t n, const struct an_stream *streams)
 {
 	p->nsub = 0;
+	if (n && nodes[chain[0]].t > p->clock)
+		p->clock = nodes[chain[0]].t;
 	for (uint32_t i = 0; i + 1 < n; i++) {
 		bool starts = i == 0 || streams[nodes[chain[i - 1]].s].process !=
 					streams[nodes[chain[i]].s].process;
+		int64_t t = nodes[chain[i + 1]].t;
 
 		if (starts) {
 			if (an_vec_room(&p->sub, &p->sub_cap, p->nsub + 1, sizeof(*p->sub)) < 0 ||
+			    an_vec_room(&p->from, &p->from_cap, p->nsub, sizeof(*p->from)) < 0 ||
 			    an_vec_room(&p->count, &p->count_cap, p->nsub, sizeof(*p->count)) < 0)
 				return LS_ERR_NOMEM;
+			p->from[p->nsub] = p->clock;
 			p->sub[p->nsub++] = i;
 		}
+		if (t < p->clock)
+			p->skew++;
+		else
+			p->clock = t;
 	}
 	if (p->nsub)
 		p->sub[p->nsub] = n - 1;
@@ -104,7 +114,7 @@ int an_pieces_resolve(struct an_pieces *p, const struct an_cp_node *nodes,
 	if (jobs == 0)
 		jobs = 1;
 	for (unsigned w = 0; w < jobs; w++)
-		job[w] = (struct job){ p, nodes, chain, 0, w, jobs };
+		job[w] = (struct job){ p, nodes, chain, w, jobs };
 	/* job 0 runs here, and so does any whose thread cannot start */
 	for (unsigned w = 1; w < jobs; w++)
 		started[w] = pthread_create(&tid[w], NULL, run, &job[w]) == 0;
@@ -113,7 +123,6 @@ int an_pieces_resolve(struct an_pieces *p, const struct an_cp_node *nodes,
 			pthread_join(tid[w], NULL);
 		else
 			run(&job[w]);
-		p->skew += job[w].skew;
 	}
 	return 0;
 }
@@ -122,6 +131,7 @@ void an_pieces_release(struct an_pieces *p)
 {
 	free(p->v);
 	free(p->sub);
+	free(p->from);
 	free(p->count);
 	*p = (struct an_pieces){ 0 };
 }

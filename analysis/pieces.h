@@ -3,8 +3,11 @@
  * events in path order, the time spent in each activity. Between two
  * events of one stream the path is in the activity open after the first;
  * across an edge it is in transit, charged to the activity of the edge's
- * source. The chain is cut into sub-paths where it changes process, and
- * sub-paths can be resolved on several threads with the same result.
+ * source. Time only goes forward: a step to an earlier time (clocks that
+ * disagree) takes 0 ns, and the path goes on from the latest time reached,
+ * so the pieces tile the run without overlap. The chain is cut into
+ * sub-paths where it changes process, and sub-paths can be resolved on
+ * several threads with the same result.
  */
 #ifndef AN_PIECES_H
 #define AN_PIECES_H
@@ -16,12 +19,14 @@
 /* What the pieces need of an event on the path. */
 struct an_cp_node {
 	int64_t t;
+	int64_t since;		/* a dependency later than this was waited for */
 	uint64_t id;
 	uint64_t own;		/* the activity it belongs to (enter id) */
 	uint64_t after;		/* the activity open after it on its stream */
 	uint32_t s;		/* stream index */
 	uint32_t own_r, after_r;	/* their region indices, AN_NONE: none */
 	uint32_t pred;		/* what it waited for last (node index) */
+	uint32_t prev;		/* the event before it on its stream */
 	uint32_t leave;		/* an enter: its leave, once read */
 };
 
@@ -35,14 +40,17 @@ struct an_piece {
 struct an_pieces {
 	struct an_piece *v;	/* room for one per step of the chain */
 	uint32_t *sub;		/* sub-path k: steps sub[k] .. sub[k+1]-1 */
+	int64_t *from;		/* the latest time reached before sub-path k */
 	uint32_t *count;	/* pieces of sub-path k, at v + sub[k] */
-	uint32_t nsub, v_cap, sub_cap, count_cap;
-	uint64_t skew;		/* steps back in time (clock skew), as 0 ns */
+	uint32_t nsub, v_cap, sub_cap, count_cap, from_cap;
+	int64_t clock;		/* the latest time reached: in, and out */
+	uint64_t skew;		/* steps to an earlier time */
 };
 
 /*
  * Resolve the steps between consecutive nodes of chain[0 .. n-1] (node
- * indices into nodes, path order) into pieces, on jobs threads. Pieces of
+ * indices into nodes, path order), going on from p->clock, into pieces,
+ * on jobs threads; adds to p->skew. Pieces of
  * one activity that follow each other within a sub-path are one piece.
  * Returns 0, or LS_ERR_NOMEM.
  */

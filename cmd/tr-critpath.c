@@ -35,8 +35,8 @@ static void report(const char *input, const struct an_crit *c)
 		tool_error("%s: the run's end does not depend on the path written "
 			   "before it (streams that never synchronize)", input);
 	if (st->skew)
-		tool_error("%s: %" PRIu64 " dependencies point back in time (clock "
-			   "skew): counted as 0 ns on the path", input, st->skew);
+		tool_error("%s: %" PRIu64 " steps of the path go back in time (clock "
+			   "skew): they take 0 ns", input, st->skew);
 }
 
 static double share(uint64_t part, uint64_t whole)

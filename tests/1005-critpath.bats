@@ -1,0 +1,212 @@
+#!/usr/bin/env bats
+# tr-critpath on hand-written scenarios: every crit record computed by hand
+# below and compared exactly (integer ns). A scenario is the MPI or CUDA
+# defs of tests/data/{mpi,cuda}/defs.ndjson followed by
+# tests/data/crit/NAME.ndjson, through tr-deps and tr-waits.
+#
+# The rule: walking back from the run's end (the latest leave of
+# MPI_Finalize, else the last event), each event's predecessor is the
+# later of the event before it on its stream and the sources of edges into
+# it (for a leave, an edge counts if it is later than the activity's
+# enter); ties stay on the stream, then the edge read first. Between two
+# events of one stream the path is in the activity open after the first;
+# across an edge it is charged to the activity of the edge's source.
+
+load common
+
+# The crit records of scenario NAME after the defs of KIND (mpi, cuda):
+# tests/data/crit/NAME.ndjson, else tests/data/KIND/NAME.ndjson; then
+# tr-critpath's options.
+path_of() {
+	local f=$DATA/crit/$2.ndjson
+
+	[ -e "$f" ] || f=$DATA/$1/$2.ndjson
+	set -o pipefail
+	cat "$DATA/$1/defs.ndjson" "$f" |
+		tr-deps -M | tr-waits -M | tr-critpath -J "${@:3}" |
+		grep '"k":"crit"'
+}
+
+@test "late sender: the path moves to the sender" {
+	# rank 1 waits in Recv 100..800 for rank 0's send (810), then ends at 1000.
+	# Back from 1000 on rank 1: recv (900) waited for the send (810 > Recv
+	# enter 100): to rank 0 at the send; Send 800..810 + transit to 900.
+	run --separate-stderr path_of mpi late-sender
+	assert_success
+	assert_output - <<'OUT'
+{"k":"crit","s":0,"t":0,"dur":200,"act":0,"r":0}
+{"k":"crit","s":0,"t":200,"dur":500,"act":3,"r":14}
+{"k":"crit","s":0,"t":700,"dur":100,"act":0,"r":0}
+{"k":"crit","s":0,"t":800,"dur":100,"act":5,"r":1}
+{"k":"crit","s":1,"t":900,"dur":100,"act":1,"r":0}
+OUT
+	assert_equal "$stderr" ""
+}
+
+@test "late receiver: the blocking send's end leads to the receive's posting" {
+	# rank 0's Send 100..600 waited for rank 1 to enter Recv (500); rank 0
+	# ends last (1200). Back from it: the Send's leave to Recv's enter (500
+	# > Send enter 100): rank 1's main 0..100, compute 100..500, then the
+	# Recv's transit 500..600 to the Send's leave; rank 0's main to 1200.
+	run --separate-stderr path_of mpi late-receiver
+	assert_success
+	assert_output - <<'OUT'
+{"k":"crit","s":1,"t":0,"dur":100,"act":1,"r":0}
+{"k":"crit","s":1,"t":100,"dur":400,"act":3,"r":14}
+{"k":"crit","s":1,"t":500,"dur":100,"act":6,"r":2}
+{"k":"crit","s":0,"t":600,"dur":600,"act":0,"r":0}
+OUT
+}
+
+@test "barrier fan-in: the path comes from the last arriver, ends at Finalize" {
+	# Ranks 0, 1, 2 compute until 300, 500, 200, then Barrier until 520;
+	# then compute until 900, 600, 700 and Finalize until 950; main to 1000.
+	# End: the latest leave of Finalize (950; equal, the last read: rank 2).
+	# It waited for rank 0's Finalize enter (900); rank 0 back to its
+	# Barrier leave (520), which waited for rank 1's enter (500, the last
+	# arriver): rank 1's compute 0..500, its Barrier 500..520 in transit.
+	run --separate-stderr path_of mpi barrier --summary
+	assert_success
+	assert_output - <<'OUT'
+{"k":"crit","s":1,"t":0,"dur":500,"act":3,"r":14}
+{"k":"crit","s":1,"t":500,"dur":20,"act":11,"r":7}
+{"k":"crit","s":0,"t":520,"dur":380,"act":14,"r":14}
+{"k":"crit","s":0,"t":900,"dur":50,"act":26,"r":13}
+OUT
+	# 950 ns on the path: rank 0 380 + 50 = 430 (45.26 %), rank 1 520.
+	[[ "$stderr" == *"critical path 0.000000950 s of a 0.000001000 s run, 2 changes of stream, 33 events"* ]]
+	[[ "$stderr" == *"0               0.000000430   45.26%"* ]]
+	[[ "$stderr" == *"1               0.000000520   54.74%"* ]]
+}
+
+@test "offload: from the host to the GPU stream and back through a blocking sync" {
+	# The host computes 0..50, launches 50..60, synchronizes 70..1000; the
+	# kernel runs 80..980. Back from the end (1100): the sync's leave waited
+	# for the kernel's leave (980 > sync enter 70), the kernel's enter for
+	# its launch (50); launch 50..80 in transit, kernel 80..980 and its
+	# transit to the sync's leave (1000): 920.
+	run --separate-stderr path_of cuda offload
+	assert_success
+	assert_output - <<'OUT'
+{"k":"crit","s":0,"t":0,"dur":50,"act":1,"r":11}
+{"k":"crit","s":0,"t":50,"dur":30,"act":3,"r":1}
+{"k":"crit","s":2,"t":80,"dur":920,"act":6,"r":2}
+{"k":"crit","s":0,"t":1000,"dur":50,"act":9,"r":11}
+{"k":"crit","s":0,"t":1050,"dur":50,"act":0,"r":0}
+OUT
+}
+
+@test "ties: an edge as late as the stream's own event does not move the path" {
+	# Ranks 0 and 2 enter Allreduce at 400, rank 1 at 100; rank 0 ends last.
+	# Rank 0's leave has an edge from rank 2's enter (400), not later than
+	# its own enter (400): the path stays on rank 0.
+	run --separate-stderr path_of mpi ties
+	assert_success
+	assert_output - <<'OUT'
+{"k":"crit","s":0,"t":0,"dur":400,"act":1,"r":14}
+{"k":"crit","s":0,"t":400,"dur":50,"act":9,"r":8}
+{"k":"crit","s":0,"t":450,"dur":550,"act":14,"r":14}
+OUT
+}
+
+@test "ties: of two equally late edges the one read first wins" {
+	# Kernels on streams 2 and 3 both end at 900; a context sync 50..950
+	# has an edge from each, stream 2's first: the path goes to stream 2.
+	run --separate-stderr path_of cuda sync-tie
+	assert_success
+	assert_output - <<'OUT'
+{"k":"crit","s":0,"t":0,"dur":10,"act":0,"r":0}
+{"k":"crit","s":0,"t":10,"dur":50,"act":1,"r":1}
+{"k":"crit","s":2,"t":60,"dur":890,"act":6,"r":2}
+{"k":"crit","s":0,"t":950,"dur":50,"act":0,"r":0}
+OUT
+}
+
+@test "-j: sub-paths resolved on several threads give the same bytes" {
+	set -o pipefail
+	for f in "$DATA"/crit/*.ndjson "$DATA"/mpi/[!d]*.ndjson "$DATA"/cuda/[!d]*.ndjson; do
+		defs=$DATA/$(basename "$(dirname "$f")")/defs.ndjson
+		[ "$(basename "$(dirname "$f")")" = crit ] && defs=$DATA/mpi/defs.ndjson &&
+			grep -q '"ref_stream"' "$f" && defs=$DATA/cuda/defs.ndjson
+		cat "$defs" "$f" | tr-deps -M 2>/dev/null | tr-waits -M 2>/dev/null > "$BATS_TEST_TMPDIR/in"
+		tr-critpath -M -j 1 "$BATS_TEST_TMPDIR/in" > "$BATS_TEST_TMPDIR/one" 2>/dev/null
+		tr-critpath -M -j 2 "$BATS_TEST_TMPDIR/in" > "$BATS_TEST_TMPDIR/two" 2>/dev/null
+		cmp "$BATS_TEST_TMPDIR/one" "$BATS_TEST_TMPDIR/two"
+	done
+}
+
+# N iterations of 720 ns: two ranks compute, meet at a Barrier (comm 1)
+# that ends at 710, and go on after 10 ns of main. Rank 0 is late (compute
+# 700, the other 300) in even iterations, rank 1 in odd ones.
+alternating() {
+	awk -v n="$1" 'BEGIN {
+		id = 0
+		print "{\"k\":\"enter\",\"id\":" id++ ",\"t\":0,\"s\":0,\"r\":0}"
+		print "{\"k\":\"enter\",\"id\":" id++ ",\"t\":0,\"s\":1,\"r\":0}"
+		for (i = 0; i < n; i++) {
+			t = 720 * i; late = i % 2; early = 1 - late
+			for (s = 0; s < 2; s++)
+				print "{\"k\":\"enter\",\"id\":" id++ ",\"t\":" t ",\"s\":" s ",\"r\":14}"
+			print "{\"k\":\"leave\",\"id\":" id++ ",\"t\":" t + 300 ",\"s\":" early ",\"r\":14}"
+			print "{\"k\":\"enter\",\"id\":" id++ ",\"t\":" t + 300 ",\"s\":" early ",\"r\":7}"
+			print "{\"k\":\"leave\",\"id\":" id++ ",\"t\":" t + 700 ",\"s\":" late ",\"r\":14}"
+			print "{\"k\":\"enter\",\"id\":" id++ ",\"t\":" t + 700 ",\"s\":" late ",\"r\":7}"
+			for (s = 0; s < 2; s++) {
+				print "{\"k\":\"coll_end\",\"id\":" id++ ",\"t\":" t + 710 ",\"s\":" s ",\"comm\":1}"
+				print "{\"k\":\"leave\",\"id\":" id++ ",\"t\":" t + 710 ",\"s\":" s ",\"r\":7}"
+			}
+		}
+		for (s = 0; s < 2; s++)
+			print "{\"k\":\"leave\",\"id\":" id++ ",\"t\":" 720 * n ",\"s\":" s ",\"r\":0}"
+	}'
+}
+
+@test "a long run is written in pieces as it goes, with the exact path" {
+	# 30 000 iterations, 300 004 events: collected several times (every
+	# 65 536 events at least). The path: the late rank's compute (700), its
+	# Barrier to 710 (the early rank's leave waited for it), then the next
+	# late rank's main (10). Rank 0: iteration 0 (710, from its main enter
+	# at 0) and 14 999 more even ones (720): 10 799 990 ns; rank 1: 15 000
+	# odd ones and the last 10 of main: 10 800 010. Pieces: 2 in iteration
+	# 0, 3 in each later one, the last main: 90 000; 29 999 changes.
+	set -o pipefail
+	{ cat "$DATA/mpi/defs.ndjson"; alternating 30000; } | tr-deps -M | tr-waits -M \
+		> "$BATS_TEST_TMPDIR/in"
+	run --separate-stderr bash -c "tr-critpath -J --summary '$BATS_TEST_TMPDIR/in' |
+		jq -c 'select(.k == \"crit\")' | jq -sc '{n: length,
+			compute: (map(select(.r == 14) | .dur) | add),
+			barrier: (map(select(.r == 7) | .dur) | add),
+			main: (map(select(.r == 0) | .dur) | add),
+			s0: (map(select(.s == 0) | .dur) | add),
+			s1: (map(select(.s == 1) | .dur) | add),
+			gaps: ([range(1; length) as \$i | select(.[\$i].t != .[\$i - 1].t + .[\$i - 1].dur)] | length)}'"
+	assert_success
+	assert_output '{"n":90000,"compute":21000000,"barrier":300000,"main":300000,"s0":10799990,"s1":10800010,"gaps":0}'
+	[[ "$stderr" == *"critical path 0.021600000 s of a 0.021600000 s run, 29999 changes of stream, 300004 events"* ]]
+	# it did not keep the whole run
+	peak=$(sed -n 's/.*kept at most \([0-9]*\) events.*/\1/p' <<< "$stderr")
+	[ "$peak" -lt 150000 ]
+	# 30 000 sub-paths on 3 threads: the same bytes
+	cmp <(tr-critpath -M -j 1 "$BATS_TEST_TMPDIR/in") <(tr-critpath -M -j 3 "$BATS_TEST_TMPDIR/in")
+}
+
+@test "crit records of an earlier run are replaced, not doubled" {
+	set -o pipefail
+	cat "$DATA/mpi/defs.ndjson" "$DATA/crit/barrier.ndjson" | tr-deps -M | tr-waits -M |
+		tr-critpath -M > "$BATS_TEST_TMPDIR/once"
+	tr-critpath -M "$BATS_TEST_TMPDIR/once" > "$BATS_TEST_TMPDIR/twice"
+	cmp "$BATS_TEST_TMPDIR/once" "$BATS_TEST_TMPDIR/twice"
+	tr-cat --check "$BATS_TEST_TMPDIR/once"
+}
+
+@test "bad input: one line naming the position, what was valid is written" {
+	printf '%s\n' '{"k":"header","major":1,"minor":0,"producer":"hand","clock":"ns"}' \
+		'{"k":"enter","id":0,"t":0,"s":9,"r":0}' > "$BATS_TEST_TMPDIR/bad"
+	run --separate-stderr tr-critpath -J "$BATS_TEST_TMPDIR/bad"
+	assert_failure 1
+	assert_equal "$stderr" "tr-critpath: $BATS_TEST_TMPDIR/bad: line 2: event on an undefined stream"
+	assert_output '{"k":"header","major":1,"minor":0,"producer":"hand","clock":"ns"}'
+	run --separate-stderr tr-critpath -j 0 "$BATS_TEST_TMPDIR/bad"
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "tr-critpath: -j 0: give a number of threads from 1 to 64"
+}
