@@ -29,10 +29,11 @@ LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/idset.o \
 OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o
 ANALYSIS_OBJS = analysis/blame.o analysis/coll.o analysis/critpath.o analysis/defs.o \
 	analysis/deps.o analysis/gwaits.o analysis/idmap.o analysis/offload.o analysis/omp.o \
-	analysis/p2p.o analysis/pieces.o analysis/stack.o analysis/trace.o analysis/waits.o
+	analysis/p2p.o analysis/pieces.o analysis/rank.o analysis/stack.o analysis/trace.o \
+	analysis/waits.o
 TOOL_OBJS = cmd/tool.o
 STAGE_OBJS = cmd/stage.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
-PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps bin/tr-waits bin/tr-critpath
+PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps bin/tr-waits bin/tr-critpath bin/tr-rank
 HELPERS = tests/helper/ls-unit tests/helper/an-unit bench/ls-bench bench/gen-otf2 bench/otf2-read
 MAN1 = doc/tr-cat.1 doc/tr-read.1 doc/tr-deps.1 doc/tr-waits.1
 MAN7 = doc/tr.7
@@ -52,7 +53,7 @@ bin/tr-read: cmd/tr-read.o $(TOOL_OBJS) formats/otf2/libotf2in.a libstream/libst
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS)
 
-bin/tr-deps bin/tr-waits bin/tr-critpath: bin/tr-%: cmd/tr-%.o $(STAGE_OBJS)
+bin/tr-deps bin/tr-waits bin/tr-critpath bin/tr-rank: bin/tr-%: cmd/tr-%.o $(STAGE_OBJS)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) -lpthread
 

@@ -19,7 +19,7 @@ static const char *const type_names[] = {
 	[LS_V_NUM] = "a number", [LS_V_STR] = "a string",
 	[LS_V_BOOL] = "a boolean",
 	[LS_V_UINTS] = "an array of non-negative integers",
-	[LS_V_ID] = "an event id",
+	[LS_V_ID] = "an event id", [LS_V_MAP] = "a map",
 };
 
 /* Definition kinds and the namespace their ids live in. */
@@ -130,6 +130,9 @@ static int check_field(struct ls_checker *c, const struct ls_record *rec,
 		break;
 	case LS_V_BOOL:
 		ok = it.type == MP_BOOL;
+		break;
+	case LS_V_MAP:
+		ok = it.type == MP_MAP;
 		break;
 	case LS_V_UINTS:
 		ok = it.type == MP_ARRAY;

@@ -33,7 +33,10 @@
 	X(CP_SHARE, "cp_share") X(BLAME, "blame") \
 	X(BLAME_SHARE, "blame_share") X(RATING, "rating") \
 	X(COUNT, "count") X(MIN, "min") X(MAX, "max") X(SPEC, "spec") \
-	X(BEFORE, "before") X(AFTER, "after") X(ACTS, "acts") X(ACT, "act")
+	X(BEFORE, "before") X(AFTER, "after") X(ACTS, "acts") X(ACT, "act") \
+	X(BLAME_BY, "blame_by") X(RUNTIME, "runtime") X(WAITING, "waiting") \
+	X(CP_A, "cp_a") X(CP_B, "cp_b") X(BLAME_A, "blame_a") X(BLAME_B, "blame_b") \
+	X(RATING_A, "rating_a") X(RATING_B, "rating_b")
 
 enum ls_field {
 #define LS_X(e, s) LS_F_##e,
@@ -58,6 +61,7 @@ enum ls_field {
 	X(SAMPLE, "sample") \
 	X(EDGE, "edge") X(INSTANCE, "instance") X(WAIT, "wait") X(BLAME, "blame") X(CRIT, "crit") \
 	X(RATING, "rating") X(WAIT_SUMMARY, "wait_summary") \
+	X(RUN_SUMMARY, "run_summary") X(RATING_DIFF, "rating_diff") \
 	X(PROJECTION, "projection")
 
 enum ls_kind {
@@ -147,6 +151,7 @@ enum ls_vtype {
 	LS_V_BOOL,
 	LS_V_UINTS,	/* array of non-negative integers */
 	LS_V_ID,	/* event id that must have appeared earlier */
+	LS_V_MAP,	/* map (of names to values) */
 };
 
 /* Namespaces a field's value must have been defined in, if any. */

@@ -175,6 +175,19 @@ static inline void ls_put_item_u64(struct ls_writer *w, uint64_t v)
 	w->oom |= ls_enc_uint(w->build, v) < 0;
 }
 
+/* A map field of n entries: its key and header, then n ls_put_entry_u64. */
+static inline void ls_put_map(struct ls_writer *w, enum ls_field f, uint32_t n)
+{
+	ls_put_key(w, f);
+	w->oom |= ls_enc_map(w->build, n) < 0;
+}
+
+static inline void ls_put_entry_u64(struct ls_writer *w, const char *name, uint64_t v)
+{
+	w->oom |= ls_enc_str(w->build, name, strlen(name)) < 0 ||
+		  ls_enc_uint(w->build, v) < 0;
+}
+
 /* An array of non-negative integers. */
 void ls_put_uints(struct ls_writer *w, enum ls_field f, const uint32_t *v,
 		  uint32_t n);

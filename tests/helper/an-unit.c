@@ -57,9 +57,9 @@ static void test_idmap(void)
 /* The split of a wait adds up exactly; the leftover goes to the largest. */
 static void test_split(void)
 {
-	struct an_share shares[] = { { 10, 300 }, { 11, 500 } };
-	struct an_share even[] = { { 1, 1 }, { 2, 1 }, { 3, 1 } };
-	struct an_share big[] = { { 1, (uint64_t)1 << 62 }, { 2, (uint64_t)1 << 61 } };
+	struct an_share shares[] = { { 10, 300, 0 }, { 11, 500, 0 } };
+	struct an_share even[] = { { 1, 1, 0 }, { 2, 1, 0 }, { 3, 1, 0 } };
+	struct an_share big[] = { { 1, (uint64_t)1 << 62, 0 }, { 2, (uint64_t)1 << 61, 0 } };
 	struct an_interval iv = { shares, 2, 2, 800 };
 	uint64_t out[3];
 

@@ -1,0 +1,222 @@
+/* Totals for the activity rating. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../libstream/error.h"
+#include "rank.h"
+#include "vec.h"
+
+void an_rank_init(struct an_rank *k)
+{
+	memset(k, 0, sizeof(*k));
+	an_trace_init(&k->tr);
+	k->end = INT64_MIN;
+}
+
+/* A region or stream was defined: room for its totals. */
+static int defined(struct an_rank *k, const struct ls_record *rec)
+{
+	const struct an_defs *d = &k->tr.defs;
+	const char *name;
+	uint32_t n, i;
+
+	if (rec->kind == LS_K_STREAM) {
+		i = d->nstreams - 1;
+		if (an_vec_room(&k->last, &k->last_cap, i, sizeof(*k->last)) < 0)
+			return LS_ERR_NOMEM;
+		k->last[i] = INT64_MIN;
+		return 0;
+	}
+	if (rec->kind == LS_K_PROCESS) {
+		i = d->nprocs - 1;
+		if (an_vec_room(&k->proc_wait, &k->proc_cap, i, sizeof(*k->proc_wait)) < 0)
+			return LS_ERR_NOMEM;
+		memset(k->proc_wait[i], 0, sizeof(k->proc_wait[i]));
+		return 0;
+	}
+	if (rec->kind != LS_K_REGION)
+		return 0;
+	i = d->nregions - 1;
+	if (an_vec_room(&k->reg, &k->reg_cap, i, sizeof(*k->reg)) < 0)
+		return LS_ERR_NOMEM;
+	memset(&k->reg[i], 0, sizeof(k->reg[i]));
+	if (ls_get_str(rec, LS_F_NAME, &name, &n) < 0)
+		n = 0, name = "";
+	if (!(k->reg[i].name = strndup(name, n)))
+		return LS_ERR_NOMEM;
+	return 0;
+}
+
+/* Exclusive time up to ev on its stream, then the activity it opens. */
+static int event(struct an_rank *k, const struct ls_record *rec, const char **why)
+{
+	struct an_event ev;
+	struct an_stack *st;
+	struct an_frame *f;
+	int rc = 0;
+
+	if ((rc = an_trace_event(&k->tr, rec, &ev, why)) < 0)
+		return rc;
+	if (!k->events++ || ev.t < k->first)
+		k->first = ev.t;
+	if (ev.t > k->end)
+		k->end = ev.t;
+	st = &k->tr.stacks[ev.s];
+	if ((f = an_stack_top(st)) && ev.t > k->last[ev.s])
+		k->reg[f->region].excl += (uint64_t)(ev.t - k->last[ev.s]);
+	k->last[ev.s] = ev.t;
+	if (rec->kind == LS_K_ENTER) {
+		if (!(f = an_trace_enter(&k->tr, rec, &ev, &rc, why)))
+			return rc;
+		k->reg[f->region].calls++;
+	} else if (rec->kind == LS_K_LEAVE) {
+		if ((f = an_trace_leave(&k->tr, rec, &ev, &rc, why)))
+			an_stack_pop_to(st, f);
+	}
+	return rc;
+}
+
+/* The region index named by rec's r, or AN_NONE with *why set. */
+static uint32_t region(const struct an_rank *k, const struct ls_record *rec,
+		       const char **why)
+{
+	uint64_t r;
+	uint32_t i;
+
+	if (ls_get_u64(rec, LS_F_R, &r) < 0 ||
+	    (i = an_index(&k->tr.defs.region_ix, r)) == AN_NONE) {
+		*why = rec->kind == LS_K_BLAME ?
+			"blame without the region of its activity ('r': from tr-waits 0.1.0 or later)" :
+			"crit record of an undefined region";
+		return AN_NONE;
+	}
+	return i;
+}
+
+static int derived(struct an_rank *k, const struct ls_record *rec, const char **why)
+{
+	const char *name;
+	uint64_t v, s;
+	uint32_t n, i, p;
+
+	switch (rec->kind) {
+	case LS_K_CRIT:
+		if (ls_get_u64(rec, LS_F_DUR, &v) < 0)
+			return 0;
+		k->cp += v;
+		if (ls_get_u64(rec, LS_F_R, &s) < 0) {
+			k->cp_outside += v;
+			return 0;
+		}
+		if ((i = region(k, rec, why)) == AN_NONE)
+			return LS_ERR_SYNTAX;
+		k->reg[i].cp += v;
+		return 0;
+	case LS_K_BLAME:
+		if (ls_get_u64(rec, LS_F_NS, &v) < 0 ||
+		    ls_get_str(rec, LS_F_PATTERN, &name, &n) < 0)
+			return 0;
+		if ((i = region(k, rec, why)) == AN_NONE)
+			return LS_ERR_SYNTAX;
+		p = (uint32_t)ls_pattern_lookup(name, n);
+		k->reg[i].blame += v;
+		if (p < LS_P__COUNT)
+			k->reg[i].by[p] += v;
+		k->blame += v;
+		return 0;
+	case LS_K_WAIT:
+		if (ls_get_u64(rec, LS_F_DUR, &v) < 0 || ls_get_u64(rec, LS_F_S, &s) < 0 ||
+		    ls_get_str(rec, LS_F_PATTERN, &name, &n) < 0 ||
+		    (p = (uint32_t)ls_pattern_lookup(name, n)) >= LS_P__COUNT)
+			return 0;
+		if ((i = an_index(&k->tr.defs.stream_ix, s)) == AN_NONE) {
+			*why = "wait state on an undefined stream";
+			return LS_ERR_SYNTAX;
+		}
+		k->wait_count[p]++;
+		k->wait_ns[p] += v;
+		k->proc_wait[k->tr.defs.streams[i].process][p] += v;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int an_rank_take(struct an_rank *k, const struct ls_record *rec, const char **why)
+{
+	int rc;
+
+	switch (ls_kind_spec(rec->kind)->cls) {
+	case LS_C_DEF:
+		if ((rc = an_trace_def(&k->tr, rec, why)) < 0)
+			return rc;
+		return defined(k, rec);
+	case LS_C_EVENT:
+		return event(k, rec, why);
+	default:
+		return derived(k, rec, why);
+	}
+}
+
+static int better(const void *a, const void *b, void *ctx)
+{
+	const struct an_rating *x = a, *y = b;
+	const struct an_rank *k = ctx;
+
+	if (x->rating != y->rating)
+		return x->rating > y->rating ? -1 : 1;
+	if (k->reg[x->region].cp != k->reg[y->region].cp)
+		return k->reg[x->region].cp > k->reg[y->region].cp ? -1 : 1;
+	return x->region < y->region ? -1 : 1;
+}
+
+int an_rank_rate(const struct an_rank *k, struct an_rating **out, uint32_t *n)
+{
+	uint32_t nreg = k->tr.defs.nregions;
+	struct an_rating *v = malloc(((size_t)nreg + 1) * sizeof(*v));
+
+	if (!v)
+		return LS_ERR_NOMEM;
+	*n = 0;
+	for (uint32_t i = 0; i < nreg; i++) {
+		const struct an_rank_region *r = &k->reg[i];
+		struct an_rating x = { i, 0, 0, 0 };
+
+		if (!r->calls && !r->cp && !r->blame)
+			continue;
+		if (k->cp)
+			x.cp_share = (double)r->cp / (double)k->cp;
+		if (k->blame)
+			x.blame_share = (double)r->blame / (double)k->blame;
+		x.rating = x.cp_share + x.blame_share;
+		v[(*n)++] = x;
+	}
+	qsort_r(v, *n, sizeof(*v), better, (void *)k);
+	*out = v;
+	return 0;
+}
+
+void an_rank_wait_range(const struct an_rank *k, enum ls_pattern p, uint64_t *min,
+			uint64_t *max)
+{
+	*min = *max = 0;
+	for (uint32_t i = 0; i < k->tr.defs.nprocs; i++) {
+		uint64_t v = k->proc_wait[i][p];
+
+		if (i == 0 || v < *min)
+			*min = v;
+		if (v > *max)
+			*max = v;
+	}
+}
+
+void an_rank_release(struct an_rank *k)
+{
+	for (uint32_t i = 0; i < k->tr.defs.nregions; i++)
+		free(k->reg[i].name);
+	free(k->reg);
+	free(k->last);
+	free(k->proc_wait);
+	an_trace_release(&k->tr);
+	memset(k, 0, sizeof(*k));
+}

@@ -1,0 +1,65 @@
+/*
+ * tr-rank's totals over an analysed stream: per region the calls, the
+ * exclusive time, the time on the critical path and the blame received
+ * (split by pattern); per pattern the wait states, in all and per
+ * process; the run's length. The rating of a region is its share of the
+ * critical path plus its share of all blame (Schmitt et al. 2017).
+ */
+#ifndef AN_RANK_H
+#define AN_RANK_H
+
+#include <stdint.h>
+
+#include "../libstream/schema.h"
+#include "trace.h"
+
+struct an_rank_region {
+	char *name;
+	uint64_t calls, excl, cp, blame;
+	uint64_t by[LS_P__COUNT];	/* blame per pattern */
+};
+
+struct an_rank {
+	struct an_trace tr;
+	struct an_rank_region *reg;	/* per region index */
+	uint32_t reg_cap;
+	int64_t *last;			/* per stream index: its last event's time */
+	uint32_t last_cap;
+	uint64_t (*proc_wait)[LS_P__COUNT];	/* per process index */
+	uint32_t proc_cap;
+	uint64_t wait_count[LS_P__COUNT], wait_ns[LS_P__COUNT];
+	uint64_t cp, cp_outside;	/* path length; of it, in no activity */
+	uint64_t blame;
+	uint64_t events;
+	int64_t first, end;
+};
+
+/* A row of the rating. */
+struct an_rating {
+	uint32_t region;	/* index */
+	double cp_share, blame_share, rating;
+};
+
+void an_rank_init(struct an_rank *k);
+
+/*
+ * Take one record. Returns 0, or a negative error: LS_ERR_NOMEM, or
+ * LS_ERR_SYNTAX with *why set (an undefined region or stream, a blame or
+ * crit record without its region).
+ */
+int an_rank_take(struct an_rank *k, const struct ls_record *rec, const char **why);
+
+/*
+ * The rating of every region with calls, critical-path time or blame,
+ * best first (rating, then critical-path time, then region order), in
+ * *out (malloc'd, *n rows). Returns 0 or LS_ERR_NOMEM.
+ */
+int an_rank_rate(const struct an_rank *k, struct an_rating **out, uint32_t *n);
+
+/* The smallest and largest per-process waiting time of pattern p. */
+void an_rank_wait_range(const struct an_rank *k, enum ls_pattern p, uint64_t *min,
+			uint64_t *max);
+
+void an_rank_release(struct an_rank *k);
+
+#endif
