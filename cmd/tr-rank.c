@@ -160,6 +160,8 @@ static int json(struct ls_writer *w, const struct an_rank *k, const struct an_ra
 	enum ls_pattern pat[LS_P__COUNT];
 	int rc;
 
+	if ((rc = ls_write_header(w, "tr-rank " TR_VERSION, NULL)) < 0)
+		return rc;
 	ls_build_begin(w, 5);
 	ls_put_kind(w, LS_K_RUN_SUMMARY);
 	ls_put_u64(w, LS_F_RUNTIME, runtime(k));
@@ -374,6 +376,8 @@ static int diff(const char *a, const char *b, const struct opts *o)
 		       "blame A [s]", "blame B-A [s]", "rating B-A");
 	else if (o->form == CSV)
 		printf("name,cp_a_ns,cp_b_ns,blame_a_ns,blame_b_ns,rating_a,rating_b\n");
+	else if (ls_write_header(&w, "tr-rank " TR_VERSION, NULL) < 0)
+		status = 1;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct row *x = &t.v[i];
 

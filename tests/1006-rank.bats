@@ -1,0 +1,120 @@
+#!/usr/bin/env bats
+# tr-rank: the activity rating and the pattern summary, on hand-built
+# scenarios through the whole pipeline (numbers computed by hand below).
+
+load common
+
+# A Jacobi-like offload loop of N iterations (CUDA defs: host stream 0,
+# GPU stream 2): launch (10 ns), the kernel runs KERNEL ns from 10 ns
+# after the launch's end; the host computes HOST ns, then synchronizes;
+# the sync returns 5 ns after the kernel ended (or after its own enter).
+offload_loop() {
+	local n=$1 host=$2 kernel=$3
+
+	awk -v n="$n" -v c="$host" -v k="$kernel" 'function ev(t, s, line) {
+			printf "%d %d %06d\t%s\n", t, s, seq++, line }
+		BEGIN {
+			t = 0
+			ev(0, 0, "\"k\":\"enter\",\"t\":0,\"s\":0,\"r\":0")
+			for (i = 0; i < n; i++) {
+				ev(t, 0, "\"k\":\"enter\",\"t\":" t ",\"s\":0,\"r\":1,\"ref_stream\":2")
+				ev(t + 10, 0, "\"k\":\"leave\",\"t\":" t + 10 ",\"s\":0,\"r\":1")
+				ev(t + 20, 2, "\"k\":\"enter\",\"t\":" t + 20 ",\"s\":2,\"r\":2")
+				ev(t + 20 + k, 2, "\"k\":\"leave\",\"t\":" t + 20 + k ",\"s\":2,\"r\":2")
+				ev(t + 10, 0, "\"k\":\"enter\",\"t\":" t + 10 ",\"s\":0,\"r\":11")
+				ev(t + 10 + c, 0, "\"k\":\"leave\",\"t\":" t + 10 + c ",\"s\":0,\"r\":11")
+				ev(t + 10 + c, 0, "\"k\":\"enter\",\"t\":" t + 10 + c ",\"s\":0,\"r\":3,\"ref_stream\":2")
+				end = (t + 20 + k > t + 10 + c ? t + 20 + k : t + 10 + c) + 5
+				ev(end, 0, "\"k\":\"leave\",\"t\":" end ",\"s\":0,\"r\":3")
+				t = end
+			}
+			ev(t, 0, "\"k\":\"leave\",\"t\":" t ",\"s\":0,\"r\":0")
+		}' | sort -k1,1n -k2,2n -k3,3n | cut -f2 |
+		awk '{ printf "{\"id\":%d,%s}\n", NR - 1, $0 }'
+}
+
+# The rating rows of the loop, as name:cp:blame:rating (4 decimals).
+rate_loop() {
+	set -o pipefail
+	{ cat "$DATA/cuda/defs.ndjson"; offload_loop "$@"; } | tr-deps -M | tr-waits -M |
+		tr-critpath -M | tr-rank --json -n 0 |
+		jq -r 'select(.k == "rating") | "\(.name):\(.cp):\(.blame):\(.rating * 10000 | round / 10000)"'
+}
+
+# tr-rank's text table of the loop.
+text_loop() {
+	set -o pipefail
+	{ cat "$DATA/cuda/defs.ndjson"; offload_loop "$@"; } | tr-deps | tr-waits |
+		tr-critpath | tr-rank
+}
+
+@test "Table 1, GPU-bound: the kernel is on top" {
+	# 3 iterations of 825 ns: host compute 100, kernel 800. The path per
+	# iteration: launch 0..20 (its transit to the kernel), kernel 20..820
+	# and its 5 ns to the sync's end: kernel 3 x 805 = 2415, launch 60.
+	# Blame: each sync waits 110..820 = 710 for the kernel (blame_kernel,
+	# 2130); the GPU idles 25 ns between kernels twice (gpu_idle, 50, on
+	# the host's sync, launch and compute). Kernel: 2415/2475 + 2130/2180.
+	run --separate-stderr rate_loop 3 100 800
+	assert_success
+	assert_line --index 0 "kernel:2415:2130:1.9528"
+	assert_line --index 1 --regexp '^cuLaunchKernel:60:'
+	run text_loop 3 100 800
+	assert_success
+	assert_line --index 0 "<stdin>: run 0.000002475 s, critical path 0.000002475 s, waiting 0.000002180 s, blame 0.000002180 s"
+	assert_line --regexp '^blame_kernel +3 +0\.000002130 '
+}
+
+@test "Table 1, CPU-bound: the host's compute is on top, the kernel rates 0" {
+	# 3 iterations of 815 ns: host compute 800, kernel 100: the path stays
+	# on the host (launch 10, compute 800, sync 5 each): compute 2400.
+	# The kernel waits for nobody and nobody waits for it: rating 0.
+	run --separate-stderr rate_loop 3 800 100
+	assert_success
+	assert_line --index 0 --regexp '^compute:2400:[0-9]+:1\.'
+	assert_line "kernel:0:0:0"
+}
+
+@test "-n, -e, --csv: rows limited, blame split by pattern" {
+	set -o pipefail
+	{ cat "$DATA/cuda/defs.ndjson"; offload_loop 3 100 800; } | tr-deps | tr-waits |
+		tr-critpath > "$BATS_TEST_TMPDIR/a"
+	run tr-rank -n 1 -e --csv "$BATS_TEST_TMPDIR/a"
+	assert_success
+	assert_line --index 0 "kind,name,region,calls,excl_ns,cp_ns,cp_share,blame_ns,blame_share,rating,blame_blame_kernel_ns,blame_gpu_idle_ns,pattern,count,ns,min_ns,max_ns"
+	assert_line --index 1 "run,,,,2475,2475,,2180,,,,,,,2180,,"
+	assert_line --index 2 --regexp '^rating,"kernel",2,3,2400,2415,0\.975758,2130,0\.977064,1\.952822,2130,0,,,,,$'
+	assert_line --index 3 "wait_summary,,,,,,,,,,,,blame_kernel,3,2130,2130,2130"
+	[ "${#lines[@]}" -eq 5 ]
+}
+
+@test "--json is a valid stream; --diff tells what gained and lost" {
+	set -o pipefail
+	for run in gpu:100:800 cpu:800:100; do
+		IFS=: read -r name host kernel <<< "$run"
+		{ cat "$DATA/cuda/defs.ndjson"; offload_loop 3 "$host" "$kernel"; } |
+			tr-deps | tr-waits | tr-critpath | tr-rank --json -e > "$BATS_TEST_TMPDIR/$name.json"
+		tr-cat --check "$BATS_TEST_TMPDIR/$name.json"
+	done
+	run tr-rank --diff --json "$BATS_TEST_TMPDIR/gpu.json" "$BATS_TEST_TMPDIR/cpu.json"
+	assert_success
+	# the kernel lost its whole rating, the compute gained most
+	assert_line --index 0 --regexp '^\{"k":"header",'
+	assert_line --index 1 --regexp '^\{"k":"rating_diff","name":"kernel","cp_a":2415,"cp_b":0,"blame_a":2130,"blame_b":0,'
+	run tr-rank --diff "$BATS_TEST_TMPDIR/gpu.json" "$BATS_TEST_TMPDIR/cpu.json"
+	assert_success
+	assert_line --index 1 --regexp '^kernel +0\.000002415 +-0\.000002415 +0\.000002130 +-0\.000002130 +-1\.9528$'
+}
+
+@test "bad input: one line, exit 1; a missing diff side too" {
+	printf '%s\n' '{"k":"region","id":0,"name":"main","role":"cpu"}' \
+		'{"k":"blame","to":0,"ns":5,"pattern":"late_sender","wait":0}' > "$BATS_TEST_TMPDIR/bad"
+	run --separate-stderr tr-rank "$BATS_TEST_TMPDIR/bad"
+	assert_failure 1
+	assert_equal "$stderr" "tr-rank: $BATS_TEST_TMPDIR/bad: line 2: blame without the region of its activity ('r': from tr-waits 0.1.0 or later)"
+	run --separate-stderr tr-rank --diff "$BATS_TEST_TMPDIR/none.json" "$BATS_TEST_TMPDIR/bad"
+	assert_failure 1
+	[[ "$stderr" == "tr-rank: $BATS_TEST_TMPDIR/none.json: "* ]]
+	run --separate-stderr tr-rank -n x
+	assert_failure 2
+}
