@@ -35,7 +35,7 @@ TOOL_OBJS = cmd/tool.o
 STAGE_OBJS = cmd/stage.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
 PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps bin/tr-waits bin/tr-critpath bin/tr-rank
 HELPERS = tests/helper/ls-unit tests/helper/an-unit bench/ls-bench bench/gen-otf2 bench/otf2-read
-MAN1 = doc/tr-cat.1 doc/tr-read.1 doc/tr-deps.1 doc/tr-waits.1
+MAN1 = doc/tr-cat.1 doc/tr-read.1 doc/tr-deps.1 doc/tr-waits.1 doc/tr-critpath.1 doc/tr-rank.1
 MAN7 = doc/tr.7
 
 all: $(PROGRAMS) $(HELPERS)

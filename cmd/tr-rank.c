@@ -26,8 +26,7 @@ struct opts {
 
 static void usage(FILE *to)
 {
-	fprintf(to, "usage: tr-rank [-h] [-n N] [-e] [--csv | --json] [file]\n"
-		    "       tr-rank --diff [-n N] [--csv | --json] A.json B.json\n");
+	fprintf(to, "usage: tr-rank [-eh] [-n N] [--csv | --json] [--diff A B | file]\n");
 }
 
 static double secs(uint64_t ns)

@@ -1,8 +1,8 @@
 #!/bin/sh
 # The main job on the bundled example: a Score-P-like OTF2 trace of a
 # 4-rank MPI + CUDA + OpenMP Jacobi run (written by bench/gen-otf2), read
-# into the record stream, checked, and analysed for wait states. Grows with
-# the analysis stages.
+# into the record stream, checked, analysed for wait states and the
+# critical path, and rated. Grows with the analysis stages.
 set -eu
 cd "$(dirname "$0")/.."
 PATH="$PWD/bin:$PWD/bench:$PATH"
@@ -10,7 +10,7 @@ out=examples/out
 
 # examples/out holds only what this script writes
 rm -rf "$out/jacobi" "$out/jacobi.otf2" "$out/jacobi.def" "$out/jacobi.tr" \
-	"$out/jacobi-waits.tr"
+	"$out/jacobi-waits.tr" "$out/jacobi-analysed.tr"
 mkdir -p "$out"
 gen-otf2 -i 20 "$out/jacobi"
 tr-read --stats "$out/jacobi.otf2" > "$out/jacobi.tr"
@@ -20,3 +20,8 @@ tr-cat -J "$out/jacobi.tr" | jq -c 'select(.t != null)' | head -5
 echo "its wait states (tr-deps | tr-waits --summary):"
 tr-deps "$out/jacobi.tr" | tr-waits --summary > "$out/jacobi-waits.tr"
 tr-cat --check "$out/jacobi-waits.tr"
+echo "its critical path (tr-critpath --summary):"
+tr-critpath --summary "$out/jacobi-waits.tr" > "$out/jacobi-analysed.tr"
+tr-cat --check "$out/jacobi-analysed.tr"
+echo "what to optimize first (tr-rank -n 8):"
+tr-rank -n 8 "$out/jacobi-analysed.tr"
