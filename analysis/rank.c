@@ -57,6 +57,8 @@ static int event(struct an_rank *k, const struct ls_record *rec, const char **wh
 
 	if ((rc = an_trace_event(&k->tr, rec, &ev, why)) < 0)
 		return rc;
+	if (!k->tr.defs.streams[ev.s].host && !k->tr.defs.streams[ev.s].gpu)
+		return 0;	/* metric samples: not part of the run's activities */
 	if (!k->events++ || ev.t < k->first)
 		k->first = ev.t;
 	if (ev.t > k->end)

@@ -2,7 +2,8 @@
  * tr-rank's totals over an analysed stream: per region the calls, the
  * exclusive time, the time on the critical path and the blame received
  * (split by pattern); per pattern the wait states, in all and per
- * process; the run's length. The rating of a region is its share of the
+ * process; the run's length (the events of host threads and GPU streams,
+ * as tr-critpath takes them). The rating of a region is its share of the
  * critical path plus its share of all blame (Schmitt et al. 2017).
  */
 #ifndef AN_RANK_H

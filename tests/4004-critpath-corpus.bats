@@ -1,0 +1,72 @@
+#!/usr/bin/env bats
+# The whole pipeline, tr-read | tr-deps | tr-waits | tr-critpath | tr-rank,
+# on every corpus archive; the critical path against the run, and the
+# rating's top against CASITA 1.9's (../shared/corpus/peer-output/casita-1.9/).
+
+load common
+
+setup() {
+	corpus_setup
+}
+
+teardown() {
+	corpus_teardown
+}
+
+# Analyse archive NAME into $TMP/NAME.tr (messages in $TMP/NAME.err).
+analyse() {
+	set -o pipefail
+	tr-read -M "$(archive "$1")" 2> "$TMP/$1.err" | tr-deps -M 2>> "$TMP/$1.err" |
+		tr-waits -M 2>> "$TMP/$1.err" | tr-critpath -M -j 2 > "$TMP/$1.tr" 2>> "$TMP/$1.err"
+}
+
+@test "every corpus archive goes through the whole pipeline; the path tiles the run" {
+	for dir in "$CORPUS"/otf2/*/; do
+		name=$(basename "$dir")
+		analyse "$name" || fail "$name: $(cat "$TMP/$name.err")"
+		tr-rank "$TMP/$name.tr" > /dev/null || fail "$name: tr-rank failed"
+		tr-rank --json "$TMP/$name.tr" | tr-cat --check || fail "$name: tr-rank --json"
+		# the pieces follow each other without gap or overlap, and end at the
+		# run's end: the latest leave of MPI_Finalize, else the last event of
+		# a host thread or GPU stream
+		run bash -c "tr-cat -J '$TMP/$name.tr' | jq -s -r '
+			(map(select(.k == \"region\" and .role == \"mpi_finalize\")) | map(.id)) as \$fin |
+			(map(select(.k == \"leave\" and ([.r] | inside(\$fin))) | .t) | max) as \$f |
+			(map(select(.k == \"stream\" and .type != \"metric\") | .id)) as \$run |
+			(map(select(.id != null and .t != null and ([.s] | inside(\$run))) | .t) | max) as \$last |
+			map(select(.k == \"crit\")) as \$c |
+			([range(1; \$c | length) as \$i | select(\$c[\$i].t != \$c[\$i - 1].t + \$c[\$i - 1].dur)] | length),
+			(\$c[-1].t + \$c[-1].dur == (\$f // \$last))'"
+		assert_success
+		assert_output "0
+true"
+	done
+}
+
+@test "single-process traces: the path is as long as the run" {
+	for name in casita-1_ocl_deps casita-1_scorep-ompt-host-nested casita-1_sptc fastotf2-mi300-hip; do
+		analyse "$name"
+		run tr-rank --json "$TMP/$name.tr"
+		assert_success
+		run jq -r 'select(.k == "run_summary") | .runtime == .cp' <<< "$output"
+		assert_output true
+	done
+}
+
+@test "CASITA: the same critical path through init_cuda and foo" {
+	# casita-4_mpi_ls_barr: foo is on the path 19.945392 s (99.81 %) and
+	# has 51.428307 s of blame, as in CASITA's table. casita-2_cuda_simple
+	# and casita-2_jacobi_blame_cpu_015: init_cuda on the path 0.419443 s
+	# (CASITA 0.419458) and 0.718371 s (CASITA 0.718381).
+	for case in casita-4_mpi_ls_barr:foo:19.945392:51.428307 \
+		casita-2_cuda_simple:init_cuda:0.419443: \
+		casita-2_jacobi_blame_cpu_015:init_cuda:0.718371:; do
+		IFS=: read -r name region cp blame <<< "$case"
+		analyse "$name"
+		run bash -c "tr-rank --json -n 0 '$TMP/$name.tr' | jq -r --arg r '$region' \
+			'select(.k == \"rating\" and .name == \$r) | \"\(.cp / 1e9 * 1e6 | round / 1e6) \(.blame / 1e9 * 1e6 | round / 1e6)\"'"
+		assert_success
+		[[ "$output" == "$cp "* ]] || fail "$name $region: $output, not cp $cp"
+		[ -z "$blame" ] || [[ "$output" == *" $blame" ]] || fail "$name $region: $output, not blame $blame"
+	done
+}
