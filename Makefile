@@ -53,6 +53,8 @@ bin/tr-read: cmd/tr-read.o $(TOOL_OBJS) formats/otf2/libotf2in.a libstream/libst
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS)
 
+bin/tr-rank: cmd/rank-diff.o
+
 bin/tr-deps bin/tr-waits bin/tr-critpath bin/tr-rank: bin/tr-%: cmd/tr-%.o $(STAGE_OBJS)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) -lpthread

@@ -23,7 +23,7 @@ void an_crit_init(struct an_crit *c, struct ls_writer *w, unsigned jobs)
 
 size_t an_crit_bytes_per_node(void)
 {
-	/* the id map is kept at most half full */
+	/* the id map is at most half full: two slots a node, up to four after it grew */
 	return sizeof(struct an_cp_node) + 2 * sizeof(struct an_idmap_slot) +
 	       sizeof(struct an_crit_mark);
 }
@@ -55,8 +55,7 @@ static int piece(struct an_crit *c, const struct an_piece *pc)
 
 	c->per_stream[pc->s] += pc->dur;
 	c->st.length += pc->dur;
-	if (c->has_open && o->s == pc->s && o->act == pc->act && o->r == pc->r &&
-	    o->t + (int64_t)o->dur == pc->t) {
+	if (c->has_open && an_piece_goes_on(o, pc)) {
 		o->dur += pc->dur;
 		return 0;
 	}
@@ -123,7 +122,7 @@ static int add_node(struct an_crit *c, const struct an_event *ev,
 	return 0;
 }
 
-/* The edge from -> to (event ids, to already a node index in *to_ix). */
+/* A dependency from event id `from` to node ti. */
 static void depend(struct an_crit *c, uint64_t from, uint32_t ti)
 {
 	struct an_cp_node *to = &c->n[ti];
@@ -161,13 +160,12 @@ static void edge(struct an_crit *c, const struct ls_record *rec)
 /* A late receiver: the send could not end before its receive was posted. */
 static void wait_state(struct an_crit *c, const struct ls_record *rec)
 {
-	static const char late_receiver[] = "late_receiver";
 	const char *pattern;
 	uint32_t len, ei;
 	uint64_t at, cause;
 
 	if (ls_get_str(rec, LS_F_PATTERN, &pattern, &len) < 0 ||
-	    len != sizeof(late_receiver) - 1 || memcmp(pattern, late_receiver, len) ||
+	    ls_pattern_lookup(pattern, len) != LS_P_LATE_RECEIVER ||
 	    ls_get_u64(rec, LS_F_AT, &at) < 0 || ls_get_u64(rec, LS_F_CAUSE, &cause) < 0)
 		return;
 	if (!an_idmap_get(&c->ix, at, &ei) || c->n[ei].leave == AN_NONE) {
@@ -445,7 +443,6 @@ static int collect(struct an_crit *c, uint32_t end)
 			c->mark[c->chain[i]].drop = 1;
 		c->n[m].pred = AN_NONE;
 		c->base = m;
-		c->mark[m].stamp = c->mark[m].stamp ? c->mark[m].stamp : STAMP_BASE;
 	}
 	if (end != AN_NONE)
 		return 0;

@@ -72,6 +72,23 @@ static inline uint32_t an_index(const struct an_idmap *m, uint64_t id)
 	return an_idmap_get(m, id, &ix) ? ix : AN_NONE;
 }
 
+/*
+ * The index of the definition that field f of rec names in m, or AN_NONE
+ * with *why set to problem (the field missing, or naming no definition).
+ */
+static inline uint32_t an_defs_field(const struct an_idmap *m, const struct ls_record *rec,
+				     enum ls_field f, const char *problem, const char **why)
+{
+	uint64_t id;
+	uint32_t ix;
+
+	if (ls_get_u64(rec, f, &id) < 0 || (ix = an_index(m, id)) == AN_NONE) {
+		*why = problem;
+		return AN_NONE;
+	}
+	return ix;
+}
+
 /* Rank of process index p in comm c, or AN_NONE if it is not a member. */
 static inline uint32_t an_comm_rank(const struct an_comm *c, uint32_t p)
 {

@@ -31,29 +31,15 @@ int an_deps_edge(struct an_deps *d, uint64_t from, uint64_t to, enum ls_edge typ
 static uint32_t process_field(const struct an_deps *d, const struct ls_record *rec,
 			      enum ls_field f, const char **why)
 {
-	uint64_t id;
-	uint32_t p;
-
-	if (ls_get_u64(rec, f, &id) < 0 ||
-	    (p = an_index(&d->tr.defs.proc_ix, id)) == AN_NONE) {
-		*why = "message or collective naming an undefined process";
-		return AN_NONE;
-	}
-	return p;
+	return an_defs_field(&d->tr.defs.proc_ix, rec, f,
+			     "message or collective naming an undefined process", why);
 }
 
 static uint32_t comm_field(const struct an_deps *d, const struct ls_record *rec,
 			   const char **why)
 {
-	uint64_t id;
-	uint32_t c;
-
-	if (ls_get_u64(rec, LS_F_COMM, &id) < 0 ||
-	    (c = an_index(&d->tr.defs.comm_ix, id)) == AN_NONE) {
-		*why = "message or collective on an undefined comm";
-		return AN_NONE;
-	}
-	return c;
+	return an_defs_field(&d->tr.defs.comm_ix, rec, LS_F_COMM,
+			     "message or collective on an undefined comm", why);
 }
 
 /* A send or a receive: match it, and write the edge when both are known. */

@@ -17,11 +17,8 @@ struct job {
 /* Add a piece to out[*n], joining it to the one before where it goes on. */
 static void add(struct an_piece *out, uint32_t *n, struct an_piece pc)
 {
-	struct an_piece *last = *n ? &out[*n - 1] : NULL;
-
-	if (last && last->s == pc.s && last->act == pc.act && last->r == pc.r &&
-	    last->t + (int64_t)last->dur == pc.t) {
-		last->dur += pc.dur;
+	if (*n && an_piece_goes_on(&out[*n - 1], &pc)) {
+		out[*n - 1].dur += pc.dur;
 		return;
 	}
 	out[(*n)++] = pc;

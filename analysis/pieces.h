@@ -12,6 +12,7 @@
 #ifndef AN_PIECES_H
 #define AN_PIECES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "defs.h"
@@ -36,6 +37,13 @@ struct an_piece {
 	uint64_t dur, act;
 	uint32_t s, r;
 };
+
+/* Whether b continues a: the same activity on the same stream, right after. */
+static inline bool an_piece_goes_on(const struct an_piece *a, const struct an_piece *b)
+{
+	return a->s == b->s && a->act == b->act && a->r == b->r &&
+	       a->t + (int64_t)a->dur == b->t;
+}
 
 struct an_pieces {
 	struct an_piece *v;	/* room for one per step of the chain */

@@ -82,17 +82,9 @@ static int event(struct an_rank *k, const struct ls_record *rec, const char **wh
 static uint32_t region(const struct an_rank *k, const struct ls_record *rec,
 		       const char **why)
 {
-	uint64_t r;
-	uint32_t i;
-
-	if (ls_get_u64(rec, LS_F_R, &r) < 0 ||
-	    (i = an_index(&k->tr.defs.region_ix, r)) == AN_NONE) {
-		*why = rec->kind == LS_K_BLAME ?
-			"blame without the region of its activity ('r': from tr-waits 0.1.0 or later)" :
-			"crit record of an undefined region";
-		return AN_NONE;
-	}
-	return i;
+	return an_defs_field(&k->tr.defs.region_ix, rec, LS_F_R, rec->kind == LS_K_BLAME ?
+			     "blame without the region of its activity ('r': from tr-waits 0.1.0 or later)" :
+			     "crit record of an undefined region", why);
 }
 
 static int derived(struct an_rank *k, const struct ls_record *rec, const char **why)

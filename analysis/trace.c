@@ -48,15 +48,11 @@ int an_trace_event(const struct an_trace *tr, const struct ls_record *rec,
 static uint32_t region_of(const struct an_trace *tr, const struct ls_record *rec,
 			  int *rc, const char **why)
 {
-	uint64_t r;
-	uint32_t ix;
+	uint32_t ix = an_defs_field(&tr->defs.region_ix, rec, LS_F_R,
+				    "enter or leave of an undefined region", why);
 
-	if (ls_get_u64(rec, LS_F_R, &r) < 0 ||
-	    (ix = an_index(&tr->defs.region_ix, r)) == AN_NONE) {
-		*why = "enter or leave of an undefined region";
+	if (ix == AN_NONE)
 		*rc = LS_ERR_SYNTAX;
-		return AN_NONE;
-	}
 	return ix;
 }
 

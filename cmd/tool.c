@@ -95,3 +95,14 @@ int tool_finish(struct ls_writer *w)
 	}
 	return status;
 }
+
+void tool_csv_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"')
+			putchar('"');
+		putchar(*s);
+	}
+	putchar('"');
+}

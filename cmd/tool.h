@@ -3,6 +3,7 @@
 #define TOOL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "../libstream/reader.h"
@@ -45,6 +46,15 @@ int tool_output_format(const struct tool_output *out, enum ls_format *format);
  * Returns 0, or 1 after the message.
  */
 int tool_finish(struct ls_writer *w);
+
+/* Nanoseconds as seconds, for tables. */
+static inline double tool_secs(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+/* Print s on stdout as a CSV field: quoted, quotes doubled. */
+void tool_csv_str(const char *s);
 
 /* Report a failed write to stdout (w->err) or conversion. Returns 1. */
 int tool_write_error(const struct ls_reader *r, const struct ls_writer *w,

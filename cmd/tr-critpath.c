@@ -52,7 +52,7 @@ static void summary(const char *input, const struct an_crit *c)
 
 	fprintf(stderr, "%s: critical path %.9f s of a %.9f s run, %" PRIu64
 		" changes of stream, %" PRIu64 " events\n", input,
-		(double)c->st.length / 1e9, (double)run / 1e9, c->st.changes,
+		tool_secs(c->st.length), tool_secs(run), c->st.changes,
 		c->st.nodes);
 	fprintf(stderr, "  %-10s %-10s %16s %8s\n", "process", "stream", "time [s]", "share");
 	for (uint32_t p = 0; p < d->nprocs; p++) {
@@ -64,11 +64,11 @@ static void summary(const char *input, const struct an_crit *c)
 		if (!ns)
 			continue;
 		fprintf(stderr, "  %-10" PRIu64 " %-10s %16.9f %7.2f%%\n", d->procs[p].id,
-			"all", (double)ns / 1e9, share(ns, c->st.length));
+			"all", tool_secs(ns), share(ns, c->st.length));
 		for (uint32_t s = 0; s < d->nstreams; s++)
 			if (d->streams[s].process == p && c->per_stream[s])
 				fprintf(stderr, "  %-10s %-10" PRIu64 " %16.9f %7.2f%%\n", "",
-					d->streams[s].id, (double)c->per_stream[s] / 1e9,
+					d->streams[s].id, tool_secs(c->per_stream[s]),
 					share(c->per_stream[s], c->st.length));
 	}
 	fprintf(stderr, "  kept at most %" PRIu64 " events at once (%zu bytes each)\n",

@@ -1,11 +1,10 @@
 /*
  * tr-rank: the activity rating of an analysed stream (Schmitt et al. 2017,
  * Table 1) and its pattern summary, as a text table, CSV or NDJSON;
- * --diff: the difference of two ratings written with --json.
+ * --diff (rank-diff.c): the difference of two ratings written with --json.
  */
 #include <getopt.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +12,11 @@
 
 #include "../analysis/rank.h"
 #include "../libstream/error.h"
+#include "rank-diff.h"
 #include "tool.h"
 
-enum form { TEXT, CSV, JSON };
-
 struct opts {
-	enum form form;
+	enum rank_form form;
 	uint32_t top;		/* rows, 0: all */
 	bool by_pattern;	/* -e */
 	bool diff;
@@ -27,23 +25,6 @@ struct opts {
 static void usage(FILE *to)
 {
 	fprintf(to, "usage: tr-rank [-eh] [-n N] [--csv | --json] [--diff A B | file]\n");
-}
-
-static double secs(uint64_t ns)
-{
-	return (double)ns / 1e9;
-}
-
-/* A CSV field: quoted, quotes doubled. */
-static void csv_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
 }
 
 /* The patterns with blame, for -e columns. */
@@ -83,7 +64,7 @@ static void text(const char *input, const struct an_rank *k, const struct an_rat
 	uint32_t np = o->by_pattern ? blamed_patterns(k, pat) : 0;
 
 	printf("%s: run %.9f s, critical path %.9f s, waiting %.9f s, blame %.9f s\n",
-	       input, secs(runtime(k)), secs(k->cp), secs(waiting(k)), secs(k->blame));
+	       input, tool_secs(runtime(k)), tool_secs(k->cp), tool_secs(waiting(k)), tool_secs(k->blame));
 	printf("%4s  %-32s %10s %14s %14s %7s %14s %7s %7s", "rank", "region", "calls",
 	       "excl [s]", "cp [s]", "cp %", "blame [s]", "blame %", "rating");
 	for (uint32_t j = 0; j < np; j++)
@@ -93,11 +74,11 @@ static void text(const char *input, const struct an_rank *k, const struct an_rat
 		const struct an_rank_region *r = &k->reg[v[i].region];
 
 		printf("%4u  %-32s %10" PRIu64 " %14.9f %14.9f %6.2f%% %14.9f %6.2f%% %7.4f",
-		       i + 1, r->name, r->calls, secs(r->excl), secs(r->cp),
-		       100 * v[i].cp_share, secs(r->blame), 100 * v[i].blame_share,
+		       i + 1, r->name, r->calls, tool_secs(r->excl), tool_secs(r->cp),
+		       100 * v[i].cp_share, tool_secs(r->blame), 100 * v[i].blame_share,
 		       v[i].rating);
 		for (uint32_t j = 0; j < np; j++)
-			printf(" %14.9f", secs(r->by[pat[j]]));
+			printf(" %14.9f", tool_secs(r->by[pat[j]]));
 		putchar('\n');
 	}
 	printf("\n%-24s %8s %16s %16s %16s\n", "pattern", "count", "time [s]",
@@ -109,7 +90,7 @@ static void text(const char *input, const struct an_rank *k, const struct an_rat
 			continue;
 		an_rank_wait_range(k, p, &min, &max);
 		printf("%-24s %8" PRIu64 " %16.9f %16.9f %16.9f\n", ls_pattern_name(p),
-		       k->wait_count[p], secs(k->wait_ns[p]), secs(min), secs(max));
+		       k->wait_count[p], tool_secs(k->wait_ns[p]), tool_secs(min), tool_secs(max));
 	}
 }
 
@@ -131,7 +112,7 @@ static void csv(const struct an_rank *k, const struct an_rating *v, uint32_t n,
 		const struct an_rank_region *r = &k->reg[v[i].region];
 
 		printf("rating,");
-		csv_str(r->name);
+		tool_csv_str(r->name);
 		printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6f,%" PRIu64
 		       ",%.6f,%.6f", k->tr.defs.region_ids[v[i].region], r->calls, r->excl,
 		       r->cp, v[i].cp_share, r->blame, v[i].blame_share, v[i].rating);
@@ -250,9 +231,9 @@ static int rate(const char *path, const struct opts *o)
 		if (o->top && n > o->top)
 			n = o->top;
 		ls_writer_init(&w, STDOUT_FILENO, LS_FMT_JSON);
-		if (o->form == TEXT)
+		if (o->form == RANK_TEXT)
 			text(r.name, &k, v, n, o);
-		else if (o->form == CSV)
+		else if (o->form == RANK_CSV)
 			csv(&k, v, n, o);
 		else if ((rc = json(&w, &k, v, n, o)) < 0)
 			status = tool_write_error(&r, &w, rc);
@@ -261,155 +242,6 @@ static int rate(const char *path, const struct opts *o)
 	free(v);
 	an_rank_release(&k);
 	ls_reader_release(&r);
-	return status;
-}
-
-/* Diff */
-
-struct row {
-	char *name;
-	uint64_t cp[2], blame[2];
-	double rating[2];
-};
-
-struct rows {
-	struct row *v;
-	uint32_t n, cap;
-};
-
-static struct row *row_of(struct rows *t, const char *name, uint32_t len)
-{
-	for (uint32_t i = 0; i < t->n; i++)
-		if (strlen(t->v[i].name) == len && memcmp(t->v[i].name, name, len) == 0)
-			return &t->v[i];
-	if (t->n == t->cap) {
-		uint32_t cap = t->cap ? 2 * t->cap : 64;
-		struct row *v = realloc(t->v, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		t->v = v;
-		t->cap = cap;
-	}
-	t->v[t->n] = (struct row){ strndup(name, len), { 0, 0 }, { 0, 0 }, { 0, 0 } };
-	return t->v[t->n].name ? &t->v[t->n++] : NULL;
-}
-
-/* Take the rating records of a tr-rank --json output as side `side`. */
-static int read_side(const char *path, struct rows *t, int side)
-{
-	struct ls_reader r;
-	struct ls_record rec;
-	const char *name;
-	uint32_t len;
-	int rc;
-
-	if (ls_reader_open(&r, path) < 0) {
-		tool_error("%s: %s", path, r.err);
-		return 1;
-	}
-	while ((rc = ls_read(&r, &rec)) > 0) {
-		struct row *x;
-
-		if (rec.kind != LS_K_RATING)
-			continue;
-		if (ls_get_str(&rec, LS_F_NAME, &name, &len) < 0) {
-			char where[64];
-
-			tool_error("%s: %s: rating without a name", r.name,
-				   ls_reader_where(&r, where, sizeof(where)));
-			ls_reader_release(&r);
-			return 1;
-		}
-		if (!(x = row_of(t, name, len))) {
-			tool_error("out of memory");
-			ls_reader_release(&r);
-			return 1;
-		}
-		/* a region name that comes twice (two ids) adds up */
-		uint64_t cp = 0, blame = 0;
-		double rating = 0;
-
-		ls_get_u64(&rec, LS_F_CP, &cp);
-		ls_get_u64(&rec, LS_F_BLAME, &blame);
-		ls_get_f64(&rec, LS_F_RATING, &rating);
-		x->cp[side] += cp;
-		x->blame[side] += blame;
-		x->rating[side] += rating;
-	}
-	if (rc < 0)
-		tool_read_error(&r);
-	ls_reader_release(&r);
-	return rc < 0;
-}
-
-static int by_change(const void *a, const void *b)
-{
-	const struct row *x = a, *y = b;
-	double dx = fabs(x->rating[1] - x->rating[0]), dy = fabs(y->rating[1] - y->rating[0]);
-
-	if (dx != dy)
-		return dx > dy ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
-static double sdiff(uint64_t a, uint64_t b)
-{
-	return ((double)b - (double)a) / 1e9;
-}
-
-static int diff(const char *a, const char *b, const struct opts *o)
-{
-	struct rows t = { NULL, 0, 0 };
-	struct ls_writer w;
-	uint32_t n;
-	int status = read_side(a, &t, 0) || read_side(b, &t, 1);
-
-	if (status)
-		goto out;
-	qsort(t.v, t.n, sizeof(*t.v), by_change);
-	n = o->top && t.n > o->top ? o->top : t.n;
-	ls_writer_init(&w, STDOUT_FILENO, LS_FMT_JSON);
-	if (o->form == TEXT)
-		printf("%-32s %14s %14s %14s %14s %9s\n", "region", "cp A [s]", "cp B-A [s]",
-		       "blame A [s]", "blame B-A [s]", "rating B-A");
-	else if (o->form == CSV)
-		printf("name,cp_a_ns,cp_b_ns,blame_a_ns,blame_b_ns,rating_a,rating_b\n");
-	else if (ls_write_header(&w, "tr-rank " TR_VERSION, NULL) < 0)
-		status = 1;
-	for (uint32_t i = 0; i < n; i++) {
-		const struct row *x = &t.v[i];
-
-		if (o->form == TEXT) {
-			printf("%-32s %14.9f %+14.9f %14.9f %+14.9f %+9.4f\n", x->name,
-			       secs(x->cp[0]), sdiff(x->cp[0], x->cp[1]), secs(x->blame[0]),
-			       sdiff(x->blame[0], x->blame[1]), x->rating[1] - x->rating[0]);
-		} else if (o->form == CSV) {
-			csv_str(x->name);
-			printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6f,%.6f\n",
-			       x->cp[0], x->cp[1], x->blame[0], x->blame[1], x->rating[0],
-			       x->rating[1]);
-		} else {
-			ls_build_begin(&w, 8);
-			ls_put_kind(&w, LS_K_RATING_DIFF);
-			ls_put_str(&w, LS_F_NAME, x->name);
-			ls_put_u64(&w, LS_F_CP_A, x->cp[0]);
-			ls_put_u64(&w, LS_F_CP_B, x->cp[1]);
-			ls_put_u64(&w, LS_F_BLAME_A, x->blame[0]);
-			ls_put_u64(&w, LS_F_BLAME_B, x->blame[1]);
-			ls_put_f64(&w, LS_F_RATING_A, x->rating[0]);
-			ls_put_f64(&w, LS_F_RATING_B, x->rating[1]);
-			if (ls_build_end(&w) < 0) {	/* tool_finish says why */
-				status = 1;
-				break;
-			}
-		}
-	}
-	status |= tool_finish(&w);
-out:
-	for (uint32_t i = 0; i < t.n; i++)
-		free(t.v[i].name);
-	free(t.v);
 	return status;
 }
 
@@ -422,7 +254,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { TEXT, 20, false, false };
+	struct opts o = { RANK_TEXT, 20, false, false };
 	char *end;
 	int ch;
 
@@ -443,10 +275,10 @@ int main(int argc, char **argv)
 			o.by_pattern = true;
 			break;
 		case 'C':
-			o.form = CSV;
+			o.form = RANK_CSV;
 			break;
 		case 'J':
-			o.form = JSON;
+			o.form = RANK_JSON;
 			break;
 		case 'D':
 			o.diff = true;
@@ -462,5 +294,5 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	return o.diff ? diff(argv[0], argv[1], &o) : rate(argc ? argv[0] : NULL, &o);
+	return o.diff ? rank_diff(argv[0], argv[1], o.form, o.top) : rate(argc ? argv[0] : NULL, &o);
 }
