@@ -26,16 +26,19 @@ OTF2_LIBS = $(shell pkg-config --libs otf2)
 LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/idset.o \
 	libstream/json.o libstream/mp.o libstream/range.o libstream/reader.o \
 	libstream/record.o libstream/roles.o libstream/schema.o libstream/writer.o
-OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o
+OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o formats/otf2/vocab.o
+OTF2OUT_OBJS = formats/otf2/otf2out.o formats/otf2/out_defs.o formats/otf2/out_events.o \
+	formats/otf2/out_metrics.o formats/otf2/vocab.o
 ANALYSIS_OBJS = analysis/blame.o analysis/coll.o analysis/critpath.o analysis/defs.o \
 	analysis/deps.o analysis/gwaits.o analysis/idmap.o analysis/offload.o analysis/omp.o \
 	analysis/p2p.o analysis/pieces.o analysis/rank.o analysis/stack.o analysis/trace.o \
 	analysis/waits.o
 TOOL_OBJS = cmd/tool.o
 STAGE_OBJS = cmd/stage.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
-PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps bin/tr-waits bin/tr-critpath bin/tr-rank
+PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps bin/tr-waits bin/tr-critpath bin/tr-rank bin/tr-otf2
 HELPERS = tests/helper/ls-unit tests/helper/an-unit bench/ls-bench bench/gen-otf2 bench/otf2-read
-MAN1 = doc/tr-cat.1 doc/tr-read.1 doc/tr-deps.1 doc/tr-waits.1 doc/tr-critpath.1 doc/tr-rank.1
+MAN1 = doc/tr-cat.1 doc/tr-read.1 doc/tr-deps.1 doc/tr-waits.1 doc/tr-critpath.1 doc/tr-rank.1 \
+	doc/tr-otf2.1
 MAN7 = doc/tr.7
 
 all: $(PROGRAMS) $(HELPERS)
@@ -46,6 +49,9 @@ libstream/libstream.a: $(LIBSTREAM_OBJS)
 formats/otf2/libotf2in.a: $(OTF2IN_OBJS)
 	$(AR) rcs $@ $^
 
+formats/otf2/libotf2out.a: $(OTF2OUT_OBJS)
+	$(AR) rcs $@ $^
+
 analysis/libanalysis.a: $(ANALYSIS_OBJS)
 	$(AR) rcs $@ $^
 
@@ -54,6 +60,11 @@ bin/tr-read: cmd/tr-read.o $(TOOL_OBJS) formats/otf2/libotf2in.a libstream/libst
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS)
 
 bin/tr-rank: cmd/rank-diff.o
+
+bin/tr-otf2: cmd/tr-otf2.o cmd/archive.o $(TOOL_OBJS) formats/otf2/libotf2out.a \
+		analysis/libanalysis.a libstream/libstream.a
+	@mkdir -p bin
+	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS)
 
 bin/tr-deps bin/tr-waits bin/tr-critpath bin/tr-rank: bin/tr-%: cmd/tr-%.o $(STAGE_OBJS)
 	@mkdir -p bin
@@ -106,7 +117,7 @@ uninstall:
 
 clean:
 	rm -rf bin $(PROGRAMS) $(HELPERS) libstream/libstream.a formats/otf2/libotf2in.a \
-		analysis/libanalysis.a
+		analysis/libanalysis.a formats/otf2/libotf2out.a
 	find . -name '*.o' -delete -o -name '*.d' -delete
 
 .PHONY: all check bench example deps install uninstall clean

@@ -101,15 +101,18 @@ static bool defined(const struct ls_checker *c, enum ls_ref ref, uint64_t id)
 	return ref == LS_REF_NONE || ls_idset_has(&c->ids[ref], id);
 }
 
-static int check_field(struct ls_checker *c, const struct ls_record *rec,
-		       const struct ls_field_spec *fs, char *msg, size_t n)
+/*
+ * Field fs of rec against its spec: present if required, of its type and
+ * vocabulary. Returns 1 if present, 0 if absent, or LS_ERR_SYNTAX.
+ */
+static int check_value(const struct ls_record *rec, const struct ls_field_spec *fs,
+		       struct mp_item *it, char *msg, size_t n)
 {
 	const char *kind = ls_kind_name(rec->kind);
 	const char *name = ls_field_name(fs->field);
-	struct mp_item it;
 	bool ok;
 
-	if (ls_get(rec, fs->field, &it) < 0) {
+	if (ls_get(rec, fs->field, it) < 0) {
 		if (!fs->required)
 			return 0;
 		return problem(msg, n, "%s without required field \"%s\"", kind, name);
@@ -117,25 +120,25 @@ static int check_field(struct ls_checker *c, const struct ls_record *rec,
 	switch (fs->type) {
 	case LS_V_UINT:
 	case LS_V_ID:
-		ok = it.type == MP_UINT;
+		ok = it->type == MP_UINT;
 		break;
 	case LS_V_INT:
-		ok = it.type == MP_INT || (it.type == MP_UINT && it.v.u <= INT64_MAX);
+		ok = it->type == MP_INT || (it->type == MP_UINT && it->v.u <= INT64_MAX);
 		break;
 	case LS_V_NUM:
-		ok = it.type == MP_INT || it.type == MP_UINT || it.type == MP_FLOAT;
+		ok = it->type == MP_INT || it->type == MP_UINT || it->type == MP_FLOAT;
 		break;
 	case LS_V_STR:
-		ok = it.type == MP_STR;
+		ok = it->type == MP_STR;
 		break;
 	case LS_V_BOOL:
-		ok = it.type == MP_BOOL;
+		ok = it->type == MP_BOOL;
 		break;
 	case LS_V_MAP:
-		ok = it.type == MP_MAP;
+		ok = it->type == MP_MAP;
 		break;
 	case LS_V_UINTS:
-		ok = it.type == MP_ARRAY;
+		ok = it->type == MP_ARRAY;
 		break;
 	default:
 		ok = false;
@@ -143,14 +146,52 @@ static int check_field(struct ls_checker *c, const struct ls_record *rec,
 	if (!ok)
 		return problem(msg, n, "%s field \"%s\" is not %s", kind, name,
 			       type_names[fs->type]);
-	if (it.type == MP_STR) {
-		if (!valid_utf8(it.v.s.p, it.v.s.n))
+	if (it->type == MP_STR) {
+		if (!valid_utf8(it->v.s.p, it->v.s.n))
 			return problem(msg, n, "%s field \"%s\" is not valid UTF-8",
 				       kind, name);
-		if (!ls_vocab_has(fs->vocab, it.v.s.p, it.v.s.n))
+		if (!ls_vocab_has(fs->vocab, it->v.s.p, it->v.s.n))
 			return problem(msg, n, "%s field \"%s\" has unknown value \"%.*s\"",
-				       kind, name, (int)it.v.s.n, it.v.s.p);
+				       kind, name, (int)it->v.s.n, it->v.s.p);
 	}
+	if (fs->type == LS_V_UINTS) {
+		const uint8_t *p = rec->raw + rec->off[fs->field], *end = rec->raw + rec->len;
+		uint32_t count = it->v.n;
+		struct mp_item item;
+
+		p += mp_head(p, end, &item);
+		for (uint32_t i = 0; i < count; i++) {
+			p += mp_head(p, end, &item);
+			if (item.type != MP_UINT)
+				return problem(msg, n, "%s field \"%s\" is not %s", kind,
+					       name, type_names[fs->type]);
+		}
+	}
+	return 1;
+}
+
+int ls_check_fields(const struct ls_record *rec, char *msg, size_t n)
+{
+	const struct ls_kind_spec *spec = ls_kind_spec(rec->kind);
+	struct mp_item it;
+	int rc;
+
+	for (int i = 0; i < spec->nfields; i++)
+		if ((rc = check_value(rec, &spec->fields[i], &it, msg, n)) < 0)
+			return rc;
+	return 0;
+}
+
+static int check_field(struct ls_checker *c, const struct ls_record *rec,
+		       const struct ls_field_spec *fs, char *msg, size_t n)
+{
+	const char *kind = ls_kind_name(rec->kind);
+	const char *name = ls_field_name(fs->field);
+	struct mp_item it;
+	int rc = check_value(rec, fs, &it, msg, n);
+
+	if (rc <= 0)
+		return rc;
 	if (fs->type == LS_V_UINTS) {
 		const uint8_t *p = rec->raw + rec->off[fs->field], *end = rec->raw + rec->len;
 		uint32_t count = it.v.n;
@@ -158,9 +199,6 @@ static int check_field(struct ls_checker *c, const struct ls_record *rec,
 		p += mp_head(p, end, &it);
 		for (uint32_t i = 0; i < count; i++) {
 			p += mp_head(p, end, &it);
-			if (it.type != MP_UINT)
-				return problem(msg, n, "%s field \"%s\" is not %s", kind,
-					       name, type_names[fs->type]);
 			if (!defined(c, fs->ref, it.v.u))
 				return problem(msg, n, "%s field \"%s\" names undefined %s %" PRIu64,
 					       kind, name, ref_names[fs->ref], it.v.u);

@@ -31,6 +31,13 @@ void ls_checker_init(struct ls_checker *c);
 int ls_check(struct ls_checker *c, const struct ls_record *rec, char *msg,
 	     size_t n);
 
+/*
+ * Check rec's fields alone against its kind: the required ones present,
+ * every one of its type and vocabulary; nothing looked up. Returns 0, or
+ * LS_ERR_SYNTAX with a one-line description in msg[0..n).
+ */
+int ls_check_fields(const struct ls_record *rec, char *msg, size_t n);
+
 void ls_checker_release(struct ls_checker *c);
 
 #endif

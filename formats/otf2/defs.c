@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "../../libstream/error.h"
-#include "../../libstream/roles.h"
 #include "otf2in_private.h"
+#include "vocab.h"
 
 int otf2in_table_reserve(void **v, uint32_t *n, size_t size, uint64_t i)
 {
@@ -74,79 +74,6 @@ static OTF2_CallbackCode on_string(void *data, OTF2_StringRef self, const char *
 	return OTF2_CALLBACK_SUCCESS;
 }
 
-static const char *paradigm_name(OTF2_Paradigm p)
-{
-	switch (p) {
-	case OTF2_PARADIGM_MPI: return "mpi";
-	case OTF2_PARADIGM_CUDA: return "cuda";
-	case OTF2_PARADIGM_HIP: return "hip";
-	case OTF2_PARADIGM_OPENCL: return "opencl";
-	case OTF2_PARADIGM_OPENMP: return "openmp";
-	case OTF2_PARADIGM_USER: return "user";
-	case OTF2_PARADIGM_COMPILER: return "compiler";
-	case OTF2_PARADIGM_PTHREAD: return "pthread";
-	case OTF2_PARADIGM_MEASUREMENT_SYSTEM: return "measurement";
-	default: return "other";
-	}
-}
-
-/* The last region role of OTF2 3.0; Score-P 9 writes kernels with a newer one. */
-#define LAST_KNOWN_ROLE OTF2_REGION_ROLE_FILE_IO_METADATA
-
-static bool is_gpu_paradigm(OTF2_Paradigm p)
-{
-	return p == OTF2_PARADIGM_CUDA || p == OTF2_PARADIGM_HIP ||
-	       p == OTF2_PARADIGM_OPENCL;
-}
-
-/*
- * A region's role: the name table first (API calls of every paradigm),
- * then what OTF2's region role and paradigm say. GPU-paradigm regions
- * that are not API wrappers are what Score-P writes for kernels.
- */
-static enum ls_role classify(const char *name, OTF2_RegionRole role,
-			     OTF2_Paradigm paradigm, const char **dir)
-{
-	enum ls_role r = ls_role_by_name(name, dir);
-
-	if (r != LS_R_UNKNOWN)
-		return r;
-	if (paradigm == OTF2_PARADIGM_MPI)
-		return LS_R_MPI_OTHER;
-	if (is_gpu_paradigm(paradigm)) {
-		switch (role) {
-		case OTF2_REGION_ROLE_FUNCTION:
-		case OTF2_REGION_ROLE_UNKNOWN:
-			return LS_R_KERNEL;
-		case OTF2_REGION_ROLE_IMPLICIT_BARRIER:
-		case OTF2_REGION_ROLE_BARRIER:
-			return LS_R_CTX_SYNC;
-		case OTF2_REGION_ROLE_ARTIFICIAL:
-			return LS_R_CPU;
-		default:	/* WRAPPER, ALLOCATE, DEALLOCATE, ..., or newer */
-			return role > LAST_KNOWN_ROLE ? LS_R_KERNEL : LS_R_GPU_API;
-		}
-	}
-	if (paradigm == OTF2_PARADIGM_OPENMP) {
-		/* OMPT (Score-P 4+) names what its region roles do not say */
-		if (strstr(name, "implicit task") || strstr(name, "implicit_task"))
-			return LS_R_OMP_IMPLICIT_TASK;
-		if (strncmp(name, "!$omp parallel", 14) == 0)
-			return LS_R_OMP_PARALLEL;
-		switch (role) {
-		case OTF2_REGION_ROLE_PARALLEL: return LS_R_OMP_PARALLEL;
-		case OTF2_REGION_ROLE_BARRIER:
-		case OTF2_REGION_ROLE_IMPLICIT_BARRIER: return LS_R_OMP_BARRIER;
-		case OTF2_REGION_ROLE_CRITICAL: return LS_R_OMP_LOCK;
-		case OTF2_REGION_ROLE_CRITICAL_SBLOCK: return LS_R_OMP_CRITICAL;
-		case OTF2_REGION_ROLE_TASK:
-		case OTF2_REGION_ROLE_TASK_UNTIED: return LS_R_OMP_TASK;
-		default: return LS_R_OMP_OTHER;
-		}
-	}
-	return LS_R_CPU;
-}
-
 static OTF2_CallbackCode on_region(void *data, OTF2_RegionRef self, OTF2_StringRef name,
 				   OTF2_StringRef canonical, OTF2_StringRef descr,
 				   OTF2_RegionRole role, OTF2_Paradigm paradigm,
@@ -160,8 +87,8 @@ static OTF2_CallbackCode on_region(void *data, OTF2_RegionRef self, OTF2_StringR
 	RESERVE_OR_FAIL(in->regions, self);
 	r = &in->regions.v[self];
 	r->name = otf2in_string(in, name);
-	r->paradigm = paradigm_name(paradigm);
-	r->role = classify(r->name, role, paradigm, &r->dir);
+	r->paradigm = otf2_paradigm_name(paradigm);
+	r->role = otf2_classify(r->name, role, paradigm, &r->dir);
 	r->defined = true;
 	return OTF2_CALLBACK_SUCCESS;
 }

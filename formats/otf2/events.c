@@ -10,6 +10,7 @@
 
 #include "../../libstream/error.h"
 #include "otf2in_private.h"
+#include "vocab.h"
 
 /*
  * Ticks to ns since the trace's start, exactly:
@@ -34,33 +35,6 @@ static int64_t to_ns(const struct otf2in *in, OTF2_TimeStamp ticks)
 	if (d < 0 && ns * (__int128)in->resolution != d * 1000000000)
 		ns--;
 	return (int64_t)ns;
-}
-
-static const char *op_name(OTF2_CollectiveOp op)
-{
-	static const char *const names[] = {
-		[OTF2_COLLECTIVE_OP_BARRIER] = "barrier",
-		[OTF2_COLLECTIVE_OP_BCAST] = "bcast",
-		[OTF2_COLLECTIVE_OP_GATHER] = "gather",
-		[OTF2_COLLECTIVE_OP_GATHERV] = "gatherv",
-		[OTF2_COLLECTIVE_OP_SCATTER] = "scatter",
-		[OTF2_COLLECTIVE_OP_SCATTERV] = "scatterv",
-		[OTF2_COLLECTIVE_OP_ALLGATHER] = "allgather",
-		[OTF2_COLLECTIVE_OP_ALLGATHERV] = "allgatherv",
-		[OTF2_COLLECTIVE_OP_ALLTOALL] = "alltoall",
-		[OTF2_COLLECTIVE_OP_ALLTOALLV] = "alltoallv",
-		[OTF2_COLLECTIVE_OP_ALLTOALLW] = "alltoallw",
-		[OTF2_COLLECTIVE_OP_ALLREDUCE] = "allreduce",
-		[OTF2_COLLECTIVE_OP_REDUCE] = "reduce",
-		[OTF2_COLLECTIVE_OP_REDUCE_SCATTER] = "reduce_scatter",
-		[OTF2_COLLECTIVE_OP_SCAN] = "scan",
-		[OTF2_COLLECTIVE_OP_EXSCAN] = "exscan",
-		[OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK] = "reduce_scatter_block",
-	};
-
-	if (op < sizeof(names) / sizeof(names[0]) && names[op])
-		return names[op];
-	return "other";
 }
 
 static int write_pending(struct otf2in *in, const struct pending *p, int64_t t)
@@ -577,7 +551,7 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef ref, OTF2_TimeStamp ticks,
 	p->comm = comm;
 	p->sent = sent;
 	p->recvd = recvd;
-	p->op = op_name(op);
+	p->op = otf2_op_name(op);
 	if (root != OTF2_UNDEFINED_UINT32) {
 		p->root = peer_process(in, l, comm, root);
 		if (p->root != NONE)

@@ -1,0 +1,211 @@
+/*
+ * tr-otf2: write a record stream as an OTF2 archive, for Vampir and every
+ * other OTF2 reader: the trace as tr-read read it, plus the analysis
+ * results (critical path, blame, waiting time) as metrics.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../formats/otf2/otf2out.h"
+#include "../libstream/error.h"
+#include "archive.h"
+#include "tool.h"
+
+static void usage(FILE *to)
+{
+	fprintf(to, "usage: tr-otf2 [-fh] [--stats] -o dir/name [stream]\n");
+}
+
+/*
+ * Standard input (or anything that cannot be read twice) is copied into
+ * the staging folder first. Returns the path to read, or NULL after a message.
+ */
+static char *readable_twice(const char *input, const char *stage)
+{
+	char buf[1 << 16], *copy;
+	struct stat st;
+	int out;
+	ssize_t n;
+
+	if (input && strcmp(input, "-") != 0) {
+		if (stat(input, &st) < 0) {
+			tool_error("%s: %s", input, strerror(errno));
+			return NULL;
+		}
+		if (S_ISREG(st.st_mode))
+			return strdup(input);
+		if (freopen(input, "r", stdin) == NULL) {
+			tool_error("%s: %s", input, strerror(errno));
+			return NULL;
+		}
+	}
+	if (asprintf(&copy, "%s/stream", stage) < 0) {
+		tool_error("out of memory");
+		return NULL;
+	}
+	if ((out = open(copy, O_WRONLY | O_CREAT | O_EXCL, 0600)) < 0)
+		goto fail;
+	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0 && write(out, buf, (size_t)n) != n)
+			goto fail;
+	if (n < 0 || close(out) < 0) {
+		out = -1;
+		goto fail;
+	}
+	return copy;
+fail:
+	tool_error("%s: %s", input ? input : "<stdin>", strerror(errno));
+	if (out >= 0)
+		close(out);
+	free(copy);
+	return NULL;
+}
+
+/* One pass over the stream: take (pass 1) or write (pass 2) every record. */
+static int pass(struct otf2out *o, const char *path, const char *name,
+		int (*each)(struct otf2out *, const struct ls_record *))
+{
+	struct ls_reader r;
+	struct ls_record rec;
+	char where[64];
+	int rc;
+
+	if (ls_reader_open(&r, path) < 0) {
+		tool_error("%s: %s", name, r.err);
+		return 1;
+	}
+	r.name = name;
+	while ((rc = ls_read(&r, &rec)) > 0)
+		if (each(o, &rec) < 0) {
+			tool_error("%s: %s: %s", name, ls_reader_where(&r, where, sizeof(where)),
+				   otf2out_error(o));
+			ls_reader_release(&r);
+			return 1;
+		}
+	if (rc < 0)
+		tool_read_error(&r);
+	ls_reader_release(&r);
+	return rc < 0;
+}
+
+/* What OTF2 could not hold: said once each. */
+static void report_losses(const char *path, const struct otf2out_report *r)
+{
+	const struct { uint64_t count; const char *what; } lost[] = {
+		{ r->roles_by_name, "regions whose role OTF2 cannot carry: tr-read gives them the role their name has" },
+		{ r->corr_unplaced, "corr fields on a leave that differ from its enter's; tr-read gives the leave its enter's" },
+		{ r->blame_unplaced, "blamed activities never entered or never left in the stream: their blame is not written" },
+	};
+
+	for (size_t i = 0; i < sizeof(lost) / sizeof(lost[0]); i++)
+		if (lost[i].count)
+			tool_error("%s: %" PRIu64 " %s", path, lost[i].count, lost[i].what);
+}
+
+static void print_stats(const char *path, const struct otf2out_report *r)
+{
+	static const char *const metrics[] = { "Critical Path", "Blame", "Waiting Time" };
+
+	fprintf(stderr, "%s: %" PRIu64 " events written\n", path, r->events);
+	for (int m = 0; m < 3; m++)
+		if (r->samples[m])
+			fprintf(stderr, "  %-14s %12" PRIu64 " values\n", metrics[m], r->samples[m]);
+	for (int k = 0; k < LS_K__COUNT; k++)
+		if (r->left_out[k])
+			fprintf(stderr, "%s: %" PRIu64 " %s records left out (OTF2 has no place for them)\n",
+				path, r->left_out[k], k ? ls_kind_name((enum ls_kind)k) : "unknown");
+}
+
+static int run(struct archive *a, const char *input, const char *out_path, bool force,
+	       bool stats)
+{
+	struct otf2out *o = otf2out_new();
+	const char *name = input && strcmp(input, "-") != 0 ? input : "<stdin>";
+	char *path = NULL, err[512];
+	int status = 1;
+
+	if (!o) {
+		tool_error("out of memory");
+		return 1;
+	}
+	if (!(path = readable_twice(input, a->stage)) ||
+	    pass(o, path, name, otf2out_take) != 0)
+		goto out;
+	if (otf2out_open(o, a->stage, a->name) < 0 ||
+	    pass(o, path, name, otf2out_write) != 0 ||
+	    otf2out_close(o) < 0) {
+		if (otf2out_error(o)[0])
+			tool_error("%s: %s", out_path, otf2out_error(o));
+		goto out;
+	}
+	if (archive_place(a, force, err, sizeof(err)) < 0) {
+		tool_error("%s", err);
+		goto out;
+	}
+	report_losses(out_path, otf2out_report(o));
+	if (stats)
+		print_stats(out_path, otf2out_report(o));
+	status = 0;
+out:
+	otf2out_free(o);
+	free(path);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_STATS = 256 };
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "stats", no_argument, NULL, OPT_STATS },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out_path = NULL;
+	bool force = false, stats = false;
+	struct archive a;
+	char err[512];
+	int ch, status;
+
+	tool_init("tr-otf2");
+	while ((ch = getopt_long(argc, argv, "fho:", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'o':
+			out_path = optarg;
+			break;
+		case 'f':
+			force = true;
+			break;
+		case OPT_STATS:
+			stats = true;
+			break;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!out_path || argc - optind > 1) {
+		usage(stderr);
+		return 2;
+	}
+	if (archive_prepare(&a, out_path, force, err, sizeof(err)) < 0) {
+		tool_error("%s", err);
+		archive_release(&a);
+		return 1;
+	}
+	status = run(&a, argc > optind ? argv[optind] : NULL, out_path, force, stats);
+	archive_release(&a);
+	return status;
+}

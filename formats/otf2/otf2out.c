@@ -1,0 +1,256 @@
+/*
+ * The OTF2 writer's life: the two passes over the records, the archive,
+ * the string table every definition names its strings from.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../libstream/error.h"
+#include "otf2out_private.h"
+
+int otf2out_fail(struct otf2out *o, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(o->err, sizeof(o->err), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+struct otf2out *otf2out_new(void)
+{
+	struct otf2out *o = calloc(1, sizeof(*o));
+
+	if (o)
+		an_defs_init(&o->defs);
+	if (o && otf2out_string(o, "", 0) == NONE) {	/* ref 0: the empty string */
+		free(o);
+		return NULL;
+	}
+	return o;
+}
+
+static uint32_t string_hash(const char *s, uint32_t n)
+{
+	uint32_t h = 2166136261u;
+
+	for (uint32_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 16777619u;
+	return h;
+}
+
+static int strings_grow(struct out_strings *t)
+{
+	uint32_t size = t->mask ? 2 * (t->mask + 1) : 64;
+	uint32_t *slot = calloc(size, sizeof(*slot));
+
+	if (!slot)
+		return LS_ERR_NOMEM;
+	for (uint32_t i = 0; i < t->n; i++) {
+		uint32_t h = string_hash(t->v[i], (uint32_t)strlen(t->v[i])) & (size - 1);
+
+		while (slot[h])
+			h = (h + 1) & (size - 1);
+		slot[h] = i + 1;
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->mask = size - 1;
+	return 0;
+}
+
+OTF2_StringRef otf2out_string(struct otf2out *o, const char *s, uint32_t n)
+{
+	struct out_strings *t = &o->strings;
+	uint32_t h;
+	char *copy;
+
+	if ((t->n + 1) * 2 > t->mask && strings_grow(t) < 0)
+		return NONE;
+	for (h = string_hash(s, n) & t->mask; t->slot[h]; h = (h + 1) & t->mask) {
+		const char *have = t->v[t->slot[h] - 1];
+
+		if (strncmp(have, s, n) == 0 && have[n] == '\0')
+			return t->slot[h] - 1;
+	}
+	if (t->n == t->cap) {
+		uint32_t cap = t->cap ? 2 * t->cap : 64;
+		char **v = realloc(t->v, cap * sizeof(*v));
+
+		if (!v)
+			return NONE;
+		t->v = v;
+		t->cap = cap;
+	}
+	if (!(copy = strndup(s, n)))
+		return NONE;
+	t->v[t->n] = copy;
+	t->slot[h] = ++t->n;
+	return t->n - 1;
+}
+
+int otf2out_take(struct otf2out *o, const struct ls_record *rec)
+{
+	const struct ls_kind_spec *spec = ls_kind_spec(rec->kind);
+
+	switch (spec ? spec->cls : LS_C_UNKNOWN) {
+	case LS_C_HEADER:
+		o->has_epoch = ls_get_i64(rec, LS_F_EPOCH, &o->epoch) == 0;
+		return 0;
+	case LS_C_DEF:
+		return otf2out_take_definition(o, rec);
+	case LS_C_EVENT:
+		return otf2out_take_event(o, rec);
+	case LS_C_DERIVED:
+		if (rec->kind == LS_K_CRIT || rec->kind == LS_K_WAIT || rec->kind == LS_K_BLAME)
+			return otf2out_take_result(o, rec);
+		o->report.left_out[rec->kind]++;
+		return 0;
+	default:
+		o->report.left_out[0]++;
+		return 0;
+	}
+}
+
+/* libotf2 prints its errors unless told otherwise: keep the first as ours. */
+static OTF2_ErrorCode on_otf2_error(void *data, const char *file, uint64_t line,
+				    const char *function, OTF2_ErrorCode code,
+				    const char *fmt, va_list va)
+{
+	char *msg = data;
+
+	(void)file, (void)line, (void)function;
+	if (msg[0] == '\0') {
+		vsnprintf(msg, 256, fmt, va);
+		if (msg[0] == '\0')
+			snprintf(msg, 256, "%s", OTF2_Error_GetDescription(code));
+	}
+	return code;
+}
+
+static OTF2_FlushType pre_flush(void *data, OTF2_FileType type, OTF2_LocationRef loc,
+				void *caller, bool final)
+{
+	(void)data, (void)type, (void)loc, (void)caller, (void)final;
+	return OTF2_FLUSH;
+}
+
+static OTF2_TimeStamp post_flush(void *data, OTF2_FileType type, OTF2_LocationRef loc)
+{
+	(void)data, (void)type, (void)loc;
+	return OTF2_UNDEFINED_TIMESTAMP;	/* no flush records in the events */
+}
+
+int otf2out_open(struct otf2out *o, const char *dir, const char *name)
+{
+	static const OTF2_FlushCallbacks flush = { pre_flush, post_flush };
+
+	OTF2_Error_RegisterCallback(on_otf2_error, o->otf2_msg);
+	if (otf2out_place_samples(o) < 0)
+		return LS_ERR_NOMEM;
+	o->shift = o->any_event && o->min_t < 0 ? (uint64_t)-o->min_t : 0;
+	o->attrs = OTF2_AttributeList_New();
+	o->archive = OTF2_Archive_Open(dir, name, OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
+				       OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+	if (!o->attrs || !o->archive ||
+	    OTF2_Archive_SetFlushCallbacks(o->archive, &flush, NULL) != OTF2_SUCCESS ||
+	    OTF2_Archive_SetSerialCollectiveCallbacks(o->archive) != OTF2_SUCCESS ||
+	    OTF2_Archive_SetCreator(o->archive, "tr-otf2 " TR_VERSION) != OTF2_SUCCESS ||
+	    OTF2_Archive_OpenEvtFiles(o->archive) != OTF2_SUCCESS)
+		return otf2out_fail(o, LS_ERR_IO, "cannot create the archive: %s",
+				    o->otf2_msg[0] ? o->otf2_msg : "libotf2 failed");
+	return 0;
+}
+
+int otf2out_write(struct otf2out *o, const struct ls_record *rec)
+{
+	const struct ls_kind_spec *spec = ls_kind_spec(rec->kind);
+
+	if (spec && spec->cls == LS_C_EVENT)
+		return otf2out_write_event(o, rec);
+	return 0;
+}
+
+OTF2_EvtWriter *otf2out_writer(struct otf2out *o, uint32_t s)
+{
+	struct out_stream *st = &o->streams[s];
+
+	if (!st->w)
+		st->w = OTF2_Archive_GetEvtWriter(o->archive, s);
+	return st->w;
+}
+
+/* Every stream's events, then its (empty) local definitions. */
+static int close_locations(struct otf2out *o)
+{
+	for (uint32_t s = 0; s < o->defs.nstreams; s++) {
+		if (otf2out_write_samples(o, s, INT64_MAX) < 0)
+			return LS_ERR_IO;
+		if (!o->streams[s].w)
+			continue;
+		OTF2_EvtWriter_GetNumberOfEvents(o->streams[s].w, &o->streams[s].events);
+		if (OTF2_Archive_CloseEvtWriter(o->archive, o->streams[s].w) != OTF2_SUCCESS)
+			return LS_ERR_IO;
+		o->streams[s].w = NULL;
+	}
+	if (OTF2_Archive_CloseEvtFiles(o->archive) != OTF2_SUCCESS ||
+	    OTF2_Archive_OpenDefFiles(o->archive) != OTF2_SUCCESS)
+		return LS_ERR_IO;
+	for (uint32_t s = 0; s < o->defs.nstreams; s++) {
+		OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(o->archive, s);
+		if (!d || OTF2_Archive_CloseDefWriter(o->archive, d) != OTF2_SUCCESS)
+			return LS_ERR_IO;
+	}
+	return OTF2_Archive_CloseDefFiles(o->archive) == OTF2_SUCCESS ? 0 : LS_ERR_IO;
+}
+
+int otf2out_close(struct otf2out *o)
+{
+	int rc = close_locations(o);
+
+	for (uint32_t b = 0; b < o->nblame; b++)
+		o->report.blame_unplaced += !o->blame[b].placed;
+	if (rc == 0)
+		rc = otf2out_write_definitions(o);
+	if (o->err[0] == '\0' && rc < 0)
+		otf2out_fail(o, rc, "cannot write the archive: %s",
+			     o->otf2_msg[0] ? o->otf2_msg : "libotf2 failed");
+	if (OTF2_Archive_Close(o->archive) != OTF2_SUCCESS && rc == 0)
+		rc = otf2out_fail(o, LS_ERR_IO, "cannot close the archive: %s",
+				  o->otf2_msg[0] ? o->otf2_msg : "libotf2 failed");
+	o->archive = NULL;
+	return rc;
+}
+
+const char *otf2out_error(const struct otf2out *o)
+{
+	return o->err;
+}
+
+const struct otf2out_report *otf2out_report(const struct otf2out *o)
+{
+	return &o->report;
+}
+
+void otf2out_free(struct otf2out *o)
+{
+	if (!o)
+		return;
+	if (o->archive)
+		OTF2_Archive_Close(o->archive);
+	if (o->attrs)
+		OTF2_AttributeList_Delete(o->attrs);
+	for (uint32_t i = 0; i < o->strings.n; i++)
+		free(o->strings.v[i]);
+	otf2out_release_definitions(o);
+	free(o->strings.v);
+	free(o->strings.slot);
+	free(o->samples);
+	free(o->blame);
+	an_idmap_release(&o->blame_of);
+	an_idmap_release(&o->lock_order);
+	free(o);
+}

@@ -1,0 +1,170 @@
+/* State shared by the parts of the OTF2 writer. */
+#ifndef OTF2OUT_PRIVATE_H
+#define OTF2OUT_PRIVATE_H
+
+#include <otf2/otf2.h>
+
+#include "../../analysis/defs.h"
+#include "../../analysis/idmap.h"
+#include "otf2out.h"
+
+#define NONE UINT32_MAX
+
+/* The analysis results, as metrics: member and class refs after the counters'. */
+enum metric { M_CRIT, M_BLAME, M_WAIT, M__COUNT };
+
+/* Attributes and the one parameter the archive defines. */
+enum { A_STREAM_REF, A_EVENT_REF, A_RESULT, A_PATTERN, A__COUNT };
+#define P_CALLSITE 0
+
+/* The window Score-P's device copies (RMA get and put) are recorded on. */
+#define COPY_WIN 0
+
+/* What the writer keeps of each definition besides what an_defs keeps, by its index. */
+struct out_process {
+	OTF2_StringRef name;
+	uint32_t world;		/* index in the MPI locations group, or NONE */
+};
+
+/* An activity open on a stream while writing: as tr-read will see it. */
+struct out_frame {
+	uint32_t blame;		/* index into blame, or NONE */
+	bool has_corr;
+	uint64_t corr;
+};
+
+struct out_stream {
+	OTF2_StringRef name;
+	int64_t first_t, last_t;	/* pass 1: of its first and latest event */
+	bool any;		/* pass 1: it has events */
+	OTF2_EvtWriter *w;
+	uint64_t events;	/* written to it, once it is closed */
+	struct out_frame *stack;
+	uint32_t depth, cap;
+	uint32_t next, end;	/* its time-placed samples: samples[next..end) */
+};
+
+struct out_region {
+	OTF2_StringRef name;
+	OTF2_Paradigm paradigm;
+	OTF2_RegionRole role;
+	int copy;		/* 0, or +1 HtoD / -1 DtoH: written as tr-read's RMA copies */
+};
+
+struct out_counter {
+	uint64_t id;
+	OTF2_StringRef name, unit;
+	OTF2_Type type;		/* of its first sample */
+	bool typed;
+};
+
+/* A metric value placed at a time on a stream (critical path, waiting time). */
+struct out_sample {
+	int64_t t;
+	uint32_t s;
+	uint32_t seq;		/* order of making: ties keep it */
+	enum metric metric;
+	uint8_t pattern;	/* LS_P__COUNT: none */
+	double value;
+};
+
+/* Blame received by one activity: written at its leave. */
+struct out_blame {
+	uint64_t ns;
+	bool placed;		/* written at its activity's leave */
+	uint8_t pattern;	/* the one pattern it came from; LS_P__COUNT if several */
+};
+
+struct out_strings {
+	char **v;
+	uint32_t n, cap;
+	uint32_t *slot;		/* hash: index + 1, 0 empty */
+	uint32_t mask;
+};
+
+struct otf2out {
+	char err[512];
+	struct otf2out_report report;
+	struct out_strings strings;
+
+	struct an_defs defs;
+	struct out_process *procs;
+	struct out_stream *streams;
+	struct out_region *regions;
+	OTF2_StringRef *comm_names;
+	uint32_t cap_procs, cap_streams, cap_regions, cap_comms;
+	struct out_counter *counters;
+	uint32_t ncounters, cap_counters;
+	struct an_idmap counter_ix;	/* counter id -> index */
+	uint32_t metric_base;	/* member and class ref of the first analysis metric */
+
+	bool has_epoch;
+	int64_t epoch;
+	bool any_event;
+	int64_t min_t, max_t;
+	bool copies;		/* device copies: the copy window is defined */
+	bool metrics[M__COUNT];	/* which analysis metrics the stream has */
+
+	struct out_sample *samples;
+	uint32_t nsamples, cap_samples;
+	struct an_idmap blame_of;	/* activity (enter id) -> index into blame */
+	struct out_blame *blame;
+	uint32_t nblame, cap_blame;
+	struct an_idmap lock_order;	/* (stream, lock) -> order of its acquire */
+	uint64_t acquires;
+
+	OTF2_Archive *archive;
+	OTF2_AttributeList *attrs;
+	uint64_t shift;		/* ticks = t + shift */
+	char otf2_msg[256];	/* libotf2's first error message */
+};
+
+/* Set the message; returns code. */
+int otf2out_fail(struct otf2out *o, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The string's ref, defining it at first use; NONE when out of memory. */
+OTF2_StringRef otf2out_string(struct otf2out *o, const char *s, uint32_t n);
+
+/* Pass 1 of a definition record (process, stream, region, comm, counter). */
+int otf2out_take_definition(struct otf2out *o, const struct ls_record *rec);
+
+/* Free what otf2out_take_definition keeps. */
+void otf2out_release_definitions(struct otf2out *o);
+
+/* Pass 1 of an event: its references and time order. */
+int otf2out_take_event(struct otf2out *o, const struct ls_record *rec);
+
+/* Pass 1 of crit, wait and blame records. */
+int otf2out_take_result(struct otf2out *o, const struct ls_record *rec);
+
+/* Between the passes: order the time-placed samples by stream and time. */
+int otf2out_place_samples(struct otf2out *o);
+
+/* Pass 2 of an event. */
+int otf2out_write_event(struct otf2out *o, const struct ls_record *rec);
+
+/* The stream's event writer, opened at first use; NULL after a failure. */
+OTF2_EvtWriter *otf2out_writer(struct otf2out *o, uint32_t s);
+
+/* Pass 2: the samples of stream s placed at or before t; all with t = INT64_MAX. */
+int otf2out_write_samples(struct otf2out *o, uint32_t s, int64_t t);
+
+/* Pass 2: blame at the enter (0) and leave (its amount) of a blamed activity. */
+int otf2out_write_blame(struct otf2out *o, uint32_t s, int64_t t, uint32_t blame, bool at_leave);
+
+/* Write the global definitions (after every event). */
+int otf2out_write_definitions(struct otf2out *o);
+
+/* The metric's member and class ref. */
+static inline uint32_t otf2out_metric_ref(const struct otf2out *o, enum metric m)
+{
+	return o->metric_base + (uint32_t)m;
+}
+
+static inline OTF2_TimeStamp otf2out_ticks(const struct otf2out *o, int64_t t)
+{
+	return (OTF2_TimeStamp)t + o->shift;
+}
+
+#endif

@@ -1,0 +1,485 @@
+/*
+ * The writer's definitions: taken in pass 1 (through an_defs, which checks
+ * ids and references, plus the names and OTF2 roles kept here), written
+ * after the events, when every location's event count is known. Processes
+ * and streams become location groups and locations numbered in definition
+ * order, as tr-read numbers them; regions, communicators and counters keep
+ * their ids as refs.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../analysis/vec.h"
+#include "../../libstream/error.h"
+#include "otf2out_private.h"
+#include "vocab.h"
+
+/* The string field f as a ref; NONE (with the message) when absent and required. */
+static OTF2_StringRef string_field(struct otf2out *o, const struct ls_record *rec,
+				   enum ls_field f, bool required)
+{
+	const char *s;
+	uint32_t n;
+	OTF2_StringRef ref;
+
+	if (ls_get_str(rec, f, &s, &n) < 0) {
+		if (required)
+			otf2out_fail(o, LS_ERR_SYNTAX, "%s without a valid '%s'",
+				     ls_kind_name(rec->kind), ls_field_name(f));
+		return required ? NONE : 0;
+	}
+	if ((ref = otf2out_string(o, s, n)) == NONE)
+		otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
+	return ref;
+}
+
+static int take_region(struct otf2out *o, const struct ls_record *rec, uint32_t ix)
+{
+	struct out_region *r = &o->regions[ix];
+	enum ls_role role = (enum ls_role)o->defs.roles[ix];
+	const char *paradigm;
+	uint32_t n;
+
+	if (o->defs.region_ids[ix] >= UINT32_MAX)
+		return otf2out_fail(o, LS_ERR_SYNTAX, "region id too large for OTF2");
+	r->paradigm = OTF2_PARADIGM_USER;
+	if (ls_get_str(rec, LS_F_PARADIGM, &paradigm, &n) == 0) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%.*s", (int)n, paradigm);
+		r->paradigm = otf2_paradigm_by_name(buf);
+	}
+	if (role == LS_R_DEV_MEMCPY && o->defs.dirs[ix] == AN_DIR_HTOD)
+		r->copy = 1;
+	else if (role == LS_R_DEV_MEMCPY && o->defs.dirs[ix] == AN_DIR_DTOH)
+		r->copy = -1;
+	o->copies |= r->copy != 0;
+	if (!r->copy && !otf2_role_for(role, o->strings.v[r->name], &r->paradigm, &r->role))
+		o->report.roles_by_name++;
+	return 0;
+}
+
+static int take_counter(struct otf2out *o, const struct ls_record *rec)
+{
+	struct out_counter *c;
+	uint64_t id;
+	uint32_t old;
+
+	if (ls_get_u64(rec, LS_F_ID, &id) < 0)
+		return otf2out_fail(o, LS_ERR_SYNTAX, "counter without a valid 'id'");
+	if (id >= UINT32_MAX - M__COUNT)
+		return otf2out_fail(o, LS_ERR_SYNTAX, "counter id too large for OTF2");
+	if (an_idmap_get(&o->counter_ix, id, &old))
+		return otf2out_fail(o, LS_ERR_SYNTAX, "definition id defined twice");
+	if (an_vec_room(&o->counters, &o->cap_counters, o->ncounters, sizeof(*c)) < 0 ||
+	    an_idmap_put(&o->counter_ix, id, o->ncounters) < 0)
+		return otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
+	c = &o->counters[o->ncounters++];
+	*c = (struct out_counter){ id, 0, 0, OTF2_TYPE_UINT64, false };
+	if ((c->name = string_field(o, rec, LS_F_NAME, true)) == NONE ||
+	    (c->unit = string_field(o, rec, LS_F_UNIT, false)) == NONE)
+		return LS_ERR_SYNTAX;
+	if (id + 1 > o->metric_base)
+		o->metric_base = (uint32_t)id + 1;
+	return 0;
+}
+
+/* Room for index ix in a table kept beside one of an_defs'. */
+#define ROOM(o, table, cap, ix) \
+	(an_vec_room(&(o)->table, &(o)->cap, (ix), sizeof(*(o)->table)) < 0 ? \
+	 otf2out_fail((o), LS_ERR_NOMEM, "out of memory") : \
+	 (memset(&(o)->table[ix], 0, sizeof(*(o)->table)), 0))
+
+int otf2out_take_definition(struct otf2out *o, const struct ls_record *rec)
+{
+	const char *why = "";
+	int rc = an_defs_take(&o->defs, rec, &why);
+	uint32_t ix;
+
+	if (rc == LS_ERR_SYNTAX)
+		return otf2out_fail(o, rc, "%s", why);
+	if (rc < 0)
+		return otf2out_fail(o, rc, "out of memory");
+	switch (rec->kind) {
+	case LS_K_PROCESS:
+		ix = o->defs.nprocs - 1;
+		if (ROOM(o, procs, cap_procs, ix) < 0)
+			return LS_ERR_NOMEM;
+		o->procs[ix].world = NONE;
+		return (o->procs[ix].name = string_field(o, rec, LS_F_NAME, true)) == NONE
+		       ? LS_ERR_SYNTAX : 0;
+	case LS_K_STREAM:
+		ix = o->defs.nstreams - 1;
+		if (ROOM(o, streams, cap_streams, ix) < 0)
+			return LS_ERR_NOMEM;
+		return (o->streams[ix].name = string_field(o, rec, LS_F_NAME, true)) == NONE
+		       ? LS_ERR_SYNTAX : 0;
+	case LS_K_REGION:
+		ix = o->defs.nregions - 1;
+		if (ROOM(o, regions, cap_regions, ix) < 0)
+			return LS_ERR_NOMEM;
+		if ((o->regions[ix].name = string_field(o, rec, LS_F_NAME, true)) == NONE)
+			return LS_ERR_SYNTAX;
+		return take_region(o, rec, ix);
+	case LS_K_COMM:
+		ix = o->defs.ncomms - 1;
+		if (o->defs.comms[ix].id >= UINT32_MAX - 1)
+			return otf2out_fail(o, LS_ERR_SYNTAX, "comm id too large for OTF2");
+		if (ROOM(o, comm_names, cap_comms, ix) < 0)
+			return LS_ERR_NOMEM;
+		return (o->comm_names[ix] = string_field(o, rec, LS_F_NAME, false)) == NONE
+		       ? LS_ERR_NOMEM : 0;
+	default:
+		return take_counter(o, rec);
+	}
+}
+
+void otf2out_release_definitions(struct otf2out *o)
+{
+	for (uint32_t i = 0; i < o->defs.nstreams; i++)
+		free(o->streams[i].stack);
+	an_defs_release(&o->defs);
+	an_idmap_release(&o->counter_ix);
+	free(o->procs);
+	free(o->streams);
+	free(o->regions);
+	free(o->comm_names);
+	free(o->counters);
+}
+
+/* --- writing them ------------------------------------------------------ */
+
+
+
+/* A string of the writer's own (all made before the strings are written). */
+static OTF2_StringRef fixed(struct otf2out *o, const char *s)
+{
+	return otf2out_string(o, s, (uint32_t)strlen(s));
+}
+
+static OTF2_LocationType location_type(const struct an_stream *s)
+{
+	return s->host ? OTF2_LOCATION_TYPE_CPU_THREAD :
+	       s->gpu ? OTF2_LOCATION_TYPE_ACCELERATOR_STREAM : OTF2_LOCATION_TYPE_METRIC;
+}
+
+static int write_locations(struct otf2out *o, OTF2_GlobalDefWriter *d)
+{
+	OTF2_StringRef null_name = fixed(o, "CUDA_NULL_STREAM");
+	OTF2_AttributeValue one = { .uint64 = 1 };
+	OTF2_ErrorCode rc = OTF2_SUCCESS;
+
+	for (uint32_t p = 0; p < o->defs.nprocs && rc == OTF2_SUCCESS; p++)
+		rc = OTF2_GlobalDefWriter_WriteLocationGroup(d, p, o->procs[p].name,
+							     OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+							     OTF2_UNDEFINED_LOCATION_GROUP);
+	for (uint32_t s = 0; s < o->defs.nstreams && rc == OTF2_SUCCESS; s++) {
+		rc = OTF2_GlobalDefWriter_WriteLocation(d, s, o->streams[s].name,
+							location_type(&o->defs.streams[s]),
+							o->streams[s].events,
+							o->defs.streams[s].process);
+		if (rc == OTF2_SUCCESS && o->defs.streams[s].null)
+			rc = OTF2_GlobalDefWriter_WriteLocationProperty(d, s, null_name,
+									OTF2_TYPE_UINT64, one);
+	}
+	return rc == OTF2_SUCCESS ? 0 : LS_ERR_IO;
+}
+
+static int write_regions(struct otf2out *o, OTF2_GlobalDefWriter *d)
+{
+	for (uint32_t i = 0; i < o->defs.nregions; i++) {
+		const struct out_region *r = &o->regions[i];
+
+		if (!r->copy &&
+		    OTF2_GlobalDefWriter_WriteRegion(d, (OTF2_RegionRef)o->defs.region_ids[i],
+						     r->name, r->name, 0, r->role, r->paradigm,
+						     OTF2_REGION_FLAG_NONE, 0, 0, 0) != OTF2_SUCCESS)
+			return LS_ERR_IO;
+	}
+	return 0;
+}
+
+/*
+ * Groups and communicators. otf2-print wants the refs of each kind dense
+ * and in order, and comms keep their ids as refs: the ids no comm has are
+ * filled with comms over an empty group of no MPI, which tr-read passes over.
+ */
+struct groups {
+	uint32_t next;		/* the next group ref */
+	uint32_t world, self, copy_locations, copies, unused;
+	uint32_t *of_comm;	/* group ref per comm index */
+	uint64_t *members;
+};
+
+/*
+ * The MPI "world": one location per process (its first host thread), in
+ * process order; a communicator's group lists indices into it, in rank
+ * order, as Score-P writes them.
+ */
+static int write_world(struct otf2out *o, OTF2_GlobalDefWriter *d, struct groups *g)
+{
+	uint32_t nworld = 0;
+
+	for (uint32_t s = 0; s < o->defs.nstreams; s++) {
+		uint32_t p = o->defs.streams[s].process;
+
+		if (o->procs[p].world == NONE &&
+		    (o->defs.streams[s].host || !o->defs.procs[p].has_host)) {
+			o->procs[p].world = nworld;
+			g->members[nworld++] = s;
+		}
+	}
+	g->world = g->next++;
+	return OTF2_GlobalDefWriter_WriteGroup(d, g->world, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+					       OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, nworld,
+					       g->members) == OTF2_SUCCESS ? 0 : LS_ERR_IO;
+}
+
+static int write_group(OTF2_GlobalDefWriter *d, uint32_t ref, OTF2_GroupType type,
+		       OTF2_Paradigm paradigm, uint32_t n, const uint64_t *members)
+{
+	return OTF2_GlobalDefWriter_WriteGroup(d, ref, 0, type, paradigm, OTF2_GROUP_FLAG_NONE,
+					       n, members) == OTF2_SUCCESS ? 0 : LS_ERR_IO;
+}
+
+/* One group per communicator; one COMM_SELF group for all of MPI_COMM_SELF's. */
+static int write_comm_groups(struct otf2out *o, OTF2_GlobalDefWriter *d, struct groups *g)
+{
+	for (uint32_t c = 0; c < o->defs.ncomms; c++) {
+		const struct an_comm *comm = &o->defs.comms[c];
+
+		if (comm->n == 0) {
+			if (g->self == NONE && write_group(d, g->self = g->next++,
+							   OTF2_GROUP_TYPE_COMM_SELF,
+							   OTF2_PARADIGM_MPI, 0, NULL) < 0)
+				return LS_ERR_IO;
+			g->of_comm[c] = g->self;
+			continue;
+		}
+		for (uint32_t r = 0; r < comm->n; r++)
+			if ((g->members[r] = o->procs[comm->members[r]].world) == NONE)
+				return otf2out_fail(o, LS_ERR_SYNTAX, "process %" PRIu64
+						    " is a member of comm %" PRIu64
+						    " but has no stream: OTF2 cannot place it",
+						    o->defs.procs[comm->members[r]].id, comm->id);
+		g->of_comm[c] = g->next++;
+		if (write_group(d, g->of_comm[c], OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+				comm->n, g->members) < 0)
+			return LS_ERR_IO;
+	}
+	return 0;
+}
+
+/* The device copies' window is over every stream that is not a host thread. */
+static int write_copy_groups(struct otf2out *o, OTF2_GlobalDefWriter *d, struct groups *g)
+{
+	uint32_t n = 0;
+
+	for (uint32_t s = 0; s < o->defs.nstreams; s++)
+		if (!o->defs.streams[s].host)
+			g->members[n++] = s;
+	if (write_group(d, g->copy_locations = g->next++, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+			OTF2_PARADIGM_CUDA, n, g->members) < 0)
+		return LS_ERR_IO;
+	for (uint32_t i = 0; i < n; i++)
+		g->members[i] = i;
+	return write_group(d, g->copies = g->next++, OTF2_GROUP_TYPE_COMM_GROUP,
+			   OTF2_PARADIGM_CUDA, n, g->members);
+}
+
+static int by_comm_id(const void *a, const void *b, void *data)
+{
+	const struct an_comm *comms = data;
+	uint64_t x = comms[*(const uint32_t *)a].id, y = comms[*(const uint32_t *)b].id;
+
+	return (x > y) - (x < y);
+}
+
+static int write_comm(OTF2_GlobalDefWriter *d, OTF2_CommRef ref, OTF2_StringRef name,
+		      uint32_t group)
+{
+	return OTF2_GlobalDefWriter_WriteComm(d, ref, name, group, OTF2_UNDEFINED_COMM,
+					      OTF2_COMM_FLAG_NONE) == OTF2_SUCCESS ? 0 : LS_ERR_IO;
+}
+
+/* Communicators by id, the ids between them filled; then the copies' and its window. */
+static int write_comms(struct otf2out *o, OTF2_GlobalDefWriter *d, struct groups *g)
+{
+	uint32_t *order = (uint32_t *)g->members;	/* room for every comm */
+	OTF2_CommRef next = 0;
+
+	for (uint32_t c = 0; c < o->defs.ncomms; c++)
+		order[c] = c;
+	qsort_r(order, o->defs.ncomms, sizeof(*order), by_comm_id, o->defs.comms);
+	for (uint32_t i = 0; i < o->defs.ncomms; i++) {
+		uint32_t c = order[i];
+		OTF2_CommRef ref = (OTF2_CommRef)o->defs.comms[c].id;
+
+		for (; next < ref; next++) {
+			if (g->unused == NONE &&
+			    (write_group(d, g->next++, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+					 OTF2_PARADIGM_USER, 0, NULL) < 0 ||
+			     write_group(d, g->unused = g->next++, OTF2_GROUP_TYPE_COMM_GROUP,
+					 OTF2_PARADIGM_USER, 0, NULL) < 0))
+				return LS_ERR_IO;
+			if (write_comm(d, next, 0, g->unused) < 0)
+				return LS_ERR_IO;
+		}
+		if (write_comm(d, ref, o->comm_names[c], g->of_comm[c]) < 0)
+			return LS_ERR_IO;
+		next = ref + 1;
+	}
+	if (o->copies &&
+	    (write_comm(d, next, fixed(o, "device copies"), g->copies) < 0 ||
+	     OTF2_GlobalDefWriter_WriteRmaWin(d, COPY_WIN, 0, next,
+					      OTF2_RMA_WIN_FLAG_NONE) != OTF2_SUCCESS))
+		return LS_ERR_IO;
+	return 0;
+}
+
+static int write_groups(struct otf2out *o, OTF2_GlobalDefWriter *d)
+{
+	struct groups g = { 0, NONE, NONE, NONE, NONE, NONE, NULL, NULL };
+	size_t room = o->defs.nstreams > o->defs.ncomms ? o->defs.nstreams : o->defs.ncomms;
+	int rc = 0;
+
+	g.members = malloc((room + 1) * sizeof(*g.members));
+	g.of_comm = malloc((o->defs.ncomms + 1) * sizeof(*g.of_comm));
+	if (!g.members || !g.of_comm)
+		rc = otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
+	if (rc == 0 && o->defs.ncomms)
+		rc = write_world(o, d, &g);
+	if (rc == 0)
+		rc = write_comm_groups(o, d, &g);
+	if (rc == 0 && o->copies)
+		rc = write_copy_groups(o, d, &g);
+	if (rc == 0)
+		rc = write_comms(o, d, &g);
+	free(g.members);
+	free(g.of_comm);
+	return rc;
+}
+
+/* One metric class of one member, written at any time (asynchronous). */
+static int write_metric(OTF2_GlobalDefWriter *d, uint32_t ref, OTF2_StringRef name,
+			OTF2_StringRef descr, OTF2_MetricMode mode, OTF2_Type type,
+			OTF2_StringRef unit)
+{
+	OTF2_MetricMemberRef member = ref;
+
+	if (OTF2_GlobalDefWriter_WriteMetricMember(d, ref, name, descr, OTF2_METRIC_TYPE_OTHER,
+						   mode, type, OTF2_BASE_DECIMAL, 0,
+						   unit) != OTF2_SUCCESS ||
+	    OTF2_GlobalDefWriter_WriteMetricClass(d, ref, 1, &member, OTF2_METRIC_ASYNCHRONOUS,
+						  OTF2_RECORDER_KIND_ABSTRACT) != OTF2_SUCCESS)
+		return LS_ERR_IO;
+	return 0;
+}
+
+static const struct {
+	const char *name, *descr, *unit;
+	OTF2_MetricMode mode;
+	OTF2_Type type;
+} analysis_metrics[M__COUNT] = {
+	[M_CRIT] = { "Critical Path", "1 while the stream is on the critical path (tr-critpath)",
+		     "boolean", OTF2_METRIC_ABSOLUTE_NEXT, OTF2_TYPE_UINT64 },
+	[M_BLAME] = { "Blame", "waiting time the activity ending here caused (tr-waits)",
+		      "s", OTF2_METRIC_ABSOLUTE_LAST, OTF2_TYPE_DOUBLE },
+	[M_WAIT] = { "Waiting Time", "time in a wait state since the value before (tr-waits)",
+		     "s", OTF2_METRIC_ABSOLUTE_LAST, OTF2_TYPE_DOUBLE },
+};
+
+static int write_metrics(struct otf2out *o, OTF2_GlobalDefWriter *d)
+{
+	for (uint32_t i = 0; i < o->ncounters; i++) {
+		const struct out_counter *c = &o->counters[i];
+
+		if (write_metric(d, (uint32_t)c->id, c->name, 0, OTF2_METRIC_ABSOLUTE_POINT,
+				 c->type, c->unit) < 0)
+			return LS_ERR_IO;
+	}
+	for (int m = 0; m < M__COUNT; m++) {
+		const char *name = analysis_metrics[m].name, *descr = analysis_metrics[m].descr;
+		const char *unit = analysis_metrics[m].unit;
+
+		if (o->metrics[m] &&
+		    write_metric(d, otf2out_metric_ref(o, (enum metric)m),
+				 fixed(o, name), fixed(o, descr), analysis_metrics[m].mode,
+				 analysis_metrics[m].type, fixed(o, unit)) < 0)
+			return LS_ERR_IO;
+	}
+	return 0;
+}
+
+/* The attributes tr-read takes CUDA's fields from, and the pattern's. */
+static const struct {
+	const char *name, *descr;
+	OTF2_Type type;
+} attributes[A__COUNT] = {
+	[A_STREAM_REF] = { "CUDA_STREAM_REF", "the GPU stream the call refers to", OTF2_TYPE_LOCATION },
+	[A_EVENT_REF] = { "CUDA_EVENT_REF", "the CUDA event the call refers to", OTF2_TYPE_UINT64 },
+	[A_RESULT] = { "CUDA_DRV_API_RESULT", "the call's return code", OTF2_TYPE_INT64 },
+	[A_PATTERN] = { "Wait State", "the wait-state pattern (tr-waits)", OTF2_TYPE_STRING },
+};
+
+static int write_attributes(struct otf2out *o, OTF2_GlobalDefWriter *d)
+{
+	for (int a = 0; a < A__COUNT; a++)
+		if (OTF2_GlobalDefWriter_WriteAttribute(d, (OTF2_AttributeRef)a,
+				fixed(o, attributes[a].name), fixed(o, attributes[a].descr),
+				attributes[a].type) != OTF2_SUCCESS)
+			return LS_ERR_IO;
+	if (OTF2_GlobalDefWriter_WriteParameter(d, P_CALLSITE,
+						fixed(o, "callsite id"),
+						OTF2_PARAMETER_TYPE_UINT64) != OTF2_SUCCESS)
+		return LS_ERR_IO;
+	return 0;
+}
+
+static int make_fixed_strings(struct otf2out *o)
+{
+	static const char *const more[] = {
+		"CUDA_NULL_STREAM", "callsite id", "machine", "device copies",
+	};
+	bool ok = true;
+
+	for (int m = 0; m < M__COUNT; m++)
+		ok &= fixed(o, analysis_metrics[m].name) != NONE &&
+		      fixed(o, analysis_metrics[m].descr) != NONE &&
+		      fixed(o, analysis_metrics[m].unit) != NONE;
+	for (int a = 0; a < A__COUNT; a++)
+		ok &= fixed(o, attributes[a].name) != NONE && fixed(o, attributes[a].descr) != NONE;
+	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
+		ok &= fixed(o, more[i]) != NONE;
+	return ok ? 0 : otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
+}
+
+/* Strings first, so that every definition comes after the strings it names. */
+int otf2out_write_definitions(struct otf2out *o)
+{
+	OTF2_GlobalDefWriter *d = OTF2_Archive_GetGlobalDefWriter(o->archive);
+	OTF2_TimeStamp length = o->any_event ? (OTF2_TimeStamp)(o->max_t - o->min_t) + 1 : 0;
+	int rc;
+
+	if (!d)
+		return LS_ERR_IO;
+	if ((rc = make_fixed_strings(o)) < 0)
+		return rc;
+	if (OTF2_GlobalDefWriter_WriteClockProperties(d, 1000000000u, o->shift, length,
+						      o->has_epoch ? (uint64_t)o->epoch
+								   : OTF2_UNDEFINED_TIMESTAMP) != OTF2_SUCCESS)
+		return LS_ERR_IO;
+	for (uint32_t i = 0; i < o->strings.n; i++)
+		if (OTF2_GlobalDefWriter_WriteString(d, i, o->strings.v[i]) != OTF2_SUCCESS)
+			return LS_ERR_IO;
+	if (OTF2_GlobalDefWriter_WriteSystemTreeNode(d, 0, fixed(o, "machine"), fixed(o, "machine"),
+						     OTF2_UNDEFINED_SYSTEM_TREE_NODE) != OTF2_SUCCESS)
+		return LS_ERR_IO;
+	if ((rc = write_locations(o, d)) < 0 || (rc = write_regions(o, d)) < 0 ||
+	    (rc = write_groups(o, d)) < 0 || (rc = write_metrics(o, d)) < 0 ||
+	    (rc = write_attributes(o, d)) < 0)
+		return rc;
+	return 0;
+}

@@ -1,0 +1,221 @@
+/*
+ * The analysis results as metrics on the streams they concern, the way
+ * Vampir shows counters:
+ * - "Critical Path" (ABSOLUTE_NEXT, 0 or 1): 1 from where the stream
+ *   enters the critical path (tr-critpath's crit pieces) to where it leaves
+ *   it, 0 before and after; written where it changes, and 0 at the
+ *   stream's first event.
+ * - "Waiting Time" (ABSOLUTE_LAST, seconds): per wait state, 0 where it
+ *   begins and its length where it ends, with the pattern's name in the
+ *   attribute "Wait State".
+ * - "Blame" (ABSOLUTE_LAST, seconds): per blamed activity, 0 right after
+ *   its enter and the blame it received right after its leave, with the
+ *   pattern where all of it came from one.
+ * So the values of Waiting Time and Blame add up to the stream's totals.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../analysis/vec.h"
+#include "../../libstream/check.h"
+#include "../../libstream/error.h"
+#include "otf2out_private.h"
+
+static int add_sample(struct otf2out *o, uint32_t s, int64_t t, enum metric m,
+		      double value, uint8_t pattern)
+{
+	if (an_vec_room(&o->samples, &o->cap_samples, o->nsamples, sizeof(*o->samples)) < 0)
+		return otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
+	o->samples[o->nsamples] = (struct out_sample){ t, s, o->nsamples, m, pattern, value };
+	o->nsamples++;
+	if (t < o->min_t || !o->any_event)
+		o->min_t = t;
+	if (t > o->max_t || !o->any_event)
+		o->max_t = t;
+	o->any_event = true;
+	o->metrics[m] = true;
+	return 0;
+}
+
+static uint8_t pattern_of(const struct ls_record *rec)
+{
+	const char *p;
+	uint32_t n;
+
+	ls_get_str(rec, LS_F_PATTERN, &p, &n);
+	return (uint8_t)ls_pattern_lookup(p, n);
+}
+
+static int take_blame(struct otf2out *o, const struct ls_record *rec)
+{
+	uint64_t to, ns;
+	uint8_t pattern = pattern_of(rec);
+	uint32_t b;
+
+	ls_get_u64(rec, LS_F_TO, &to);
+	ls_get_u64(rec, LS_F_NS, &ns);
+	o->metrics[M_BLAME] = true;
+	if (an_idmap_get(&o->blame_of, to, &b)) {
+		o->blame[b].ns += ns;
+		if (o->blame[b].pattern != pattern)
+			o->blame[b].pattern = LS_P__COUNT;
+		return 0;
+	}
+	if (an_vec_room(&o->blame, &o->cap_blame, o->nblame, sizeof(*o->blame)) < 0 ||
+	    an_idmap_put(&o->blame_of, to, o->nblame) < 0)
+		return otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
+	o->blame[o->nblame++] = (struct out_blame){ ns, false, pattern };
+	return 0;
+}
+
+int otf2out_take_result(struct otf2out *o, const struct ls_record *rec)
+{
+	uint64_t sid, dur;
+	uint32_t s;
+	int64_t t;
+	int rc;
+
+	if (ls_check_fields(rec, o->err, sizeof(o->err)) < 0)
+		return LS_ERR_SYNTAX;
+	if (rec->kind == LS_K_BLAME)
+		return take_blame(o, rec);
+	ls_get_u64(rec, LS_F_S, &sid);
+	ls_get_i64(rec, LS_F_T, &t);
+	ls_get_u64(rec, LS_F_DUR, &dur);
+	if ((s = an_index(&o->defs.stream_ix, sid)) == NONE)
+		return otf2out_fail(o, LS_ERR_SYNTAX, "%s names undefined stream %" PRIu64,
+				    ls_kind_name(rec->kind), sid);
+	if (dur == 0 || dur > (uint64_t)(INT64_MAX - t))
+		return 0;
+	if (rec->kind == LS_K_CRIT) {
+		if ((rc = add_sample(o, s, t, M_CRIT, 1, LS_P__COUNT)) < 0)
+			return rc;
+		return add_sample(o, s, t + (int64_t)dur, M_CRIT, -1, LS_P__COUNT);
+	}
+	if ((rc = add_sample(o, s, t, M_WAIT, 0, LS_P__COUNT)) < 0)
+		return rc;
+	return add_sample(o, s, t + (int64_t)dur, M_WAIT, (double)dur / 1e9, pattern_of(rec));
+}
+
+static int by_stream_time(const void *a, const void *b)
+{
+	const struct out_sample *x = a, *y = b;
+
+	if (x->s != y->s)
+		return x->s < y->s ? -1 : 1;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * One stream's samples [i, end) with the critical path's as its changes:
+ * the pieces' starts (+1) and ends (-1) are counted through each time, and
+ * a value is kept only where being on the path (a count above 0) differs
+ * after that time from before it, so pieces that meet leave nothing
+ * between them; and at the stream's first event (a mark of 0), its value.
+ */
+static uint32_t crit_changes(struct otf2out *o, uint32_t i, uint32_t end, uint32_t out)
+{
+	int64_t count = 0;
+
+	while (i < end) {
+		int64_t t = o->samples[i].t, before = count;
+		struct out_sample change = o->samples[i];
+		bool first = false, crit = false;
+
+		for (; i < end && o->samples[i].t == t; i++) {
+			const struct out_sample *x = &o->samples[i];
+
+			if (x->metric != M_CRIT) {
+				o->samples[out++] = *x;
+				continue;
+			}
+			count += (int64_t)x->value;
+			first |= x->value == 0;
+			change = *x;
+			crit = true;
+		}
+		if (crit && (first || (before > 0) != (count > 0))) {
+			change.value = count > 0;
+			o->samples[out++] = change;
+		}
+	}
+	return out;
+}
+
+int otf2out_place_samples(struct otf2out *o)
+{
+	uint32_t out = 0;
+
+	for (uint32_t s = 0; o->metrics[M_CRIT] && s < o->defs.nstreams; s++)
+		if (o->streams[s].any &&
+		    add_sample(o, s, o->streams[s].first_t, M_CRIT, 0, LS_P__COUNT) < 0)
+			return LS_ERR_NOMEM;
+	qsort(o->samples, o->nsamples, sizeof(*o->samples), by_stream_time);
+	for (uint32_t i = 0; i < o->nsamples;) {
+		uint32_t s = o->samples[i].s, end = i;
+
+		while (end < o->nsamples && o->samples[end].s == s)
+			end++;
+		o->streams[s].next = out;
+		out = crit_changes(o, i, end, out);
+		o->streams[s].end = out;
+		i = end;
+	}
+	o->nsamples = out;
+	return 0;
+}
+
+static int write_value(struct otf2out *o, uint32_t s, int64_t t, enum metric m,
+		       double value, uint8_t pattern)
+{
+	OTF2_EvtWriter *w = otf2out_writer(o, s);
+	OTF2_AttributeList *attrs = NULL;
+	OTF2_Type type = m == M_CRIT ? OTF2_TYPE_UINT64 : OTF2_TYPE_DOUBLE;
+	OTF2_MetricValue v;
+
+	if (!w)
+		return LS_ERR_IO;
+	if (m == M_CRIT)
+		v.unsigned_int = value > 0;
+	else
+		v.floating_point = value;
+	if (pattern < LS_P__COUNT) {
+		const char *name = ls_pattern_name((enum ls_pattern)pattern);
+		OTF2_StringRef ref = otf2out_string(o, name, (uint32_t)strlen(name));
+
+		if (ref == NONE)
+			return LS_ERR_NOMEM;
+		attrs = o->attrs;
+		OTF2_AttributeList_AddStringRef(attrs, A_PATTERN, ref);
+	}
+	o->report.samples[m]++;
+	return OTF2_EvtWriter_Metric(w, attrs, otf2out_ticks(o, t),
+				     otf2out_metric_ref(o, m), 1, &type, &v) == OTF2_SUCCESS
+	       ? 0 : LS_ERR_IO;
+}
+
+int otf2out_write_samples(struct otf2out *o, uint32_t s, int64_t t)
+{
+	struct out_stream *st = &o->streams[s];
+
+	for (; st->next < st->end && o->samples[st->next].t <= t; st->next++) {
+		const struct out_sample *x = &o->samples[st->next];
+
+		if (write_value(o, s, x->t, x->metric, x->value, x->pattern) < 0)
+			return LS_ERR_IO;
+	}
+	return 0;
+}
+
+int otf2out_write_blame(struct otf2out *o, uint32_t s, int64_t t, uint32_t blame, bool at_leave)
+{
+	struct out_blame *b = &o->blame[blame];
+
+	if (!at_leave)
+		return write_value(o, s, t, M_BLAME, 0, LS_P__COUNT);
+	b->placed = true;
+	return write_value(o, s, t, M_BLAME, (double)b->ns / 1e9, b->pattern);
+}
