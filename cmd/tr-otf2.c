@@ -101,7 +101,7 @@ static void report_losses(const char *path, const struct otf2out_report *r)
 {
 	const struct { uint64_t count; const char *what; } lost[] = {
 		{ r->roles_by_name, "regions whose role OTF2 cannot carry: tr-read gives them the role their name has" },
-		{ r->corr_unplaced, "corr fields on a leave that differ from its enter's; tr-read gives the leave its enter's" },
+		{ r->corr_unplaced, "leaves whose corr is not their enter's: tr-read gives a leave its enter's" },
 		{ r->blame_unplaced, "blamed activities never entered or never left in the stream: their blame is not written" },
 	};
 

@@ -189,8 +189,8 @@ static int close_locations(struct otf2out *o)
 	for (uint32_t s = 0; s < o->defs.nstreams; s++) {
 		if (otf2out_write_samples(o, s, INT64_MAX) < 0)
 			return LS_ERR_IO;
-		if (!o->streams[s].w)
-			continue;
+		if (!otf2out_writer(o, s))	/* an event file even where there are no events */
+			return LS_ERR_IO;
 		OTF2_EvtWriter_GetNumberOfEvents(o->streams[s].w, &o->streams[s].events);
 		if (OTF2_Archive_CloseEvtWriter(o->archive, o->streams[s].w) != OTF2_SUCCESS)
 			return LS_ERR_IO;

@@ -1,0 +1,233 @@
+#!/usr/bin/env bats
+# tr-otf2: the round trip through OTF2 (tr-read of the written archive
+# gives the stream written), otf2-print's verdict, the analysis results as
+# metrics with hand-computed values, and every way the output can fail.
+
+load common
+
+setup_file() {
+	export FIX="$BATS_FILE_TMPDIR/fix"
+	gen-otf2 -a -r 2 -t 2 -i 4 -R 3000000000 -o 1000000000000 "$FIX/trace"
+	tr-read -M "$FIX/trace.otf2" > "$FIX/trace.tr"
+}
+
+setup() {
+	TMP=$(mktemp -d)
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+# The stream in $1 as NDJSON without its header (which names the source).
+body() {
+	tr-cat -J "$1" | grep -v '"k":"header"'
+}
+
+# Round trip of the tr-read stream $1 through $TMP/rt/NAME.
+round_trip() {
+	rm -rf "$TMP/rt"
+	tr-otf2 -o "$TMP/rt/t" "$1" &&
+		tr-read -M "$TMP/rt/t.otf2" > "$TMP/back.tr" &&
+		diff <(body "$1") <(body "$TMP/back.tr")
+}
+
+@test "round trip: every event, time, role and attribute of a Score-P-like archive comes back" {
+	run --separate-stderr round_trip "$FIX/trace.tr"
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" ""
+	run jq -r 'select(.k == "header") | .producer' <(tr-cat -J "$TMP/back.tr")
+	assert_output "tr-read 0.1.0"
+}
+
+@test "round trip: another clock resolution and a rank whose clock is behind" {
+	gen-otf2 -r 2 -t 1 -i 2 -R 1000000000 -o 5000 -k 700 "$TMP/skewed/t"
+	tr-read -M "$TMP/skewed/t.otf2" > "$TMP/skewed.tr"
+	run round_trip "$TMP/skewed.tr"
+	assert_success
+	assert_output ""
+}
+
+@test "round trip from standard input gives the same archive content" {
+	tr-otf2 -o "$TMP/file/t" "$FIX/trace.tr"
+	tr-otf2 -o "$TMP/pipe/t" < "$FIX/trace.tr"
+	run diff <(tr-read -J "$TMP/file/t.otf2" | grep -v header) \
+		 <(tr-read -J "$TMP/pipe/t.otf2" | grep -v header)
+	assert_success
+	run ls -A "$TMP/pipe"
+	assert_output "t
+t.def
+t.otf2"
+}
+
+@test "otf2-print reads what tr-otf2 writes without a warning" {
+	tr-otf2 -o "$TMP/a/t" "$FIX/trace.tr"
+	run otf2-print --silent -Werror "$TMP/a/t.otf2"
+	assert_success
+}
+
+# The late-sender scenario of tests/data/mpi, analysed, written and read back.
+late_sender_archive() {
+	set -o pipefail
+	cat "$DATA/mpi/defs.ndjson" "$DATA/mpi/late-sender.ndjson" |
+		tr-deps -M | tr-waits -M | tr-critpath -M | tr-otf2 -o "$TMP/ls/t"
+}
+
+@test "metrics: Critical Path, Blame and Waiting Time on late sender, computed by hand" {
+	# tr-critpath: rank 0 (stream 0) is on the path 0..900 (main, compute,
+	# main, Send and its transit), rank 1 (stream 1) 900..1000. tr-waits:
+	# rank 1's Recv waits 100..800 (700 ns), blamed on rank 0's main (262)
+	# and compute 200..700 (438). Each metric is a counter of tr-read's:
+	# "stream time counter value", in the order written.
+	run --separate-stderr late_sender_archive
+	assert_success
+	assert_equal "$stderr" ""
+	run otf2-print --silent -Werror "$TMP/ls/t.otf2"
+	assert_success
+	run jq -r 'select(.k == "counter") | "\(.id) \(.name) \(.unit)"' <(tr-read -J "$TMP/ls/t.otf2")
+	assert_output "0 Critical Path boolean
+1 Blame s
+2 Waiting Time s"
+	run jq -r 'select(.k == "sample") | "\(.s) \(.t) \(.counter) \(.val)"' <(tr-read -J "$TMP/ls/t.otf2")
+	assert_output "0 0 0 1
+0 0 1 0
+1 0 0 0
+1 100 2 0
+0 200 1 0
+0 700 1 4.38e-07
+1 800 2 7e-07
+0 900 0 0
+1 900 0 1
+0 1000 1 2.62e-07
+1 1000 0 0"
+}
+
+@test "metrics: the wait state's pattern rides on its Waiting Time value" {
+	late_sender_archive
+	run bash -c "otf2-print '$TMP/ls/t.otf2' | grep -A1 'Waiting Time.*7e-07' | tail -1"
+	assert_output --partial '("Wait State" <3>; STRING; "late_sender"'
+}
+
+@test "a role OTF2 cannot carry: written, and said once" {
+	run --separate-stderr tr-otf2 -o "$TMP/r/t" "$DATA/otf2/lost-role.ndjson"
+	assert_success
+	assert_equal "$stderr" "tr-otf2: $TMP/r/t: 1 regions whose role OTF2 cannot carry: tr-read gives them the role their name has"
+	run jq -r 'select(.k == "region") | "\(.name) \(.role)"' <(tr-read -J "$TMP/r/t.otf2")
+	assert_output --partial "my_send mpi_other"
+}
+
+@test "--stats counts what was written and what OTF2 has no place for" {
+	cat "$DATA/mpi/defs.ndjson" "$DATA/mpi/late-sender.ndjson" | tr-deps -M |
+		tr-waits -M > "$TMP/an.tr"
+	run --separate-stderr tr-otf2 --stats -o "$TMP/s/t" "$TMP/an.tr"
+	assert_success
+	assert_equal "$stderr" "$TMP/s/t: 12 events written
+  Blame                     4 values
+  Waiting Time              2 values
+$TMP/s/t: 1 edge records left out (OTF2 has no place for them)"
+}
+
+# Nothing but the input in $TMP/out: no archive, no staging folder.
+assert_nothing_written() {
+	run ls -A "$TMP/out"
+	assert_output ""
+}
+
+@test "a truncated stream: one line, exit 1, nothing written" {
+	mkdir "$TMP/out"
+	head -c 3000 "$FIX/trace.tr" > "$TMP/cut.tr"
+	run --separate-stderr tr-otf2 -o "$TMP/out/t" "$TMP/cut.tr"
+	assert_failure 1
+	assert_equal "$stderr" "tr-otf2: $TMP/cut.tr: record 50 (byte 2952): input ends inside the record"
+	assert_nothing_written
+}
+
+@test "an event on an undefined stream: one line, exit 1, nothing written" {
+	mkdir "$TMP/out"
+	run --separate-stderr tr-otf2 -o "$TMP/out/t" <<'IN'
+{"k":"header","major":1,"minor":0,"producer":"hand","clock":"ns"}
+{"k":"process","id":0,"name":"p"}
+{"k":"stream","id":0,"process":0,"name":"t","type":"host"}
+{"k":"region","id":0,"name":"main","role":"cpu"}
+{"k":"enter","id":0,"t":5,"s":3,"r":0}
+IN
+	assert_failure 1
+	assert_equal "$stderr" "tr-otf2: <stdin>: line 5: enter names undefined stream 3"
+	assert_nothing_written
+}
+
+@test "events out of time order on a stream: one line, exit 1" {
+	mkdir "$TMP/out"
+	run --separate-stderr tr-otf2 -o "$TMP/out/t" <<'IN'
+{"k":"process","id":0,"name":"p"}
+{"k":"stream","id":0,"process":0,"name":"t","type":"host"}
+{"k":"region","id":0,"name":"main","role":"cpu"}
+{"k":"enter","id":0,"t":5,"s":0,"r":0}
+{"k":"leave","id":1,"t":4,"s":0,"r":0}
+IN
+	assert_failure 1
+	assert_equal "$stderr" "tr-otf2: <stdin>: line 5: leave at t=4 comes after t=5 on its stream (OTF2 keeps each stream in time order)"
+	assert_nothing_written
+}
+
+@test "a folder that cannot be made: one line, exit 1" {
+	touch "$TMP/file"
+	run --separate-stderr tr-otf2 -o "$TMP/file/t" "$FIX/trace.tr"
+	assert_failure 1
+	assert_equal "$stderr" "tr-otf2: $TMP/file: Not a directory"
+}
+
+@test "a folder that cannot be written: one line, exit 1" {
+	[ "$(id -u)" != 0 ] || skip "root writes anywhere"
+	mkdir -m 500 "$TMP/ro"
+	run --separate-stderr tr-otf2 -o "$TMP/ro/t" "$FIX/trace.tr"
+	assert_failure 1
+	assert_equal "$stderr" "tr-otf2: $TMP/ro: cannot write there: Permission denied"
+}
+
+@test "an existing archive: refused without --force and left alone" {
+	tr-otf2 -o "$TMP/a/t" "$FIX/trace.tr"
+	before=$(cat "$TMP/a/t.def" | md5sum)
+	run --separate-stderr tr-otf2 -o "$TMP/a/t" "$DATA/otf2/lost-role.ndjson"
+	assert_failure 1
+	assert_equal "$stderr" "tr-otf2: $TMP/a/t.otf2 exists; give --force to replace the archive"
+	assert_equal "$(cat "$TMP/a/t.def" | md5sum)" "$before"
+	run ls -A "$TMP/a"
+	assert_output "t
+t.def
+t.otf2"
+}
+
+@test "--force replaces the archive's own three parts and nothing else" {
+	tr-otf2 -o "$TMP/a/t" "$FIX/trace.tr"
+	echo mine > "$TMP/a/t.txt"
+	echo mine > "$TMP/a/other.otf2"
+	mkdir "$TMP/a/t2"
+	run tr-otf2 --force -o "$TMP/a/t" "$DATA/otf2/lost-role.ndjson"
+	assert_success
+	run ls -A "$TMP/a"
+	assert_output "other.otf2
+t
+t.def
+t.otf2
+t.txt
+t2"
+	run jq -r 'select(.k == "region") | .name' <(tr-read -J "$TMP/a/t.otf2")
+	assert_output --partial "my_send"
+}
+
+@test "--force does not remove what is not an archive's part" {
+	mkdir -p "$TMP/a/t.def"
+	run --separate-stderr tr-otf2 --force -o "$TMP/a/t" "$FIX/trace.tr"
+	assert_failure 1
+	assert_equal "$stderr" "tr-otf2: $TMP/a/t.def is not part of an OTF2 archive; not replacing it"
+	run ls -A "$TMP/a"
+	assert_output "t.def"
+}
+
+@test "usage: -o is required" {
+	run tr-otf2 "$FIX/trace.tr"
+	assert_failure 2
+	assert_output --partial "usage: tr-otf2"
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bats
+# tr-otf2 on every corpus archive: the round trip through OTF2 gives the
+# stream back, otf2-print reads the archive without a warning, and an
+# analysed trace's metrics add up to the analysis.
+
+load common
+
+setup() {
+	corpus_setup
+}
+
+teardown() {
+	corpus_teardown
+}
+
+@test "every corpus archive: tr-read | tr-otf2 | tr-read gives the same stream; otf2-print is content" {
+	for dir in "$CORPUS"/otf2/*/; do
+		name=$(basename "$dir")
+		tr-read -M "$(archive "$name")" > "$TMP/a.tr" 2> /dev/null
+		tr-otf2 -o "$TMP/$name/t" "$TMP/a.tr" || fail "$name: tr-otf2 failed"
+		otf2-print --silent -Werror "$TMP/$name/t.otf2" > /dev/null 2> "$TMP/err" ||
+			fail "$name: otf2-print: $(cat "$TMP/err")"
+		tr-read -M "$TMP/$name/t.otf2" > "$TMP/b.tr" 2> /dev/null
+		diff <(tr-cat -J "$TMP/a.tr" | grep -v '"k":"header"') \
+		     <(tr-cat -J "$TMP/b.tr" | grep -v '"k":"header"') > "$TMP/diff" ||
+			fail "$name: the stream read back differs: $(head -5 "$TMP/diff")"
+	done
+}
+
+@test "cuda_simple analysed: Waiting Time, Blame and Critical Path add up to the analysis" {
+	set -o pipefail
+	tr-read -M "$(archive casita-2_cuda_simple)" 2> /dev/null | tr-deps -M 2> /dev/null |
+		tr-waits -M | tr-critpath -M 2> /dev/null > "$TMP/an.tr"
+	tr-otf2 -o "$TMP/an/t" "$TMP/an.tr"
+	run otf2-print --silent -Werror "$TMP/an/t.otf2"
+	assert_success
+	# the analysis: total waiting and blame (ns), time on the path per stream
+	want=$(tr-cat -J "$TMP/an.tr" | jq -s -r '
+		([.[] | select(.k == "wait") | .dur] | add),
+		([.[] | select(.k == "blame") | .ns] | add),
+		([.[] | select(.k == "crit") | {s, dur}] | group_by(.s) |
+		 map("\(.[0].s):\(map(.dur) | add)") | join(" "))')
+	# read back: values in ns, and time between each 1 and the next value
+	got=$(tr-read -J "$TMP/an/t.otf2" | jq -s -r '
+		(map(select(.k == "counter")) | map({key: .name, value: .id}) | from_entries) as $c |
+		([.[] | select(.k == "sample" and .counter == $c["Waiting Time"]) | .val] | add * 1e9 | round),
+		([.[] | select(.k == "sample" and .counter == $c["Blame"]) | .val] | add * 1e9 | round),
+		([.[] | select(.k == "sample" and .counter == $c["Critical Path"])] | group_by(.s) |
+		 map(. as $v | "\(.[0].s):\([range(0; length - 1) | select($v[.].val == 1) |
+		     $v[. + 1].t - $v[.].t] | add)") | map(select(endswith(":null") | not)) | join(" "))')
+	assert_equal "$got" "$want"
+}
