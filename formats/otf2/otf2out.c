@@ -144,19 +144,63 @@ static OTF2_TimeStamp post_flush(void *data, OTF2_FileType type, OTF2_LocationRe
 	return OTF2_UNDEFINED_TIMESTAMP;	/* no flush records in the events */
 }
 
+/*
+ * Event chunks: libotf2 keeps up to 128 MiB per location before it writes
+ * any by default. Here a location holds at most CHUNKS chunks; asking for
+ * one more makes libotf2 write them out and free them.
+ */
+#define CHUNK_SIZE (256u << 10)
+#define CHUNKS 2
+
+struct chunks {
+	void *v[CHUNKS];
+	unsigned n;
+};
+
+static void *chunk_allocate(void *data, OTF2_FileType type, OTF2_LocationRef loc,
+			    void **per_buffer, uint64_t size)
+{
+	struct chunks *c = *per_buffer;
+
+	(void)data, (void)type, (void)loc;
+	if (!c && !(c = *per_buffer = calloc(1, sizeof(*c))))
+		return NULL;
+	if (c->n == CHUNKS || !(c->v[c->n] = malloc(size)))
+		return NULL;	/* full: libotf2 writes the chunks out, frees them, asks again */
+	return c->v[c->n++];
+}
+
+static void chunk_free_all(void *data, OTF2_FileType type, OTF2_LocationRef loc,
+			   void **per_buffer, bool final)
+{
+	struct chunks *c = *per_buffer;
+
+	(void)data, (void)type, (void)loc;
+	if (!c)
+		return;
+	while (c->n)
+		free(c->v[--c->n]);
+	if (final) {
+		free(c);
+		*per_buffer = NULL;
+	}
+}
+
 int otf2out_open(struct otf2out *o, const char *dir, const char *name)
 {
 	static const OTF2_FlushCallbacks flush = { pre_flush, post_flush };
+	static const OTF2_MemoryCallbacks memory = { chunk_allocate, chunk_free_all };
 
 	OTF2_Error_RegisterCallback(on_otf2_error, o->otf2_msg);
 	if (otf2out_place_samples(o) < 0)
 		return LS_ERR_NOMEM;
 	o->shift = o->any_event && o->min_t < 0 ? (uint64_t)-o->min_t : 0;
 	o->attrs = OTF2_AttributeList_New();
-	o->archive = OTF2_Archive_Open(dir, name, OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
+	o->archive = OTF2_Archive_Open(dir, name, OTF2_FILEMODE_WRITE, CHUNK_SIZE, 4 * CHUNK_SIZE,
 				       OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
 	if (!o->attrs || !o->archive ||
 	    OTF2_Archive_SetFlushCallbacks(o->archive, &flush, NULL) != OTF2_SUCCESS ||
+	    OTF2_Archive_SetMemoryCallbacks(o->archive, &memory, NULL) != OTF2_SUCCESS ||
 	    OTF2_Archive_SetSerialCollectiveCallbacks(o->archive) != OTF2_SUCCESS ||
 	    OTF2_Archive_SetCreator(o->archive, "tr-otf2 " TR_VERSION) != OTF2_SUCCESS ||
 	    OTF2_Archive_OpenEvtFiles(o->archive) != OTF2_SUCCESS)

@@ -42,6 +42,7 @@ struct out_stream {
 	struct out_frame *stack;
 	uint32_t depth, cap;
 	uint32_t next, end;	/* its time-placed samples: samples[next..end) */
+	uint32_t crit_end;	/* pass 1: its latest critical-path end sample, or NONE */
 };
 
 struct out_region {

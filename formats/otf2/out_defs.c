@@ -114,6 +114,7 @@ int otf2out_take_definition(struct otf2out *o, const struct ls_record *rec)
 		ix = o->defs.nstreams - 1;
 		if (ROOM(o, streams, cap_streams, ix) < 0)
 			return LS_ERR_NOMEM;
+		o->streams[ix].crit_end = NONE;
 		return (o->streams[ix].name = string_field(o, rec, LS_F_NAME, true)) == NONE
 		       ? LS_ERR_SYNTAX : 0;
 	case LS_K_REGION:

@@ -38,6 +38,28 @@ static int add_sample(struct otf2out *o, uint32_t s, int64_t t, enum metric m,
 	return 0;
 }
 
+/*
+ * A piece of the critical path on stream s: its start (+1) and end (-1).
+ * The pieces come in path order, so one that begins where the stream's
+ * last one ended lengthens it instead.
+ */
+static int add_crit(struct otf2out *o, uint32_t s, int64_t from, int64_t to)
+{
+	struct out_stream *st = &o->streams[s];
+	int rc;
+
+	if (st->crit_end != NONE && o->samples[st->crit_end].t == from) {
+		o->samples[st->crit_end].t = to;
+		if (to > o->max_t)
+			o->max_t = to;
+		return 0;
+	}
+	if ((rc = add_sample(o, s, from, M_CRIT, 1, LS_P__COUNT)) < 0)
+		return rc;
+	st->crit_end = o->nsamples;
+	return add_sample(o, s, to, M_CRIT, -1, LS_P__COUNT);
+}
+
 static uint8_t pattern_of(const struct ls_record *rec)
 {
 	const char *p;
@@ -88,11 +110,8 @@ int otf2out_take_result(struct otf2out *o, const struct ls_record *rec)
 				    ls_kind_name(rec->kind), sid);
 	if (dur == 0 || dur > (uint64_t)(INT64_MAX - t))
 		return 0;
-	if (rec->kind == LS_K_CRIT) {
-		if ((rc = add_sample(o, s, t, M_CRIT, 1, LS_P__COUNT)) < 0)
-			return rc;
-		return add_sample(o, s, t + (int64_t)dur, M_CRIT, -1, LS_P__COUNT);
-	}
+	if (rec->kind == LS_K_CRIT)
+		return add_crit(o, s, t, t + (int64_t)dur);
 	if ((rc = add_sample(o, s, t, M_WAIT, 0, LS_P__COUNT)) < 0)
 		return rc;
 	return add_sample(o, s, t + (int64_t)dur, M_WAIT, (double)dur / 1e9, pattern_of(rec));
