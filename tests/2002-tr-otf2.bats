@@ -136,10 +136,10 @@ assert_nothing_written() {
 
 @test "a truncated stream: one line, exit 1, nothing written" {
 	mkdir "$TMP/out"
-	head -c 3000 "$FIX/trace.tr" > "$TMP/cut.tr"
+	cat "$DATA/mpi/defs.ndjson" "$DATA/mpi/late-sender.ndjson" | tr-cat -M | head -c 1000 > "$TMP/cut.tr"
 	run --separate-stderr tr-otf2 -o "$TMP/out/t" "$TMP/cut.tr"
 	assert_failure 1
-	assert_equal "$stderr" "tr-otf2: $TMP/cut.tr: record 50 (byte 2952): input ends inside the record"
+	assert_equal "$stderr" "tr-otf2: $TMP/cut.tr: record 20 (byte 964): input ends inside the record"
 	assert_nothing_written
 }
 
