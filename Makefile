@@ -26,9 +26,10 @@ OTF2_LIBS = $(shell pkg-config --libs otf2)
 LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/idset.o \
 	libstream/json.o libstream/mp.o libstream/range.o libstream/reader.o \
 	libstream/record.o libstream/roles.o libstream/schema.o libstream/writer.o
-OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o formats/otf2/vocab.o
+OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o formats/otf2/vocab.o \
+	formats/otf2/errors.o
 OTF2OUT_OBJS = formats/otf2/otf2out.o formats/otf2/out_defs.o formats/otf2/out_events.o \
-	formats/otf2/out_metrics.o formats/otf2/vocab.o
+	formats/otf2/out_metrics.o formats/otf2/vocab.o formats/otf2/errors.o
 ANALYSIS_OBJS = analysis/blame.o analysis/coll.o analysis/critpath.o analysis/defs.o \
 	analysis/deps.o analysis/gwaits.o analysis/idmap.o analysis/offload.o analysis/omp.o \
 	analysis/p2p.o analysis/pieces.o analysis/rank.o analysis/stack.o analysis/trace.o \

@@ -1,4 +1,5 @@
 /* What every tr-* command does alike: messages, output format, the end. */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,13 @@ int tool_finish(struct ls_writer *w)
 		status = 1;
 	}
 	return status;
+}
+
+void tool_report_counts(const char *path, const struct tool_count *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (c[i].count)
+			tool_error("%s: %" PRIu64 " %s", path, c[i].count, c[i].what);
 }
 
 void tool_csv_str(const char *s)

@@ -53,6 +53,15 @@ static inline double tool_secs(uint64_t ns)
 	return (double)ns / 1e9;
 }
 
+/* Something odd or lost, and how often: said once if it happened. */
+struct tool_count {
+	uint64_t count;
+	const char *what;
+};
+
+/* "NAME: PATH: COUNT WHAT" on stderr for each count that is not 0. */
+void tool_report_counts(const char *path, const struct tool_count *c, size_t n);
+
 /* Print s on stdout as a CSV field: quoted, quotes doubled. */
 void tool_csv_str(const char *s);
 

@@ -99,15 +99,13 @@ static int pass(struct otf2out *o, const char *path, const char *name,
 /* What OTF2 could not hold: said once each. */
 static void report_losses(const char *path, const struct otf2out_report *r)
 {
-	const struct { uint64_t count; const char *what; } lost[] = {
+	const struct tool_count lost[] = {
 		{ r->roles_by_name, "regions whose role OTF2 cannot carry: tr-read gives them the role their name has" },
 		{ r->corr_unplaced, "leaves whose corr is not their enter's: tr-read gives a leave its enter's" },
 		{ r->blame_unplaced, "blamed activities never entered or never left in the stream: their blame is not written" },
 	};
 
-	for (size_t i = 0; i < sizeof(lost) / sizeof(lost[0]); i++)
-		if (lost[i].count)
-			tool_error("%s: %" PRIu64 " %s", path, lost[i].count, lost[i].what);
+	tool_report_counts(path, lost, sizeof(lost) / sizeof(lost[0]));
 }
 
 static void print_stats(const char *path, const struct otf2out_report *r)

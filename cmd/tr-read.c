@@ -67,7 +67,7 @@ static int parse_window(const char *arg, struct otf2in_options *opt)
 /* Odd but legal content: said once each, never fatal. */
 static void report_oddities(const char *path, const struct otf2in_report *r)
 {
-	const struct { uint64_t count; const char *what; } odd[] = {
+	const struct tool_count odd[] = {
 		{ r->leave_without_enter, "leaves without a matching enter (measurement switched off, or a time window)" },
 		{ r->leave_mismatch, "leaves of another region than the one entered" },
 		{ r->open_at_end, "enters never left (a rank that did not finish, or a time window)" },
@@ -77,9 +77,7 @@ static void report_oddities(const char *path, const struct otf2in_report *r)
 		{ r->unknown_peer, "messages or roots naming a rank outside their communicator, left out" },
 	};
 
-	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
-		if (odd[i].count)
-			tool_error("%s: %" PRIu64 " %s", path, odd[i].count, odd[i].what);
+	tool_report_counts(path, odd, sizeof(odd) / sizeof(odd[0]));
 }
 
 static void print_stats(const char *path, const struct otf2in_report *r)

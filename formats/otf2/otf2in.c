@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "../../libstream/error.h"
+#include "errors.h"
 #include "otf2in_private.h"
 
 int otf2in_fail(struct otf2in *in, int code, const char *fmt, ...)
@@ -22,22 +23,6 @@ int otf2in_fail(struct otf2in *in, int code, const char *fmt, ...)
 	vsnprintf(in->err, in->errlen, fmt, ap);
 	va_end(ap);
 	in->status = code;
-	return code;
-}
-
-/* libotf2 prints its errors unless told otherwise: keep the first as ours. */
-static OTF2_ErrorCode on_otf2_error(void *data, const char *file, uint64_t line,
-				    const char *function, OTF2_ErrorCode code,
-				    const char *fmt, va_list va)
-{
-	char *msg = data;
-
-	(void)file, (void)line, (void)function;
-	if (msg[0] == '\0') {
-		vsnprintf(msg, 256, fmt, va);
-		if (msg[0] == '\0')
-			snprintf(msg, 256, "%s", OTF2_Error_GetDescription(code));
-	}
 	return code;
 }
 
@@ -119,7 +104,7 @@ int otf2in_read(const char *path, const struct otf2in_options *opt,
 		size_t n)
 {
 	struct otf2in in = { .opt = opt, .report = report, .w = w, .err = err, .errlen = n };
-	char otf2_msg[256] = "";
+	char otf2_msg[OTF2_MSG_SIZE] = "";
 	OTF2_ErrorCallback previous;
 	OTF2_Reader *reader;
 	struct stat st;
@@ -132,7 +117,7 @@ int otf2in_read(const char *path, const struct otf2in_options *opt,
 			    : "not an OTF2 archive (give the anchor file, NAME.otf2)");
 		return in.status;
 	}
-	previous = OTF2_Error_RegisterCallback(on_otf2_error, otf2_msg);
+	previous = OTF2_Error_RegisterCallback(otf2_keep_first_error, otf2_msg);
 	reader = OTF2_Reader_Open(path);
 	if (!reader || OTF2_Reader_SetSerialCollectiveCallbacks(reader) != OTF2_SUCCESS) {
 		otf2in_fail(&in, LS_ERR_SYNTAX, "not an OTF2 archive%s%s",

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../libstream/error.h"
+#include "errors.h"
 #include "otf2out_private.h"
 
 int otf2out_fail(struct otf2out *o, int code, const char *fmt, ...)
@@ -115,22 +116,6 @@ int otf2out_take(struct otf2out *o, const struct ls_record *rec)
 	}
 }
 
-/* libotf2 prints its errors unless told otherwise: keep the first as ours. */
-static OTF2_ErrorCode on_otf2_error(void *data, const char *file, uint64_t line,
-				    const char *function, OTF2_ErrorCode code,
-				    const char *fmt, va_list va)
-{
-	char *msg = data;
-
-	(void)file, (void)line, (void)function;
-	if (msg[0] == '\0') {
-		vsnprintf(msg, 256, fmt, va);
-		if (msg[0] == '\0')
-			snprintf(msg, 256, "%s", OTF2_Error_GetDescription(code));
-	}
-	return code;
-}
-
 static OTF2_FlushType pre_flush(void *data, OTF2_FileType type, OTF2_LocationRef loc,
 				void *caller, bool final)
 {
@@ -191,7 +176,7 @@ int otf2out_open(struct otf2out *o, const char *dir, const char *name)
 	static const OTF2_FlushCallbacks flush = { pre_flush, post_flush };
 	static const OTF2_MemoryCallbacks memory = { chunk_allocate, chunk_free_all };
 
-	OTF2_Error_RegisterCallback(on_otf2_error, o->otf2_msg);
+	OTF2_Error_RegisterCallback(otf2_keep_first_error, o->otf2_msg);
 	if (otf2out_place_samples(o) < 0)
 		return LS_ERR_NOMEM;
 	o->shift = o->any_event && o->min_t < 0 ? (uint64_t)-o->min_t : 0;

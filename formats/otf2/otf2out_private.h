@@ -6,6 +6,7 @@
 
 #include "../../analysis/defs.h"
 #include "../../analysis/idmap.h"
+#include "errors.h"
 #include "otf2out.h"
 
 #define NONE UINT32_MAX
@@ -117,7 +118,7 @@ struct otf2out {
 	OTF2_Archive *archive;
 	OTF2_AttributeList *attrs;
 	uint64_t shift;		/* ticks = t + shift */
-	char otf2_msg[256];	/* libotf2's first error message */
+	char otf2_msg[OTF2_MSG_SIZE];	/* libotf2's first error message */
 };
 
 /* Set the message; returns code. */
