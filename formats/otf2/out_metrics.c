@@ -172,7 +172,8 @@ int otf2out_place_samples(struct otf2out *o)
 		if (o->streams[s].any &&
 		    add_sample(o, s, o->streams[s].first_t, M_CRIT, 0, LS_P__COUNT) < 0)
 			return LS_ERR_NOMEM;
-	qsort(o->samples, o->nsamples, sizeof(*o->samples), by_stream_time);
+	if (o->nsamples)
+		qsort(o->samples, o->nsamples, sizeof(*o->samples), by_stream_time);
 	for (uint32_t i = 0; i < o->nsamples;) {
 		uint32_t s = o->samples[i].s, end = i;
 
