@@ -28,6 +28,9 @@ static char *part(const char *dir, const char *name, const char *suffix)
 	return asprintf(&p, "%s/%s%s", dir, name, suffix) < 0 ? NULL : p;
 }
 
+/* The archive's own parts: the anchor, the definitions, the folder. */
+static const char *const parts[] = { ".otf2", ".def", "" };
+
 /* mkdir -p */
 static int make_dirs(char *path)
 {
@@ -57,16 +60,15 @@ static int make_dirs(char *path)
 /* Which of the archive's parts exist: the first found, or NULL. */
 static const char *existing_part(const struct archive *a)
 {
-	static const char *const suffixes[] = { ".otf2", ".def", "" };
 	struct stat st;
 
 	for (int i = 0; i < 3; i++) {
-		char *p = part(a->dir, a->name, suffixes[i]);
+		char *p = part(a->dir, a->name, parts[i]);
 		bool there = p && lstat(p, &st) == 0;
 
 		free(p);
 		if (there)
-			return suffixes[i];
+			return parts[i];
 	}
 	return NULL;
 }
@@ -87,10 +89,10 @@ int archive_prepare(struct archive *a, const char *path, bool force, char *err, 
 	if ((found = existing_part(a)) && !force)
 		return fail(err, n, "%s/%s%s exists; give --force to replace the archive",
 			    a->dir, a->name, found);
-	if (!(a->stage = part(a->dir, ".", a->name)) ||
-	    !(a->stage = realloc(a->stage, strlen(a->stage) + 16)))
+	if (asprintf(&a->stage, "%s/.%s.tr-otf2-XXXXXX", a->dir, a->name) < 0) {
+		a->stage = NULL;
 		return fail(err, n, "out of memory");
-	strcat(a->stage, ".tr-otf2-XXXXXX");
+	}
 	if (!mkdtemp(a->stage)) {
 		int e = errno;
 
@@ -120,11 +122,10 @@ static int remove_tree(const char *path)
 /* The old archive's parts: the anchor first, so that it stops looking whole. */
 static int remove_old(const struct archive *a, char *err, size_t n)
 {
-	static const char *const suffixes[] = { ".otf2", ".def", "" };
 	struct stat st;
 
 	for (int i = 0; i < 3; i++) {
-		char *p = part(a->dir, a->name, suffixes[i]);
+		char *p = part(a->dir, a->name, parts[i]);
 		int rc;
 
 		if (!p)

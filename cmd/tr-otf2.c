@@ -110,12 +110,11 @@ static void report_losses(const char *path, const struct otf2out_report *r)
 
 static void print_stats(const char *path, const struct otf2out_report *r)
 {
-	static const char *const metrics[] = { "Critical Path", "Blame", "Waiting Time" };
-
 	fprintf(stderr, "%s: %" PRIu64 " events written\n", path, r->events);
 	for (int m = 0; m < 3; m++)
 		if (r->samples[m])
-			fprintf(stderr, "  %-14s %12" PRIu64 " values\n", metrics[m], r->samples[m]);
+			fprintf(stderr, "  %-14s %12" PRIu64 " values\n", otf2out_metric_names[m],
+				r->samples[m]);
 	for (int k = 0; k < LS_K__COUNT; k++)
 		if (r->left_out[k])
 			fprintf(stderr, "%s: %" PRIu64 " %s records left out (OTF2 has no place for them)\n",

@@ -25,6 +25,9 @@ struct otf2out_report {
 	uint64_t corr_unplaced;		/* corr on a leave without its enter's, or not on the leave */
 };
 
+/* The analysis metrics' names, in the order of otf2out_report.samples. */
+extern const char *const otf2out_metric_names[3];
+
 struct otf2out;
 
 /* A writer, or NULL when out of memory. */

@@ -379,16 +379,20 @@ static int write_metric(OTF2_GlobalDefWriter *d, uint32_t ref, OTF2_StringRef na
 	return 0;
 }
 
+const char *const otf2out_metric_names[M__COUNT] = {
+	[M_CRIT] = "Critical Path", [M_BLAME] = "Blame", [M_WAIT] = "Waiting Time",
+};
+
 static const struct {
-	const char *name, *descr, *unit;
+	const char *descr, *unit;
 	OTF2_MetricMode mode;
 	OTF2_Type type;
 } analysis_metrics[M__COUNT] = {
-	[M_CRIT] = { "Critical Path", "1 while the stream is on the critical path (tr-critpath)",
+	[M_CRIT] = { "1 while the stream is on the critical path (tr-critpath)",
 		     "boolean", OTF2_METRIC_ABSOLUTE_NEXT, OTF2_TYPE_UINT64 },
-	[M_BLAME] = { "Blame", "waiting time the activity ending here caused (tr-waits)",
+	[M_BLAME] = { "waiting time the activity ending here caused (tr-waits)",
 		      "s", OTF2_METRIC_ABSOLUTE_LAST, OTF2_TYPE_DOUBLE },
-	[M_WAIT] = { "Waiting Time", "time in a wait state since the value before (tr-waits)",
+	[M_WAIT] = { "time in a wait state since the value before (tr-waits)",
 		     "s", OTF2_METRIC_ABSOLUTE_LAST, OTF2_TYPE_DOUBLE },
 };
 
@@ -402,7 +406,7 @@ static int write_metrics(struct otf2out *o, OTF2_GlobalDefWriter *d)
 			return LS_ERR_IO;
 	}
 	for (int m = 0; m < M__COUNT; m++) {
-		const char *name = analysis_metrics[m].name, *descr = analysis_metrics[m].descr;
+		const char *name = otf2out_metric_names[m], *descr = analysis_metrics[m].descr;
 		const char *unit = analysis_metrics[m].unit;
 
 		if (o->metrics[m] &&
@@ -447,7 +451,7 @@ static int make_fixed_strings(struct otf2out *o)
 	bool ok = true;
 
 	for (int m = 0; m < M__COUNT; m++)
-		ok &= fixed(o, analysis_metrics[m].name) != NONE &&
+		ok &= fixed(o, otf2out_metric_names[m]) != NONE &&
 		      fixed(o, analysis_metrics[m].descr) != NONE &&
 		      fixed(o, analysis_metrics[m].unit) != NONE;
 	for (int a = 0; a < A__COUNT; a++)

@@ -289,8 +289,7 @@ static OTF2_ErrorCode write_kind(struct otf2out *o, OTF2_EvtWriter *w, uint32_t 
 				 const struct ls_record *rec, int64_t t, uint64_t id)
 {
 	OTF2_TimeStamp ts = otf2out_ticks(o, t);
-	uint64_t req = u64_or(rec, LS_F_REQ, 0);
-	uint64_t lock = u64_or(rec, LS_F_LOCK, 0);
+	uint64_t req, lock;
 	bool on = false;
 
 	switch (rec->kind) {
@@ -302,12 +301,16 @@ static OTF2_ErrorCode write_kind(struct otf2out *o, OTF2_EvtWriter *w, uint32_t 
 	case LS_K_RECV:
 		return write_message(o, w, rec, ts);
 	case LS_K_SEND_DONE:
+		req = u64_or(rec, LS_F_REQ, 0);
 		return OTF2_EvtWriter_MpiIsendComplete(w, NULL, ts, req);
 	case LS_K_RECV_POST:
+		req = u64_or(rec, LS_F_REQ, 0);
 		return OTF2_EvtWriter_MpiIrecvRequest(w, NULL, ts, req);
 	case LS_K_REQ_TEST:
+		req = u64_or(rec, LS_F_REQ, 0);
 		return OTF2_EvtWriter_MpiRequestTest(w, NULL, ts, req);
 	case LS_K_REQ_CANCEL:
+		req = u64_or(rec, LS_F_REQ, 0);
 		return OTF2_EvtWriter_MpiRequestCancelled(w, NULL, ts, req);
 	case LS_K_COLL_BEGIN:
 		return OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, ts);
@@ -323,9 +326,11 @@ static OTF2_ErrorCode write_kind(struct otf2out *o, OTF2_EvtWriter *w, uint32_t 
 	case LS_K_TEAM_END:
 		return OTF2_EvtWriter_ThreadTeamEnd(w, NULL, ts, OTF2_UNDEFINED_COMM);
 	case LS_K_LOCK_ACQUIRE:
+		lock = u64_or(rec, LS_F_LOCK, 0);
 		return OTF2_EvtWriter_ThreadAcquireLock(w, NULL, ts, OTF2_PARADIGM_OPENMP,
 							(uint32_t)lock, lock_order(o, s, lock, true));
 	case LS_K_LOCK_RELEASE:
+		lock = u64_or(rec, LS_F_LOCK, 0);
 		return OTF2_EvtWriter_ThreadReleaseLock(w, NULL, ts, OTF2_PARADIGM_OPENMP,
 							(uint32_t)lock, lock_order(o, s, lock, false));
 	case LS_K_MEASURE:
