@@ -333,18 +333,48 @@ static uint32_t adopt_unplaced(struct an_offload *o, uint32_t p, int k)
 	return best;
 }
 
-/* Work w began before ev, the call that enqueued it: link them now. */
-/* An edge from the end of work x to event to, if x has ended. */
+/*
+ * An edge from the end of work x to event to, at t. If x has not ended
+ * (it ends at t, on a stream read later, or the clocks disagree), the
+ * edge waits for x's end.
+ */
 static int after(struct an_deps *d, uint32_t x, uint64_t to, int64_t t, enum ls_edge type)
 {
-	const struct an_work *w = &d->gpu.work[x];
+	struct an_offload *o = &d->gpu;
+	const struct an_work *w = &o->work[x];
 
-	if (w->state != AN_WORK_DONE) {
-		d->gpu.st.order++;
-		return 0;
+	if (w->state == AN_WORK_DONE) {
+		o->st.order += w->t1 > t;
+		return an_deps_edge(d, w->leave, to, type);
 	}
-	d->gpu.st.order += w->t1 > t;
-	return an_deps_edge(d, w->leave, to, type);
+	if (an_vec_room(&o->pending, &o->pending_cap, o->npending, sizeof(*o->pending)) < 0)
+		return LS_ERR_NOMEM;
+	o->pending[o->npending++] = (struct an_pending){ .work = x, .type = (uint8_t)type,
+							 .to = to, .t = t };
+	work_ref(o, x);
+	return 0;
+}
+
+/* Work w has ended: the edges that waited for it. */
+static int pending_edges(struct an_deps *d, uint32_t w)
+{
+	struct an_offload *o = &d->gpu;
+	uint32_t j = 0;
+	int rc = 0;
+
+	for (uint32_t i = 0; i < o->npending; i++) {
+		struct an_pending p = o->pending[i];
+
+		if (p.work != w || rc < 0) {
+			o->pending[j++] = p;
+			continue;
+		}
+		o->st.order += o->work[w].t1 > p.t;
+		rc = an_deps_edge(d, o->work[w].leave, p.to, p.type);
+		work_unref(o, w);
+	}
+	o->npending = j;
+	return rc;
 }
 
 /* The edges into work w, which began at its enter, from what it waited for. */
@@ -599,16 +629,30 @@ static int device_wide(struct an_offload *o, uint32_t g, uint32_t p)
 	return 0;
 }
 
-/* The key of the CUDA event a call names, or 0 (counted). */
-static uint64_t event_key(struct an_deps *d, const struct ls_record *rec, uint32_t p)
+/*
+ * The key of the CUDA event a call names in *key, or 0 (counted). Events
+ * are addresses, too wide to pair with a process: each address gets a
+ * number of its own, kept for the run. Returns 0 or LS_ERR_NOMEM.
+ */
+static int event_key(struct an_deps *d, const struct ls_record *rec, uint32_t p, uint64_t *key)
 {
+	struct an_offload *o = &d->gpu;
 	uint64_t e;
+	uint32_t n;
+	int rc;
 
-	if (ls_get_u64(rec, LS_F_CUDA_EVENT, &e) < 0 || !PKEY_FITS(p, e)) {
-		d->gpu.st.stray++;
+	*key = 0;
+	if (ls_get_u64(rec, LS_F_CUDA_EVENT, &e) < 0 || !PKEY_FITS(p, 0)) {
+		o->st.stray++;
 		return 0;
 	}
-	return PKEY(p, e) + 1;
+	if (!an_idmap_get(&o->event_numbers, e, &n)) {
+		n = (uint32_t)o->event_numbers.count;
+		if ((rc = an_idmap_put(&o->event_numbers, e, n)) < 0)
+			return rc;
+	}
+	*key = PKEY(p, n) + 1;
+	return 0;
 }
 
 /* A synchronizing call begins: what it will wait for. */
@@ -628,10 +672,10 @@ static int sync_begin(struct an_deps *d, struct an_frame *f, const struct ls_rec
 			      f->role == LS_R_ALLOC || f->role == LS_R_FREE;
 	o->sync[g].failed = ls_get_i64(rec, LS_F_RESULT, &result) == 0 && result != 0;
 	if (event) {
-		uint64_t key = event_key(d, rec, ev->proc);
+		uint64_t key;
 
-		if (!key)
-			return 0;
+		if ((rc = event_key(d, rec, ev->proc, &key)) < 0 || !key)
+			return rc;
 		if (an_idmap_get(&o->events, key, &w))
 			return sync_add(o, g, w);
 		o->sync[g].event_key = key;	/* its record may come yet */
@@ -730,12 +774,12 @@ static int event_record(struct an_deps *d, const struct ls_record *rec,
 			const struct an_event *ev)
 {
 	struct an_offload *o = &d->gpu;
-	uint64_t key = event_key(d, rec, ev->proc);
 	uint32_t s = ref_stream(d, rec, ev->proc), w, old;
+	uint64_t key;
 	int rc;
 
-	if (!key)
-		return 0;
+	if ((rc = event_key(d, rec, ev->proc, &key)) < 0 || !key)
+		return rc;
 	/* no stream: the legacy default one (of device 0) */
 	if (s == AN_NONE && (s = null_stream_of(d, ev->proc, 0)) == AN_NONE) {
 		o->st.stray++;
@@ -771,10 +815,11 @@ static int stream_wait(struct an_deps *d, const struct ls_record *rec,
 {
 	struct an_offload *o = &d->gpu;
 	uint32_t s = ref_stream(d, rec, ev->proc), w;
-	uint64_t key = event_key(d, rec, ev->proc);
+	uint64_t key;
+	int rc;
 
-	if (!key)
-		return 0;
+	if ((rc = event_key(d, rec, ev->proc, &key)) < 0 || !key)
+		return rc;
 	if (s == AN_NONE) {
 		o->st.stray++;
 		return 0;
@@ -837,7 +882,8 @@ static int device_leave(struct an_deps *d, const struct an_event *ev)
 	o->work[w].leave = ev->id;
 	o->work[w].t1 = ev->t;
 	o->gs[ev->s].running = AN_NONE;
-	rc = unpark(d);
+	if ((rc = pending_edges(d, w)) == 0)
+		rc = unpark(d);
 	work_unref(o, w);
 	return rc;
 }
@@ -855,6 +901,7 @@ void an_offload_finish(struct an_offload *o)
 	for (uint32_t i = 0; i < o->nwork; i++)
 		o->st.never_ran += work_live(&o->work[i]) &&
 				   o->work[i].state == AN_WORK_QUEUED;
+	o->st.order += o->npending;	/* their work never ended */
 	for (uint32_t i = 0; i < o->nparked; i++) {
 		if (o->sync[o->parked[i]].event_key)
 			o->st.unrecorded++;
@@ -882,9 +929,11 @@ void an_offload_release(struct an_offload *o)
 	free(o->dep);
 	free(o->sync);
 	free(o->parked);
+	free(o->pending);
 	free(o->gs);
 	free(o->gp);
 	an_idmap_release(&o->corr);
 	an_idmap_release(&o->events);
+	an_idmap_release(&o->event_numbers);
 	an_offload_init(o);
 }

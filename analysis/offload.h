@@ -50,6 +50,14 @@ struct an_wdep {
 	uint8_t type;		/* LS_E_STREAM_WAIT or LS_E_NULL_STREAM */
 };
 
+/* An edge into work that began before the work it depends on ended. */
+struct an_pending {
+	uint64_t to;		/* the dependent work's enter */
+	int64_t t;		/* its time */
+	uint32_t work;		/* the work it waits for (a reference) */
+	uint8_t type;		/* LS_E_STREAM_WAIT or LS_E_NULL_STREAM */
+};
+
 /* A FIFO of work indices. */
 struct an_ring {
 	uint32_t *v;
@@ -102,7 +110,8 @@ struct an_offload_stats {
 	uint64_t late;		/* correlations resolved after the device work began */
 	uint64_t late_events;	/* event waits read before the event's record */
 	uint64_t stray;		/* GPU calls naming no GPU stream of their process */
-	uint64_t order;		/* dependencies that ended after their work began */
+	uint64_t order;		/* dependencies that ended after their work began,
+				   or never ended */
 };
 
 struct an_offload {
@@ -114,12 +123,15 @@ struct an_offload {
 	uint32_t nsync, sync_cap, free_sync;
 	uint32_t *parked;	/* syncs left before their work ended */
 	uint32_t nparked, parked_cap;
+	struct an_pending *pending;	/* edges waiting for their work to end */
+	uint32_t npending, pending_cap;
 	struct an_gpu_stream *gs;	/* per stream index */
 	uint32_t gs_cap;
 	struct an_gpu_proc *gp;		/* per process index */
 	uint32_t gp_cap;
 	struct an_idmap corr;		/* (process, corr) -> work */
-	struct an_idmap events;		/* (process, event) -> work */
+	struct an_idmap events;		/* (process, event number) -> work */
+	struct an_idmap event_numbers;	/* event address -> its number */
 	struct an_offload_stats st;
 };
 

@@ -8,6 +8,13 @@
  * and an implicit barrier; a kernel launch, then a blocking DtoH copy
  * (even iterations) or a stream synchronization (odd ones); a Sendrecv
  * around a ring; an Allreduce; a stretch of CPU work of random length.
+ *
+ * With -g S, a GPU-heavy offload program instead: S GPU streams per rank,
+ * stream 0 the null stream, and per iteration the CUDA work of offload_step
+ * (kernels on every stream, an event waited for by another stream, an async
+ * copy polled with cuEventQuery, cuStreamQuery, a (late) cuStreamSynchronize,
+ * a null-stream kernel, a context synchronization), then the Allreduce and
+ * the CPU work.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -28,8 +35,8 @@ static void die(const char *what)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: gen-otf2 [-a] [-i iterations] [-k skew] [-o offset] [-r ranks] "
-		"[-R resolution] [-s seed] [-t threads] dir/name\n");
+	fprintf(stderr, "usage: gen-otf2 [-a] [-g gpu-streams] [-i iterations] [-k skew] [-o offset] "
+		"[-r ranks] [-R resolution] [-s seed] [-t threads] dir/name\n");
 	exit(2);
 }
 
@@ -39,6 +46,19 @@ enum {
 	R_MAIN, R_INIT, R_FINALIZE, R_PARALLEL, R_LOOP, R_BARRIER, R_UPDATE,
 	R_SENDRECV, R_ALLREDUCE, R_LAUNCH, R_MEMCPY_DTOH, R_MEMCPY_HTOD,
 	R_STREAM_SYNC, R_MALLOC, R_KERNEL, R__FIXED
+};
+
+/* The offload program's regions, defined with -g only (after -a's). */
+enum {
+	O_MEMCPY_DTOH_ASYNC, O_EVENT_RECORD, O_EVENT_QUERY, O_EVENT_SYNC, O_STREAM_WAIT,
+	O_STREAM_QUERY, O_CTX_SYNC, O_HALO_KERNEL, O__COUNT
+};
+
+static const char *const offload_regions[O__COUNT] = {
+	[O_MEMCPY_DTOH_ASYNC] = "cuMemcpyDtoHAsync_v2", [O_EVENT_RECORD] = "cuEventRecord",
+	[O_EVENT_QUERY] = "cuEventQuery", [O_EVENT_SYNC] = "cuEventSynchronize",
+	[O_STREAM_WAIT] = "cuStreamWaitEvent", [O_STREAM_QUERY] = "cuStreamQuery",
+	[O_CTX_SYNC] = "cuCtxSynchronize", [O_HALO_KERNEL] = "halo_kernel",
 };
 
 static const struct {
@@ -72,7 +92,7 @@ enum { G_MPI_LOCATIONS, G_MPI_WORLD, G_OMP_LOCATIONS, G_CUDA_LOCATIONS, G__FIXED
 #define CUDA_COMM(g, r) (1 + (g)->o.ranks + (r))
 
 struct options {
-	uint32_t ranks, threads;
+	uint32_t ranks, threads, gpus;	/* gpus: GPU streams per rank; more than 1 with -g */
 	uint64_t iterations, seed, resolution, offset;
 	int64_t skew;		/* ticks rank 1's clock is behind, as ClockOffset records say */
 	bool all_api;
@@ -82,13 +102,14 @@ struct options {
 struct gen {
 	struct options o;
 	OTF2_Archive *archive;
-	OTF2_EvtWriter **w;		/* [rank * (threads + 1) + k]; k == threads: GPU */
+	OTF2_EvtWriter **w;		/* [rank * (threads + gpus) + k]; k >= threads: GPU */
 	OTF2_AttributeList *attrs;
 	uint64_t state;			/* PCG-style generator */
 	uint64_t *now;			/* ns, per rank (master thread) */
-	uint64_t *gpu_free;		/* ns, per rank */
+	uint64_t *gpu_free;		/* ns, per rank and GPU stream */
 	uint64_t end;			/* latest time written */
-	uint32_t nregions;
+	uint64_t callsite;		/* the offload program's last callsite id */
+	uint32_t offload_base;		/* region id of offload_regions[0] */
 };
 
 static uint64_t rnd(struct gen *g, uint64_t n)
@@ -108,14 +129,25 @@ static OTF2_LocationRef thread_loc(const struct gen *g, uint32_t rank, uint32_t 
 	return (OTF2_LocationRef)k << 32 | rank;
 }
 
-static OTF2_LocationRef gpu_loc(const struct gen *g, uint32_t rank)
+static OTF2_LocationRef gpu_loc(const struct gen *g, uint32_t rank, uint32_t stream)
 {
-	return (OTF2_LocationRef)g->o.threads << 32 | rank;
+	return (OTF2_LocationRef)(g->o.threads + stream) << 32 | rank;
+}
+
+/* k: the rank's threads, then its GPU streams */
+static OTF2_LocationRef location(const struct gen *g, uint32_t rank, uint32_t k)
+{
+	return k < g->o.threads ? thread_loc(g, rank, k) : gpu_loc(g, rank, k - g->o.threads);
 }
 
 static OTF2_EvtWriter *writer(struct gen *g, uint32_t rank, uint32_t k)
 {
-	return g->w[rank * (g->o.threads + 1) + k];
+	return g->w[rank * (g->o.threads + g->o.gpus) + k];
+}
+
+static uint64_t *gpu_free(struct gen *g, uint32_t rank, uint32_t stream)
+{
+	return &g->gpu_free[rank * g->o.gpus + stream];
 }
 
 /* ns of the run to ticks of the archive's clock. */
@@ -178,10 +210,10 @@ static void cuda_step(struct gen *g, uint32_t r, uint64_t i)
 	uint64_t t = g->now[r], kstart, kend, done;
 	uint64_t callsite = i * g->o.ranks + r + 1;
 
-	OTF2_AttributeList_AddLocationRef(g->attrs, A_STREAM_REF, gpu_loc(g, r));
+	OTF2_AttributeList_AddLocationRef(g->attrs, A_STREAM_REF, gpu_loc(g, r, 0));
 	enter(g, host, t, R_LAUNCH);
 	OTF2_EvtWriter_ParameterUnsignedInt(host, NULL, ticks(g, t + 10), 0, callsite);
-	kstart = t + 3000 > g->gpu_free[r] ? t + 3000 : g->gpu_free[r];
+	kstart = t + 3000 > *gpu_free(g, r, 0) ? t + 3000 : *gpu_free(g, r, 0);
 	kend = kstart + 30000 + rnd(g, 15000);
 	enter(g, dev, kstart, R_KERNEL);
 	OTF2_EvtWriter_ParameterUnsignedInt(dev, NULL, ticks(g, kstart), 0, callsite);
@@ -195,13 +227,13 @@ static void cuda_step(struct gen *g, uint32_t r, uint64_t i)
 		done = kend + 2200;
 		leave(g, host, done, R_MEMCPY_DTOH);
 	} else {
-		OTF2_AttributeList_AddLocationRef(g->attrs, A_STREAM_REF, gpu_loc(g, r));
+		OTF2_AttributeList_AddLocationRef(g->attrs, A_STREAM_REF, gpu_loc(g, r, 0));
 		enter(g, host, t + 5200, R_STREAM_SYNC);
 		leave(g, dev, kend, R_KERNEL);
 		done = kend + 300;
 		leave(g, host, done, R_STREAM_SYNC);
 	}
-	g->gpu_free[r] = kend + 2100;
+	*gpu_free(g, r, 0) = kend + 2100;
 	g->now[r] = done + 100;
 }
 
@@ -253,6 +285,132 @@ static void allreduce(struct gen *g)
 	}
 }
 
+/* --- the offload program (-g) ------------------------------------------ */
+
+/* A host call of region at t that takes len ns, on a stream (or none: ~0u),
+ * an event (or none: 0), with a result (or none: ~0u); returns its leave. */
+static uint64_t call(struct gen *g, uint32_t r, uint64_t t, uint64_t len, uint32_t region,
+		     uint32_t stream, uint64_t event, uint32_t result)
+{
+	OTF2_EvtWriter *host = writer(g, r, 0);
+
+	if (stream != ~0u)
+		OTF2_AttributeList_AddLocationRef(g->attrs, A_STREAM_REF, gpu_loc(g, r, stream));
+	if (event)
+		OTF2_AttributeList_AddUint64(g->attrs, A_EVENT_REF, event);
+	enter(g, host, t, region);
+	if (result != ~0u)
+		OTF2_AttributeList_AddUint32(g->attrs, A_RESULT, result);
+	leave(g, host, t + len, region);
+	return t + len;
+}
+
+static uint32_t offload(const struct gen *g, uint32_t which)
+{
+	return g->offload_base + which;
+}
+
+/* The CUDA event a rank records on a stream (an address, as Score-P has it). */
+static uint64_t cuda_event(uint32_t r, uint32_t stream)
+{
+	return 0x7f0000000000u | (uint64_t)r << 16 | stream;
+}
+
+/* cuLaunchKernel at t of a kernel of dur ns on a stream, which begins once
+ * the stream is free and not before ready; returns when the host goes on. */
+static uint64_t launch(struct gen *g, uint32_t r, uint64_t t, uint32_t stream, uint64_t ready,
+		       uint64_t dur, uint32_t kernel)
+{
+	OTF2_EvtWriter *host = writer(g, r, 0), *dev = writer(g, r, g->o.threads + stream);
+	uint64_t *free_at = gpu_free(g, r, stream), start = t + 3000;
+
+	if (*free_at > start)
+		start = *free_at;
+	if (ready > start)
+		start = ready;
+	g->callsite++;
+	OTF2_AttributeList_AddLocationRef(g->attrs, A_STREAM_REF, gpu_loc(g, r, stream));
+	enter(g, host, t, R_LAUNCH);
+	OTF2_EvtWriter_ParameterUnsignedInt(host, NULL, ticks(g, t + 10), 0, g->callsite);
+	leave(g, host, t + 2000, R_LAUNCH);
+	enter(g, dev, start, kernel);
+	OTF2_EvtWriter_ParameterUnsignedInt(dev, NULL, ticks(g, start), 0, g->callsite);
+	leave(g, dev, start + dur, kernel);
+	*free_at = start + dur;
+	return t + 2100;
+}
+
+/* cuMemcpyDtoHAsync at t on a stream: the copy runs once the stream is free. */
+static uint64_t copy_async(struct gen *g, uint32_t r, uint64_t t, uint32_t stream)
+{
+	OTF2_EvtWriter *dev = writer(g, r, g->o.threads + stream);
+	uint64_t *free_at = gpu_free(g, r, stream), start = t + 2000;
+
+	if (*free_at > start)
+		start = *free_at;
+	t = call(g, r, t, 1500, offload(g, O_MEMCPY_DTOH_ASYNC), stream, 0, ~0u);
+	OTF2_EvtWriter_RmaPut(dev, NULL, ticks(g, start), r, 0, 65536, 42);
+	*free_at = start + 4000 + rnd(g, 4000);
+	OTF2_EvtWriter_RmaOpCompleteBlocking(dev, NULL, ticks(g, *free_at), r, 42);
+	note_end(g, *free_at);
+	return t + 100;
+}
+
+/* A blocking call at t that returns 200 ns after done (300 ns at least). */
+static uint64_t blocking(struct gen *g, uint32_t r, uint64_t t, uint64_t done, uint32_t region,
+			 uint32_t stream, uint64_t event)
+{
+	uint64_t len = done + 200 > t + 300 ? done + 200 - t : 300;
+
+	return call(g, r, t, len, region, stream, event, ~0u) + 100;
+}
+
+static void offload_step(struct gen *g, uint32_t r)
+{
+	uint32_t S = g->o.gpus, last = S - 1;
+	uint64_t t = g->now[r], done, latest = 0;
+	int polls;
+
+	/* a kernel on every stream but the null stream */
+	for (uint32_t s = 1; s < S; s++)
+		t = launch(g, r, t, s, 0, 15000 + rnd(g, 30000), R_KERNEL);
+	/* stream 1's next kernel waits for the last stream's, through an event */
+	if (last > 1) {
+		t = call(g, r, t, 500, offload(g, O_EVENT_RECORD), last, cuda_event(r, last), ~0u) + 100;
+		done = *gpu_free(g, r, last);
+		t = call(g, r, t, 500, offload(g, O_STREAM_WAIT), 1, cuda_event(r, last), ~0u) + 100;
+		t = launch(g, r, t, 1, done, 10000 + rnd(g, 10000), offload(g, O_HALO_KERNEL));
+	}
+	/* an async copy on stream 1, polled through its event: up to six
+	 * tries, then a blocking cuEventSynchronize */
+	t = copy_async(g, r, t, 1);
+	t = call(g, r, t, 500, offload(g, O_EVENT_RECORD), 1, cuda_event(r, 1), ~0u) + 100;
+	done = *gpu_free(g, r, 1);
+	for (polls = 0; polls < 6 && t + 300 < done; polls++)
+		t = call(g, r, t, 300, offload(g, O_EVENT_QUERY), ~0u, cuda_event(r, 1), 600) + 8000;
+	if (t + 300 >= done)
+		t = call(g, r, t, 300, offload(g, O_EVENT_QUERY), ~0u, cuda_event(r, 1), 0) + 100;
+	else
+		t = blocking(g, r, t, done, offload(g, O_EVENT_SYNC), ~0u, cuda_event(r, 1));
+	/* the other streams asked once each, the last one synchronized (mostly
+	 * late: it has finished), and each given a second kernel */
+	for (uint32_t s = 2; s < S; s++)
+		t = call(g, r, t, 300, offload(g, O_STREAM_QUERY), s, 0,
+			 t + 300 >= *gpu_free(g, r, s) ? 0 : 600) + 100;
+	t = blocking(g, r, t, *gpu_free(g, r, last), R_STREAM_SYNC, last, 0);
+	for (uint32_t s = 2; s < S; s++)
+		t = launch(g, r, t, s, 0, 5000 + rnd(g, 20000), R_KERNEL);
+	/* a kernel on the null stream waits for all earlier work on the others,
+	 * and later work on them for it */
+	for (uint32_t s = 1; s < S; s++)
+		if (*gpu_free(g, r, s) > latest)
+			latest = *gpu_free(g, r, s);
+	t = launch(g, r, t, 0, latest, 5000 + rnd(g, 5000), R_KERNEL);
+	for (uint32_t s = 1; s < S; s++)
+		*gpu_free(g, r, s) = *gpu_free(g, r, 0);
+	g->now[r] = blocking(g, r, t, *gpu_free(g, r, 0), offload(g, O_CTX_SYNC), ~0u, 0);
+}
+
 /* One call of every API name in the role table, with the attributes the
  * rules read, on rank 0's master thread. Regions from R__FIXED on. */
 static void all_api(struct gen *g)
@@ -266,7 +424,7 @@ static void all_api(struct gen *g)
 
 		if (role == LS_R_LAUNCH || role == LS_R_STREAM_SYNC || role == LS_R_STREAM_QUERY ||
 		    role == LS_R_EVENT_RECORD || role == LS_R_STREAM_WAIT || role == LS_R_MEMCPY_ASYNC)
-			OTF2_AttributeList_AddLocationRef(g->attrs, A_STREAM_REF, gpu_loc(g, 0));
+			OTF2_AttributeList_AddLocationRef(g->attrs, A_STREAM_REF, gpu_loc(g, 0, 0));
 		if (role == LS_R_EVENT_RECORD || role == LS_R_EVENT_SYNC ||
 		    role == LS_R_EVENT_QUERY || role == LS_R_STREAM_WAIT)
 			OTF2_AttributeList_AddUint64(g->attrs, A_EVENT_REF, 0xbeef);
@@ -294,11 +452,18 @@ static void run_program(struct gen *g)
 		OTF2_EvtWriter_RmaOpCompleteBlocking(dev, NULL, ticks(g, t + 90000), r, 42);
 		leave(g, host, t + 90100, R_MEMCPY_HTOD);
 		g->now[r] = t + 90200;
-		g->gpu_free[r] = t + 90000;
+		for (uint32_t s = 0; s < g->o.gpus; s++)
+			*gpu_free(g, r, s) = t + 90000;
 	}
 	if (g->o.all_api)
 		all_api(g);
 	for (uint64_t i = 0; i < g->o.iterations; i++) {
+		if (g->o.gpus > 1) {
+			for (uint32_t r = 0; r < g->o.ranks; r++)
+				offload_step(g, r);
+			allreduce(g);
+			continue;
+		}
 		for (uint32_t r = 0; r < g->o.ranks; r++) {
 			omp_loop(g, r);
 			cuda_step(g, r, i);
@@ -346,8 +511,8 @@ static OTF2_Paradigm paradigm_of(const char *name)
 static void write_definitions(struct gen *g)
 {
 	OTF2_GlobalDefWriter *d = OTF2_Archive_GetGlobalDefWriter(g->archive);
-	uint32_t R = g->o.ranks, T = g->o.threads;
-	uint64_t *members = malloc((size_t)R * (T + 1) * sizeof(*members));
+	uint32_t R = g->o.ranks, T = g->o.threads, G = g->o.gpus;
+	uint64_t *members = malloc((size_t)R * (T + G) * sizeof(*members));
 	OTF2_StringRef empty, s_master, s_gpu, s_node;
 	enum ls_role role;
 	const char *name;
@@ -371,7 +536,7 @@ static void write_definitions(struct gen *g)
 	snprintf(buf, sizeof(buf), "CUDA[0:7]");
 	s_gpu = str(d, buf);
 	for (uint32_t r = 0; r < R; r++) {
-		for (uint32_t k = 0; k <= T; k++) {
+		for (uint32_t k = 0; k < T + G; k++) {
 			uint64_t n;
 
 			OTF2_EvtWriter_GetNumberOfEvents(writer(g, r, k), &n);
@@ -383,10 +548,21 @@ static void write_definitions(struct gen *g)
 				OTF2_GlobalDefWriter_WriteLocation(d, thread_loc(g, r, k), str(d, buf),
 								   OTF2_LOCATION_TYPE_CPU_THREAD, n, r);
 			} else {
-				OTF2_GlobalDefWriter_WriteLocation(d, gpu_loc(g, r), s_gpu,
+				if (k > T)
+					snprintf(buf, sizeof(buf), "CUDA[0:%u]", 7 + k - T);
+				OTF2_GlobalDefWriter_WriteLocation(d, location(g, r, k),
+								   k > T ? str(d, buf) : s_gpu,
 								   OTF2_LOCATION_TYPE_ACCELERATOR_STREAM, n, r);
 			}
 		}
+	}
+	if (G > 1) {
+		OTF2_StringRef s_null = str(d, "CUDA_NULL_STREAM");
+		OTF2_AttributeValue one = { .uint64 = 1 };
+
+		for (uint32_t r = 0; r < R; r++)
+			OTF2_GlobalDefWriter_WriteLocationProperty(d, gpu_loc(g, r, 0), s_null,
+								   OTF2_TYPE_UINT64, one);
 	}
 	for (uint32_t i = 0; i < R__FIXED; i++)
 		OTF2_GlobalDefWriter_WriteRegion(d, i, str(d, fixed_regions[i].name), 0, empty,
@@ -396,6 +572,11 @@ static void write_definitions(struct gen *g)
 		OTF2_GlobalDefWriter_WriteRegion(d, R__FIXED + (uint32_t)i, str(d, name), 0, empty,
 						 OTF2_REGION_ROLE_WRAPPER, paradigm_of(name),
 						 OTF2_REGION_FLAG_NONE, empty, 0, 0);
+	for (uint32_t i = 0; G > 1 && i < O__COUNT; i++)
+		OTF2_GlobalDefWriter_WriteRegion(d, g->offload_base + i, str(d, offload_regions[i]), 0,
+						 empty, i == O_HALO_KERNEL ? OTF2_REGION_ROLE_FUNCTION
+									   : OTF2_REGION_ROLE_WRAPPER,
+						 OTF2_PARADIGM_CUDA, OTF2_REGION_FLAG_NONE, empty, 0, 0);
 	for (uint32_t r = 0; r < R; r++)
 		members[r] = master(r);
 	OTF2_GlobalDefWriter_WriteGroup(d, G_MPI_LOCATIONS, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
@@ -410,11 +591,12 @@ static void write_definitions(struct gen *g)
 	OTF2_GlobalDefWriter_WriteGroup(d, G_OMP_LOCATIONS, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
 					OTF2_PARADIGM_OPENMP, OTF2_GROUP_FLAG_NONE, R * T, members);
 	for (uint32_t r = 0; r < R; r++) {
-		members[2 * r] = master(r);
-		members[2 * r + 1] = gpu_loc(g, r);
+		members[(1 + G) * r] = master(r);
+		for (uint32_t s = 0; s < G; s++)
+			members[(1 + G) * r + 1 + s] = gpu_loc(g, r, s);
 	}
 	OTF2_GlobalDefWriter_WriteGroup(d, G_CUDA_LOCATIONS, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
-					OTF2_PARADIGM_CUDA, OTF2_GROUP_FLAG_NONE, 2 * R, members);
+					OTF2_PARADIGM_CUDA, OTF2_GROUP_FLAG_NONE, (1 + G) * R, members);
 	OTF2_GlobalDefWriter_WriteComm(d, 0, str(d, "MPI_COMM_WORLD"), G_MPI_WORLD,
 				       OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
 	/* per rank: its thread team (group G__FIXED + r, comm TEAM_COMM(r)) ... */
@@ -426,11 +608,11 @@ static void write_definitions(struct gen *g)
 	}
 	/* ... and its CUDA window (group G__FIXED + R + r, comm CUDA_COMM(r)) */
 	for (uint32_t r = 0; r < R; r++) {
-		members[0] = 2 * r;
-		members[1] = 2 * r + 1;
+		for (uint32_t j = 0; j < 1 + G; j++)
+			members[j] = (1 + G) * r + j;
 		OTF2_GlobalDefWriter_WriteGroup(d, G__FIXED + R + r, str(d, "CUDA_GROUP"),
 						OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_CUDA,
-						OTF2_GROUP_FLAG_NONE, 2, members);
+						OTF2_GROUP_FLAG_NONE, 1 + G, members);
 	}
 	for (uint32_t r = 0; r < R; r++)
 		OTF2_GlobalDefWriter_WriteComm(d, TEAM_COMM(r), empty, G__FIXED + r,
@@ -454,10 +636,12 @@ static void parse(int argc, char **argv, struct options *o)
 {
 	int ch;
 
-	*o = (struct options){ 4, 4, 100, 1, 2100000000, 9604711018472394, 0, false, NULL };
-	while ((ch = getopt(argc, argv, "ai:k:o:r:R:s:t:")) != -1) {
+	*o = (struct options){ .ranks = 4, .threads = 4, .gpus = 1, .iterations = 100, .seed = 1,
+			       .resolution = 2100000000, .offset = 9604711018472394 };
+	while ((ch = getopt(argc, argv, "ag:i:k:o:r:R:s:t:")) != -1) {
 		switch (ch) {
 		case 'a': o->all_api = true; break;
+		case 'g': o->gpus = (uint32_t)strtoul(optarg, NULL, 10); break;
 		case 'i': o->iterations = strtoull(optarg, NULL, 10); break;
 		case 'k': o->skew = strtoll(optarg, NULL, 10); break;
 		case 'o': o->offset = strtoull(optarg, NULL, 10); break;
@@ -468,7 +652,7 @@ static void parse(int argc, char **argv, struct options *o)
 		default: usage();
 		}
 	}
-	if (argc - optind != 1 || o->ranks < 1 || o->threads < 1 || o->resolution < 1)
+	if (argc - optind != 1 || o->ranks < 1 || o->threads < 1 || o->resolution < 1 || o->gpus < 1)
 		usage();
 	o->path = argv[optind];
 }
@@ -487,10 +671,13 @@ int main(int argc, char **argv)
 		die("the archive is given as dir/name");
 	*name++ = '\0';
 	g.state = g.o.seed * 2654435761u + 1;
-	nw = (size_t)g.o.ranks * (g.o.threads + 1);
+	g.offload_base = R__FIXED;
+	for (enum ls_role role; g.o.all_api && ls_role_table_name((int)(g.offload_base - R__FIXED), &role);)
+		g.offload_base++;
+	nw = (size_t)g.o.ranks * (g.o.threads + g.o.gpus);
 	g.w = calloc(nw, sizeof(*g.w));
 	g.now = calloc(g.o.ranks, sizeof(*g.now));
-	g.gpu_free = calloc(g.o.ranks, sizeof(*g.gpu_free));
+	g.gpu_free = calloc((size_t)g.o.ranks * g.o.gpus, sizeof(*g.gpu_free));
 	g.attrs = OTF2_AttributeList_New();
 	g.archive = OTF2_Archive_Open(dir, name, OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
 				      OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
@@ -501,9 +688,8 @@ int main(int argc, char **argv)
 	OTF2_Archive_SetCreator(g.archive, "gen-otf2 (Score-P-like)");
 	OTF2_Archive_OpenEvtFiles(g.archive);
 	for (uint32_t r = 0; r < g.o.ranks; r++) {
-		for (uint32_t k = 0; k < g.o.threads; k++)
-			g.w[r * (g.o.threads + 1) + k] = OTF2_Archive_GetEvtWriter(g.archive, thread_loc(&g, r, k));
-		g.w[r * (g.o.threads + 1) + g.o.threads] = OTF2_Archive_GetEvtWriter(g.archive, gpu_loc(&g, r));
+		for (uint32_t k = 0; k < g.o.threads + g.o.gpus; k++)
+			g.w[r * (g.o.threads + g.o.gpus) + k] = OTF2_Archive_GetEvtWriter(g.archive, location(&g, r, k));
 	}
 	run_program(&g);
 	write_definitions(&g);
@@ -512,9 +698,8 @@ int main(int argc, char **argv)
 	OTF2_Archive_CloseEvtFiles(g.archive);
 	OTF2_Archive_OpenDefFiles(g.archive);
 	for (uint32_t r = 0; r < g.o.ranks; r++)
-		for (uint32_t k = 0; k <= g.o.threads; k++) {
-			OTF2_LocationRef l = k < g.o.threads ? thread_loc(&g, r, k) : gpu_loc(&g, r);
-			OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(g.archive, l);
+		for (uint32_t k = 0; k < g.o.threads + g.o.gpus; k++) {
+			OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(g.archive, location(&g, r, k));
 
 			/* -k: rank 1's clock runs behind by a constant, measured at
 			 * the start and the end of the run (Score-P's clock offsets) */

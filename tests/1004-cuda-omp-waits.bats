@@ -95,6 +95,23 @@ OUT
 OUT
 }
 
+@test "stream wait event: a tie in time, and an event address wider than 40 bits" {
+	# As above, with the streams swapped and no gap: KB (10) on stream 2
+	# begins at 500, the time KA (9) on stream 3 ends, so KB's enter is read
+	# before KA's leave (11). The edge waits for that leave; stream_wait
+	# 140..500 = 360 on KA. The event is an address, 2^47 + 5.
+	run --separate-stderr analyse stream-wait-tie
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":9,"type":"launch"}
+{"k":"edge","from":7,"to":10,"type":"launch"}
+{"k":"edge","from":11,"to":10,"type":"stream_wait"}
+{"k":"wait","at":10,"t":140,"dur":360,"pattern":"stream_wait","s":2,"cause":11}
+{"k":"blame","to":9,"r":2,"ns":360,"pattern":"stream_wait","wait":10,"s":3}
+OUT
+	[ -z "$stderr" ]
+}
+
 @test "null stream serialization between two streams" {
 	# KN (9) on the null stream waits for KA (7) on stream 2: launched at
 	# 120, KA ends at 400: 280. KB (11) on stream 3, launched after KN,
@@ -194,4 +211,26 @@ OUT
 	assert_success
 	assert_equal "$stderr" "tr-deps: <stdin>: 1 GPU activities no launch or copy call was found for
 tr-deps: <stdin>: 1 waits on CUDA events never recorded"
+}
+
+@test "gen-otf2 -g (the GPU-heavy bench program): every CUDA edge and pattern, no oddity" {
+	# Not hand-computed: a check that the bench archive exercises every rule
+	# and that every device activity is linked to its launch.
+	gen-otf2 -g 4 -t 1 -r 2 -i 30 "$BATS_TEST_TMPDIR/t"
+	tr-read -M "$BATS_TEST_TMPDIR/t.otf2" > "$BATS_TEST_TMPDIR/t.tr"
+	run --separate-stderr bash -c "tr-deps -M '$BATS_TEST_TMPDIR/t.tr' | tr-waits -J"
+	assert_success
+	[ -z "$stderr" ]
+	echo "$output" > "$BATS_TEST_TMPDIR/an.ndjson"
+	run jq -rs '[.[] | select(.k == "edge") | .type] | unique | join(" ")' "$BATS_TEST_TMPDIR/an.ndjson"
+	assert_output "coll event launch null_stream stream_wait sync"
+	run jq -rs '[.[] | select(.k == "wait") | .pattern] | unique | join(" ")' "$BATS_TEST_TMPDIR/an.ndjson"
+	assert_output "blame_kernel blame_sync event_query gpu_idle null_stream stream_query stream_wait wait_finalize wait_init wait_nxn"
+	run jq -rs '([.[] | select(.k == "stream" and .type == "gpu") | .id]) as $g |
+		[.[] | select(.k == "enter" and (.s as $s | $g | index($s)))] | length' "$BATS_TEST_TMPDIR/an.ndjson"
+	activities=$output
+	run jq -rs '[.[] | select(.k == "edge" and .type == "launch")] | length' "$BATS_TEST_TMPDIR/an.ndjson"
+	assert_output "$activities"
+	run jq -rs '[([.[] | select(.k == "wait") | .dur] | add), ([.[] | select(.k == "blame") | .ns] | add)] | .[0] == .[1]' "$BATS_TEST_TMPDIR/an.ndjson"
+	assert_output true
 }
