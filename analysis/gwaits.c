@@ -132,8 +132,14 @@ static int blame_overlap(struct an_waits *a, const struct an_wait *x,
 			seen |= ss[j] == ss[k];
 		if (seen)
 			continue;
-		for (uint32_t i = 0; i < g->gs[ss[k]].acts.n; i++) {
-			const struct an_gring *r = &g->gs[ss[k]].acts;
+		const struct an_gring *r = &g->gs[ss[k]].acts;
+		uint32_t first = r->n;
+
+		/* a stream's activities end in the ring's order: skip those
+		 * that ended by t0 */
+		while (first && g->dev[r->v[(r->head + first - 1) % AN_GRING]].t1 > t0)
+			first--;
+		for (uint32_t i = first; i < r->n; i++) {
 			const struct an_dev_act *d = &g->dev[r->v[(r->head + i) % AN_GRING]];
 			int64_t lo = d->t0 > t0 ? d->t0 : t0, hi = d->t1 < t1 ? d->t1 : t1;
 			uint32_t slot = 0;

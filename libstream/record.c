@@ -5,28 +5,33 @@
 #include "record.h"
 
 /*
- * Length of the value at q if it is one of the encodings event records are
- * made of (fixints, sized ints, floats, short strings, nil, booleans);
- * else the general mp_skip. 0: the input ends first; -1: invalid.
+ * The length of a value from its first byte, for the encodings event
+ * records are made of (fixints, sized ints, floats, short strings, nil,
+ * booleans); 0 for the others, whose length mp_skip finds.
  */
+static uint8_t value_len[256];
+
+__attribute__((constructor)) static void value_len_init(void)
+{
+	for (int c = 0; c <= 0x7f; c++)
+		value_len[c] = 1;
+	for (int c = 0xe0; c <= 0xff; c++)
+		value_len[c] = 1;
+	for (int c = 0xa0; c <= 0xbf; c++)
+		value_len[c] = (uint8_t)(1 + (c & 0x1f));
+	value_len[0xc0] = value_len[0xc2] = value_len[0xc3] = 1;
+	value_len[0xcc] = value_len[0xd0] = 2;
+	value_len[0xcd] = value_len[0xd1] = 3;
+	value_len[0xce] = value_len[0xd2] = value_len[0xca] = 5;
+	value_len[0xcf] = value_len[0xd3] = value_len[0xcb] = 9;
+}
+
+/* Length of the value at q (q < end); 0: the input ends first; -1: invalid. */
 static inline long value_length(const uint8_t *q, const uint8_t *end)
 {
-	uint8_t c = *q;
-	long n;
+	long n = value_len[*q];
 
-	if (c <= 0x7f || c >= 0xe0 || c == 0xc0 || c == 0xc2 || c == 0xc3)
-		return 1;
-	if (c >= 0xa0 && c <= 0xbf)
-		n = 1 + (c & 0x1f);
-	else if (c == 0xcc || c == 0xd0)
-		n = 2;
-	else if (c == 0xcd || c == 0xd1)
-		n = 3;
-	else if (c == 0xce || c == 0xd2 || c == 0xca)
-		n = 5;
-	else if (c == 0xcf || c == 0xd3 || c == 0xcb)
-		n = 9;
-	else
+	if (!n)
 		return mp_skip(q, end);
 	return end - q >= n ? n : 0;
 }
@@ -57,9 +62,9 @@ static inline enum ls_field field_of(const uint8_t *s, uint32_t n,
 	/* a second byte of 0 would alias the one-byte key: NUL never names a field */
 	if (n == 1 || (n == 2 && s[1]))
 		return (enum ls_field)(ls_tiny_fields[s[0] | (n == 2 ? s[1] << 8 : 0)] - 1);
-	if (n <= 8)
+	if (n <= LS_SHORT_MAX)
 		return (enum ls_field)ls_short_find(&ls_short_fields,
-						    ls_short_word(s, n, end), n);
+						    ls_short_name(s, n, end), n);
 	return ls_field_lookup((const char *)s, n);
 }
 
@@ -68,9 +73,9 @@ static inline enum ls_kind kind_of(const uint8_t *s, uint32_t n,
 {
 	int k;
 
-	if (n > 8)
+	if (n > LS_SHORT_MAX)
 		return ls_kind_lookup((const char *)s, n);
-	k = ls_short_find(&ls_short_kinds, ls_short_word(s, n, end), n);
+	k = ls_short_find(&ls_short_kinds, ls_short_name(s, n, end), n);
 	return k < 0 ? LS_K_UNKNOWN : (enum ls_kind)k;
 }
 
@@ -104,35 +109,41 @@ long ls_record_parse(struct ls_record *rec, const uint8_t *p,
 	memset(rec->present, 0, sizeof(rec->present));
 	for (uint32_t i = 0; i < rec->nfields; i++) {
 		const uint8_t *key = q, *s;
+		uint32_t klen, u;
 		enum ls_field f;
-		uint32_t klen;
 
 		if (q >= end)
 			return 0;
-		n = key_string(q, end, &s, &klen);
-		if (n == 0)
-			return 0;
-		if (n < 0) {
+		if (*q >= 0xa0 && *q <= 0xbf) {	/* a fixstr key: nearly always */
+			klen = *q & 0x1f;
+			s = q + 1;
+			n = 1 + klen;
+		} else if ((n = key_string(q, end, &s, &klen)) <= 0) {
+			if (n == 0)
+				return 0;
 			*why = "record has a key that is not a string";
 			return LS_ERR_SYNTAX;
 		}
+		if (end - q <= n)
+			return 0;	/* the key, or its value, is cut off */
 		q += n;
-		if (q >= end)
-			return 0;
 		f = field_of(s, klen, end);
+		u = (uint32_t)f;
 		if (f != LS_F__NONE) {
-			if (ls_has(rec, f)) {
+			uint64_t bit = UINT64_C(1) << (u % 64);
+
+			if (rec->present[u / 64] & bit) {
 				*why = "record has a key twice";
 				return LS_ERR_SYNTAX;
 			}
-			rec->present[f / 64] |= UINT64_C(1) << (f % 64);
-			rec->key[f] = (uint32_t)(key - p);
-			rec->off[f] = (uint32_t)(q - p);
+			rec->present[u / 64] |= bit;
+			rec->key[u] = (uint32_t)(key - p);
+			rec->off[u] = (uint32_t)(q - p);
 		}
 		n = value_length(q, end);
-		if (n == 0)
-			return 0;
-		if (n < 0) {
+		if (n <= 0) {
+			if (n == 0)
+				return 0;
 			*why = "record holds invalid msgpack";
 			return LS_ERR_SYNTAX;
 		}

@@ -146,16 +146,18 @@ static void short_fill(struct ls_short_table *t, const char *const *names,
 {
 	for (int i = first; i < count; i++) {
 		size_t n = strlen(names[i]);
-		uint64_t w = 0;
+		uint8_t padded[LS_SHORT_MAX] = { 0 };
+		struct ls_short_name k;
 		uint32_t h;
 
-		if (n > 8)
+		if (n > LS_SHORT_MAX)
 			continue;
-		memcpy(&w, names[i], n);
-		for (h = ls_short_hash(w);
+		memcpy(padded, names[i], n);
+		k = ls_short_name(padded, (uint32_t)n, padded + sizeof(padded));
+		for (h = ls_short_hash(k);
 		     t->slot[h].len; h = (h + 1) & (LS_SHORT_SIZE - 1))
 			;
-		t->slot[h].word = w;
+		t->slot[h].name = k;
 		t->slot[h].len = (uint8_t)n;
 		t->slot[h].index = (int16_t)i;
 	}

@@ -179,12 +179,17 @@ struct ls_kind_spec {
 	int nfields;
 };
 
-/* Lookup of names of at most 8 bytes packed into a little-endian word. */
+/* Lookup of names of at most 16 bytes packed into two little-endian words. */
 #define LS_SHORT_SIZE 256
+#define LS_SHORT_MAX 16
+
+struct ls_short_name {
+	uint64_t lo, hi;	/* bytes 0..7 and 8..15, zero-filled */
+};
 
 struct ls_short_table {
 	struct {
-		uint64_t word;
+		struct ls_short_name name;
 		uint8_t len;	/* 0: empty slot */
 		int16_t index;
 	} slot[LS_SHORT_SIZE];
@@ -198,9 +203,10 @@ extern struct ls_short_table ls_short_fields, ls_short_kinds;
  */
 extern int8_t ls_tiny_fields[1 << 16];
 
-static inline uint32_t ls_short_hash(uint64_t word)
+static inline uint32_t ls_short_hash(struct ls_short_name k)
 {
-	return (uint32_t)((word * UINT64_C(0x9e3779b97f4a7c15)) >> 56);
+	return (uint32_t)(((k.lo ^ k.hi * UINT64_C(0xff51afd7ed558ccd)) *
+			   UINT64_C(0x9e3779b97f4a7c15)) >> 56);
 }
 
 /*
@@ -223,14 +229,26 @@ static inline uint64_t ls_short_word(const uint8_t *p, uint32_t n,
 	return w;
 }
 
-/* Index of the name packed in word (n bytes), or -1 if not in t. */
-static inline int ls_short_find(const struct ls_short_table *t, uint64_t word,
+/* The n <= LS_SHORT_MAX bytes at p, packed. */
+static inline struct ls_short_name ls_short_name(const uint8_t *p, uint32_t n,
+						 const uint8_t *end)
+{
+	struct ls_short_name k = { ls_short_word(p, n < 8 ? n : 8, end), 0 };
+
+	if (n > 8)
+		k.hi = ls_short_word(p + 8, n - 8, end);
+	return k;
+}
+
+/* Index of the name packed in k (n bytes), or -1 if not in t. */
+static inline int ls_short_find(const struct ls_short_table *t, struct ls_short_name k,
 				uint32_t n)
 {
-	for (uint32_t h = ls_short_hash(word);; h = (h + 1) & (LS_SHORT_SIZE - 1)) {
+	for (uint32_t h = ls_short_hash(k);; h = (h + 1) & (LS_SHORT_SIZE - 1)) {
 		if (!t->slot[h].len)
 			return -1;
-		if (t->slot[h].word == word && t->slot[h].len == n)
+		if (t->slot[h].name.lo == k.lo && t->slot[h].name.hi == k.hi &&
+		    t->slot[h].len == n)
 			return t->slot[h].index;
 	}
 }

@@ -372,11 +372,11 @@ static void test_schema(void)
 		uint8_t padded[32] = { 0 };
 
 		CHECK(ls_field_lookup(name, n) == f);
-		if (n <= 8) {
-			memcpy(padded, name, n);
-			CHECK(ls_short_find(&ls_short_fields,
-					    ls_short_word(padded, n, padded + sizeof(padded)), n) == f);
-		}
+		memcpy(padded, name, n);
+		CHECK(ls_short_find(&ls_short_fields,
+				    ls_short_name(padded, n, padded + sizeof(padded)), n) == f);
+		/* read where fewer than 8 bytes follow the name */
+		CHECK(ls_short_find(&ls_short_fields, ls_short_name(padded, n, padded + n), n) == f);
 	}
 	for (int f = 0; f < LS_F__COUNT; f++)
 		CHECK(strlen(ls_field_name((enum ls_field)f)) <= 15);
@@ -395,6 +395,15 @@ static void test_schema(void)
 	CHECK(ls_kind_lookup("ente", 4) == LS_K_UNKNOWN);
 	CHECK(ls_kind_lookup("enter\0", 6) == LS_K_UNKNOWN);
 	CHECK(ls_field_lookup("tt", 2) == LS_F__NONE);
+	{
+		static const uint8_t longer[] = "ref_stream\0x";
+
+		/* packed names of 9 to 16 bytes: the length and every byte count */
+		CHECK(ls_short_find(&ls_short_fields, ls_short_name(longer, 10, longer + 10), 10) ==
+		      LS_F_REF_STREAM);
+		CHECK(ls_short_find(&ls_short_fields, ls_short_name(longer, 11, longer + 11), 11) == -1);
+		CHECK(ls_short_find(&ls_short_fields, ls_short_name(longer, 9, longer + 9), 9) == -1);
+	}
 	CHECK(ls_role_lookup("kernel", 6) == LS_R_KERNEL);
 	CHECK(ls_vocab_has(LS_VOCAB_PATTERN, "late_sender", 11));
 	CHECK(!ls_vocab_has(LS_VOCAB_PATTERN, "late_send", 9));
