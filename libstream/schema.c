@@ -127,7 +127,7 @@ struct name_table {
 	int16_t slot[TABLE_SIZE];	/* index + 1; 0 = empty */
 };
 
-static struct name_table fields_by_name, kinds_by_name, roles_by_name;
+static struct name_table fields_by_name, kinds_by_name, roles_by_name, patterns_by_name;
 
 /*
  * Names of at most 8 bytes (nearly all keys and event kinds) are also
@@ -208,6 +208,7 @@ __attribute__((constructor)) static void schema_init(void)
 	table_fill(&fields_by_name, field_names, 0, LS_F__COUNT);
 	table_fill(&kinds_by_name, kind_names, 1, LS_K__COUNT);
 	table_fill(&roles_by_name, role_names, 1, LS_R__COUNT);
+	table_fill(&patterns_by_name, patterns, 0, LS_P__COUNT);
 	short_fill(&ls_short_fields, field_names, 0, LS_F__COUNT);
 	for (int f = 0; f < LS_F__COUNT; f++) {
 		const unsigned char *name = (const unsigned char *)field_names[f];
@@ -280,11 +281,9 @@ const char *ls_edge_name(enum ls_edge e)
 
 enum ls_pattern ls_pattern_lookup(const char *s, uint32_t n)
 {
-	int p = 0;
+	int p = table_find(&patterns_by_name, patterns, s, n);
 
-	while (patterns[p] && !name_eq(patterns[p], s, n))
-		p++;
-	return (enum ls_pattern)p;
+	return p < 0 ? LS_P__COUNT : (enum ls_pattern)p;
 }
 
 const char *ls_pattern_name(enum ls_pattern p)

@@ -392,6 +392,12 @@ static void test_schema(void)
 
 		CHECK((int)ls_role_lookup(name, (uint32_t)strlen(name)) == r);
 	}
+	for (int p = 0; p < LS_P__COUNT; p++) {
+		const char *name = ls_pattern_name((enum ls_pattern)p);
+
+		CHECK((int)ls_pattern_lookup(name, (uint32_t)strlen(name)) == p);
+	}
+	CHECK(ls_pattern_lookup("late_send", 9) == LS_P__COUNT);
 	CHECK(ls_kind_lookup("ente", 4) == LS_K_UNKNOWN);
 	CHECK(ls_kind_lookup("enter\0", 6) == LS_K_UNKNOWN);
 	CHECK(ls_field_lookup("tt", 2) == LS_F__NONE);
