@@ -147,3 +147,20 @@ kernels_linked() {
 	# CASITA 1.9 "Early blocking wait": 0.063781 s (2) on sptc
 	assert_equal "$(sum_of casita-1_sptc blame_kernel)" "2 0.063432"
 }
+
+@test "CASITA's early blocking wait: the whole blocking call, where blame_kernel is what it waited for" {
+	# CASITA 1.9 on cuda_simple: "Early blocking wait: 0.062739 s (19)",
+	# "... on compute kernels: 0.005268 s"; on sptc 0.063781 s (2) and
+	# 0.091018 s. It counts every blocking call during which a kernel ran
+	# with its whole duration (its own copy's transfer and all); blame_kernel
+	# is the time the call waited for device work other than its own copy.
+	for name in casita-2_cuda_simple casita-1_sptc; do
+		tr-read -M "$(archive "$name")" | tr-cat -J > "$TMP/$name.json"
+	done
+	run jq -rs -f "$TOP/pipelines/casita-early-blocking-wait.jq" "$TMP/casita-2_cuda_simple.json"
+	assert_output "19 0.062739091 0.005268344"
+	run jq -rs -f "$TOP/pipelines/casita-early-blocking-wait.jq" "$TMP/casita-1_sptc.json"
+	assert_output "2 0.063780587 0.091017742"
+	analyse casita-2_cuda_simple
+	assert_equal "$(sum_of casita-2_cuda_simple blame_kernel)" "40 0.006783"
+}
