@@ -204,24 +204,39 @@ static void omp_loop(struct gen *g, uint32_t r)
 	free(work);
 }
 
+/* cuLaunchKernel at t, taking len ns, of a kernel of dur ns on a stream,
+ * which begins once the stream is free and not before ready; returns when
+ * the kernel ends. */
+static uint64_t launch(struct gen *g, uint32_t r, uint64_t t, uint64_t len, uint64_t callsite,
+		       uint32_t stream, uint64_t ready, uint64_t dur, uint32_t kernel)
+{
+	OTF2_EvtWriter *host = writer(g, r, 0), *dev = writer(g, r, g->o.threads + stream);
+	uint64_t *free_at = gpu_free(g, r, stream), start = t + 3000;
+
+	if (*free_at > start)
+		start = *free_at;
+	if (ready > start)
+		start = ready;
+	OTF2_AttributeList_AddLocationRef(g->attrs, A_STREAM_REF, gpu_loc(g, r, stream));
+	enter(g, host, t, R_LAUNCH);
+	OTF2_EvtWriter_ParameterUnsignedInt(host, NULL, ticks(g, t + 10), 0, callsite);
+	leave(g, host, t + len, R_LAUNCH);
+	enter(g, dev, start, kernel);
+	OTF2_EvtWriter_ParameterUnsignedInt(dev, NULL, ticks(g, start), 0, callsite);
+	leave(g, dev, start + dur, kernel);
+	*free_at = start + dur;
+	return start + dur;
+}
+
 static void cuda_step(struct gen *g, uint32_t r, uint64_t i)
 {
 	OTF2_EvtWriter *host = writer(g, r, 0), *dev = writer(g, r, g->o.threads);
-	uint64_t t = g->now[r], kstart, kend, done;
-	uint64_t callsite = i * g->o.ranks + r + 1;
+	uint64_t t = g->now[r], kend, done;
 
-	OTF2_AttributeList_AddLocationRef(g->attrs, A_STREAM_REF, gpu_loc(g, r, 0));
-	enter(g, host, t, R_LAUNCH);
-	OTF2_EvtWriter_ParameterUnsignedInt(host, NULL, ticks(g, t + 10), 0, callsite);
-	kstart = t + 3000 > *gpu_free(g, r, 0) ? t + 3000 : *gpu_free(g, r, 0);
-	kend = kstart + 30000 + rnd(g, 15000);
-	enter(g, dev, kstart, R_KERNEL);
-	OTF2_EvtWriter_ParameterUnsignedInt(dev, NULL, ticks(g, kstart), 0, callsite);
-	leave(g, host, t + 5000, R_LAUNCH);
+	kend = launch(g, r, t, 5000, i * g->o.ranks + r + 1, 0, 0, 30000 + rnd(g, 15000), R_KERNEL);
 	if (i % 2 == 0) {
 		/* a blocking copy waits for the kernel, then copies */
 		enter(g, host, t + 5200, R_MEMCPY_DTOH);
-		leave(g, dev, kend, R_KERNEL);
 		OTF2_EvtWriter_RmaPut(dev, NULL, ticks(g, kend + 100), r, 0, 4096, 42);
 		OTF2_EvtWriter_RmaOpCompleteBlocking(dev, NULL, ticks(g, kend + 2100), r, 42);
 		done = kend + 2200;
@@ -229,7 +244,6 @@ static void cuda_step(struct gen *g, uint32_t r, uint64_t i)
 	} else {
 		OTF2_AttributeList_AddLocationRef(g->attrs, A_STREAM_REF, gpu_loc(g, r, 0));
 		enter(g, host, t + 5200, R_STREAM_SYNC);
-		leave(g, dev, kend, R_KERNEL);
 		done = kend + 300;
 		leave(g, host, done, R_STREAM_SYNC);
 	}
@@ -316,27 +330,12 @@ static uint64_t cuda_event(uint32_t r, uint32_t stream)
 	return 0x7f0000000000u | (uint64_t)r << 16 | stream;
 }
 
-/* cuLaunchKernel at t of a kernel of dur ns on a stream, which begins once
- * the stream is free and not before ready; returns when the host goes on. */
-static uint64_t launch(struct gen *g, uint32_t r, uint64_t t, uint32_t stream, uint64_t ready,
-		       uint64_t dur, uint32_t kernel)
+/* The offload program's launch at t, with the next callsite id; returns
+ * when the host goes on. */
+static uint64_t kernel(struct gen *g, uint32_t r, uint64_t t, uint32_t stream, uint64_t ready,
+		       uint64_t dur, uint32_t region)
 {
-	OTF2_EvtWriter *host = writer(g, r, 0), *dev = writer(g, r, g->o.threads + stream);
-	uint64_t *free_at = gpu_free(g, r, stream), start = t + 3000;
-
-	if (*free_at > start)
-		start = *free_at;
-	if (ready > start)
-		start = ready;
-	g->callsite++;
-	OTF2_AttributeList_AddLocationRef(g->attrs, A_STREAM_REF, gpu_loc(g, r, stream));
-	enter(g, host, t, R_LAUNCH);
-	OTF2_EvtWriter_ParameterUnsignedInt(host, NULL, ticks(g, t + 10), 0, g->callsite);
-	leave(g, host, t + 2000, R_LAUNCH);
-	enter(g, dev, start, kernel);
-	OTF2_EvtWriter_ParameterUnsignedInt(dev, NULL, ticks(g, start), 0, g->callsite);
-	leave(g, dev, start + dur, kernel);
-	*free_at = start + dur;
+	launch(g, r, t, 2000, ++g->callsite, stream, ready, dur, region);
 	return t + 2100;
 }
 
@@ -373,13 +372,13 @@ static void offload_step(struct gen *g, uint32_t r)
 
 	/* a kernel on every stream but the null stream */
 	for (uint32_t s = 1; s < S; s++)
-		t = launch(g, r, t, s, 0, 15000 + rnd(g, 30000), R_KERNEL);
+		t = kernel(g, r, t, s, 0, 15000 + rnd(g, 30000), R_KERNEL);
 	/* stream 1's next kernel waits for the last stream's, through an event */
 	if (last > 1) {
 		t = call(g, r, t, 500, offload(g, O_EVENT_RECORD), last, cuda_event(r, last), ~0u) + 100;
 		done = *gpu_free(g, r, last);
 		t = call(g, r, t, 500, offload(g, O_STREAM_WAIT), 1, cuda_event(r, last), ~0u) + 100;
-		t = launch(g, r, t, 1, done, 10000 + rnd(g, 10000), offload(g, O_HALO_KERNEL));
+		t = kernel(g, r, t, 1, done, 10000 + rnd(g, 10000), offload(g, O_HALO_KERNEL));
 	}
 	/* an async copy on stream 1, polled through its event: up to six
 	 * tries, then a blocking cuEventSynchronize */
@@ -399,13 +398,13 @@ static void offload_step(struct gen *g, uint32_t r)
 			 t + 300 >= *gpu_free(g, r, s) ? 0 : 600) + 100;
 	t = blocking(g, r, t, *gpu_free(g, r, last), R_STREAM_SYNC, last, 0);
 	for (uint32_t s = 2; s < S; s++)
-		t = launch(g, r, t, s, 0, 5000 + rnd(g, 20000), R_KERNEL);
+		t = kernel(g, r, t, s, 0, 5000 + rnd(g, 20000), R_KERNEL);
 	/* a kernel on the null stream waits for all earlier work on the others,
 	 * and later work on them for it */
 	for (uint32_t s = 1; s < S; s++)
 		if (*gpu_free(g, r, s) > latest)
 			latest = *gpu_free(g, r, s);
-	t = launch(g, r, t, 0, latest, 5000 + rnd(g, 5000), R_KERNEL);
+	t = kernel(g, r, t, 0, latest, 5000 + rnd(g, 5000), R_KERNEL);
 	for (uint32_t s = 1; s < S; s++)
 		*gpu_free(g, r, s) = *gpu_free(g, r, 0);
 	g->now[r] = blocking(g, r, t, *gpu_free(g, r, 0), offload(g, O_CTX_SYNC), ~0u, 0);
