@@ -24,7 +24,7 @@ LIBS = $(shell pkg-config --libs msgpack) -lm
 OTF2_LIBS = $(shell pkg-config --libs otf2)
 
 LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/idset.o \
-	libstream/json.o libstream/mp.o libstream/range.o libstream/reader.o \
+	libstream/json.o libstream/mp.o libstream/pipe.o libstream/range.o libstream/reader.o \
 	libstream/record.o libstream/roles.o libstream/schema.o libstream/writer.o
 OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o formats/otf2/vocab.o \
 	formats/otf2/errors.o

@@ -397,7 +397,7 @@ static int compact(struct an_crit *c)
 	c->fin = remap(c, c->fin);
 	c->base = remap(c, c->base);
 	c->nn = j;
-	an_idmap_release(&c->ix);
+	an_idmap_clear(&c->ix);
 	for (uint32_t i = 0; i < c->nn; i++)
 		if ((rc = an_idmap_put(&c->ix, c->n[i].id, i)) < 0)
 			return rc;

@@ -1,5 +1,6 @@
 /* The id map: open addressing, linear probing, backward-shift removal. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "../libstream/error.h"
 #include "idmap.h"
@@ -76,6 +77,13 @@ bool an_idmap_del(struct an_idmap *m, uint64_t key)
 	m->slot[i].used = 0;
 	m->count--;
 	return true;
+}
+
+void an_idmap_clear(struct an_idmap *m)
+{
+	if (m->cap)
+		memset(m->slot, 0, m->cap * sizeof(*m->slot));
+	m->count = 0;
 }
 
 void an_idmap_release(struct an_idmap *m)

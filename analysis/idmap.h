@@ -57,6 +57,9 @@ static inline bool an_idmap_get(const struct an_idmap *m, uint64_t key,
 /* Remove key. Returns true if it was there. */
 bool an_idmap_del(struct an_idmap *m, uint64_t key);
 
+/* Remove every key, keeping the room the map has. */
+void an_idmap_clear(struct an_idmap *m);
+
 void an_idmap_release(struct an_idmap *m);
 
 #endif

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "pipe.h"
 #include "reader.h"
 
 #define CHUNK (1 << 20)
@@ -34,6 +35,7 @@ int ls_reader_open(struct ls_reader *r, const char *path)
 		return LS_ERR_NOMEM;
 	}
 	r->cap = CHUNK;
+	ls_pipe_widen(r->fd);
 	return 0;
 }
 

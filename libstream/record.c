@@ -56,34 +56,83 @@ static inline long key_string(const uint8_t *q, const uint8_t *end,
 	return len;
 }
 
-static inline enum ls_field field_of(const uint8_t *s, uint32_t n,
-				     const uint8_t *end)
+/* The field named by the key at q, whose name is the n bytes at s. */
+static inline enum ls_field field_of(const uint8_t *q, const uint8_t *s,
+				     uint32_t n, const uint8_t *end)
 {
-	/* a second byte of 0 would alias the one-byte key: NUL never names a field */
-	if (n == 1 || (n == 2 && s[1]))
-		return (enum ls_field)(ls_tiny_fields[s[0] | (n == 2 ? s[1] << 8 : 0)] - 1);
-	if (n <= LS_SHORT_MAX)
-		return (enum ls_field)ls_short_find(&ls_short_fields,
-						    ls_short_name(s, n, end), n);
+	if ((*q & 0xf0) == 0xa0)	/* a fixstr of at most 15 bytes */
+		return (enum ls_field)ls_short_find(&ls_short_fields, ls_short_name(q, end));
 	return ls_field_lookup((const char *)s, n);
 }
 
-static inline enum ls_kind kind_of(const uint8_t *s, uint32_t n,
-				   const uint8_t *end)
+static inline enum ls_kind kind_of(const uint8_t *q, const uint8_t *s,
+				   uint32_t n, const uint8_t *end)
 {
 	int k;
 
-	if (n > LS_SHORT_MAX)
+	if ((*q & 0xf0) != 0xa0)
 		return ls_kind_lookup((const char *)s, n);
-	k = ls_short_find(&ls_short_kinds, ls_short_name(s, n, end), n);
+	if ((*q & 0xf8) == 0xa0 && end - q >= 8)
+		k = ls_short_find7(&ls_short_kinds, q);
+	else
+		k = ls_short_find(&ls_short_kinds, ls_short_name(q, end));
 	return k < 0 ? LS_K_UNKNOWN : (enum ls_kind)k;
+}
+
+/*
+ * Bytes that a key of at most 15 bytes and the head of its value take:
+ * where this many remain, they are read without checking where input ends.
+ */
+#define SAFE_SPAN 32
+
+/*
+ * The key at q of any encoding, near where input ends or not a short
+ * fixstr: its length with *f set; 0 if the input ends inside it or its
+ * value's first byte; LS_ERR_SYNTAX with *why set.
+ */
+static long key_checked(const uint8_t *q, const uint8_t *end,
+			enum ls_field *f, const char **why)
+{
+	const uint8_t *s;
+	uint32_t klen;
+	long n;
+
+	if (q >= end)
+		return 0;
+	if ((n = key_string(q, end, &s, &klen)) <= 0) {
+		if (n < 0)
+			*why = "record has a key that is not a string";
+		return n < 0 ? LS_ERR_SYNTAX : 0;
+	}
+	if (end - q <= n)
+		return 0;	/* the value is cut off */
+	*f = field_of(q, s, klen, end);
+	return n;
+}
+
+/* The record's kind from its "k" value at v, whose length is known. */
+static int take_kind(struct ls_record *rec, const uint8_t *v,
+		     const uint8_t *end, const char **why)
+{
+	const uint8_t *s;
+	uint32_t n;
+
+	if (key_string(v, end, &s, &n) <= 0) {
+		*why = "record kind \"k\" is not a string";
+		return LS_ERR_SYNTAX;
+	}
+	rec->kind_str = (const char *)s;
+	rec->kind_len = n;
+	rec->kind = kind_of(v, s, n, end);
+	return 0;
 }
 
 long ls_record_parse(struct ls_record *rec, const uint8_t *p,
 		     const uint8_t *end, const char **why)
 {
+	const uint8_t *q, *safe;
 	struct mp_item it;
-	const uint8_t *q;
+	uint64_t twice = 0;
 	long n;
 
 	if (p >= end)
@@ -102,61 +151,51 @@ long ls_record_parse(struct ls_record *rec, const uint8_t *p,
 		rec->nfields = it.v.n;
 		q = p + n;
 	}
+	safe = end - p > SAFE_SPAN ? end - SAFE_SPAN : p;
 	rec->raw = p;
 	rec->kind = LS_K_UNKNOWN;
 	rec->kind_str = NULL;
 	rec->kind_len = 0;
 	memset(rec->present, 0, sizeof(rec->present));
 	for (uint32_t i = 0; i < rec->nfields; i++) {
-		const uint8_t *key = q, *s;
-		uint32_t klen, u;
+		const uint8_t *v;
 		enum ls_field f;
 
-		if (q >= end)
-			return 0;
-		if (*q >= 0xa0 && *q <= 0xbf) {	/* a fixstr key: nearly always */
-			klen = *q & 0x1f;
-			s = q + 1;
-			n = 1 + klen;
-		} else if ((n = key_string(q, end, &s, &klen)) <= 0) {
-			if (n == 0)
-				return 0;
-			*why = "record has a key that is not a string";
-			return LS_ERR_SYNTAX;
+		if (q < safe && (*q & 0xf8) == 0xa0) {	/* nearly always */
+			f = (enum ls_field)ls_short_find7(&ls_short_fields, q);
+			v = q + 1 + (*q & 0x0f);
+			n = value_len[*v];	/* 0: not of a fixed length */
+		} else if (q < safe && (*q & 0xf0) == 0xa0) {	/* 8 to 15 bytes */
+			f = (enum ls_field)ls_short_find(&ls_short_fields, ls_short_pack(q));
+			v = q + 1 + (*q & 0x0f);
+			n = value_len[*v];
+		} else {
+			if ((n = key_checked(q, end, &f, why)) <= 0)
+				return n;
+			v = q + n;
+			n = 0;
 		}
-		if (end - q <= n)
-			return 0;	/* the key, or its value, is cut off */
-		q += n;
-		f = field_of(s, klen, end);
-		u = (uint32_t)f;
+		if (!n && (n = value_length(v, end)) <= 0) {
+			if (n < 0)
+				*why = "record holds invalid msgpack";
+			return n < 0 ? LS_ERR_SYNTAX : 0;
+		}
 		if (f != LS_F__NONE) {
+			uint32_t u = (uint32_t)f;
 			uint64_t bit = UINT64_C(1) << (u % 64);
 
-			if (rec->present[u / 64] & bit) {
-				*why = "record has a key twice";
-				return LS_ERR_SYNTAX;
-			}
+			twice |= rec->present[u / 64] & bit;
 			rec->present[u / 64] |= bit;
-			rec->key[u] = (uint32_t)(key - p);
-			rec->off[u] = (uint32_t)(q - p);
-		}
-		n = value_length(q, end);
-		if (n <= 0) {
-			if (n == 0)
-				return 0;
-			*why = "record holds invalid msgpack";
-			return LS_ERR_SYNTAX;
-		}
-		if (f == LS_F_K) {
-			if (key_string(q, end, &s, &klen) <= 0) {
-				*why = "record kind \"k\" is not a string";
+			rec->key[u] = (uint32_t)(q - p);
+			rec->off[u] = (uint32_t)(v - p);
+			if (f == LS_F_K && take_kind(rec, v, end, why) < 0)
 				return LS_ERR_SYNTAX;
-			}
-			rec->kind_str = (const char *)s;
-			rec->kind_len = klen;
-			rec->kind = kind_of(s, klen, end);
 		}
-		q += n;
+		q = v + n;
+	}
+	if (twice) {
+		*why = "record has a key twice";
+		return LS_ERR_SYNTAX;
 	}
 	if (!rec->kind_str) {
 		*why = "record has no kind \"k\"";

@@ -130,37 +130,60 @@ struct name_table {
 static struct name_table fields_by_name, kinds_by_name, roles_by_name, patterns_by_name;
 
 /*
- * Names of at most 8 bytes (nearly all keys and event kinds) are also
- * found by one multiply on the name packed into a word, without a loop
- * over its bytes: this is on the path of every field of every record.
+ * Keys and kinds of at most 15 bytes are found by one multiply on their
+ * encoding packed into two words, without a loop over their bytes: this is
+ * on the path of every field of every record.
  */
 struct ls_short_table ls_short_fields, ls_short_kinds;
-int8_t ls_tiny_fields[1 << 16];
+uint64_t ls_short_mask[2][LS_SHORT_MAX + 1];
 uint8_t ls_field_keys[LS_F__COUNT][16];
 uint8_t ls_field_key_len[LS_F__COUNT];
 uint8_t ls_kind_fields[LS_K__COUNT][16];
 uint8_t ls_kind_field_len[LS_K__COUNT];
 
-static void short_fill(struct ls_short_table *t, const char *const *names,
-		       int first, int count)
+/* Place the names in t; false if two share a slot and probing is off. */
+static bool short_place(struct ls_short_table *t, const char *const *names,
+			int first, int count, bool probe)
 {
 	for (int i = first; i < count; i++) {
 		size_t n = strlen(names[i]);
-		uint8_t padded[LS_SHORT_MAX] = { 0 };
+		uint8_t fixstr[1 + LS_SHORT_MAX];
 		struct ls_short_name k;
 		uint32_t h;
 
 		if (n > LS_SHORT_MAX)
 			continue;
-		memcpy(padded, names[i], n);
-		k = ls_short_name(padded, (uint32_t)n, padded + sizeof(padded));
-		for (h = ls_short_hash(k);
-		     t->slot[h].len; h = (h + 1) & (LS_SHORT_SIZE - 1))
-			;
+		fixstr[0] = (uint8_t)(0xa0 | n);
+		memcpy(fixstr + 1, names[i], n);
+		k = ls_short_name(fixstr, fixstr + 1 + n);
+		for (h = ls_short_hash(t, k); t->slot[h].name.lo; h = (h + 1) & (LS_SHORT_SIZE - 1))
+			if (!probe)
+				return false;
 		t->slot[h].name = k;
-		t->slot[h].len = (uint8_t)n;
 		t->slot[h].index = (int16_t)i;
 	}
+	return true;
+}
+
+/*
+ * Fill t with the names, by the first multiplier of a fixed sequence that
+ * gives each its own slot (so that a known name is found at the first
+ * probe), else by the last with probing.
+ */
+static void short_fill(struct ls_short_table *t, const char *const *names,
+		       int first, int count)
+{
+	uint64_t mul = UINT64_C(0x9e3779b97f4a7c15);
+
+	for (int tries = 0; tries < 4096; tries++, mul += UINT64_C(0x632be59bd9b4e01a)) {
+		memset(t, 0, sizeof(*t));
+		t->mul = mul;
+		if (short_place(t, names, first, count, false))
+			return;
+	}
+	memset(t, 0, sizeof(*t));
+	t->mul = mul;
+	short_place(t, names, first, count, true);
 }
 
 static inline uint32_t hash(const char *s, uint32_t n)
@@ -209,13 +232,18 @@ __attribute__((constructor)) static void schema_init(void)
 	table_fill(&kinds_by_name, kind_names, 1, LS_K__COUNT);
 	table_fill(&roles_by_name, role_names, 1, LS_R__COUNT);
 	table_fill(&patterns_by_name, patterns, 0, LS_P__COUNT);
+	for (int n = 0; n <= LS_SHORT_MAX; n++) {
+		int bytes = 1 + n;	/* the first byte, then the name */
+
+		ls_short_mask[0][n] = bytes >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * bytes)) - 1;
+		ls_short_mask[1][n] = bytes <= 8 ? 0 :
+				      bytes == 16 ? UINT64_MAX : (UINT64_C(1) << (8 * (bytes - 8))) - 1;
+	}
 	short_fill(&ls_short_fields, field_names, 0, LS_F__COUNT);
 	for (int f = 0; f < LS_F__COUNT; f++) {
-		const unsigned char *name = (const unsigned char *)field_names[f];
-		size_t n = strlen(field_names[f]);
+		const char *name = field_names[f];
+		size_t n = strlen(name);
 
-		if (n <= 2)
-			ls_tiny_fields[name[0] | (n == 2 ? name[1] << 8 : 0)] = (int8_t)(f + 1);
 		/* names are short: 15 bytes at most, a test says so */
 		ls_field_keys[f][0] = (uint8_t)(0xa0 | n);
 		memcpy(&ls_field_keys[f][1], name, n < 15 ? n : 15);

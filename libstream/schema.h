@@ -179,77 +179,99 @@ struct ls_kind_spec {
 	int nfields;
 };
 
-/* Lookup of names of at most 16 bytes packed into two little-endian words. */
-#define LS_SHORT_SIZE 256
-#define LS_SHORT_MAX 16
+/*
+ * Lookup of names of at most 15 bytes by their msgpack encoding, a fixstr:
+ * its first byte (which holds the length) and the name, packed into two
+ * little-endian words, zero-filled. Every key and nearly every kind is one.
+ */
+#define LS_SHORT_SIZE 1024
+#define LS_SHORT_MAX 15
 
 struct ls_short_name {
-	uint64_t lo, hi;	/* bytes 0..7 and 8..15, zero-filled */
+	uint64_t lo, hi;	/* encoded bytes 0..7 and 8..15 */
 };
 
 struct ls_short_table {
+	uint64_t mul;	/* the hash's multiplier: no two names share a slot */
 	struct {
-		struct ls_short_name name;
-		uint8_t len;	/* 0: empty slot */
+		struct ls_short_name name;	/* lo 0: empty slot */
 		int16_t index;
 	} slot[LS_SHORT_SIZE];
 };
 
 extern struct ls_short_table ls_short_fields, ls_short_kinds;
 
-/*
- * Keys of one or two bytes (k, id, t, s, r: the keys of every event) are
- * found by indexing: field + 1, 0 for none.
- */
-extern int8_t ls_tiny_fields[1 << 16];
-
-static inline uint32_t ls_short_hash(struct ls_short_name k)
+static inline uint32_t ls_short_hash(const struct ls_short_table *t,
+				     struct ls_short_name k)
 {
-	return (uint32_t)(((k.lo ^ k.hi * UINT64_C(0xff51afd7ed558ccd)) *
-			   UINT64_C(0x9e3779b97f4a7c15)) >> 56);
+	return (uint32_t)(((k.lo ^ k.hi * UINT64_C(0xff51afd7ed558ccd)) * t->mul) >> 54);
 }
 
-/*
- * The n <= 8 bytes at p as a word, zero-filled (as memcpy into a zeroed
- * word gives): one load and a mask where 8 bytes may be read.
- */
-static inline uint64_t ls_short_word(const uint8_t *p, uint32_t n,
-				     const uint8_t *end)
+static inline uint64_t ls_le64(const uint8_t *p)
 {
-	uint64_t w = 0;
+	uint64_t w;
 
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (end - p >= 8) {
-		memcpy(&w, p, 8);
-		return n == 8 ? w : w & ((UINT64_C(1) << (8 * n)) - 1);
-	}
+	memcpy(&w, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
 #endif
-	memcpy(&w, p, n);
-	(void)end;
 	return w;
 }
 
-/* The n <= LS_SHORT_MAX bytes at p, packed. */
-static inline struct ls_short_name ls_short_name(const uint8_t *p, uint32_t n,
-						 const uint8_t *end)
-{
-	struct ls_short_name k = { ls_short_word(p, n < 8 ? n : 8, end), 0 };
+/* Masks of a fixstr's encoded bytes in each word, by its first byte & 0x1f. */
+extern uint64_t ls_short_mask[2][LS_SHORT_MAX + 1];
 
-	if (n > 8)
-		k.hi = ls_short_word(p + 8, n - 8, end);
+/* The fixstr at p (*p is 0xa0..0xaf), where 16 bytes may be read, packed. */
+static inline struct ls_short_name ls_short_pack(const uint8_t *p)
+{
+	uint32_t n = *p & 0x0f;
+
+	return (struct ls_short_name){ ls_le64(p) & ls_short_mask[0][n],
+				       ls_le64(p + 8) & ls_short_mask[1][n] };
+}
+
+/* The same where the fixstr's 1 + (*p & 0x0f) bytes lie before end. */
+static inline struct ls_short_name ls_short_name(const uint8_t *p, const uint8_t *end)
+{
+	struct ls_short_name k;
+
+	if (end - p >= 16) {
+		k = ls_short_pack(p);
+	} else {
+		uint32_t n = *p & 0x0f;
+		uint8_t padded[16] = { 0 };
+
+		memcpy(padded, p, 1 + n);
+		k.lo = ls_le64(padded);
+		k.hi = ls_le64(padded + 8);
+	}
 	return k;
 }
 
-/* Index of the name packed in k (n bytes), or -1 if not in t. */
-static inline int ls_short_find(const struct ls_short_table *t, struct ls_short_name k,
-				uint32_t n)
+/*
+ * The index of the fixstr at p of at most 7 bytes (*p is 0xa0..0xa7) where
+ * 8 bytes may be read, or -1: one word, where no longer name can match.
+ */
+static inline int ls_short_find7(const struct ls_short_table *t, const uint8_t *p)
 {
-	for (uint32_t h = ls_short_hash(k);; h = (h + 1) & (LS_SHORT_SIZE - 1)) {
-		if (!t->slot[h].len)
-			return -1;
-		if (t->slot[h].name.lo == k.lo && t->slot[h].name.hi == k.hi &&
-		    t->slot[h].len == n)
+	uint64_t lo = ls_le64(p) & ls_short_mask[0][*p & 0x0f];
+
+	for (uint32_t h = (uint32_t)((lo * t->mul) >> 54);; h = (h + 1) & (LS_SHORT_SIZE - 1)) {
+		if (t->slot[h].name.lo == lo)
 			return t->slot[h].index;
+		if (!t->slot[h].name.lo)
+			return -1;
+	}
+}
+
+/* Index of the name packed in k, or -1 if not in t. */
+static inline int ls_short_find(const struct ls_short_table *t, struct ls_short_name k)
+{
+	for (uint32_t h = ls_short_hash(t, k);; h = (h + 1) & (LS_SHORT_SIZE - 1)) {
+		if (t->slot[h].name.lo == k.lo && t->slot[h].name.hi == k.hi)
+			return t->slot[h].index;
+		if (!t->slot[h].name.lo)
+			return -1;
 	}
 }
 

@@ -5,6 +5,7 @@
 
 #include "error.h"
 #include "json.h"
+#include "pipe.h"
 #include "writer.h"
 
 #define FLUSH_AT (256 * 1024)
@@ -15,6 +16,7 @@ void ls_writer_init(struct ls_writer *w, int fd, enum ls_format format)
 	w->fd = fd;
 	w->format = format;
 	w->build = &w->out;
+	ls_pipe_widen(fd);
 }
 
 int ls_writer_flush(struct ls_writer *w)

@@ -33,3 +33,7 @@ group_passes() {
 @test "schema name tables agree with each other" {
 	group_passes schema
 }
+
+@test "pipes between stages get 1 MiB where the system allows it" {
+	group_passes pipe
+}

@@ -6,11 +6,13 @@
  *   ls-unit role-table  list the API name table: "name role" a line
  * msgpack-c's own unpacker serves as the independent judge of our bytes.
  */
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <msgpack.h>
 
@@ -18,6 +20,7 @@
 #include "../../libstream/error.h"
 #include "../../libstream/idset.h"
 #include "../../libstream/json.h"
+#include "../../libstream/pipe.h"
 #include "../../libstream/record.h"
 #include "../../libstream/roles.h"
 #include "../../libstream/writer.h"
@@ -131,6 +134,50 @@ static void test_record(void)
 	CHECK(to_msgpack("{\"k\":\"x\",\"t\\u0000\":5,\"\\u0000\":6,\"i\\u0000\":7}", &b) == 0);
 	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == (long)b.len);
 	CHECK(!ls_has(&rec, LS_F_T) && !ls_has(&rec, LS_F_ID) && rec.nfields == 4);
+	/*
+	 * Keys and values more than 32 bytes before the input's end are read
+	 * without checks: the same record followed by more input reads the same,
+	 * and is still "needs more input" wherever it is cut.
+	 */
+	{
+		static const char *const long_records[] = {
+			"{\"k\":\"enter\",\"id\":123456,\"t\":99999999999,\"s\":3,\"r\":7,"
+			"\"ref_stream\":5,\"cuda_event\":140737488355328,\"pattern\":\"late_sender\","
+			"\"name\":\"a string longer than thirty-one bytes\",\"x\":[1,2,{\"y\":3}],"
+			"\"producer\":\"x\",\"my_own_field_name_here\":-1,\"t\\u0000\":5,\"\\u0000\":6}",
+			"{\"k\":\"team_begin\",\"name\":\"a string longer than thirty-one bytes\",\"s\":1}",
+		};
+		struct ls_record cut;
+
+		for (size_t r = 0; r < sizeof(long_records) / sizeof(long_records[0]); r++) {
+			uint8_t more[512];
+
+			CHECK(to_msgpack(long_records[r], &b) == 0 && b.len + 48 <= sizeof(more));
+			memcpy(more, b.p, b.len);
+			memset(more + b.len, 0xc0, 48);
+			CHECK(ls_record_parse(&cut, b.p, b.p + b.len, &why) == (long)b.len);
+			CHECK(ls_record_parse(&rec, more, more + b.len + 48, &why) == (long)b.len);
+			CHECK(rec.kind == cut.kind && rec.nfields == cut.nfields);
+			for (int f = 0; f < LS_F__COUNT; f++)
+				CHECK(ls_has(&rec, (enum ls_field)f) == ls_has(&cut, (enum ls_field)f) &&
+				      (!ls_has(&rec, (enum ls_field)f) ||
+				       (rec.off[f] == cut.off[f] && rec.key[f] == cut.key[f])));
+			for (size_t j = 0; j < b.len; j++) {
+				uint8_t *exact = malloc(j + 1);	/* no room after it to read */
+
+				memcpy(exact, b.p, j);
+				CHECK(ls_record_parse(&rec, exact, exact + j, &why) == 0);
+				free(exact);
+			}
+		}
+		CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == (long)b.len);
+		CHECK(rec.kind == LS_K_TEAM_BEGIN && ls_has(&rec, LS_F_NAME) && ls_has(&rec, LS_F_S));
+		/* a key twice, where it is read unchecked */
+		CHECK(to_msgpack("{\"k\":\"enter\",\"name\":\"a string longer than thirty-one bytes\","
+				 "\"t\":1,\"t\":2,\"name\":\"another string longer than thirty-one bytes\"}", &b) == 0);
+		CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == LS_ERR_SYNTAX);
+		CHECK(strcmp(why, "record has a key twice") == 0);
+	}
 	/* an unknown kind is a record all the same */
 	CHECK(to_msgpack("{\"k\":\"my_own_kind_with_a_long_name\"}", &b) == 0);
 	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == (long)b.len);
@@ -369,14 +416,18 @@ static void test_schema(void)
 	for (int f = 0; f < LS_F__COUNT; f++) {
 		const char *name = ls_field_name((enum ls_field)f);
 		uint32_t n = (uint32_t)strlen(name);
-		uint8_t padded[32] = { 0 };
+		uint8_t fixstr[32] = { 0 };
 
 		CHECK(ls_field_lookup(name, n) == f);
-		memcpy(padded, name, n);
+		fixstr[0] = (uint8_t)(0xa0 | n);
+		memcpy(fixstr + 1, name, n);
 		CHECK(ls_short_find(&ls_short_fields,
-				    ls_short_name(padded, n, padded + sizeof(padded)), n) == f);
-		/* read where fewer than 8 bytes follow the name */
-		CHECK(ls_short_find(&ls_short_fields, ls_short_name(padded, n, padded + n), n) == f);
+				    ls_short_name(fixstr, fixstr + sizeof(fixstr))) == f);
+		/* at the first probe */
+		CHECK(ls_short_fields.slot[ls_short_hash(&ls_short_fields,
+				ls_short_name(fixstr, fixstr + sizeof(fixstr)))].index == f);
+		/* read where fewer than 16 bytes follow the key's first byte */
+		CHECK(ls_short_find(&ls_short_fields, ls_short_name(fixstr, fixstr + 1 + n)) == f);
 	}
 	for (int f = 0; f < LS_F__COUNT; f++)
 		CHECK(strlen(ls_field_name((enum ls_field)f)) <= 15);
@@ -402,17 +453,48 @@ static void test_schema(void)
 	CHECK(ls_kind_lookup("enter\0", 6) == LS_K_UNKNOWN);
 	CHECK(ls_field_lookup("tt", 2) == LS_F__NONE);
 	{
-		static const uint8_t longer[] = "ref_stream\0x";
+		static const uint8_t ref_stream[] = "\xaaref_stream",
+				     longer[] = "\xabref_stream\0",
+				     shorter[] = "\xa9ref_strea",
+				     tiny[] = "\xa1t\0", tiny2[] = "\xa2t\0";
 
-		/* packed names of 9 to 16 bytes: the length and every byte count */
-		CHECK(ls_short_find(&ls_short_fields, ls_short_name(longer, 10, longer + 10), 10) ==
+		/* packed keys of 11 bytes: the length and every byte count */
+		CHECK(ls_short_find(&ls_short_fields, ls_short_name(ref_stream, ref_stream + 11)) ==
 		      LS_F_REF_STREAM);
-		CHECK(ls_short_find(&ls_short_fields, ls_short_name(longer, 11, longer + 11), 11) == -1);
-		CHECK(ls_short_find(&ls_short_fields, ls_short_name(longer, 9, longer + 9), 9) == -1);
+		CHECK(ls_short_find(&ls_short_fields, ls_short_name(longer, longer + 12)) == -1);
+		CHECK(ls_short_find(&ls_short_fields, ls_short_name(shorter, shorter + 10)) == -1);
+		/* a NUL after a one-byte key does not make it another key */
+		CHECK(ls_short_find(&ls_short_fields, ls_short_name(tiny, tiny + 3)) == LS_F_T);
+		CHECK(ls_short_find(&ls_short_fields, ls_short_name(tiny2, tiny2 + 3)) == -1);
+		CHECK(ls_short_find(&ls_short_kinds, ls_short_name((const uint8_t *)"\xa5" "enter", (const uint8_t *)"\xa5" "enter" + 6)) == LS_K_ENTER);
 	}
 	CHECK(ls_role_lookup("kernel", 6) == LS_R_KERNEL);
 	CHECK(ls_vocab_has(LS_VOCAB_PATTERN, "late_sender", 11));
 	CHECK(!ls_vocab_has(LS_VOCAB_PATTERN, "late_send", 9));
+}
+
+static void test_pipe(void)
+{
+#ifdef F_SETPIPE_SZ
+	int fd[2], max = 0;
+	FILE *f = fopen("/proc/sys/fs/pipe-max-size", "r");
+
+	if (f) {
+		if (fscanf(f, "%d", &max) != 1)
+			max = 0;
+		fclose(f);
+	}
+	CHECK(pipe(fd) == 0);
+	ls_pipe_widen(fd[1]);
+	/* 1 MiB where the system allows it, else as it was */
+	CHECK(fcntl(fd[0], F_GETPIPE_SZ) == 1 << 20 ||
+	      (max < 1 << 20 && fcntl(fd[0], F_GETPIPE_SZ) == 65536));
+	close(fd[0]);
+	close(fd[1]);
+	/* not a pipe: nothing happens, nothing fails */
+	ls_pipe_widen(-1);
+	ls_pipe_widen(STDERR_FILENO);
+#endif
 }
 
 int main(int argc, char **argv)
@@ -420,6 +502,7 @@ int main(int argc, char **argv)
 	static const struct { const char *name; void (*run)(void); } groups[] = {
 		{ "mp", test_mp }, { "record", test_record }, { "json", test_json },
 		{ "idset", test_idset }, { "schema", test_schema }, { "enc", test_enc },
+		{ "pipe", test_pipe },
 	};
 
 	if (argc == 2 && strcmp(argv[1], "kinds") == 0) {
@@ -446,6 +529,6 @@ int main(int argc, char **argv)
 			return failures ? 1 : 0;
 		}
 	}
-	fprintf(stderr, "usage: ls-unit mp|record|json|idset|schema|enc|kinds|roles|role-table\n");
+	fprintf(stderr, "usage: ls-unit mp|record|json|idset|schema|enc|pipe|kinds|roles|role-table\n");
 	return 2;
 }
