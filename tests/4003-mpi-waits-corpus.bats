@@ -65,6 +65,38 @@ OUT
 	grep -q "Wait in MPI collective *: *21.664176 s .*9 overall" "$CORPUS/peer-output/casita-1.9/casita-4_mpi_ls_barr/casita_summary.txt"
 }
 
+@test "casita-4_mpi_ls_barr: CASITA's blame, where a rank started late, from our stream" {
+	analyse casita-4_mpi_ls_barr
+	# ours: rank 2 entered MPI_Init 102.6 ms after the run began; the
+	# others' waits there (0.254754 s) are blamed on its main
+	run bash -c "tr-cat -J '$TMP/casita-4_mpi_ls_barr.tr' | jq -rs '[.[] | select(.k == \"blame\" and .pattern == \"wait_init\") | .ns] | add'"
+	assert_output "254753714"
+	# CASITA blames only main's share of the time from the run's first event
+	run bash -c "tr-cat -J '$TMP/casita-4_mpi_ls_barr.tr' | jq -rs -f '$TOP/pipelines/casita-blame-before-start.jq' |
+		awk '{ printf \"%s %.6f\\n\", \$1, \$2 }'"
+	assert_output - <<'OUT'
+foo 51.428307
+late_sender 0.001254
+barrier 0.000382
+main 0.000075
+MPI_Comm_size 0.000002
+MPI_Comm_rank 0.000001
+total 51.430021
+OUT
+	# CASITA 1.9's rating: the same blame per region (its Blame[s] column)
+	run awk '$2 ~ /^[0-9]+$/ && $6 + 0 > 0 { print $1, $6 }' \
+		"$CORPUS/peer-output/casita-1.9/casita-4_mpi_ls_barr/casita_summary.txt"
+	assert_output - <<'OUT'
+foo 51.428307
+barrier 0.000382
+late_sender 0.001254
+main 0.000075
+MPI_Comm_size 0.000002
+MPI_Comm_rank 0.000001
+OUT
+	grep -q "Sum of Top 11 .* 51.430021 " "$CORPUS/peer-output/casita-1.9/casita-4_mpi_ls_barr/casita_summary.txt"
+}
+
 @test "casita-10_scorep_mpi_tags: late senders with tags, one in wrong order" {
 	analyse casita-10_scorep_mpi_tags
 	# CASITA: Late sender 0.231348 s (2), Wait in MPI collective 0.882899 s (18)
