@@ -192,7 +192,7 @@ struct ls_short_name {
 };
 
 struct ls_short_table {
-	uint64_t mul;	/* the hash's multiplier: no two names share a slot */
+	uint64_t mul;	/* the hash's multiplier, chosen so no two names share a slot */
 	struct {
 		struct ls_short_name name;	/* lo 0: empty slot */
 		int16_t index;
@@ -218,7 +218,7 @@ static inline uint64_t ls_le64(const uint8_t *p)
 	return w;
 }
 
-/* Masks of a fixstr's encoded bytes in each word, by its first byte & 0x1f. */
+/* Masks of a fixstr's encoded bytes in each word, by its length (first byte & 0x0f). */
 extern uint64_t ls_short_mask[2][LS_SHORT_MAX + 1];
 
 /* The fixstr at p (*p is 0xa0..0xaf), where 16 bytes may be read, packed. */
@@ -250,7 +250,8 @@ static inline struct ls_short_name ls_short_name(const uint8_t *p, const uint8_t
 
 /*
  * The index of the fixstr at p of at most 7 bytes (*p is 0xa0..0xa7) where
- * 8 bytes may be read, or -1: one word, where no longer name can match.
+ * 8 bytes may be read, or -1: one word, where no longer name can match (its
+ * first byte differs), hashed to the slot ls_short_hash gives with hi 0.
  */
 static inline int ls_short_find7(const struct ls_short_table *t, const uint8_t *p)
 {
