@@ -465,6 +465,12 @@ static int new_stream(struct an_crit *c)
 	return 0;
 }
 
+uint64_t an_crit_reads(void)
+{
+	return AN_DEFS_KINDS | ls_class_kinds(LS_C_EVENT) |
+	       LS_KIND_BIT(LS_K_EDGE) | LS_KIND_BIT(LS_K_WAIT);
+}
+
 int an_crit_take(struct an_crit *c, const struct ls_record *rec,
 		 const char **why)
 {

@@ -92,6 +92,9 @@ void an_crit_init(struct an_crit *c, struct ls_writer *w, unsigned jobs);
 int an_crit_take(struct an_crit *c, const struct ls_record *rec,
 		 const char **why);
 
+/* The kinds whose fields an_crit_take reads (LS_KIND_BIT): the others it passes over. */
+uint64_t an_crit_reads(void);
+
 /* The input has ended: write the rest of the path. Returns 0 or an error. */
 int an_crit_finish(struct an_crit *c);
 

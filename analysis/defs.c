@@ -157,15 +157,8 @@ int an_defs_take(struct an_defs *d, const struct ls_record *rec,
 {
 	uint64_t id;
 
-	switch (rec->kind) {
-	case LS_K_PROCESS:
-	case LS_K_STREAM:
-	case LS_K_REGION:
-	case LS_K_COMM:
-		break;
-	default:
+	if (!(AN_DEFS_KINDS & LS_KIND_BIT(rec->kind)))
 		return 0;
-	}
 	if (ls_get_u64(rec, LS_F_ID, &id) < 0) {
 		*why = "definition without a valid 'id'";
 		return LS_ERR_SYNTAX;

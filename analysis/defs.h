@@ -55,6 +55,10 @@ struct an_defs {
 
 void an_defs_init(struct an_defs *d);
 
+/* The definitions an_defs_take keeps, as a set of LS_KIND_BIT. */
+#define AN_DEFS_KINDS (LS_KIND_BIT(LS_K_PROCESS) | LS_KIND_BIT(LS_K_STREAM) | \
+		       LS_KIND_BIT(LS_K_REGION) | LS_KIND_BIT(LS_K_COMM))
+
 /*
  * Keep rec if it is a process, stream, region or comm definition.
  * Returns 1 if it was one, 0 for any other record, or a negative error:

@@ -164,6 +164,19 @@ static int coll_leave(struct an_deps *d, const struct an_frame *f,
 	return rc;
 }
 
+/* The events an_deps_take reads. */
+#define EVENTS_READ (LS_KIND_BIT(LS_K_ENTER) | LS_KIND_BIT(LS_K_LEAVE) | \
+		     LS_KIND_BIT(LS_K_SEND) | LS_KIND_BIT(LS_K_RECV) | \
+		     LS_KIND_BIT(LS_K_COLL_END) | LS_KIND_BIT(LS_K_FORK) | \
+		     LS_KIND_BIT(LS_K_JOIN) | LS_KIND_BIT(LS_K_TEAM_BEGIN) | \
+		     LS_KIND_BIT(LS_K_TEAM_END) | LS_KIND_BIT(LS_K_LOCK_ACQUIRE) | \
+		     LS_KIND_BIT(LS_K_LOCK_RELEASE))
+
+uint64_t an_deps_reads(void)
+{
+	return AN_DEFS_KINDS | EVENTS_READ;
+}
+
 int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 		 const char **why)
 {
@@ -171,18 +184,13 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 	struct an_frame *f;
 	int rc = 0;
 
-	switch (rec->kind) {
-	case LS_K_PROCESS: case LS_K_STREAM: case LS_K_REGION: case LS_K_COMM:
+	if (AN_DEFS_KINDS & LS_KIND_BIT(rec->kind)) {
 		if ((rc = an_trace_def(&d->tr, rec, why)) <= 0)
 			return rc;
 		return rec->kind == LS_K_STREAM ? an_offload_stream(d) : 0;
-	case LS_K_ENTER: case LS_K_LEAVE: case LS_K_SEND: case LS_K_RECV:
-	case LS_K_COLL_END: case LS_K_FORK: case LS_K_JOIN: case LS_K_TEAM_BEGIN:
-	case LS_K_TEAM_END: case LS_K_LOCK_ACQUIRE: case LS_K_LOCK_RELEASE:
-		break;
-	default:
-		return 0;
 	}
+	if (!(EVENTS_READ & LS_KIND_BIT(rec->kind)))
+		return 0;
 	if ((rc = an_trace_event(&d->tr, rec, &ev, why)) < 0)
 		return rc;
 	switch (rec->kind) {

@@ -61,6 +61,9 @@ void an_deps_init(struct an_deps *d, struct ls_writer *w);
 int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 		 const char **why);
 
+/* The kinds whose fields an_deps_take reads (LS_KIND_BIT): the others it passes over. */
+uint64_t an_deps_reads(void);
+
 /* End of input: fill in the counts of what stayed unmatched. */
 void an_deps_finish(struct an_deps *d);
 

@@ -136,6 +136,12 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 	}
 }
 
+uint64_t an_rank_reads(void)
+{
+	return AN_DEFS_KINDS | ls_class_kinds(LS_C_EVENT) |
+	       LS_KIND_BIT(LS_K_CRIT) | LS_KIND_BIT(LS_K_BLAME) | LS_KIND_BIT(LS_K_WAIT);
+}
+
 int an_rank_take(struct an_rank *k, const struct ls_record *rec, const char **why)
 {
 	int rc;

@@ -50,6 +50,9 @@ void an_rank_init(struct an_rank *k);
  */
 int an_rank_take(struct an_rank *k, const struct ls_record *rec, const char **why);
 
+/* The kinds whose fields an_rank_take reads (LS_KIND_BIT): the others it passes over. */
+uint64_t an_rank_reads(void);
+
 /*
  * The rating of every region with calls, critical-path time or blame,
  * best first (rating, then critical-path time, then region order), in

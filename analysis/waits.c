@@ -636,6 +636,20 @@ static int definition(struct an_waits *a, const struct ls_record *rec,
 	return 0;
 }
 
+/* The events an_waits_take reads. */
+#define EVENTS_READ (LS_KIND_BIT(LS_K_ENTER) | LS_KIND_BIT(LS_K_LEAVE) | \
+		     LS_KIND_BIT(LS_K_SEND) | LS_KIND_BIT(LS_K_RECV) | \
+		     LS_KIND_BIT(LS_K_RECV_POST) | LS_KIND_BIT(LS_K_REQ_CANCEL) | \
+		     LS_KIND_BIT(LS_K_COLL_END) | LS_KIND_BIT(LS_K_TEAM_BEGIN) | \
+		     LS_KIND_BIT(LS_K_TEAM_END) | LS_KIND_BIT(LS_K_JOIN) | \
+		     LS_KIND_BIT(LS_K_LOCK_ACQUIRE) | LS_KIND_BIT(LS_K_LOCK_RELEASE))
+
+uint64_t an_waits_reads(void)
+{
+	return AN_DEFS_KINDS | LS_KIND_BIT(LS_K_EDGE) | LS_KIND_BIT(LS_K_INSTANCE) |
+	       EVENTS_READ;
+}
+
 int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 		  const char **why)
 {
@@ -644,21 +658,14 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 
 	if ((rc = an_gwaits_flush(a, rec)) < 0)
 		return rc;
-	switch (rec->kind) {
-	case LS_K_PROCESS: case LS_K_STREAM: case LS_K_REGION: case LS_K_COMM:
+	if (AN_DEFS_KINDS & LS_KIND_BIT(rec->kind))
 		return definition(a, rec, why);
-	case LS_K_EDGE:
+	if (rec->kind == LS_K_EDGE)
 		return edge(a, rec, why);
-	case LS_K_INSTANCE:
+	if (rec->kind == LS_K_INSTANCE)
 		return instance(a, rec, why);
-	case LS_K_ENTER: case LS_K_LEAVE: case LS_K_SEND: case LS_K_RECV:
-	case LS_K_RECV_POST: case LS_K_REQ_CANCEL: case LS_K_COLL_END:
-	case LS_K_TEAM_BEGIN: case LS_K_TEAM_END: case LS_K_JOIN:
-	case LS_K_LOCK_ACQUIRE: case LS_K_LOCK_RELEASE:
-		break;
-	default:
+	if (!(EVENTS_READ & LS_KIND_BIT(rec->kind)))
 		return 0;
-	}
 	if ((rc = an_trace_event(&a->tr, rec, &ev, why)) < 0)
 		return rc;
 	switch (rec->kind) {

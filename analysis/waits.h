@@ -141,6 +141,9 @@ void an_waits_init(struct an_waits *a, struct ls_writer *w);
 int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 		  const char **why);
 
+/* The kinds whose fields an_waits_take reads (LS_KIND_BIT): the others it passes over. */
+uint64_t an_waits_reads(void);
+
 /*
  * End of input: decide what is still open with what came (counted in
  * st.undecided). Returns 0 or a negative error.

@@ -7,12 +7,14 @@
 #include "stage.h"
 #include "tool.h"
 
-static bool replaced(const struct stage *st, enum ls_kind k)
+/* The kinds st replaces, as a set. */
+static uint64_t replaced(const struct stage *st)
 {
+	uint64_t kinds = 0;
+
 	for (const enum ls_kind *p = st->replaces; *p; p++)
-		if (*p == k)
-			return true;
-	return false;
+		kinds |= LS_KIND_BIT(*p);
+	return kinds;
 }
 
 /* -j N: a number of threads, 1 to 64. */
@@ -82,15 +84,17 @@ int stage_run(const struct stage *st, struct stage_io *io)
 	struct ls_record rec;
 	bool header = false;
 	const char *why = NULL;
+	uint64_t dropped = replaced(st);
 	char where[64];
 	int rc;
 
+	ls_reader_skim(r, dropped | ~st->reads);
 	while ((rc = ls_read(r, &rec)) > 0) {
 		if (!header && rec.kind != LS_K_HEADER &&
 		    (rc = ls_write_header(w, st->producer, NULL)) < 0)
 			return tool_write_error(r, w, rc);
 		header = true;
-		if (replaced(st, rec.kind))
+		if (dropped & LS_KIND_BIT(rec.kind))
 			continue;
 		mark = ls_writer_mark(w);
 		if ((rc = ls_write_record(w, &rec)) < 0)

@@ -17,6 +17,7 @@
 struct stage {
 	const char *producer;	/* for a fresh header: "tr-deps 0.1.0" */
 	const enum ls_kind *replaces;	/* kinds dropped from the input, ending in 0 */
+	uint64_t reads;	/* kinds whose fields take reads (LS_KIND_BIT); the others are only framed */
 	/* returns 0 or a negative error, with *why set for LS_ERR_SYNTAX */
 	int (*take)(void *ctx, const struct ls_record *rec, const char **why);
 	void *ctx;

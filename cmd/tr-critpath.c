@@ -88,7 +88,7 @@ int main(int argc, char **argv)
 	if ((status = stage_open(argc, argv, "summary", &want_summary, &jobs, usage, &io)))
 		return status;
 	an_crit_init(&c, &io.w, jobs);
-	status = stage_run(&(struct stage){ "tr-critpath " TR_VERSION, replaces, take, &c }, &io);
+	status = stage_run(&(struct stage){ "tr-critpath " TR_VERSION, replaces, an_crit_reads(), take, &c }, &io);
 	if (!status && (rc = an_crit_finish(&c)) < 0)
 		status = tool_write_error(&io.r, &io.w, rc);
 	if (!status) {

@@ -214,6 +214,7 @@ static int rate(const char *path, const struct opts *o)
 		return 1;
 	}
 	an_rank_init(&k);
+	ls_reader_skim(&r, ~an_rank_reads());
 	while ((rc = ls_read(&r, &rec)) > 0)
 		if ((rc = an_rank_take(&k, &rec, &why)) < 0)
 			break;

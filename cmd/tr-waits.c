@@ -72,7 +72,7 @@ int main(int argc, char **argv)
 	if ((status = stage_open(argc, argv, "summary", &summary, NULL, usage, &io)))
 		return status;
 	an_waits_init(&a, &io.w);
-	status = stage_run(&(struct stage){ "tr-waits " TR_VERSION, replaces, take, &a }, &io);
+	status = stage_run(&(struct stage){ "tr-waits " TR_VERSION, replaces, an_waits_reads(), take, &a }, &io);
 	if (!status && ((rc = an_waits_finish(&a)) < 0 ||
 			(summary && (rc = an_waits_summary(&a)) < 0)))
 		status = tool_write_error(&io.r, &io.w, rc);

@@ -50,6 +50,11 @@ void ls_reader_release(struct ls_reader *r)
 	r->fd = -1;
 }
 
+void ls_reader_skim(struct ls_reader *r, uint64_t kinds)
+{
+	r->skim = kinds & ~LS_KIND_BIT(LS_K_HEADER);
+}
+
 /* Read more input behind what is buffered, moving or growing the buffer. */
 static int fill(struct ls_reader *r)
 {
@@ -138,7 +143,7 @@ static int read_msgpack(struct ls_reader *r, struct ls_record *rec)
 
 	for (;;) {
 		r->rec_offset = r->offset + r->start;
-		n = ls_record_parse(rec, r->buf + r->start, r->buf + r->end, &why);
+		n = ls_record_parse(rec, r->buf + r->start, r->buf + r->end, r->skim, &why);
 		if (n < 0) {
 			snprintf(r->err, sizeof(r->err), "%s: %s",
 				 position(r, where, sizeof(where)), why);
@@ -211,7 +216,7 @@ static int read_json(struct ls_reader *r, struct ls_record *rec)
 			 position(r, where, sizeof(where)));
 		return LS_ERR_SYNTAX;
 	}
-	n = ls_record_parse(rec, r->jrec.p, r->jrec.p + r->jrec.len, &why);
+	n = ls_record_parse(rec, r->jrec.p, r->jrec.p + r->jrec.len, r->skim, &why);
 	if (n <= 0) {
 		snprintf(r->err, sizeof(r->err), "%s: %s",
 			 position(r, where, sizeof(where)), why);

@@ -28,6 +28,7 @@ struct ls_reader {
 	uint64_t line;		/* NDJSON: lines consumed */
 	struct ls_json json;
 	struct ls_buf jrec;	/* the msgpack form of the current NDJSON line */
+	uint64_t skim;		/* kinds only framed (ls_reader_skim) */
 	char err[256];
 };
 
@@ -44,6 +45,13 @@ int ls_reader_open(struct ls_reader *r, const char *path);
  * rec points into the reader's buffer until the next call.
  */
 int ls_read(struct ls_reader *r, struct ls_record *rec);
+
+/*
+ * From now on, only frame the records of these kinds (a set of
+ * LS_KIND_BIT): the caller passes them on without reading their fields,
+ * as ls_record_parse says. Headers are always read whole.
+ */
+void ls_reader_skim(struct ls_reader *r, uint64_t kinds);
 
 /*
  * Where the record last returned by ls_read starts, as "record N (byte B)"

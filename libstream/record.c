@@ -36,6 +36,19 @@ static inline long value_length(const uint8_t *q, const uint8_t *end)
 	return end - q >= n ? n : 0;
 }
 
+/* value_length, with LS_ERR_SYNTAX and *why set for an invalid value. */
+static inline long value_checked(const uint8_t *q, const uint8_t *end,
+				 const char **why)
+{
+	long n = value_length(q, end);
+
+	if (n < 0) {
+		*why = "record holds invalid msgpack";
+		return LS_ERR_SYNTAX;
+	}
+	return n;
+}
+
 /* The key string at q: its bytes and the length of its encoding. */
 static inline long key_string(const uint8_t *q, const uint8_t *end,
 			      const uint8_t **s, uint32_t *n)
@@ -107,6 +120,33 @@ static long key_checked(const uint8_t *q, const uint8_t *end,
 	return n;
 }
 
+/*
+ * Move *q past count fields, locating none of them: 1; 0 if the input ends
+ * inside them; LS_ERR_SYNTAX with *why set. Keys must still be strings and
+ * values valid msgpack, so that framing stays right.
+ */
+static long frame_fields(const uint8_t **q, const uint8_t *safe,
+			 const uint8_t *end, uint32_t count, const char **why)
+{
+	const uint8_t *k = *q, *v;
+	enum ls_field f;
+	long n;
+
+	for (; count; count--) {
+		if (k < safe && (*k & 0xe0) == 0xa0)	/* a fixstr and its value's head */
+			v = k + 1 + (*k & 0x1f);
+		else if ((n = key_checked(k, end, &f, why)) > 0)
+			v = k + n;
+		else
+			return n;
+		if ((n = value_checked(v, end, why)) <= 0)
+			return n;
+		k = v + n;
+	}
+	*q = k;
+	return 1;
+}
+
 /* The record's kind from its "k" value at v, whose length is known. */
 static int take_kind(struct ls_record *rec, const uint8_t *v,
 		     const uint8_t *end, const char **why)
@@ -125,11 +165,12 @@ static int take_kind(struct ls_record *rec, const uint8_t *v,
 }
 
 long ls_record_parse(struct ls_record *rec, const uint8_t *p,
-		     const uint8_t *end, const char **why)
+		     const uint8_t *end, uint64_t skim, const char **why)
 {
 	const uint8_t *q, *safe;
 	struct mp_item it;
 	uint64_t twice = 0;
+	uint32_t i;
 	long n;
 
 	if (p >= end)
@@ -154,7 +195,23 @@ long ls_record_parse(struct ls_record *rec, const uint8_t *p,
 	rec->kind_str = NULL;
 	rec->kind_len = 0;
 	memset(rec->present, 0, sizeof(rec->present));
-	for (uint32_t i = 0; i < rec->nfields; i++) {
+	i = 0;
+	if (rec->nfields && end - q >= 3 && q[0] == 0xa1 && q[1] == 'k' &&
+	    (q[2] & 0xf0) == 0xa0 && end - q >= 3 + (q[2] & 0x0f)) {
+		/* "k" first, as writers put it, and a kind of at most 15 bytes */
+		rec->present[LS_F_K / 64] = UINT64_C(1) << (LS_F_K % 64);
+		rec->key[LS_F_K] = (uint32_t)(q - p);
+		rec->off[LS_F_K] = (uint32_t)(q + 2 - p);
+		take_kind(rec, q + 2, end, why);
+		q += 3 + (q[2] & 0x0f);
+		i = 1;
+		if (skim >> rec->kind & 1) {
+			if ((n = frame_fields(&q, safe, end, rec->nfields - 1, why)) <= 0)
+				return n;
+			i = rec->nfields;
+		}
+	}
+	for (; i < rec->nfields; i++) {
 		const uint8_t *v;
 		enum ls_field f;
 
@@ -174,11 +231,8 @@ long ls_record_parse(struct ls_record *rec, const uint8_t *p,
 			v = q + n;
 			n = 0;
 		}
-		if (!n && (n = value_length(v, end)) <= 0) {
-			if (n < 0)
-				*why = "record holds invalid msgpack";
-			return n < 0 ? LS_ERR_SYNTAX : 0;
-		}
+		if (!n && (n = value_checked(v, end, why)) <= 0)
+			return n;
 		if (f != LS_F__NONE) {
 			uint32_t u = (uint32_t)f;
 			uint64_t bit = UINT64_C(1) << (u % 64);

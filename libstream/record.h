@@ -27,14 +27,23 @@ struct ls_record {
 	uint32_t off[LS_F__COUNT];	/* value offset in raw, if present */
 };
 
+/* A set of kinds: the bits LS_KIND_BIT(k) of one word. */
+#define LS_KIND_BIT(k) (UINT64_C(1) << (k))
+_Static_assert(LS_K__COUNT <= 64, "a set of kinds fits in one word");
+
 /*
  * Parse the record (a msgpack map) at p, with at most end - p bytes.
  * Returns its length in bytes; 0 if the input ends inside it; or
  * LS_ERR_SYNTAX if it is not a map with string keys, a string "k" and no
  * known key twice, with *why set to a static description.
+ *
+ * A record whose kind is in the set skim is only framed past its "k": the
+ * fields after "k" are checked to have string keys and valid values, but
+ * neither located (ls_has is false for them) nor checked for a key twice.
+ * A stage skims the kinds it passes on without reading them.
  */
 long ls_record_parse(struct ls_record *rec, const uint8_t *p,
-		     const uint8_t *end, const char **why);
+		     const uint8_t *end, uint64_t skim, const char **why);
 
 static inline bool ls_has(const struct ls_record *rec, enum ls_field f)
 {

@@ -290,6 +290,16 @@ const struct ls_kind_spec *ls_kind_spec(enum ls_kind k)
 	return &specs[k];
 }
 
+uint64_t ls_class_kinds(enum ls_class cls)
+{
+	uint64_t kinds = 0;
+
+	for (int k = 0; k < LS_K__COUNT; k++)
+		if (specs[k].cls == cls)
+			kinds |= UINT64_C(1) << k;
+	return kinds;
+}
+
 enum ls_role ls_role_lookup(const char *s, uint32_t n)
 {
 	int i = table_find(&roles_by_name, role_names, s, n);

@@ -292,6 +292,8 @@ const char *ls_field_name(enum ls_field f);
 enum ls_kind ls_kind_lookup(const char *s, uint32_t n);
 const char *ls_kind_name(enum ls_kind k);
 const struct ls_kind_spec *ls_kind_spec(enum ls_kind k);
+/* The kinds of class cls, as a set of LS_KIND_BIT (record.h). */
+uint64_t ls_class_kinds(enum ls_class cls);
 
 /* Role for a role string; LS_R_UNKNOWN for one this version lacks. */
 enum ls_role ls_role_lookup(const char *s, uint32_t n);

@@ -18,6 +18,10 @@ group_passes() {
 	group_passes record
 }
 
+@test "records of kinds a stage does not read are framed, not indexed, and still checked" {
+	group_passes skim
+}
+
 @test "JSON to msgpack and back, judged against msgpack-c's own packing" {
 	group_passes json
 }

@@ -94,7 +94,7 @@ static void test_record(void)
 
 	CHECK(to_msgpack("{\"k\":\"enter\",\"id\":300,\"t\":-5,\"s\":70000,\"r\":1,"
 			 "\"x\":{\"a\":[1,2]},\"name\":\"é\",\"null\":true,\"val\":2.5}", &b) == 0);
-	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == (long)b.len);
+	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, 0, &why) == (long)b.len);
 	CHECK(rec.kind == LS_K_ENTER && rec.nfields == 9);
 	CHECK(ls_get_u64(&rec, LS_F_ID, &u) == 0 && u == 300);
 	CHECK(ls_get_i64(&rec, LS_F_T, &i) == 0 && i == -5);
@@ -107,7 +107,7 @@ static void test_record(void)
 	CHECK(ls_get_u64(&rec, LS_F_PEER, &u) == LS_ERR_ABSENT);
 	/* every proper prefix of the record is "needs more input" */
 	for (size_t j = 0; j < b.len; j++)
-		CHECK(ls_record_parse(&rec, b.p, b.p + j, &why) == 0);
+		CHECK(ls_record_parse(&rec, b.p, b.p + j, 0, &why) == 0);
 
 	/* non-canonical but valid encodings read the same */
 	{
@@ -117,22 +117,22 @@ static void test_record(void)
 			0xa1, 't', 0xd3, 0, 0, 0, 0, 0, 0, 0x01, 0,
 		};
 
-		CHECK(ls_record_parse(&rec, odd, odd + sizeof(odd), &why) == sizeof(odd));
+		CHECK(ls_record_parse(&rec, odd, odd + sizeof(odd), 0, &why) == sizeof(odd));
 		CHECK(rec.kind == LS_K_LEAVE);
 		CHECK(ls_get_u64(&rec, LS_F_ID, &u) == 0 && u == 7);
 		CHECK(ls_get_i64(&rec, LS_F_T, &i) == 0 && i == 256);
 	}
 	CHECK(to_msgpack("{\"k\":\"x\",\"t\":1,\"t\":2}", &b) == 0);
-	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == LS_ERR_SYNTAX);
+	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, 0, &why) == LS_ERR_SYNTAX);
 	CHECK(to_msgpack("{\"id\":1}", &b) == 0);
-	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == LS_ERR_SYNTAX);
+	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, 0, &why) == LS_ERR_SYNTAX);
 	CHECK(to_msgpack("{\"k\":5}", &b) == 0);
-	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == LS_ERR_SYNTAX);
+	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, 0, &why) == LS_ERR_SYNTAX);
 	CHECK(to_msgpack("[1]", &b) == 0);
-	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == LS_ERR_SYNTAX);
+	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, 0, &why) == LS_ERR_SYNTAX);
 	/* "t\0" and "\0" are not "t": the one- and two-byte key table must not alias */
 	CHECK(to_msgpack("{\"k\":\"x\",\"t\\u0000\":5,\"\\u0000\":6,\"i\\u0000\":7}", &b) == 0);
-	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == (long)b.len);
+	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, 0, &why) == (long)b.len);
 	CHECK(!ls_has(&rec, LS_F_T) && !ls_has(&rec, LS_F_ID) && rec.nfields == 4);
 	/*
 	 * Keys and values more than 32 bytes before the input's end are read
@@ -155,8 +155,8 @@ static void test_record(void)
 			CHECK(to_msgpack(long_records[r], &b) == 0 && b.len + 48 <= sizeof(more));
 			memcpy(more, b.p, b.len);
 			memset(more + b.len, 0xc0, 48);
-			CHECK(ls_record_parse(&cut, b.p, b.p + b.len, &why) == (long)b.len);
-			CHECK(ls_record_parse(&rec, more, more + b.len + 48, &why) == (long)b.len);
+			CHECK(ls_record_parse(&cut, b.p, b.p + b.len, 0, &why) == (long)b.len);
+			CHECK(ls_record_parse(&rec, more, more + b.len + 48, 0, &why) == (long)b.len);
 			CHECK(rec.kind == cut.kind && rec.nfields == cut.nfields);
 			for (int f = 0; f < LS_F__COUNT; f++)
 				CHECK(ls_has(&rec, (enum ls_field)f) == ls_has(&cut, (enum ls_field)f) &&
@@ -166,21 +166,21 @@ static void test_record(void)
 				uint8_t *exact = malloc(j + 1);	/* no room after it to read */
 
 				memcpy(exact, b.p, j);
-				CHECK(ls_record_parse(&rec, exact, exact + j, &why) == 0);
+				CHECK(ls_record_parse(&rec, exact, exact + j, 0, &why) == 0);
 				free(exact);
 			}
 		}
-		CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == (long)b.len);
+		CHECK(ls_record_parse(&rec, b.p, b.p + b.len, 0, &why) == (long)b.len);
 		CHECK(rec.kind == LS_K_TEAM_BEGIN && ls_has(&rec, LS_F_NAME) && ls_has(&rec, LS_F_S));
 		/* a key twice, where it is read unchecked */
 		CHECK(to_msgpack("{\"k\":\"enter\",\"name\":\"a string longer than thirty-one bytes\","
 				 "\"t\":1,\"t\":2,\"name\":\"another string longer than thirty-one bytes\"}", &b) == 0);
-		CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == LS_ERR_SYNTAX);
+		CHECK(ls_record_parse(&rec, b.p, b.p + b.len, 0, &why) == LS_ERR_SYNTAX);
 		CHECK(strcmp(why, "record has a key twice") == 0);
 	}
 	/* an unknown kind is a record all the same */
 	CHECK(to_msgpack("{\"k\":\"my_own_kind_with_a_long_name\"}", &b) == 0);
-	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == (long)b.len);
+	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, 0, &why) == (long)b.len);
 	CHECK(rec.kind == LS_K_UNKNOWN && rec.kind_len == 28);
 	/* the field of a key's raw bytes is key and value */
 	{
@@ -188,7 +188,7 @@ static void test_record(void)
 		size_t len;
 
 		CHECK(to_msgpack("{\"k\":\"send\",\"peer\":[1,{\"a\":2}],\"tag\":3}", &b) == 0);
-		CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == (long)b.len);
+		CHECK(ls_record_parse(&rec, b.p, b.p + b.len, 0, &why) == (long)b.len);
 		CHECK(ls_get_raw_field(&rec, LS_F_PEER, &p, &len) == 0);
 		CHECK(len == 1 + 4 + 1 + 1 + 1 + 2 + 1);
 		CHECK(memcmp(p, "\xa4peer\x92\x01\x81\xa1" "a\x02", len) == 0);
@@ -199,7 +199,7 @@ static void test_record(void)
 		struct ls_record out;
 
 		CHECK(to_msgpack("{\"k\":\"leave\",\"id\":70000,\"t\":-3,\"peer\":[1,\"x\"]}", &b) == 0);
-		CHECK(ls_record_parse(&rec, b.p, b.p + b.len, &why) == (long)b.len);
+		CHECK(ls_record_parse(&rec, b.p, b.p + b.len, 0, &why) == (long)b.len);
 		ls_writer_init(&w, -1, LS_FMT_MSGPACK);
 		ls_build_begin(&w, 4);
 		ls_put_field(&w, &rec, LS_F_K);
@@ -207,7 +207,7 @@ static void test_record(void)
 		ls_put_field(&w, &rec, LS_F_ID);
 		ls_put_u64(&w, LS_F_CORR, 9);
 		CHECK(ls_build_end(&w) == 0);
-		CHECK(ls_record_parse(&out, w.out.p, w.out.p + w.out.len, &why) == (long)w.out.len);
+		CHECK(ls_record_parse(&out, w.out.p, w.out.p + w.out.len, 0, &why) == (long)w.out.len);
 		CHECK(out.kind == LS_K_LEAVE && out.nfields == 4);
 		CHECK(ls_get_u64(&out, LS_F_ID, &u) == 0 && u == 70000);
 		CHECK(ls_get_u64(&out, LS_F_CORR, &u) == 0 && u == 9);
@@ -497,12 +497,71 @@ static void test_pipe(void)
 #endif
 }
 
+/* Records of the kinds a stage does not read are framed, not indexed. */
+static void test_skim(void)
+{
+	static const char *const skimmed[] = {
+		"{\"k\":\"blame\"}",
+		"{\"k\":\"blame\",\"to\":6,\"r\":0,\"ns\":3000,\"pattern\":\"wait_init\",\"wait\":1,\"s\":15}",
+		"{\"k\":\"blame\",\"my_own_field_with_a_name_over_31_bytes\":[1,{\"a\":\"x\"}],"
+		"\"note\":\"a string longer than thirty-one bytes\",\"ns\":-1.5}",
+		/* checked for a key twice only where it is read */
+		"{\"k\":\"blame\",\"ns\":1,\"ns\":2}",
+	};
+	const uint64_t skim = LS_KIND_BIT(LS_K_BLAME) | LS_KIND_BIT(LS_K_UNKNOWN);
+	struct ls_buf b = LS_BUF_INIT;
+	struct ls_record rec;
+	const char *why;
+	uint64_t u;
+
+	for (size_t r = 0; r < sizeof(skimmed) / sizeof(skimmed[0]); r++) {
+		CHECK(to_msgpack(skimmed[r], &b) == 0);
+		CHECK(ls_record_parse(&rec, b.p, b.p + b.len, skim, &why) == (long)b.len);
+		CHECK(rec.kind == LS_K_BLAME && rec.raw == b.p && rec.len == b.len);
+		CHECK(ls_has(&rec, LS_F_K) && !ls_has(&rec, LS_F_NS));
+		for (size_t j = 0; j < b.len; j++) {
+			uint8_t *exact = malloc(j + 1);	/* no room after it to read */
+
+			memcpy(exact, b.p, j);
+			CHECK(ls_record_parse(&rec, exact, exact + j, skim, &why) == 0);
+			free(exact);
+		}
+	}
+	/* a kind not in the set is read whole */
+	CHECK(to_msgpack("{\"k\":\"wait\",\"dur\":7}", &b) == 0);
+	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, skim, &why) == (long)b.len);
+	CHECK(ls_get_u64(&rec, LS_F_DUR, &u) == 0 && u == 7);
+	/* so is a record whose "k" does not come first */
+	CHECK(to_msgpack("{\"ns\":5,\"k\":\"blame\",\"to\":2}", &b) == 0);
+	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, skim, &why) == (long)b.len);
+	CHECK(rec.kind == LS_K_BLAME && ls_get_u64(&rec, LS_F_TO, &u) == 0 && u == 2);
+	/* an unknown kind is skimmed as LS_K_UNKNOWN, its name kept */
+	CHECK(to_msgpack("{\"k\":\"mine\",\"ns\":5}", &b) == 0);
+	CHECK(ls_record_parse(&rec, b.p, b.p + b.len, skim, &why) == (long)b.len);
+	CHECK(rec.kind == LS_K_UNKNOWN && rec.kind_len == 4 && !ls_has(&rec, LS_F_NS));
+	/* what would break the framing is still an error */
+	{
+		static const uint8_t bad_value[] = { 0x82, 0xa1, 'k', 0xa5, 'b', 'l', 'a', 'm', 'e',
+						     0xa2, 'n', 's', 0xc1 };
+		static const uint8_t bad_key[] = { 0x82, 0xa1, 'k', 0xa5, 'b', 'l', 'a', 'm', 'e',
+						   0x05, 0x06 };
+
+		CHECK(ls_record_parse(&rec, bad_value, bad_value + sizeof(bad_value), skim, &why) ==
+		      LS_ERR_SYNTAX);
+		CHECK(strcmp(why, "record holds invalid msgpack") == 0);
+		CHECK(ls_record_parse(&rec, bad_key, bad_key + sizeof(bad_key), skim, &why) ==
+		      LS_ERR_SYNTAX);
+		CHECK(strcmp(why, "record has a key that is not a string") == 0);
+	}
+	ls_buf_release(&b);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*run)(void); } groups[] = {
 		{ "mp", test_mp }, { "record", test_record }, { "json", test_json },
 		{ "idset", test_idset }, { "schema", test_schema }, { "enc", test_enc },
-		{ "pipe", test_pipe },
+		{ "pipe", test_pipe }, { "skim", test_skim },
 	};
 
 	if (argc == 2 && strcmp(argv[1], "kinds") == 0) {
