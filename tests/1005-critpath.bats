@@ -199,6 +199,21 @@ alternating() {
 	tr-cat --check "$BATS_TEST_TMPDIR/once"
 }
 
+@test "records it does not read pass on as they came; a key twice there is left to their reader" {
+	local extra='{"k":"blame","to":0,"r":0,"ns":5,"ns":6,"pattern":"late_sender","wait":0,"mine":[1,{"a":"b"}]}
+{"k":"my_own","x":1,"x":2}'
+
+	set -o pipefail
+	{ cat "$DATA/mpi/defs.ndjson" "$DATA/crit/barrier.ndjson" | tr-deps -M | tr-waits -J
+	  echo "$extra"; } > "$BATS_TEST_TMPDIR/in"
+	tr-critpath -J "$BATS_TEST_TMPDIR/in" > "$BATS_TEST_TMPDIR/out"
+	assert_equal "$(grep -v '"k":"crit"' "$BATS_TEST_TMPDIR/out" | tail -2)" "$extra"
+	# tr-rank reads blame: there it is an error, at the record's line
+	run --separate-stderr tr-rank "$BATS_TEST_TMPDIR/out"
+	assert_failure 1
+	assert_equal "$stderr" "tr-rank: $BATS_TEST_TMPDIR/out: line $(grep -n '"ns":6' "$BATS_TEST_TMPDIR/out" | cut -d: -f1): record has a key twice"
+}
+
 @test "bad input: one line naming the position, what was valid is written" {
 	printf '%s\n' '{"k":"header","major":1,"minor":0,"producer":"hand","clock":"ns"}' \
 		'{"k":"enter","id":0,"t":0,"s":9,"r":0}' > "$BATS_TEST_TMPDIR/bad"
