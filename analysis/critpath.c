@@ -89,6 +89,45 @@ static int write_chain(struct an_crit *c, uint32_t len)
 /* Nodes and their predecessors */
 
 /*
+ * Event id to node. The newest nodes, whose ids run on by one (as tr-read
+ * numbers events), are found by their place in that run, so they need no
+ * room in the id map nor time to enter and clear it; the others are in
+ * the map.
+ */
+static bool node_of(const struct an_crit *c, uint64_t id, uint32_t *i)
+{
+	if (id - c->run_id < c->run_n) {
+		*i = c->run_at + (uint32_t)(id - c->run_id);
+		return true;
+	}
+	return an_idmap_get(&c->ix, id, i);
+}
+
+/* Node i starts a run: the run before it goes into the id map. */
+static int start_run(struct an_crit *c, uint32_t i)
+{
+	int rc;
+
+	for (uint32_t k = c->run_at; k < c->run_at + c->run_n; k++)
+		if ((rc = an_idmap_put(&c->ix, c->n[k].id, k)) < 0)
+			return rc;
+	c->run_at = i;
+	c->run_id = c->n[i].id;
+	c->run_n = 1;
+	return 0;
+}
+
+/* Node i was added: it extends the run, or starts the next. */
+static inline int index_node(struct an_crit *c, uint32_t i)
+{
+	if (c->run_n && i == c->run_at + c->run_n && c->n[i].id == c->run_id + c->run_n) {
+		c->run_n++;
+		return 0;
+	}
+	return start_run(c, i);
+}
+
+/*
  * Add event ev as a node, in activity own and with after open after it.
  * since: the time a dependency must pass to be waited for (a leave: its
  * activity's enter), INT64_MIN for that of the event before it.
@@ -109,7 +148,7 @@ static int add_node(struct an_crit *c, const struct an_event *ev,
 		.s = ev->s, .pred = *last, .prev = *last, .leave = AN_NONE,
 	};
 	c->n[i].since = since != INT64_MIN || *last == AN_NONE ? since : c->n[*last].t;
-	if ((rc = an_idmap_put(&c->ix, ev->id, i)) < 0)
+	if ((rc = index_node(c, i)) < 0)
 		return rc;
 	*last = i;
 	c->nn++;
@@ -128,7 +167,7 @@ static void depend(struct an_crit *c, uint64_t from, uint32_t ti)
 	struct an_cp_node *to = &c->n[ti];
 	uint32_t fi;
 
-	if (!an_idmap_get(&c->ix, from, &fi)) {
+	if (!node_of(c, from, &fi)) {
 		/* it may have been later than what the event waited for */
 		c->st.lost += c->dropped && to->since < c->dropped_t;
 		return;
@@ -150,7 +189,7 @@ static void edge(struct an_crit *c, const struct ls_record *rec)
 
 	if (ls_get_u64(rec, LS_F_FROM, &from) < 0 || ls_get_u64(rec, LS_F_TO, &to) < 0)
 		return;
-	if (!an_idmap_get(&c->ix, to, &ti)) {
+	if (!node_of(c, to, &ti)) {
 		c->st.lost++;
 		return;
 	}
@@ -168,7 +207,7 @@ static void wait_state(struct an_crit *c, const struct ls_record *rec)
 	    ls_pattern_lookup(pattern, len) != LS_P_LATE_RECEIVER ||
 	    ls_get_u64(rec, LS_F_AT, &at) < 0 || ls_get_u64(rec, LS_F_CAUSE, &cause) < 0)
 		return;
-	if (!an_idmap_get(&c->ix, at, &ei) || c->n[ei].leave == AN_NONE) {
+	if (!node_of(c, at, &ei) || c->n[ei].leave == AN_NONE) {
 		c->st.lost++;
 		return;
 	}
@@ -398,8 +437,9 @@ static int compact(struct an_crit *c)
 	c->base = remap(c, c->base);
 	c->nn = j;
 	an_idmap_clear(&c->ix);
+	c->run_n = 0;
 	for (uint32_t i = 0; i < c->nn; i++)
-		if ((rc = an_idmap_put(&c->ix, c->n[i].id, i)) < 0)
+		if ((rc = index_node(c, i)) < 0)
 			return rc;
 	return 0;
 }

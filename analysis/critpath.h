@@ -58,7 +58,9 @@ struct an_crit {
 	struct an_trace tr;	/* frames' a: their enter's node + 1 */
 	struct an_cp_node *n;
 	uint32_t nn, cap;
-	struct an_idmap ix;	/* event id -> node */
+	struct an_idmap ix;	/* event id -> node, for nodes outside the run */
+	uint32_t run_at, run_n;	/* the run: nodes run_at.. with ids run_id, run_id + 1, ... */
+	uint64_t run_id;
 	uint32_t *last;		/* per stream index: its last node */
 	uint32_t last_cap;
 	uint32_t base;		/* the last node of the path written */

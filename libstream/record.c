@@ -78,17 +78,6 @@ static inline enum ls_field field_of(const uint8_t *q, const uint8_t *s,
 	return ls_field_lookup((const char *)s, n);
 }
 
-static inline enum ls_kind kind_of(const uint8_t *q, const uint8_t *s,
-				   uint32_t n, const uint8_t *end)
-{
-	int k;
-
-	if ((*q & 0xf0) != 0xa0)
-		return ls_kind_lookup((const char *)s, n);
-	k = ls_short_find(&ls_short_kinds, ls_short_name(q, end));
-	return k < 0 ? LS_K_UNKNOWN : (enum ls_kind)k;
-}
-
 /*
  * Bytes that a key of at most 15 bytes and the head of its value take:
  * where this many remain, they are read without checking where input ends.
@@ -147,6 +136,17 @@ static long frame_fields(const uint8_t **q, const uint8_t *safe,
 	return 1;
 }
 
+/* The record's kind from the fixstr of at most 15 bytes at v, all before end. */
+static inline void short_kind(struct ls_record *rec, const uint8_t *v,
+			      const uint8_t *end)
+{
+	int k = ls_short_find(&ls_short_kinds, ls_short_name(v, end));
+
+	rec->kind_str = (const char *)v + 1;
+	rec->kind_len = *v & 0x0f;
+	rec->kind = k < 0 ? LS_K_UNKNOWN : (enum ls_kind)k;
+}
+
 /* The record's kind from its "k" value at v, whose length is known. */
 static int take_kind(struct ls_record *rec, const uint8_t *v,
 		     const uint8_t *end, const char **why)
@@ -154,13 +154,17 @@ static int take_kind(struct ls_record *rec, const uint8_t *v,
 	const uint8_t *s;
 	uint32_t n;
 
+	if ((*v & 0xf0) == 0xa0) {
+		short_kind(rec, v, end);
+		return 0;
+	}
 	if (key_string(v, end, &s, &n) <= 0) {
 		*why = "record kind \"k\" is not a string";
 		return LS_ERR_SYNTAX;
 	}
 	rec->kind_str = (const char *)s;
 	rec->kind_len = n;
-	rec->kind = kind_of(v, s, n, end);
+	rec->kind = ls_kind_lookup((const char *)s, n);
 	return 0;
 }
 
@@ -202,7 +206,7 @@ long ls_record_parse(struct ls_record *rec, const uint8_t *p,
 		rec->present[LS_F_K / 64] = UINT64_C(1) << (LS_F_K % 64);
 		rec->key[LS_F_K] = (uint32_t)(q - p);
 		rec->off[LS_F_K] = (uint32_t)(q + 2 - p);
-		take_kind(rec, q + 2, end, why);
+		short_kind(rec, q + 2, end);
 		q += 3 + (q[2] & 0x0f);
 		i = 1;
 		if (skim >> rec->kind & 1) {
