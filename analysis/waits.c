@@ -141,7 +141,7 @@ int an_waits_blame(struct an_waits *a, uint64_t to, uint32_t region, uint64_t ns
 	ls_put_u64(a->w, LS_F_TO, to);
 	ls_put_u64(a->w, LS_F_R, a->tr.defs.region_ids[region]);
 	ls_put_u64(a->w, LS_F_NS, ns);
-	ls_put_str(a->w, LS_F_PATTERN, ls_pattern_name(p));
+	ls_put_pattern(a->w, p);
 	ls_put_u64(a->w, LS_F_WAIT, wait);
 	ls_put_u64(a->w, LS_F_S, a->tr.defs.streams[s].id);
 	return ls_build_end(a->w);
@@ -159,7 +159,7 @@ int an_waits_wait(struct an_waits *a, const struct an_wait *x)
 	ls_put_u64(a->w, LS_F_AT, x->at);
 	ls_put_i64(a->w, LS_F_T, x->t);
 	ls_put_u64(a->w, LS_F_DUR, x->dur);
-	ls_put_str(a->w, LS_F_PATTERN, ls_pattern_name(x->pattern));
+	ls_put_pattern(a->w, x->pattern);
 	ls_put_u64(a->w, LS_F_S, a->tr.defs.streams[x->s].id);
 	if (x->has_cause)
 		ls_put_u64(a->w, LS_F_CAUSE, x->cause);
@@ -656,7 +656,8 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 	struct an_event ev;
 	int rc;
 
-	if ((rc = an_gwaits_flush(a, rec)) < 0)
+	/* most records find no batch open: that is checked before the call */
+	if (a->g.batch != AN_GB_NONE && (rc = an_gwaits_flush(a, rec)) < 0)
 		return rc;
 	if (AN_DEFS_KINDS & LS_KIND_BIT(rec->kind))
 		return definition(a, rec, why);
@@ -721,7 +722,7 @@ static int summary_record(struct an_waits *a, enum ls_pattern p,
 {
 	ls_build_begin(a->w, proc != AN_NONE ? 5 : 6);
 	ls_put_kind(a->w, LS_K_WAIT_SUMMARY);
-	ls_put_str(a->w, LS_F_PATTERN, ls_pattern_name(p));
+	ls_put_pattern(a->w, p);
 	ls_put_u64(a->w, LS_F_COUNT, t->count);
 	ls_put_u64(a->w, LS_F_NS, t->ns);
 	if (proc != AN_NONE) {

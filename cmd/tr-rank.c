@@ -185,7 +185,7 @@ static int json(struct ls_writer *w, const struct an_rank *k, const struct an_ra
 		an_rank_wait_range(k, p, &min, &max);
 		ls_build_begin(w, 6);
 		ls_put_kind(w, LS_K_WAIT_SUMMARY);
-		ls_put_str(w, LS_F_PATTERN, ls_pattern_name(p));
+		ls_put_pattern(w, p);
 		ls_put_u64(w, LS_F_COUNT, k->wait_count[p]);
 		ls_put_u64(w, LS_F_NS, k->wait_ns[p]);
 		ls_put_u64(w, LS_F_MIN, min);

@@ -339,8 +339,8 @@ int ls_get_bool(const struct ls_record *rec, enum ls_field f, bool *out)
 	return 0;
 }
 
-int ls_get_str(const struct ls_record *rec, enum ls_field f,
-	       const char **s, uint32_t *n)
+int ls_get_str_slow(const struct ls_record *rec, enum ls_field f,
+		    const char **s, uint32_t *n)
 {
 	struct mp_item it;
 

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "error.h"
 #include "mp.h"
 #include "schema.h"
 
@@ -108,8 +109,25 @@ static inline int ls_get_i64(const struct ls_record *rec, enum ls_field f,
 }
 int ls_get_f64(const struct ls_record *rec, enum ls_field f, double *out);
 int ls_get_bool(const struct ls_record *rec, enum ls_field f, bool *out);
-int ls_get_str(const struct ls_record *rec, enum ls_field f,
-	       const char **s, uint32_t *n);
+int ls_get_str_slow(const struct ls_record *rec, enum ls_field f,
+		    const char **s, uint32_t *n);
+
+/* A fixstr, as names and vocabulary are written, is read here. */
+static inline int ls_get_str(const struct ls_record *rec, enum ls_field f,
+			     const char **s, uint32_t *n)
+{
+	const uint8_t *v;
+
+	if (!ls_has(rec, f))
+		return LS_ERR_ABSENT;
+	v = rec->raw + rec->off[f];
+	if ((*v & 0xe0) == 0xa0) {
+		*s = (const char *)v + 1;
+		*n = *v & 0x1f;
+		return 0;
+	}
+	return ls_get_str_slow(rec, f, s, n);
+}
 
 /* The field's key and value as one byte range of raw (for copying on). */
 int ls_get_raw_field(const struct ls_record *rec, enum ls_field f,

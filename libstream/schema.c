@@ -140,6 +140,8 @@ uint8_t ls_field_keys[LS_F__COUNT][16];
 uint8_t ls_field_key_len[LS_F__COUNT];
 uint8_t ls_kind_fields[LS_K__COUNT][16];
 uint8_t ls_kind_field_len[LS_K__COUNT];
+uint8_t ls_pattern_fields[LS_P__COUNT][32];
+uint8_t ls_pattern_field_len[LS_P__COUNT];
 
 /* Place the names in t; false if two share a slot and probing is off. */
 static bool short_place(struct ls_short_table *t, const char *const *names,
@@ -260,6 +262,17 @@ __attribute__((constructor)) static void schema_init(void)
 		ls_kind_fields[k][2] = (uint8_t)(0xa0 | n);
 		memcpy(&ls_kind_fields[k][3], kind_names[k], n);
 		ls_kind_field_len[k] = (uint8_t)(3 + n);
+	}
+	for (int p = 0; p < LS_P__COUNT; p++) {
+		size_t n = strlen(patterns[p]);
+
+		/* pattern names are 23 bytes at most, a test says so */
+		if (n > 23)
+			n = 23;
+		memcpy(ls_pattern_fields[p], "\xa7pattern", 8);
+		ls_pattern_fields[p][8] = (uint8_t)(0xa0 | n);
+		memcpy(&ls_pattern_fields[p][9], patterns[p], n);
+		ls_pattern_field_len[p] = (uint8_t)(9 + n);
 	}
 }
 

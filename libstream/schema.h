@@ -284,6 +284,10 @@ extern uint8_t ls_field_key_len[LS_F__COUNT];
 extern uint8_t ls_kind_fields[LS_K__COUNT][16];
 extern uint8_t ls_kind_field_len[LS_K__COUNT];
 
+/* Each pattern's "pattern" field, key and value msgpack-encoded. */
+extern uint8_t ls_pattern_fields[LS_P__COUNT][32];
+extern uint8_t ls_pattern_field_len[LS_P__COUNT];
+
 /* Field index for a key, or LS_F__NONE. */
 enum ls_field ls_field_lookup(const char *s, uint32_t n);
 const char *ls_field_name(enum ls_field f);

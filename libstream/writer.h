@@ -88,21 +88,22 @@ int ls_build_end(struct ls_writer *w);
  * Append len bytes of a 16-byte padded, pre-encoded piece: all 16 are
  * copied (a fixed-size copy is a move or two, not a call), len are kept.
  */
-static inline void ls_put_padded(struct ls_writer *w, const uint8_t piece[16], uint8_t len)
+static inline void ls_put_padded(struct ls_writer *w, const uint8_t *piece,
+				 size_t room, uint8_t len)
 {
-	uint8_t *p = ls_enc_room(w->build, 16);
+	uint8_t *p = ls_enc_room(w->build, room);
 
 	if (!p) {
 		w->oom = true;
 		return;
 	}
-	memcpy(p, piece, 16);
-	w->build->len -= 16u - len;
+	memcpy(p, piece, room);
+	w->build->len -= room - len;
 }
 
 static inline void ls_put_key(struct ls_writer *w, enum ls_field f)
 {
-	ls_put_padded(w, ls_field_keys[f], ls_field_key_len[f]);
+	ls_put_padded(w, ls_field_keys[f], sizeof(ls_field_keys[f]), ls_field_key_len[f]);
 }
 
 /*
@@ -160,7 +161,14 @@ static inline void ls_put_str(struct ls_writer *w, enum ls_field f, const char *
 /* The "k" field of a known kind. */
 static inline void ls_put_kind(struct ls_writer *w, enum ls_kind k)
 {
-	ls_put_padded(w, ls_kind_fields[k], ls_kind_field_len[k]);
+	ls_put_padded(w, ls_kind_fields[k], sizeof(ls_kind_fields[k]), ls_kind_field_len[k]);
+}
+
+/* The "pattern" field of pattern p. */
+static inline void ls_put_pattern(struct ls_writer *w, enum ls_pattern p)
+{
+	ls_put_padded(w, ls_pattern_fields[p], sizeof(ls_pattern_fields[p]),
+		      ls_pattern_field_len[p]);
 }
 
 /* An array field of n items: its key and header, then n ls_put_item_u64. */

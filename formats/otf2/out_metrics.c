@@ -65,7 +65,8 @@ static uint8_t pattern_of(const struct ls_record *rec)
 	const char *p;
 	uint32_t n;
 
-	ls_get_str(rec, LS_F_PATTERN, &p, &n);
+	if (ls_get_str(rec, LS_F_PATTERN, &p, &n) < 0)
+		return LS_P__COUNT;
 	return (uint8_t)ls_pattern_lookup(p, n);
 }
 

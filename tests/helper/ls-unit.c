@@ -391,6 +391,14 @@ static void test_enc(void)
 		ls_enc_str(&b, name, strlen(name));
 		CHECK(b.len == ls_kind_field_len[k] && memcmp(b.p, ls_kind_fields[k], b.len) == 0);
 	}
+	for (int p = 0; p < LS_P__COUNT; p++) {
+		const char *name = ls_pattern_name((enum ls_pattern)p);
+
+		b.len = 0;
+		ls_enc_str(&b, "pattern", 7);
+		ls_enc_str(&b, name, strlen(name));
+		CHECK(b.len == ls_pattern_field_len[p] && memcmp(b.p, ls_pattern_fields[p], b.len) == 0);
+	}
 	msgpack_sbuffer_destroy(&sb);
 	ls_buf_release(&b);
 }
