@@ -228,6 +228,23 @@ static inline int table_find(const struct name_table *t,
 	}
 }
 
+/*
+ * The field key: value, both fixstrs, into out (room bytes, zero-padded);
+ * its length. A value too long for the room is cut.
+ */
+static uint8_t encode_field(uint8_t *out, size_t room, const char *key, const char *value)
+{
+	size_t k = strlen(key), n = strlen(value);
+
+	if (2 + k + n > room)
+		n = room - 2 - k;
+	out[0] = (uint8_t)(0xa0 | k);
+	memcpy(out + 1, key, k);
+	out[1 + k] = (uint8_t)(0xa0 | n);
+	memcpy(out + 2 + k, value, n);
+	return (uint8_t)(2 + k + n);
+}
+
 __attribute__((constructor)) static void schema_init(void)
 {
 	table_fill(&fields_by_name, field_names, 0, LS_F__COUNT);
@@ -252,28 +269,14 @@ __attribute__((constructor)) static void schema_init(void)
 		ls_field_key_len[f] = (uint8_t)(1 + (n < 15 ? n : 15));
 	}
 	short_fill(&ls_short_kinds, kind_names, 1, LS_K__COUNT);
-	for (int k = 1; k < LS_K__COUNT; k++) {
-		size_t n = strlen(kind_names[k]);
-
-		/* kind names are 13 bytes at most, a test says so */
-		if (n > 13)
-			n = 13;
-		memcpy(ls_kind_fields[k], "\xa1k", 2);
-		ls_kind_fields[k][2] = (uint8_t)(0xa0 | n);
-		memcpy(&ls_kind_fields[k][3], kind_names[k], n);
-		ls_kind_field_len[k] = (uint8_t)(3 + n);
-	}
-	for (int p = 0; p < LS_P__COUNT; p++) {
-		size_t n = strlen(patterns[p]);
-
-		/* pattern names are 23 bytes at most, a test says so */
-		if (n > 23)
-			n = 23;
-		memcpy(ls_pattern_fields[p], "\xa7pattern", 8);
-		ls_pattern_fields[p][8] = (uint8_t)(0xa0 | n);
-		memcpy(&ls_pattern_fields[p][9], patterns[p], n);
-		ls_pattern_field_len[p] = (uint8_t)(9 + n);
-	}
+	/* names are short enough to fit, a test says so */
+	for (int k = 1; k < LS_K__COUNT; k++)
+		ls_kind_field_len[k] = encode_field(ls_kind_fields[k], sizeof(ls_kind_fields[k]),
+						    "k", kind_names[k]);
+	for (int p = 0; p < LS_P__COUNT; p++)
+		ls_pattern_field_len[p] = encode_field(ls_pattern_fields[p],
+						       sizeof(ls_pattern_fields[p]),
+						       "pattern", patterns[p]);
 }
 
 enum ls_field ls_field_lookup(const char *s, uint32_t n)

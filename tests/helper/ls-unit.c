@@ -328,6 +328,16 @@ static void same_bytes(const struct ls_buf *ours, const msgpack_sbuffer *theirs,
 	}
 }
 
+/* Whether the len bytes at want are the field key: value as ls_enc_str writes it. */
+static bool same_field(struct ls_buf *b, const char *key, const char *value,
+		       const uint8_t *want, size_t len)
+{
+	b->len = 0;
+	ls_enc_str(b, key, strlen(key));
+	ls_enc_str(b, value, strlen(value));
+	return b->len == len && memcmp(b->p, want, len) == 0;
+}
+
 static void test_enc(void)
 {
 	static const uint64_t uints[] = {
@@ -383,22 +393,12 @@ static void test_enc(void)
 		ls_enc_str(&b, name, strlen(name));
 		CHECK(b.len == ls_field_key_len[f] && memcmp(b.p, ls_field_keys[f], b.len) == 0);
 	}
-	for (int k = 1; k < LS_K__COUNT; k++) {
-		const char *name = ls_kind_name((enum ls_kind)k);
-
-		b.len = 0;
-		ls_enc_str(&b, "k", 1);
-		ls_enc_str(&b, name, strlen(name));
-		CHECK(b.len == ls_kind_field_len[k] && memcmp(b.p, ls_kind_fields[k], b.len) == 0);
-	}
-	for (int p = 0; p < LS_P__COUNT; p++) {
-		const char *name = ls_pattern_name((enum ls_pattern)p);
-
-		b.len = 0;
-		ls_enc_str(&b, "pattern", 7);
-		ls_enc_str(&b, name, strlen(name));
-		CHECK(b.len == ls_pattern_field_len[p] && memcmp(b.p, ls_pattern_fields[p], b.len) == 0);
-	}
+	for (int k = 1; k < LS_K__COUNT; k++)
+		CHECK(same_field(&b, "k", ls_kind_name((enum ls_kind)k), ls_kind_fields[k],
+				 ls_kind_field_len[k]));
+	for (int p = 0; p < LS_P__COUNT; p++)
+		CHECK(same_field(&b, "pattern", ls_pattern_name((enum ls_pattern)p),
+				 ls_pattern_fields[p], ls_pattern_field_len[p]));
 	msgpack_sbuffer_destroy(&sb);
 	ls_buf_release(&b);
 }
