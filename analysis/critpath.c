@@ -117,10 +117,13 @@ static int start_run(struct an_crit *c, uint32_t i)
 	return 0;
 }
 
-/* Node i was added: it extends the run, or starts the next. */
+/*
+ * Node i was added: it extends the run, or starts the next. Nodes are
+ * added, and kept at a collection, in order, so i always follows the run.
+ */
 static inline int index_node(struct an_crit *c, uint32_t i)
 {
-	if (c->run_n && i == c->run_at + c->run_n && c->n[i].id == c->run_id + c->run_n) {
+	if (c->run_n && c->n[i].id == c->run_id + c->run_n) {
 		c->run_n++;
 		return 0;
 	}

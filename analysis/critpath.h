@@ -59,7 +59,7 @@ struct an_crit {
 	struct an_cp_node *n;
 	uint32_t nn, cap;
 	struct an_idmap ix;	/* event id -> node, for nodes outside the run */
-	uint32_t run_at, run_n;	/* the run: nodes run_at.. with ids run_id, run_id + 1, ... */
+	uint32_t run_at, run_n;	/* the run: the newest nodes, from run_at, with ids run_id, run_id + 1, ... */
 	uint64_t run_id;
 	uint32_t *last;		/* per stream index: its last node */
 	uint32_t last_cap;
