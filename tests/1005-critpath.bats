@@ -96,6 +96,43 @@ OUT
 OUT
 }
 
+@test "clock skew: a kernel that starts before its launch; CASITA's rule keeps the path on the GPU" {
+	# The GPU's clock runs behind: kernel 1 runs 80..500, launched 100..110;
+	# kernel 2 runs 710..990, launched 720..730. The host computes 110..700,
+	# synchronizes 700..710 (kernel 1 ended long before: the path stays on
+	# the host) and 740..1000 (waits for kernel 2). Back from main's end
+	# (1050): the sync's leave to kernel 2's leave (990), its enter (710) to
+	# its launch (720), a step back in time that takes 0 ns; kernel 2 is on
+	# the path 720..990 and in transit 990..1000: 280. Then the host: main
+	# 710..720, sync 700..710, compute 110..700, launch 100..110, main 0..100.
+	run --separate-stderr path_of cuda skewed-launch
+	assert_success
+	assert_output - <<'OUT'
+{"k":"crit","s":0,"t":0,"dur":100,"act":0,"r":0}
+{"k":"crit","s":0,"t":100,"dur":10,"act":2,"r":1}
+{"k":"crit","s":0,"t":110,"dur":590,"act":4,"r":11}
+{"k":"crit","s":0,"t":700,"dur":10,"act":7,"r":3}
+{"k":"crit","s":0,"t":710,"dur":10,"act":0,"r":0}
+{"k":"crit","s":2,"t":720,"dur":280,"act":9,"r":2}
+{"k":"crit","s":0,"t":1000,"dur":50,"act":0,"r":0}
+OUT
+	[[ "$stderr" == *"1 steps of the path go back in time"* ]] || fail "$stderr"
+	# pipelines/casita-reverse-edges.jq drops both launch edges, as CASITA
+	# drops edges against time: from kernel 2's enter the path goes back
+	# along the GPU stream, idle 500..710 (210, in no activity) and kernel 1
+	# 80..500 (420), where it begins: no event before it, no edge into it.
+	run --separate-stderr bash -c "cat '$DATA/cuda/defs.ndjson' '$DATA/crit/skewed-launch.ndjson' |
+		tr-deps -J | tr-waits -J | jq -c -n -f '$TOP/pipelines/casita-reverse-edges.jq' |
+		tr-critpath -J | grep '\"k\":\"crit\"'"
+	assert_success
+	assert_output - <<'OUT'
+{"k":"crit","s":2,"t":80,"dur":420,"act":1,"r":2}
+{"k":"crit","s":2,"t":500,"dur":210}
+{"k":"crit","s":2,"t":710,"dur":290,"act":9,"r":2}
+{"k":"crit","s":0,"t":1000,"dur":50,"act":0,"r":0}
+OUT
+}
+
 @test "ties: an edge as late as the stream's own event does not move the path" {
 	# Ranks 0 and 2 enter Allreduce at 400, rank 1 at 100; rank 0 ends last.
 	# Rank 0's leave has an edge from rank 2's enter (400), not later than

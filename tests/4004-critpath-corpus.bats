@@ -70,3 +70,42 @@ true"
 		[ -z "$blame" ] || [[ "$output" == *" $blame" ]] || fail "$name $region: $output, not blame $blame"
 	done
 }
+
+# "REGION SECONDS" on the path, of the three regions the CASITA comparison
+# on jacobi_blame_cpu_015 is about, from the analysed stream on stdin.
+jacobi_cp() {
+	tr-rank --json -n 0 | jq -r 'select(.k == "rating" and (.name |
+		IN("jacobi_kernel", "init_cuda", "!$omp for @jacobi_cuda.c:175")))
+		| "\(.name) \(.cp / 1e9 * 1e6 | round / 1e6)"' | sort
+}
+
+@test "casita-2_jacobi_blame_cpu_015: CASITA's jacobi_kernel on the path comes from edges against time" {
+	# The GPUs' clocks run behind their hosts': 9870 of 11890 GPU activities
+	# begin before the call that enqueued them, by up to 87 us. Our path steps back to the launch in 0 ns
+	# and stays with the host's "!$omp for", longer than the kernel (1.36 ms
+	# to 0.78 ms an iteration). CASITA drops such edges; with them dropped
+	# (pipelines/casita-reverse-edges.jq) our path, like CASITA's, stays on
+	# a GPU stream: jacobi_kernel 0.771557 s (CASITA 0.775891), init_cuda
+	# 0.718376 s (CASITA 0.718381).
+	analyse casita-2_jacobi_blame_cpu_015
+	grep -q "9870 GPU activities that came before" "$TMP/casita-2_jacobi_blame_cpu_015.err"
+	run jacobi_cp < "$TMP/casita-2_jacobi_blame_cpu_015.tr"
+	assert_success
+	assert_output - <<'OUT'
+!$omp for @jacobi_cuda.c:175 1.360149
+init_cuda 0.718371
+jacobi_kernel 0.002273
+OUT
+	run bash -c "set -o pipefail; tr-cat -J '$TMP/casita-2_jacobi_blame_cpu_015.tr' |
+		jq -c -n -f '$TOP/pipelines/casita-reverse-edges.jq' | tr-critpath 2> '$TMP/err' > '$TMP/casita.tr'"
+	assert_success
+	run jacobi_cp < "$TMP/casita.tr"
+	assert_success
+	assert_output - <<'OUT'
+!$omp for @jacobi_cuda.c:175 0.022844
+init_cuda 0.718376
+jacobi_kernel 0.771557
+OUT
+	run cat "$TMP/err"
+	refute_output --partial "back in time"
+}
