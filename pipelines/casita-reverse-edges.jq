@@ -12,5 +12,6 @@
 #     jq -c -n -f pipelines/casita-reverse-edges.jq | tr-critpath | tr-rank
 foreach inputs as $r ({};
 	if $r.id != null and $r.t != null then .[$r.id | tostring] = $r.t else . end;
-	if $r.k == "edge" and .[$r.from | tostring] != null and .[$r.to | tostring] != null
-	   and .[$r.from | tostring] > .[$r.to | tostring] then empty else $r end)
+	if $r.k != "edge" then $r
+	else .[$r.from | tostring] as $from | .[$r.to | tostring] as $to
+	| if $from != null and $to != null and $from > $to then empty else $r end end)

@@ -16,15 +16,21 @@ load common
 
 # The crit records of scenario NAME after the defs of KIND (mpi, cuda):
 # tests/data/crit/NAME.ndjson, else tests/data/KIND/NAME.ndjson; then
-# tr-critpath's options.
+# tr-critpath's options. BEFORE_CRIT, if set, names a filter to run
+# between tr-waits and tr-critpath.
 path_of() {
 	local f=$DATA/crit/$2.ndjson
 
 	[ -e "$f" ] || f=$DATA/$1/$2.ndjson
 	set -o pipefail
 	cat "$DATA/$1/defs.ndjson" "$f" |
-		tr-deps -M | tr-waits -M | tr-critpath -J "${@:3}" |
+		tr-deps -M | tr-waits -M | "${BEFORE_CRIT:-cat}" | tr-critpath -J "${@:3}" |
 		grep '"k":"crit"'
+}
+
+# CASITA's rule: edges against time dropped (pipelines/casita-reverse-edges.jq).
+casita_edges() {
+	tr-cat -J | jq -c -n -f "$TOP/pipelines/casita-reverse-edges.jq"
 }
 
 @test "late sender: the path moves to the sender" {
@@ -121,9 +127,7 @@ OUT
 	# drops edges against time: from kernel 2's enter the path goes back
 	# along the GPU stream, idle 500..710 (210, in no activity) and kernel 1
 	# 80..500 (420), where it begins: no event before it, no edge into it.
-	run --separate-stderr bash -c "cat '$DATA/cuda/defs.ndjson' '$DATA/crit/skewed-launch.ndjson' |
-		tr-deps -J | tr-waits -J | jq -c -n -f '$TOP/pipelines/casita-reverse-edges.jq' |
-		tr-critpath -J | grep '\"k\":\"crit\"'"
+	BEFORE_CRIT=casita_edges run --separate-stderr path_of cuda skewed-launch
 	assert_success
 	assert_output - <<'OUT'
 {"k":"crit","s":2,"t":80,"dur":420,"act":1,"r":2}
