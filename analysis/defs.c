@@ -137,6 +137,11 @@ static int take_comm(struct an_defs *d, const struct ls_record *rec,
 			rc = LS_ERR_SYNTAX;
 			goto fail;
 		}
+		if (an_comm_rank(&c, c.members[c.n]) != AN_NONE) {
+			*why = "comm that lists a process twice";
+			rc = LS_ERR_SYNTAX;
+			goto fail;
+		}
 		if ((rc = an_idmap_put(&c.rank_of, c.members[c.n], c.n)) < 0)
 			goto fail;
 		p += n;

@@ -44,6 +44,7 @@ void ls_checker_release(struct ls_checker *c)
 {
 	for (size_t i = 0; i < sizeof(c->ids) / sizeof(c->ids[0]); i++)
 		ls_idset_release(&c->ids[i]);
+	ls_idset_release(&c->items);
 }
 
 static bool valid_utf8(const char *s, uint32_t n)
@@ -196,12 +197,19 @@ static int check_field(struct ls_checker *c, const struct ls_record *rec,
 		const uint8_t *p = rec->raw + rec->off[fs->field], *end = rec->raw + rec->len;
 		uint32_t count = it.v.n;
 
+		/* a list names each thing once: a writer sizes its tables by that */
+		ls_idset_clear(&c->items);
 		p += mp_head(p, end, &it);
 		for (uint32_t i = 0; i < count; i++) {
 			p += mp_head(p, end, &it);
 			if (!defined(c, fs->ref, it.v.u))
 				return problem(msg, n, "%s field \"%s\" names undefined %s %" PRIu64,
 					       kind, name, ref_names[fs->ref], it.v.u);
+			if ((rc = ls_idset_add(&c->items, it.v.u)) < 0)
+				return rc;
+			if (rc == 0)
+				return problem(msg, n, "%s field \"%s\" lists %" PRIu64 " twice",
+					       kind, name, it.v.u);
 		}
 		return 0;
 	}

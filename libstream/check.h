@@ -15,6 +15,7 @@
 
 struct ls_checker {
 	struct ls_idset ids[LS_REF_EVENT + 1];	/* defined, by namespace */
+	struct ls_idset items;	/* the items of the array field being checked */
 	uint64_t records;
 	bool have_last;
 	int64_t last_t;

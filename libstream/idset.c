@@ -67,6 +67,14 @@ bool ls_idset_has(const struct ls_idset *set, uint64_t id)
 	return false;
 }
 
+void ls_idset_clear(struct ls_idset *set)
+{
+	if (set->cap)
+		memset(set->slot, 0xff, set->cap * sizeof(*set->slot));
+	set->count = 0;
+	set->has_max = false;
+}
+
 void ls_idset_release(struct ls_idset *set)
 {
 	free(set->slot);

@@ -17,6 +17,9 @@ struct ls_idset {
 /* Add id. Returns 1 if added, 0 if it was there already, or LS_ERR_NOMEM. */
 int ls_idset_add(struct ls_idset *set, uint64_t id);
 bool ls_idset_has(const struct ls_idset *set, uint64_t id);
+
+/* Remove every id, keeping the room the set has. */
+void ls_idset_clear(struct ls_idset *set);
 void ls_idset_release(struct ls_idset *set);
 
 #endif

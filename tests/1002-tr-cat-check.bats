@@ -85,6 +85,11 @@ check_fails() {
 	check_fails '3s/"id":1/"id":0/' 'line 3: process id 0 is not unique'
 }
 
+@test "a list names each of its items once" {
+	check_fails '/"k":"comm"/s/\[0,1\]/[0,1,0]/' 'line 15: comm field "members" lists 0 twice'
+	check_fails '/"k":"instance"/s/\[16,18\]/[16,16]/' 'line 56: instance field "acts" lists 16 twice'
+}
+
 @test "events must be in time order, then stream order" {
 	check_fails '/"id":4,"t":1800/s/"t":1800/"t":1600/' \
 		'line 21: enter at t=1600 on stream 1 comes after t=1700 on stream 0 (events must be ordered by time, then stream)'

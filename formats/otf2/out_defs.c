@@ -346,6 +346,11 @@ static int write_groups(struct otf2out *o, OTF2_GlobalDefWriter *d)
 	size_t room = o->defs.nstreams > o->defs.ncomms ? o->defs.nstreams : o->defs.ncomms;
 	int rc = 0;
 
+	/* members: a group of streams, of every comm's members, or every comm */
+	for (uint32_t c = 0; c < o->defs.ncomms; c++)
+		if (o->defs.comms[c].n > room)
+			room = o->defs.comms[c].n;
+
 	g.members = malloc((room + 1) * sizeof(*g.members));
 	g.of_comm = malloc((o->defs.ncomms + 1) * sizeof(*g.of_comm));
 	if (!g.members || !g.of_comm)
