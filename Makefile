@@ -37,7 +37,8 @@ ANALYSIS_OBJS = analysis/blame.o analysis/coll.o analysis/critpath.o analysis/de
 TOOL_OBJS = cmd/tool.o
 STAGE_OBJS = cmd/stage.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
 PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps bin/tr-waits bin/tr-critpath bin/tr-rank bin/tr-otf2
-HELPERS = tests/helper/ls-unit tests/helper/an-unit bench/ls-bench bench/gen-otf2 bench/otf2-read
+HELPERS = tests/helper/ls-unit tests/helper/an-unit tests/helper/libfault.so bench/ls-bench \
+	bench/gen-otf2 bench/otf2-read
 MAN1 = doc/tr-cat.1 doc/tr-read.1 doc/tr-deps.1 doc/tr-waits.1 doc/tr-critpath.1 doc/tr-rank.1 \
 	doc/tr-otf2.1
 MAN7 = doc/tr.7
@@ -62,7 +63,7 @@ bin/tr-read: cmd/tr-read.o $(TOOL_OBJS) formats/otf2/libotf2in.a libstream/libst
 
 bin/tr-rank: cmd/rank-diff.o
 
-bin/tr-otf2: cmd/tr-otf2.o cmd/archive.o $(TOOL_OBJS) formats/otf2/libotf2out.a \
+bin/tr-otf2: cmd/tr-otf2.o cmd/archive.o cmd/staging.o $(TOOL_OBJS) formats/otf2/libotf2out.a \
 		analysis/libanalysis.a libstream/libstream.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS)
@@ -77,6 +78,10 @@ bin/tr-%: cmd/tr-%.o $(TOOL_OBJS) libstream/libstream.a
 
 tests/helper/an-unit: tests/helper/an-unit.o analysis/libanalysis.a libstream/libstream.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# preloaded into tools under test, sanitized or not: built plain
+tests/helper/libfault.so: tests/helper/fault.c
+	$(CC) -std=gnu11 -Wall -Wextra -O2 -fPIC -shared -o $@ $< -ldl
 
 tests/helper/ls-unit: tests/helper/ls-unit.o libstream/libstream.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)

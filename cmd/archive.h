@@ -1,9 +1,14 @@
 /*
- * Putting a new OTF2 archive DIR/NAME in place: it is written into a
- * hidden folder beside it, then its three parts (NAME.def, NAME/, and the
- * anchor NAME.otf2 last) are moved in, so that what looks like an archive
- * is a whole one. An existing archive is replaced only when asked, and
- * then only its own three parts are removed.
+ * Putting a new OTF2 archive DIR/NAME in place. An archive is three
+ * entries (NAME.otf2, the anchor; NAME.def; the folder NAME/), so no one
+ * rename swaps it: it is written and synced in a staging folder beside
+ * it; an old archive is linked into a backup there; the old parts are
+ * moved out and the new ones in, the anchor last; on a failure every
+ * move is undone. After a crash at any step DIR holds a whole archive,
+ * old or new, or no anchor at all and the staging folder a whole backup
+ * of the old one. An existing archive is replaced only when asked, and
+ * only where its parts are what an OTF2 writer makes (an anchor file, a
+ * definitions file, a folder of location files): never a user's folder.
  */
 #ifndef ARCHIVE_H
 #define ARCHIVE_H
@@ -13,20 +18,30 @@
 
 struct archive {
 	char *dir, *name;	/* DIR and NAME of DIR/NAME */
-	char *stage;		/* the hidden folder it is written into */
+	char *stage;		/* the staging folder the new archive is written into */
+	bool kept;		/* the staging folder holds the only whole old archive */
 };
 
 /*
  * Split path (DIR/NAME, or NAME in the current folder), refuse an existing
- * archive unless force, create DIR if needed and the staging folder in it.
- * Returns 0, or -1 with a one-line message in err[0..n).
+ * archive unless force (and with force, anything that is not one), create
+ * DIR if needed and the staging folder in it. Returns 0, or -1 with a
+ * one-line message in err[0..n); archive_release either way.
  */
 int archive_prepare(struct archive *a, const char *path, bool force, char *err, size_t n);
 
-/* Move the staged archive into place (replacing the old one if force). */
+/*
+ * Sync the staged archive and move it into place, replacing the old one if
+ * force. Returns 0, or -1 with a one-line message in err[0..n), the old
+ * archive (if any) then back in place, or where it could not be put back
+ * (a->kept), kept whole in the staging folder, which the message names.
+ */
 int archive_place(struct archive *a, bool force, char *err, size_t n);
 
-/* Remove the staging folder and everything in it; free a. */
-void archive_release(struct archive *a);
+/*
+ * Remove the staging folder (unless it is kept) and free a. Returns 0, or
+ * -1 with a one-line message in err[0..n) if the folder could not be removed.
+ */
+int archive_release(struct archive *a, char *err, size_t n);
 
 #endif

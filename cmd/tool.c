@@ -1,5 +1,6 @@
 /* What every tr-* command does alike: messages, output format, the end. */
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,8 @@ static const char *tool_name = "tr";
 void tool_init(const char *name)
 {
 	tool_name = name;
+	/* past a file-size limit (ulimit -f) a write fails like one to a full disk */
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 void tool_error(const char *fmt, ...)
@@ -82,10 +85,11 @@ int tool_write_error(const struct ls_reader *r, const struct ls_writer *w,
 
 int tool_finish(struct ls_writer *w)
 {
-	int status = 0;
+	int reported = w->err, status = reported != 0;
 
 	if (ls_writer_flush(w) < 0) {
-		tool_error("<stdout>: %s", strerror(w->err));
+		if (!reported)
+			tool_error("<stdout>: %s", strerror(w->err));
 		status = 1;
 	}
 	ls_writer_release(w);

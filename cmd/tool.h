@@ -9,7 +9,7 @@
 #include "../libstream/reader.h"
 #include "../libstream/writer.h"
 
-/* Set the name messages start with. */
+/* Set the name messages start with; a file too large is a write error (SIGXFSZ ignored). */
 void tool_init(const char *name);
 
 /* "NAME: message" on stderr. */
@@ -42,8 +42,8 @@ bool tool_option(int ch, struct tool_output *out, void (*usage)(FILE *));
 int tool_output_format(const struct tool_output *out, enum ls_format *format);
 
 /*
- * Flush w and close stdout, reporting a failure (a full disk is one).
- * Returns 0, or 1 after the message.
+ * Flush w and close stdout, reporting a failure (a full disk is one) that
+ * was not reported already. Returns 0, or 1 after the message.
  */
 int tool_finish(struct ls_writer *w);
 

@@ -24,12 +24,32 @@ static void usage(FILE *to)
 	fprintf(to, "usage: tr-otf2 [-fh] [--stats] -o dir/name [stream]\n");
 }
 
+/* Write all of p[0..n): 0, or -1 with errno (ENOSPC where the system took no more). */
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = ENOSPC;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 /*
  * Standard input (or anything that cannot be read twice) is copied into
  * the staging folder first. Returns the path to read, or NULL after a message.
  */
 static char *readable_twice(const char *input, const char *stage)
 {
+	const char *name = input ? input : "<stdin>";
 	char buf[1 << 16], *copy;
 	struct stat st;
 	int out;
@@ -51,26 +71,38 @@ static char *readable_twice(const char *input, const char *stage)
 		tool_error("out of memory");
 		return NULL;
 	}
-	if ((out = open(copy, O_WRONLY | O_CREAT | O_EXCL, 0600)) < 0)
-		goto fail;
-	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
-		if (n > 0 && write(out, buf, (size_t)n) != n)
-			goto fail;
-	if (n < 0 || close(out) < 0) {
+	if ((out = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0)
+		goto write_failed;
+	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			tool_error("%s: %s", name, strerror(errno));
+			goto out;
+		}
+		if (write_all(out, buf, (size_t)n) < 0)
+			goto write_failed;
+	}
+	if (close(out) < 0) {
 		out = -1;
-		goto fail;
+		goto write_failed;
 	}
 	return copy;
-fail:
-	tool_error("%s: %s", input ? input : "<stdin>", strerror(errno));
+write_failed:
+	tool_error("%s: %s (a copy of %s, which is read twice)", copy, strerror(errno), name);
+out:
 	if (out >= 0)
 		close(out);
 	free(copy);
 	return NULL;
 }
 
-/* One pass over the stream: take (pass 1) or write (pass 2) every record. */
-static int pass(struct otf2out *o, const char *path, const char *name,
+/*
+ * One pass over the stream: take (pass 1) or write (pass 2) every record.
+ * What is wrong with a record is said at its position in the input; what
+ * goes wrong writing, at the output.
+ */
+static int pass(struct otf2out *o, const char *path, const char *name, const char *out_path,
 		int (*each)(struct otf2out *, const struct ls_record *))
 {
 	struct ls_reader r;
@@ -84,9 +116,13 @@ static int pass(struct otf2out *o, const char *path, const char *name,
 	}
 	r.name = name;
 	while ((rc = ls_read(&r, &rec)) > 0)
-		if (each(o, &rec) < 0) {
-			tool_error("%s: %s: %s", name, ls_reader_where(&r, where, sizeof(where)),
-				   otf2out_error(o));
+		if ((rc = each(o, &rec)) < 0) {
+			if (rc == LS_ERR_SYNTAX)
+				tool_error("%s: %s: %s", name,
+					   ls_reader_where(&r, where, sizeof(where)),
+					   otf2out_error(o));
+			else
+				tool_error("%s: %s", out_path, otf2out_error(o));
 			ls_reader_release(&r);
 			return 1;
 		}
@@ -134,10 +170,10 @@ static int run(struct archive *a, const char *input, const char *out_path, bool 
 		return 1;
 	}
 	if (!(path = readable_twice(input, a->stage)) ||
-	    pass(o, path, name, otf2out_take) != 0)
+	    pass(o, path, name, out_path, otf2out_take) != 0)
 		goto out;
 	if (otf2out_open(o, a->stage, a->name) < 0 ||
-	    pass(o, path, name, otf2out_write) != 0 ||
+	    pass(o, path, name, out_path, otf2out_write) != 0 ||
 	    otf2out_close(o) < 0) {
 		if (otf2out_error(o)[0])
 			tool_error("%s: %s", out_path, otf2out_error(o));
@@ -199,10 +235,13 @@ int main(int argc, char **argv)
 	}
 	if (archive_prepare(&a, out_path, force, err, sizeof(err)) < 0) {
 		tool_error("%s", err);
-		archive_release(&a);
+		archive_release(&a, err, sizeof(err));
 		return 1;
 	}
 	status = run(&a, argc > optind ? argv[optind] : NULL, out_path, force, stats);
-	archive_release(&a);
+	if (archive_release(&a, err, sizeof(err)) < 0) {
+		tool_error("%s", err);
+		status = 1;
+	}
 	return status;
 }

@@ -171,6 +171,14 @@ IN
 	assert_nothing_written
 }
 
+@test "a comm listing a process twice: one line, exit 1, nothing written (it overflowed the writer's table)" {
+	mkdir "$TMP/out"
+	run --separate-stderr tr-otf2 -o "$TMP/out/x" "$DATA/repros/tr-otf2-comm-members-overflow.ndjson"
+	assert_failure 1
+	assert_equal "$stderr" "tr-otf2: $DATA/repros/tr-otf2-comm-members-overflow.ndjson: line 4: comm that lists a process twice"
+	assert_nothing_written
+}
+
 @test "a folder that cannot be made: one line, exit 1" {
 	touch "$TMP/file"
 	run --separate-stderr tr-otf2 -o "$TMP/file/t" "$FIX/trace.tr"

@@ -1,5 +1,6 @@
 /* libotf2's error messages: the first one kept as ours. */
 #include <stdio.h>
+#include <string.h>
 
 #include "errors.h"
 
@@ -11,9 +12,13 @@ OTF2_ErrorCode otf2_keep_first_error(void *data, const char *file, uint64_t line
 
 	(void)file, (void)line, (void)function;
 	if (msg[0] == '\0') {
+		size_t n;
+
 		vsnprintf(msg, OTF2_MSG_SIZE, fmt, va);
-		if (msg[0] == '\0')
-			snprintf(msg, OTF2_MSG_SIZE, "%s", OTF2_Error_GetDescription(code));
+		/* the message names the file; the code says what the system said */
+		n = strlen(msg);
+		snprintf(msg + n, OTF2_MSG_SIZE - n, "%s%s", n ? ": " : "",
+			 OTF2_Error_GetDescription(code));
 	}
 	return code;
 }

@@ -1,0 +1,202 @@
+/* A tool's staging folder: made beside its output, gone however the tool ends. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "staging.h"
+
+/* The signals whose default action ends the process, and that can be caught. */
+static const int ending[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGALRM, SIGUSR1, SIGUSR2 };
+
+static char doomed[PATH_MAX];	/* the folder a signal removes, while armed */
+static volatile sig_atomic_t armed;
+
+/* What getdents64 returns, one after another. */
+struct dent64 {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+#define MAX_DEPTH 16
+
+static int empty_folder(int fd, int depth);
+
+/* Remove the entry name of the folder open as fd. */
+static int remove_entry(int fd, const char *name, unsigned char type, int depth)
+{
+	int sub, rc;
+
+	if (type != DT_DIR) {
+		if (unlinkat(fd, name, 0) == 0)
+			return 0;
+		if (errno != EISDIR || type != DT_UNKNOWN)
+			return -1;
+	}
+	if (depth == 0) {
+		errno = ELOOP;
+		return -1;
+	}
+	if ((sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return -1;
+	rc = empty_folder(sub, depth - 1);
+	close(sub);
+	return rc < 0 ? -1 : unlinkat(fd, name, AT_REMOVEDIR);
+}
+
+/*
+ * Remove everything in the folder open as fd. Removing entries while
+ * reading them can skip some, so it reads again until a pass removes
+ * nothing: then the folder is empty, or what is left cannot be removed.
+ */
+static int empty_folder(int fd, int depth)
+{
+	char buf[4096] __attribute__((aligned(8)));
+	int failed = 0;
+	bool removed;
+	long n;
+
+	do {
+		removed = false;
+		if (lseek(fd, 0, SEEK_SET) < 0)
+			return -1;
+		while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+			for (long at = 0; at < n;) {
+				struct dent64 *d = (struct dent64 *)(void *)(buf + at);
+
+				at += d->reclen;
+				if (strcmp(d->name, ".") == 0 || strcmp(d->name, "..") == 0)
+					continue;
+				if (remove_entry(fd, d->name, d->type, depth) == 0)
+					removed = true;
+				else
+					failed = errno;
+			}
+		}
+		if (n < 0)
+			return -1;
+	} while (removed);
+	if (failed) {
+		errno = failed;
+		return -1;
+	}
+	return 0;
+}
+
+int staging_remove_tree(const char *path)
+{
+	struct stat st;
+	int fd, rc;
+
+	if (fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path);
+	if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return -1;
+	rc = empty_folder(fd, MAX_DEPTH);
+	close(fd);
+	return rc < 0 ? -1 : rmdir(path);
+}
+
+/* Remove the folder, then end as the signal would have ended the tool. */
+static void on_signal(int sig)
+{
+	if (armed)
+		staging_remove_tree(doomed);
+	armed = 0;
+	raise(sig);	/* the handler was reset on entry (SA_RESETHAND) */
+}
+
+static void block(int how)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(ending) / sizeof(ending[0]); i++)
+		sigaddset(&set, ending[i]);
+	sigprocmask(how, &set, NULL);
+}
+
+void staging_hold(void)
+{
+	block(SIG_BLOCK);
+}
+
+void staging_go_on(void)
+{
+	block(SIG_UNBLOCK);
+}
+
+/* Catch the ending signals, but those the tool was started ignoring (nohup). */
+static void catch_signals(void)
+{
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(ending) / sizeof(ending[0]); i++)
+		if (sigaction(ending[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(ending[i], &sa, NULL);
+}
+
+char *staging_make(const char *dir, const char *name, const char *tool)
+{
+	char *path;
+	int e;
+
+	if (asprintf(&path, "%s/.%s.%s-XXXXXX", dir, name, tool) < 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (strlen(path) >= sizeof(doomed)) {
+		free(path);
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	staging_hold();
+	if (!mkdtemp(path)) {
+		e = errno;
+		staging_go_on();
+		free(path);
+		errno = e;
+		return NULL;
+	}
+	strcpy(doomed, path);
+	armed = 1;
+	catch_signals();
+	staging_go_on();
+	return path;
+}
+
+void staging_keep(void)
+{
+	armed = 0;
+}
+
+int staging_remove(const char *path)
+{
+	int rc, e;
+
+	staging_hold();
+	armed = 0;
+	rc = staging_remove_tree(path);
+	e = errno;
+	staging_go_on();
+	errno = e;
+	return rc;
+}

@@ -1,0 +1,40 @@
+/*
+ * A hidden folder beside a tool's output, where the output is made before
+ * it is moved in. It is removed on every way the tool can end: success,
+ * failure, and the signals that end a process (HUP, INT, QUIT, TERM,
+ * ALRM, USR1, USR2); only SIGKILL leaves it. One per process.
+ */
+#ifndef STAGING_H
+#define STAGING_H
+
+/*
+ * Make DIR/.NAME.TOOL-XXXXXX (tool: the tool's name) and have it removed
+ * if a signal ends the tool. Returns its path (the caller frees it), or
+ * NULL with errno set.
+ */
+char *staging_make(const char *dir, const char *name, const char *tool);
+
+/*
+ * Steps a signal must not cut (moving an archive's parts): signals wait
+ * from staging_hold until staging_go_on, and are handled then.
+ */
+void staging_hold(void);
+void staging_go_on(void);
+
+/*
+ * The folder holds the only whole copy of something (the old archive,
+ * after a failure that could not be undone): a signal no longer removes it.
+ */
+void staging_keep(void);
+
+/* Remove the folder and all it holds; forget it. Returns 0 or -1 (errno). */
+int staging_remove(const char *path);
+
+/*
+ * Remove path and everything under it, without following links, with
+ * calls a signal handler may make. Returns 0 (also if path is not there)
+ * or -1 with errno set.
+ */
+int staging_remove_tree(const char *path);
+
+#endif

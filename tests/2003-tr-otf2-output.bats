@@ -1,0 +1,255 @@
+#!/usr/bin/env bats
+# tr-otf2's output is whole or not there, and never more than its own
+# files: what --force may replace, a failure, a crash and a signal at each
+# step of moving the archive into place (tests/helper/libfault.so), a full
+# disk and a file-size limit.
+
+load common
+
+setup_file() {
+	export FIX="$BATS_FILE_TMPDIR/fix"
+	mkdir -p "$FIX"
+	cat "$DATA/mpi/defs.ndjson" "$DATA/mpi/late-sender.ndjson" | tr-cat -M > "$FIX/old.tr"
+	tr-cat -M "$DATA/otf2/lost-role.ndjson" > "$FIX/new.tr"
+	gen-otf2 -r 2 -t 2 -i 200 "$FIX/big/t"
+	tr-read -M "$FIX/big/t.otf2" > "$FIX/big.tr"
+}
+
+setup() {
+	TMP=$(mktemp -d)
+}
+
+teardown() {
+	if mountpoint -q "$TMP/full" 2>/dev/null; then
+		umount "$TMP/full"
+	fi
+	rm -rf "$TMP"
+}
+
+# The archive DIR/NAME as tr-read reads it, without the header (which names the path).
+body() {
+	tr-read -J "$1.otf2" | grep -v '"k":"header"'
+}
+
+# $TMP/d: the old archive t and a file of the user's beside it.
+old_archive() {
+	tr-otf2 -o "$TMP/d/t" "$FIX/old.tr"
+	echo "my thesis" > "$TMP/d/thesis.tex"
+	body "$TMP/d/t" > "$TMP/old.body"
+	tr-otf2 -o "$TMP/n/t" "$FIX/new.tr" 2>/dev/null
+	body "$TMP/n/t" > "$TMP/new.body"
+}
+
+# tr-otf2 --force writing the new stream over $TMP/d/t, with a fault injected.
+force_with_fault() {
+	TR_FAULT=$1 LD_PRELOAD="$TOP/tests/helper/libfault.so" \
+		tr-otf2 --force -o "$TMP/d/t" "$FIX/new.tr"
+}
+
+# $TMP/d holds the user's file untouched and, besides the archive's own
+# names, at most one staging folder.
+assert_only_ours() {
+	run bash -c "cat '$TMP/d/thesis.tex'; ls -A '$TMP/d' | grep -vxE 't|t.def|t.otf2|thesis.tex|\.t\.tr-otf2-......'"
+	assert_output "my thesis"
+	[ "$(ls -A "$TMP/d" | grep -c '^\.t\.tr-otf2-')" -le 1 ]
+}
+
+@test "--force refuses a folder of the user's where the archive's folder would be" {
+	mkdir -p "$TMP/d/x"
+	echo "my thesis" > "$TMP/d/x/thesis.tex"
+	run --separate-stderr tr-otf2 --force -o "$TMP/d/x" "$FIX/new.tr"
+	assert_failure 1
+	assert_equal "$stderr" "tr-otf2: $TMP/d/x holds thesis.tex, which is not part of an OTF2 archive; not replacing it"
+	run cat "$TMP/d/x/thesis.tex"
+	assert_output "my thesis"
+	run ls -A "$TMP/d"
+	assert_output "x"
+}
+
+@test "--force refuses a folder with a subfolder, beside a whole anchor too" {
+	tr-otf2 -o "$TMP/d/x" "$FIX/old.tr"
+	mkdir "$TMP/d/x/sub"
+	echo 1,2 > "$TMP/d/x/sub/data.csv"
+	run --separate-stderr tr-otf2 --force -o "$TMP/d/x" "$FIX/new.tr"
+	assert_failure 1
+	assert_equal "$stderr" "tr-otf2: $TMP/d/x holds sub, which is not part of an OTF2 archive; not replacing it"
+	run cat "$TMP/d/x/sub/data.csv"
+	assert_output "1,2"
+	run ls -A "$TMP/d"
+	assert_output "x
+x.def
+x.otf2"
+}
+
+@test "--force refuses an anchor that is not one, and a link in the archive's place" {
+	echo "notes" > "$TMP/x.otf2"
+	run --separate-stderr tr-otf2 --force -o "$TMP/x" "$FIX/new.tr"
+	assert_failure 1
+	assert_equal "$stderr" "tr-otf2: $TMP/x.otf2 is not an OTF2 anchor file; not replacing it"
+	mkdir "$TMP/mine"
+	ln -s mine "$TMP/y"
+	run --separate-stderr tr-otf2 --force -o "$TMP/y" "$FIX/new.tr"
+	assert_failure 1
+	assert_equal "$stderr" "tr-otf2: $TMP/y is not part of an OTF2 archive; not replacing it"
+	run ls -A "$TMP"
+	assert_output "mine
+x.otf2
+y"
+}
+
+@test "--force replaces what a killed run left: an archive's parts without their anchor" {
+	tr-otf2 -o "$TMP/d/t" "$FIX/old.tr"
+	rm "$TMP/d/t.otf2"
+	run --separate-stderr tr-otf2 -o "$TMP/d/t" "$FIX/new.tr"
+	assert_failure 1
+	assert_equal "$stderr" "tr-otf2: $TMP/d/t.def exists; give --force to replace the archive"
+	run tr-otf2 --force -o "$TMP/d/t" "$FIX/new.tr"
+	assert_success
+	run ls -A "$TMP/d"
+	assert_output "t
+t.def
+t.otf2"
+}
+
+@test "a failure at each step of --force: the old archive back in place, nothing else left" {
+	old_archive
+	for n in $(seq 1 200); do
+		run --separate-stderr force_with_fault "$n"
+		[ "$status" -eq 0 ] && break
+		assert_failure 1
+		[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ] ||
+			fail "step $n: more than one line: $stderr"
+		run ls -A "$TMP/d"
+		assert_output "t
+t.def
+t.otf2
+thesis.tex"
+		run diff "$TMP/old.body" <(body "$TMP/d/t")
+		assert_success
+	done
+	# every step was tried: the run without a fault is the last
+	[ "$n" -gt 30 ] && [ "$n" -lt 200 ]
+	run diff "$TMP/new.body" <(body "$TMP/d/t")
+	assert_success
+}
+
+@test "killed at each step of --force: a whole archive, old or new, or a whole backup of the old" {
+	old_archive
+	cp -a "$TMP/d" "$TMP/orig"
+	for n in $(seq 1 200); do
+		rm -rf "$TMP/d"
+		cp -a "$TMP/orig" "$TMP/d"
+		run force_with_fault "$n:kill"
+		[ "$status" -eq 0 ] && break
+		assert_equal "$status" 137
+		assert_only_ours
+		if [ -e "$TMP/d/t.otf2" ]; then
+			body "$TMP/d/t" > "$TMP/got.body"
+			cmp -s "$TMP/got.body" "$TMP/old.body" || cmp -s "$TMP/got.body" "$TMP/new.body" ||
+				fail "step $n: the archive in place is neither the old nor the new one"
+		else
+			run diff "$TMP/old.body" <(body "$TMP/d"/.t.tr-otf2-*/old/t)
+			assert_success
+		fi
+	done
+	[ "$n" -gt 30 ] && [ "$n" -lt 200 ]
+}
+
+@test "SIGTERM at each step: a whole archive in place, no staging folder left" {
+	old_archive
+	for n in $(seq 1 200); do
+		run force_with_fault "$n:term"
+		[ "$status" -eq 0 ] && break
+		assert_equal "$status" 143
+		run ls -A "$TMP/d"
+		assert_output "t
+t.def
+t.otf2
+thesis.tex"
+		body "$TMP/d/t" > "$TMP/got.body"
+		cmp -s "$TMP/got.body" "$TMP/old.body" || cmp -s "$TMP/got.body" "$TMP/new.body" ||
+			fail "step $n: the archive in place is neither the old nor the new one"
+	done
+	[ "$n" -gt 30 ] && [ "$n" -lt 200 ]
+}
+
+# tr-otf2 reading a fifo into $TMP/d/t in the background, with signal $1 caught.
+start_on_fifo() {
+	mkfifo "$TMP/fifo"
+	env --default-signal="$1" tr-otf2 -o "$TMP/d/t" < "$TMP/fifo" 2> "$TMP/err" &
+	pid=$!
+	exec 8> "$TMP/fifo"
+	head -c 100000 "$FIX/big.tr" >&8
+	for _ in $(seq 100); do
+		compgen -G "$TMP/d/.t.tr-otf2-*/stream" > /dev/null && break
+		sleep 0.05
+	done
+}
+
+@test "SIGINT while standard input is copied: the staging folder is removed" {
+	start_on_fifo INT
+	kill -INT "$pid"
+	run wait "$pid"
+	exec 8>&-
+	assert_equal "$status" 130
+	run ls -A "$TMP/d"
+	assert_output ""
+}
+
+@test "SIGTERM while standard input is copied: the staging folder is removed" {
+	start_on_fifo TERM
+	kill -TERM "$pid"
+	run wait "$pid"
+	exec 8>&-
+	assert_equal "$status" 143
+	run ls -A "$TMP/d"
+	assert_output ""
+}
+
+@test "a file-size limit while copying standard input: the copy named, nothing left" {
+	mkdir "$TMP/d"
+	run --separate-stderr bash -c "ulimit -f 64; tr-otf2 -o '$TMP/d/t' < '$FIX/big.tr'"
+	assert_failure 1
+	assert_regex "$stderr" "^tr-otf2: $TMP/d/\.t\.tr-otf2-....../stream: File too large \(a copy of <stdin>, which is read twice\)$"
+	run ls -A "$TMP/d"
+	assert_output ""
+}
+
+@test "a file-size limit while writing the archive: the file named with the reason, nothing left" {
+	mkdir "$TMP/d"
+	run --separate-stderr bash -c "ulimit -f 8; tr-otf2 -o '$TMP/d/t' '$FIX/big.tr'"
+	assert_failure 1
+	assert_regex "$stderr" "^tr-otf2: $TMP/d/t: cannot write the archive: .*$TMP/d/\.t\.tr-otf2-....../t/[0-9]+\.evt: File is too large$"
+	run ls -A "$TMP/d"
+	assert_output ""
+}
+
+@test "a full disk (a small tmpfs): the file named with the reason, nothing left, the old archive kept" {
+	mkdir "$TMP/full"
+	mount -t tmpfs -o size=256k tmpfs "$TMP/full" 2>/dev/null || skip "cannot mount a tmpfs here"
+	tr-otf2 -o "$TMP/full/t" "$FIX/old.tr"
+	body "$TMP/full/t" > "$TMP/old.body"
+	head -c 120000 /dev/zero > "$TMP/full/filler"
+	run --separate-stderr tr-otf2 --force -o "$TMP/full/t" < "$FIX/big.tr"
+	assert_failure 1
+	assert_regex "$stderr" "^tr-otf2: $TMP/full/\.t\.tr-otf2-....../stream: No space left on device \(a copy of <stdin>, which is read twice\)$"
+	run --separate-stderr tr-otf2 --force -o "$TMP/full/t" "$FIX/big.tr"
+	assert_failure 1
+	assert_regex "$stderr" "^tr-otf2: $TMP/full/t: cannot write the archive: .*: No space left on device$"
+	run ls -A "$TMP/full"
+	assert_output "filler
+t
+t.def
+t.otf2"
+	run diff "$TMP/old.body" <(body "$TMP/full/t")
+	assert_success
+}
+
+@test "a full standard output is one message, not two" {
+	run --separate-stderr bash -c "tr-cat '$FIX/old.tr' > /dev/full"
+	assert_failure 1
+	assert_equal "$stderr" "tr-cat: <stdout>: No space left on device"
+	run --separate-stderr bash -c "ulimit -f 64; tr-deps '$FIX/big.tr' > '$TMP/out'"
+	assert_failure 1
+	assert_equal "$stderr" "tr-deps: <stdout>: File too large"
+}
