@@ -42,7 +42,9 @@ old_archive() {
 
 # tr-otf2 --force writing the new stream over $TMP/d/t, with a fault injected.
 force_with_fault() {
-	TR_FAULT=$1 LD_PRELOAD="$TOP/tests/helper/libfault.so" \
+	# under AddressSanitizer the preloaded library comes before its runtime
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		TR_FAULT=$1 LD_PRELOAD="$TOP/tests/helper/libfault.so" \
 		tr-otf2 --force -o "$TMP/d/t" "$FIX/new.tr"
 }
 
@@ -189,7 +191,8 @@ start_on_fifo() {
 @test "SIGINT while standard input is copied: the staging folder is removed" {
 	start_on_fifo INT
 	kill -INT "$pid"
-	run wait "$pid"
+	status=0
+	wait "$pid" || status=$?
 	exec 8>&-
 	assert_equal "$status" 130
 	run ls -A "$TMP/d"
@@ -199,7 +202,8 @@ start_on_fifo() {
 @test "SIGTERM while standard input is copied: the staging folder is removed" {
 	start_on_fifo TERM
 	kill -TERM "$pid"
-	run wait "$pid"
+	status=0
+	wait "$pid" || status=$?
 	exec 8>&-
 	assert_equal "$status" 143
 	run ls -A "$TMP/d"

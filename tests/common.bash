@@ -7,6 +7,8 @@ TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 PATH="$TOP/bin:$TOP/tests/helper:$TOP/bench:$PATH"
 DATA="$TOP/tests/data"
 CORPUS=${TR_CORPUS:-$TOP/../shared/corpus}
+# sanitizer runs: what libotf2 itself loses on a failed write (tests/lsan.supp)
+export LSAN_OPTIONS="suppressions=$TOP/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 # Skip when the shared corpus is not beside the checkout (a user's fresh
 # clone); fail instead where TR_REQUIRE_CORPUS=1 (CI), so it cannot be

@@ -268,6 +268,10 @@ void otf2out_free(struct otf2out *o)
 {
 	if (!o)
 		return;
+	/* after a failure: libotf2 frees a writer only when it is closed */
+	for (uint32_t s = 0; o->archive && s < o->defs.nstreams; s++)
+		if (o->streams[s].w)
+			OTF2_Archive_CloseEvtWriter(o->archive, o->streams[s].w);
 	if (o->archive)
 		OTF2_Archive_Close(o->archive);
 	if (o->attrs)
