@@ -494,12 +494,13 @@ static int decide_join(struct an_waits *a)
 {
 	struct an_gwaits *g = &a->g;
 	int64_t end = g->bend < g->bjoin ? g->bend : g->bjoin;
-	struct an_wait x = { g->bat, g->bt, (uint64_t)(end - g->bt), g->bcause, g->bs,
-			     LS_P_OMP_FORK_JOIN, true };
+	struct an_wait x;
 	int rc;
 
-	if (end <= g->bt)
+	if (end <= g->bt)	/* also no team thread ended after the master (bend INT64_MIN) */
 		return 0;
+	x = (struct an_wait){ g->bat, g->bt, (uint64_t)(end - g->bt), g->bcause, g->bs,
+			      LS_P_OMP_FORK_JOIN, true };
 	if ((rc = an_waits_wait(a, &x)) < 0)
 		return rc;
 	return an_waits_blame(a, g->gs[g->bcause_s].last_left, g->gs[g->bcause_s].last_left_r,

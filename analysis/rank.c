@@ -47,6 +47,42 @@ static int defined(struct an_rank *k, const struct ls_record *rec)
 	return 0;
 }
 
+/* A duration field of a derived record: in range, or *why says it is not. */
+static bool duration(const struct ls_record *rec, enum ls_field f, uint64_t *v, const char **why)
+{
+	if (ls_get_u64(rec, f, v) < 0)
+		return false;
+	if (*v > LS_DUR_MAX) {
+		*why = rec->kind == LS_K_BLAME ? "blame of more than 2^63 ns" :
+		       rec->kind == LS_K_CRIT ? "crit piece of more than 2^63 ns" :
+		       "wait state of more than 2^63 ns";
+		return false;
+	}
+	return true;
+}
+
+/* Add v to every total given (NULL ends the list): false if one would pass 2^64. */
+static bool add_to(uint64_t v, uint64_t *a, uint64_t *b, uint64_t *c)
+{
+	uint64_t *sums[] = { a, b, c };
+
+	for (int i = 0; i < 3 && sums[i]; i++)
+		if (*sums[i] > UINT64_MAX - v)
+			return false;
+	for (int i = 0; i < 3 && sums[i]; i++)
+		*sums[i] += v;
+	return true;
+}
+
+/* 0, or LS_ERR_SYNTAX with *why set where a total would have passed 2^64 ns. */
+static int total(bool added, const char **why)
+{
+	if (added)
+		return 0;
+	*why = "totals add up to more than 2^64 ns";
+	return LS_ERR_SYNTAX;
+}
+
 /* Exclusive time up to ev on its stream, then the activity it opens. */
 static int event(struct an_rank *k, const struct ls_record *rec, const char **why)
 {
@@ -64,8 +100,10 @@ static int event(struct an_rank *k, const struct ls_record *rec, const char **wh
 	if (ev.t > k->end)
 		k->end = ev.t;
 	st = &k->tr.stacks[ev.s];
-	if ((f = an_stack_top(st)) && ev.t > k->last[ev.s])
-		k->reg[f->region].excl += (uint64_t)(ev.t - k->last[ev.s]);
+	if ((f = an_stack_top(st)) && ev.t > k->last[ev.s] &&
+	    (rc = total(add_to((uint64_t)(ev.t - k->last[ev.s]), &k->reg[f->region].excl,
+			       NULL, NULL), why)) < 0)
+		return rc;
 	k->last[ev.s] = ev.t;
 	if (rec->kind == LS_K_ENTER) {
 		if (!(f = an_trace_enter(&k->tr, rec, &ev, &rc, why)))
@@ -93,47 +131,40 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 	uint64_t v, s;
 	uint32_t n, i, p;
 
+	*why = NULL;
 	switch (rec->kind) {
 	case LS_K_CRIT:
-		if (ls_get_u64(rec, LS_F_DUR, &v) < 0)
-			return 0;
-		k->cp += v;
-		if (ls_get_u64(rec, LS_F_R, &s) < 0) {
-			k->cp_outside += v;
-			return 0;
-		}
+		if (!duration(rec, LS_F_DUR, &v, why))
+			break;
+		if (ls_get_u64(rec, LS_F_R, &s) < 0)
+			return total(add_to(v, &k->cp, &k->cp_outside, NULL), why);
 		if ((i = region(k, rec, why)) == AN_NONE)
 			return LS_ERR_SYNTAX;
-		k->reg[i].cp += v;
-		return 0;
+		return total(add_to(v, &k->cp, &k->reg[i].cp, NULL), why);
 	case LS_K_BLAME:
-		if (ls_get_u64(rec, LS_F_NS, &v) < 0 ||
-		    ls_get_str(rec, LS_F_PATTERN, &name, &n) < 0)
-			return 0;
+		if (!duration(rec, LS_F_NS, &v, why) || ls_get_str(rec, LS_F_PATTERN, &name, &n) < 0)
+			break;
 		if ((i = region(k, rec, why)) == AN_NONE)
 			return LS_ERR_SYNTAX;
 		p = (uint32_t)ls_pattern_lookup(name, n);
-		k->reg[i].blame += v;
-		if (p < LS_P__COUNT)
-			k->reg[i].by[p] += v;
-		k->blame += v;
-		return 0;
+		return total(add_to(v, &k->blame, &k->reg[i].blame,
+				    p < LS_P__COUNT ? &k->reg[i].by[p] : NULL), why);
 	case LS_K_WAIT:
-		if (ls_get_u64(rec, LS_F_DUR, &v) < 0 || ls_get_u64(rec, LS_F_S, &s) < 0 ||
+		if (!duration(rec, LS_F_DUR, &v, why) || ls_get_u64(rec, LS_F_S, &s) < 0 ||
 		    ls_get_str(rec, LS_F_PATTERN, &name, &n) < 0 ||
 		    (p = (uint32_t)ls_pattern_lookup(name, n)) >= LS_P__COUNT)
-			return 0;
+			break;
 		if ((i = an_index(&k->tr.defs.stream_ix, s)) == AN_NONE) {
 			*why = "wait state on an undefined stream";
 			return LS_ERR_SYNTAX;
 		}
 		k->wait_count[p]++;
-		k->wait_ns[p] += v;
-		k->proc_wait[k->tr.defs.streams[i].process][p] += v;
-		return 0;
+		return total(add_to(v, &k->waiting, &k->wait_ns[p],
+				    &k->proc_wait[k->tr.defs.streams[i].process][p]), why);
 	default:
-		return 0;
+		break;
 	}
+	return *why ? LS_ERR_SYNTAX : 0;
 }
 
 uint64_t an_rank_reads(void)

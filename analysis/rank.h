@@ -29,6 +29,7 @@ struct an_rank {
 	uint64_t (*proc_wait)[LS_P__COUNT];	/* per process index */
 	uint32_t proc_cap;
 	uint64_t wait_count[LS_P__COUNT], wait_ns[LS_P__COUNT];
+	uint64_t waiting;		/* all wait states' time */
 	uint64_t cp, cp_outside;	/* path length; of it, in no activity */
 	uint64_t blame;
 	uint64_t events;
@@ -46,7 +47,8 @@ void an_rank_init(struct an_rank *k);
 /*
  * Take one record. Returns 0, or a negative error: LS_ERR_NOMEM, or
  * LS_ERR_SYNTAX with *why set (an undefined region or stream, a blame or
- * crit record without its region).
+ * crit record without its region, a duration out of range, totals past
+ * 2^64 ns).
  */
 int an_rank_take(struct an_rank *k, const struct ls_record *rec, const char **why);
 

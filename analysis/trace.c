@@ -1,4 +1,6 @@
 /* Definitions, events and open activities: what every stage follows. */
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../libstream/error.h"
@@ -25,7 +27,7 @@ int an_trace_def(struct an_trace *tr, const struct ls_record *rec,
 	return 1;
 }
 
-int an_trace_event(const struct an_trace *tr, const struct ls_record *rec,
+int an_trace_event(struct an_trace *tr, const struct ls_record *rec,
 		   struct an_event *ev, const char **why)
 {
 	uint64_t s;
@@ -36,10 +38,27 @@ int an_trace_event(const struct an_trace *tr, const struct ls_record *rec,
 		*why = "event without a valid 'id', 't' or 's'";
 		return LS_ERR_SYNTAX;
 	}
+	if (!ls_time_ok(ev->t)) {
+		snprintf(tr->why, sizeof(tr->why), "%s at t=%" PRId64 " is outside the times "
+			 "a stream may hold ([-2^62, 2^62) ns)", ls_kind_name(rec->kind), ev->t);
+		*why = tr->why;
+		return LS_ERR_SYNTAX;
+	}
+	if (tr->any && (ev->t < tr->last_t || (ev->t == tr->last_t && s < tr->last_s))) {
+		snprintf(tr->why, sizeof(tr->why), "%s at t=%" PRId64 " on stream %" PRIu64
+			 " comes after t=%" PRId64 " on stream %" PRIu64
+			 " (events must be ordered by time, then stream)",
+			 ls_kind_name(rec->kind), ev->t, s, tr->last_t, tr->last_s);
+		*why = tr->why;
+		return LS_ERR_SYNTAX;
+	}
 	if ((ev->s = an_index(&tr->defs.stream_ix, s)) == AN_NONE) {
 		*why = "event on an undefined stream";
 		return LS_ERR_SYNTAX;
 	}
+	tr->any = true;
+	tr->last_t = ev->t;
+	tr->last_s = s;
 	ev->proc = tr->defs.streams[ev->s].process;
 	return 0;
 }

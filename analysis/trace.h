@@ -5,6 +5,7 @@
 #ifndef AN_TRACE_H
 #define AN_TRACE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../libstream/record.h"
@@ -23,6 +24,10 @@ struct an_trace {
 	struct an_stack *stacks;	/* per stream index */
 	uint32_t stacks_cap;
 	uint64_t unbalanced;	/* leaves without their enter, enters never left */
+	bool any;		/* an event was read: last_t, last_s are its */
+	int64_t last_t;
+	uint64_t last_s;	/* stream id */
+	char why[160];		/* what was wrong with the last event, for *why */
 };
 
 void an_trace_init(struct an_trace *tr);
@@ -35,10 +40,13 @@ int an_trace_def(struct an_trace *tr, const struct ls_record *rec,
 		 const char **why);
 
 /*
- * The id, time and stream of event rec. Returns 0, or LS_ERR_SYNTAX with
- * *why set (a field missing, an undefined stream).
+ * The id, time and stream of event rec, checked against the stream's
+ * rules: its time in range, and not before the event read before it (by
+ * time, then stream id: docs/stream.md rule 4), which every stage relies
+ * on. Returns 0, or LS_ERR_SYNTAX with *why set (a field missing or out of
+ * range, an undefined stream, an event out of order).
  */
-int an_trace_event(const struct an_trace *tr, const struct ls_record *rec,
+int an_trace_event(struct an_trace *tr, const struct ls_record *rec,
 		   struct an_event *ev, const char **why);
 
 /*

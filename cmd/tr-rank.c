@@ -43,15 +43,6 @@ static uint32_t blamed_patterns(const struct an_rank *k, enum ls_pattern *out)
 	return n;
 }
 
-static uint64_t waiting(const struct an_rank *k)
-{
-	uint64_t ns = 0;
-
-	for (int p = 0; p < LS_P__COUNT; p++)
-		ns += k->wait_ns[p];
-	return ns;
-}
-
 static uint64_t runtime(const struct an_rank *k)
 {
 	return k->events ? (uint64_t)(k->end - k->first) : 0;
@@ -64,7 +55,7 @@ static void text(const char *input, const struct an_rank *k, const struct an_rat
 	uint32_t np = o->by_pattern ? blamed_patterns(k, pat) : 0;
 
 	printf("%s: run %.9f s, critical path %.9f s, waiting %.9f s, blame %.9f s\n",
-	       input, tool_secs(runtime(k)), tool_secs(k->cp), tool_secs(waiting(k)), tool_secs(k->blame));
+	       input, tool_secs(runtime(k)), tool_secs(k->cp), tool_secs(k->waiting), tool_secs(k->blame));
 	printf("%4s  %-32s %10s %14s %14s %7s %14s %7s %7s", "rank", "region", "calls",
 	       "excl [s]", "cp [s]", "cp %", "blame [s]", "blame %", "rating");
 	for (uint32_t j = 0; j < np; j++)
@@ -107,7 +98,7 @@ static void csv(const struct an_rank *k, const struct an_rating *v, uint32_t n,
 	printf("run,,,,%" PRIu64 ",%" PRIu64 ",,%" PRIu64 ",,", runtime(k), k->cp, k->blame);
 	for (uint32_t j = 0; j < np; j++)
 		putchar(',');
-	printf(",,,%" PRIu64 ",,\n", waiting(k));
+	printf(",,,%" PRIu64 ",,\n", k->waiting);
 	for (uint32_t i = 0; i < n; i++) {
 		const struct an_rank_region *r = &k->reg[v[i].region];
 
@@ -147,7 +138,7 @@ static int json(struct ls_writer *w, const struct an_rank *k, const struct an_ra
 	ls_put_u64(w, LS_F_RUNTIME, runtime(k));
 	ls_put_u64(w, LS_F_CP, k->cp);
 	ls_put_u64(w, LS_F_BLAME, k->blame);
-	ls_put_u64(w, LS_F_WAITING, waiting(k));
+	ls_put_u64(w, LS_F_WAITING, k->waiting);
 	if ((rc = ls_build_end(w)) < 0)
 		return rc;
 	for (uint32_t i = 0; i < n; i++) {

@@ -20,6 +20,7 @@ static const char *const type_names[] = {
 	[LS_V_BOOL] = "a boolean",
 	[LS_V_UINTS] = "an array of non-negative integers",
 	[LS_V_ID] = "an event id", [LS_V_MAP] = "a map",
+	[LS_V_TIME] = "a time in [-2^62, 2^62) ns", [LS_V_DUR] = "a duration in [0, 2^63) ns",
 };
 
 /* Definition kinds and the namespace their ids live in. */
@@ -126,6 +127,13 @@ static int check_value(const struct ls_record *rec, const struct ls_field_spec *
 	case LS_V_INT:
 		ok = it->type == MP_INT || (it->type == MP_UINT && it->v.u <= INT64_MAX);
 		break;
+	case LS_V_TIME:
+		ok = (it->type == MP_INT && ls_time_ok(it->v.i)) ||
+		     (it->type == MP_UINT && it->v.u <= (uint64_t)LS_TIME_MAX);
+		break;
+	case LS_V_DUR:
+		ok = it->type == MP_UINT && it->v.u <= LS_DUR_MAX;
+		break;
 	case LS_V_NUM:
 		ok = it->type == MP_INT || it->type == MP_UINT || it->type == MP_FLOAT;
 		break;
@@ -171,6 +179,19 @@ static int check_value(const struct ls_record *rec, const struct ls_field_spec *
 	return 1;
 }
 
+/* A span (wait, crit: t and dur) ends where a time may lie. */
+static int check_span(const struct ls_record *rec, char *msg, size_t n)
+{
+	int64_t t;
+	uint64_t dur;
+
+	if (ls_get_i64(rec, LS_F_T, &t) < 0 || ls_get_u64(rec, LS_F_DUR, &dur) < 0 ||
+	    dur <= (uint64_t)(LS_TIME_MAX - t))
+		return 0;
+	return problem(msg, n, "%s from t=%" PRId64 " for %" PRIu64 " ns ends outside the "
+		       "times a stream may hold ([-2^62, 2^62) ns)", ls_kind_name(rec->kind), t, dur);
+}
+
 int ls_check_fields(const struct ls_record *rec, char *msg, size_t n)
 {
 	const struct ls_kind_spec *spec = ls_kind_spec(rec->kind);
@@ -180,7 +201,7 @@ int ls_check_fields(const struct ls_record *rec, char *msg, size_t n)
 	for (int i = 0; i < spec->nfields; i++)
 		if ((rc = check_value(rec, &spec->fields[i], &it, msg, n)) < 0)
 			return rc;
-	return 0;
+	return check_span(rec, msg, n);
 }
 
 static int check_field(struct ls_checker *c, const struct ls_record *rec,
@@ -259,6 +280,8 @@ int ls_check(struct ls_checker *c, const struct ls_record *rec, char *msg,
 	for (int i = 0; i < spec->nfields; i++)
 		if ((rc = check_field(c, rec, &spec->fields[i], msg, n)) < 0)
 			return rc;
+	if ((rc = check_span(rec, msg, n)) < 0)
+		return rc;
 	if (spec->cls == LS_C_EVENT) {
 		if ((rc = check_event_order(c, rec, msg, n)) < 0)
 			return rc;

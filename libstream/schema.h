@@ -13,6 +13,20 @@
 #define LS_VERSION_MAJOR 1
 #define LS_VERSION_MINOR 0
 
+/*
+ * Times lie in [-2^62, 2^62) ns (146 years either side of 0), so that the
+ * difference of two is a duration below 2^63 and no sum of a time and a
+ * duration overflows int64; durations lie in [0, 2^63). docs/stream.md.
+ */
+#define LS_TIME_MIN (-(INT64_C(1) << 62))
+#define LS_TIME_MAX ((INT64_C(1) << 62) - 1)
+#define LS_DUR_MAX ((UINT64_C(1) << 63) - 1)
+
+static inline bool ls_time_ok(int64_t t)
+{
+	return t >= LS_TIME_MIN && t <= LS_TIME_MAX;
+}
+
 /* Field names. Order is free; names are what the stream carries. */
 #define LS_FIELDS(X) \
 	X(K, "k") X(ID, "id") X(T, "t") X(S, "s") X(R, "r") \
@@ -152,6 +166,8 @@ enum ls_vtype {
 	LS_V_UINTS,	/* array of non-negative integers */
 	LS_V_ID,	/* event id that must have appeared earlier */
 	LS_V_MAP,	/* map (of names to values) */
+	LS_V_TIME,	/* integer in [LS_TIME_MIN, LS_TIME_MAX] */
+	LS_V_DUR,	/* non-negative integer up to LS_DUR_MAX */
 };
 
 /* Namespaces a field's value must have been defined in, if any. */

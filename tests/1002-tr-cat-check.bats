@@ -60,7 +60,7 @@ check_fails() {
 }
 
 @test "a field has the wrong type" {
-	check_fails '/"id":4,"t":1800/s/"t":1800/"t":"1800"/' 'line 21: enter field "t" is not an integer'
+	check_fails '/"id":4,"t":1800/s/"t":1800/"t":"1800"/' 'line 21: enter field "t" is not a time in [-2^62, 2^62) ns'
 	check_fails '/"id":4,"t":1800/s/"id":4/"id":-4/' 'line 21: enter field "id" is not a non-negative integer'
 	check_fails '/"k":"measure","id":30/s/"on":false/"on":0/' 'line 47: measure field "on" is not a boolean'
 	check_fails '/"k":"comm"/s/"members":\[0,1\]/"members":[0,"1"]/' 'line 15: comm field "members" is not an array of non-negative integers'

@@ -182,12 +182,13 @@ OUT
 alternating() {
 	awk -v n="$1" 'BEGIN {
 		id = 0
-		print "{\"k\":\"enter\",\"id\":" id++ ",\"t\":0,\"s\":0,\"r\":0}"
-		print "{\"k\":\"enter\",\"id\":" id++ ",\"t\":0,\"s\":1,\"r\":0}"
 		for (i = 0; i < n; i++) {
 			t = 720 * i; late = i % 2; early = 1 - late
-			for (s = 0; s < 2; s++)
+			for (s = 0; s < 2; s++) {
+				if (i == 0)
+					print "{\"k\":\"enter\",\"id\":" id++ ",\"t\":0,\"s\":" s ",\"r\":0}"
 				print "{\"k\":\"enter\",\"id\":" id++ ",\"t\":" t ",\"s\":" s ",\"r\":14}"
+			}
 			print "{\"k\":\"leave\",\"id\":" id++ ",\"t\":" t + 300 ",\"s\":" early ",\"r\":14}"
 			print "{\"k\":\"enter\",\"id\":" id++ ",\"t\":" t + 300 ",\"s\":" early ",\"r\":7}"
 			print "{\"k\":\"leave\",\"id\":" id++ ",\"t\":" t + 700 ",\"s\":" late ",\"r\":14}"

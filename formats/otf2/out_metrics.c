@@ -80,7 +80,9 @@ static int take_blame(struct otf2out *o, const struct ls_record *rec)
 	ls_get_u64(rec, LS_F_NS, &ns);
 	o->metrics[M_BLAME] = true;
 	if (an_idmap_get(&o->blame_of, to, &b)) {
-		o->blame[b].ns += ns;
+		if (__builtin_add_overflow(o->blame[b].ns, ns, &o->blame[b].ns))
+			return otf2out_fail(o, LS_ERR_SYNTAX, "the blame of activity %" PRIu64
+					    " adds up to more than 2^64 ns", to);
 		if (o->blame[b].pattern != pattern)
 			o->blame[b].pattern = LS_P__COUNT;
 		return 0;
@@ -109,7 +111,7 @@ int otf2out_take_result(struct otf2out *o, const struct ls_record *rec)
 	if ((s = an_index(&o->defs.stream_ix, sid)) == NONE)
 		return otf2out_fail(o, LS_ERR_SYNTAX, "%s names undefined stream %" PRIu64,
 				    ls_kind_name(rec->kind), sid);
-	if (dur == 0 || dur > (uint64_t)(INT64_MAX - t))
+	if (dur == 0)	/* nothing to mark; a span ends in range (ls_check_fields) */
 		return 0;
 	if (rec->kind == LS_K_CRIT)
 		return add_crit(o, s, t, t + (int64_t)dur);

@@ -1,0 +1,134 @@
+#!/usr/bin/env bats
+# Streams that broke the tools (tests/data/repros, found by mutation
+# fuzzing) and the classes they stand for: times out of range, sums past
+# 64 bits, events out of order. Each ends as docs/stream.md rule 8 says:
+# one line naming the input and position, exit 1, the valid part written.
+
+load common
+
+setup() {
+	TMP=$(mktemp -d)
+	REPRO="$DATA/repros"
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+STAGES="tr-deps tr-waits tr-critpath tr-rank"
+
+@test "a join with no fork before it: no wait state, no overflow (INT64_MIN - t in decide_join)" {
+	run --separate-stderr tr-waits -J "$REPRO/tr-waits-join-overflow.tr"
+	assert_success
+	assert_equal "$stderr" ""
+	refute_output --partial '"k":"wait"'
+	assert_equal "$(printf '%s\n' "$output" | wc -l)" 5
+}
+
+@test "an enter at t = INT64_MIN: every stage stops at it, what came before written" {
+	for tool in $STAGES; do
+		opt=-J; [ "$tool" = tr-rank ] && opt=
+		run --separate-stderr "$tool" $opt "$REPRO/int64-min-time.ndjson"
+		assert_failure 1
+		assert_equal "$stderr" "$tool: $REPRO/int64-min-time.ndjson: line 5: enter at t=-9223372036854775808 is outside the times a stream may hold ([-2^62, 2^62) ns)"
+		[ "$tool" = tr-rank ] && continue
+		assert_equal "$(printf '%s\n' "$output" | grep -c '"k":"\(process\|stream\|region\)"')" 3
+	done
+	run --separate-stderr tr-cat --check "$REPRO/int64-min-time.ndjson"
+	assert_failure 1
+	assert_equal "$stderr" "tr-cat: $REPRO/int64-min-time.ndjson: line 5: enter field \"t\" is not a time in [-2^62, 2^62) ns"
+	run --separate-stderr tr-otf2 -o "$TMP/x" "$REPRO/int64-min-time.ndjson"
+	assert_failure 1
+	assert_equal "$stderr" "tr-otf2: $REPRO/int64-min-time.ndjson: line 5: enter field \"t\" is not a time in [-2^62, 2^62) ns"
+	run ls -A "$TMP"
+	assert_output ""
+}
+
+@test "the edges of the time range: -2^62 and 2^62 - 1 are times, 2^62 is not" {
+	cat > "$TMP/s.ndjson" <<'IN'
+{"k":"header","major":1,"minor":0,"producer":"hand","clock":"ns"}
+{"k":"process","id":0,"name":"p"}
+{"k":"stream","id":0,"process":0,"name":"t","type":"host"}
+{"k":"region","id":0,"name":"main","role":"cpu"}
+{"k":"enter","id":0,"t":-4611686018427387904,"s":0,"r":0}
+{"k":"leave","id":1,"t":4611686018427387903,"s":0,"r":0}
+IN
+	run tr-cat --check "$TMP/s.ndjson"
+	assert_success
+	run --separate-stderr bash -c "tr-deps '$TMP/s.ndjson' | tr-waits | tr-critpath | tr-rank --json"
+	assert_success
+	assert_line --partial '"k":"run_summary","runtime":9223372036854775807,"cp":9223372036854775807'
+	sed -i 's/"t":4611686018427387903/"t":4611686018427387904/' "$TMP/s.ndjson"
+	for tool in $STAGES; do
+		run --separate-stderr "$tool" "$TMP/s.ndjson"
+		assert_failure 1
+		assert_equal "$stderr" "$tool: $TMP/s.ndjson: line 6: leave at t=4611686018427387904 is outside the times a stream may hold ([-2^62, 2^62) ns)"
+	done
+}
+
+@test "a crit piece or wait state past the time range, or of more than 2^63 ns, is refused" {
+	doc_examples > "$TMP/doc.ndjson"
+	sed 's/"k":"crit","s":1,"t":1800,"dur":100/"k":"crit","s":1,"t":1800,"dur":9223372036854775808/' \
+		"$TMP/doc.ndjson" > "$TMP/big.ndjson"
+	run --separate-stderr tr-cat --check "$TMP/big.ndjson"
+	assert_failure 1
+	assert_equal "$stderr" "tr-cat: $TMP/big.ndjson: line 59: crit field \"dur\" is not a duration in [0, 2^63) ns"
+	run --separate-stderr tr-rank "$TMP/big.ndjson"
+	assert_failure 1
+	assert_equal "$stderr" "tr-rank: $TMP/big.ndjson: line 59: crit piece of more than 2^63 ns"
+	sed 's/"k":"crit","s":1,"t":1800,"dur":100/"k":"crit","s":1,"t":1800,"dur":4611686018427387000/' \
+		"$TMP/doc.ndjson" > "$TMP/past.ndjson"
+	run --separate-stderr tr-cat --check "$TMP/past.ndjson"
+	assert_failure 1
+	assert_equal "$stderr" "tr-cat: $TMP/past.ndjson: line 59: crit from t=1800 for 4611686018427387000 ns ends outside the times a stream may hold ([-2^62, 2^62) ns)"
+	run --separate-stderr tr-otf2 -o "$TMP/o/x" "$TMP/past.ndjson"
+	assert_failure 1
+	assert_equal "$stderr" "tr-otf2: $TMP/past.ndjson: line 59: crit from t=1800 for 4611686018427387000 ns ends outside the times a stream may hold ([-2^62, 2^62) ns)"
+}
+
+@test "blame that adds up past 2^64 ns: tr-rank and tr-otf2 say so instead of wrapping" {
+	{
+		doc_examples | grep -v '"k":"\(blame\|crit\|rating\|run_summary\|rating_diff\|wait_summary\|projection\)"'
+		for _ in 1 2 3; do
+			echo '{"k":"blame","to":1,"r":0,"ns":9223372036854775807,"pattern":"late_sender","wait":6,"s":2}'
+		done
+	} > "$TMP/s.ndjson"
+	run --separate-stderr tr-rank "$TMP/s.ndjson"
+	assert_failure 1
+	assert_equal "$stderr" "tr-rank: $TMP/s.ndjson: line 60: totals add up to more than 2^64 ns"
+	run --separate-stderr tr-otf2 -o "$TMP/o/x" "$TMP/s.ndjson"
+	assert_failure 1
+	assert_equal "$stderr" "tr-otf2: $TMP/s.ndjson: line 60: the blame of activity 1 adds up to more than 2^64 ns"
+}
+
+@test "a run whose times span 2^63 ns: tr-rank gives its length, no overflow (runtime in tr-rank.c)" {
+	run --separate-stderr tr-rank "$REPRO/tr-rank-runtime-overflow.tr"
+	assert_failure 1
+	assert_equal "$stderr" "tr-rank: $REPRO/tr-rank-runtime-overflow.tr: record 230 (byte 14433): enter at t=-4611686018427367308 on stream 3 comes after t=9394 on stream 3 (events must be ordered by time, then stream)"
+}
+
+@test "events out of time order: every stage stops at the first, as tr-cat --check does" {
+	doc_examples > "$TMP/doc.ndjson"
+	sed 's/"id":4,"t":1800/"id":4,"t":1600/' "$TMP/doc.ndjson" > "$TMP/s.ndjson"
+	want='line 21: enter at t=1600 on stream 1 comes after t=1700 on stream 0 (events must be ordered by time, then stream)'
+	for tool in $STAGES tr-cat; do
+		opt=; [ "$tool" = tr-cat ] && opt=--check
+		run --separate-stderr "$tool" $opt "$TMP/s.ndjson"
+		assert_failure 1
+		assert_equal "$stderr" "$tool: $TMP/s.ndjson: $want"
+	done
+	# equal times: the stream id decides
+	sed 's/"id":1,"t":1000,"s":2/"id":1,"t":1000,"s":0/;s/"id":0,"t":1000,"s":0/"id":0,"t":1000,"s":2/' \
+		"$TMP/doc.ndjson" > "$TMP/tie.ndjson"
+	for tool in $STAGES; do
+		run --separate-stderr "$tool" "$TMP/tie.ndjson"
+		assert_failure 1
+		assert_equal "$stderr" "$tool: $TMP/tie.ndjson: line 18: enter at t=1000 on stream 0 comes after t=1000 on stream 2 (events must be ordered by time, then stream)"
+	done
+}
+
+@test "the fuzzer's out-of-order stream: tr-deps stops at its first bad event" {
+	run --separate-stderr tr-deps "$REPRO/out-of-order-events.tr"
+	assert_failure 1
+	assert_equal "$stderr" "tr-deps: $REPRO/out-of-order-events.tr: record 260 (byte 15225): enter at t=4611686018427387904 is outside the times a stream may hold ([-2^62, 2^62) ns)"
+}
