@@ -25,7 +25,8 @@ OTF2_LIBS = $(shell pkg-config --libs otf2)
 
 LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/idset.o \
 	libstream/json.o libstream/mp.o libstream/pipe.o libstream/range.o libstream/reader.o \
-	libstream/record.o libstream/roles.o libstream/schema.o libstream/writer.o
+	libstream/record.o libstream/roles.o libstream/schema.o libstream/utf8.o \
+	libstream/writer.o
 OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o formats/otf2/vocab.o \
 	formats/otf2/errors.o
 OTF2OUT_OBJS = formats/otf2/otf2out.o formats/otf2/out_defs.o formats/otf2/out_events.o \

@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "error.h"
+#include "utf8.h"
 
 static const char *const ref_names[] = {
 	[LS_REF_NONE] = "", [LS_REF_PROCESS] = "process",
@@ -46,43 +47,6 @@ void ls_checker_release(struct ls_checker *c)
 	for (size_t i = 0; i < sizeof(c->ids) / sizeof(c->ids[0]); i++)
 		ls_idset_release(&c->ids[i]);
 	ls_idset_release(&c->items);
-}
-
-static bool valid_utf8(const char *s, uint32_t n)
-{
-	const unsigned char *p = (const unsigned char *)s, *end = p + n;
-
-	while (p < end) {
-		unsigned char c = *p++;
-		int more;
-		uint32_t cp;
-
-		if (c < 0x80)
-			continue;
-		if (c >= 0xc2 && c <= 0xdf) {
-			more = 1;
-			cp = c & 0x1f;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			more = 2;
-			cp = c & 0x0f;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			more = 3;
-			cp = c & 0x07;
-		} else {
-			return false;
-		}
-		if (end - p < more)
-			return false;
-		while (more--) {
-			if ((*p & 0xc0) != 0x80)
-				return false;
-			cp = cp << 6 | (*p++ & 0x3f);
-		}
-		if ((cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff ||
-		    (c == 0xe0 && cp < 0x800) || (c == 0xf0 && cp < 0x10000))
-			return false;
-	}
-	return true;
 }
 
 static int problem(char *msg, size_t n, const char *fmt, ...)
@@ -156,7 +120,7 @@ static int check_value(const struct ls_record *rec, const struct ls_field_spec *
 		return problem(msg, n, "%s field \"%s\" is not %s", kind, name,
 			       type_names[fs->type]);
 	if (it->type == MP_STR) {
-		if (!valid_utf8(it->v.s.p, it->v.s.n))
+		if (!ls_utf8_valid(it->v.s.p, it->v.s.n))
 			return problem(msg, n, "%s field \"%s\" is not valid UTF-8",
 				       kind, name);
 		if (!ls_vocab_has(fs->vocab, it->v.s.p, it->v.s.n))
@@ -275,7 +239,7 @@ int ls_check(struct ls_checker *c, const struct ls_record *rec, char *msg,
 		return problem(msg, n, "stream does not start with a header");
 	if (c->records > 1 && rec->kind == LS_K_HEADER)
 		return problem(msg, n, "header is not the first record");
-	if (!valid_utf8(rec->kind_str, rec->kind_len))
+	if (!ls_utf8_valid(rec->kind_str, rec->kind_len))
 		return problem(msg, n, "kind is not valid UTF-8");
 	for (int i = 0; i < spec->nfields; i++)
 		if ((rc = check_field(c, rec, &spec->fields[i], msg, n)) < 0)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../../libstream/error.h"
+#include "../../libstream/utf8.h"
 #include "otf2in_private.h"
 #include "vocab.h"
 
@@ -66,7 +67,12 @@ static OTF2_CallbackCode on_string(void *data, OTF2_StringRef self, const char *
 
 	RESERVE_OR_FAIL(in->strings, self);
 	free(in->strings.v[self]);
-	in->strings.v[self] = strdup(s);
+	if (ls_utf8_valid(s, strlen(s))) {
+		in->strings.v[self] = strdup(s);
+	} else {
+		in->strings.v[self] = ls_utf8_repair(s);
+		in->report->bad_utf8++;
+	}
 	if (!in->strings.v[self]) {
 		otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
 		return OTF2_CALLBACK_INTERRUPT;
@@ -316,7 +322,11 @@ static bool owns_process(const struct otf2in *in, const struct location_group *g
 			      g->creator == NONE || g->creator >= in->lgroups.n);
 }
 
-/* Processes are the groups that own one, in definition order. */
+/*
+ * Processes are the groups that own one, in definition order. A location
+ * of a group never defined (a damaged archive) belongs to none: it is
+ * left out, with its events.
+ */
 static void derive_processes(struct otf2in *in)
 {
 	for (uint32_t i = 0; i < in->lgroups.n; i++)
@@ -328,6 +338,28 @@ static void derive_processes(struct otf2in *in)
 		if (g->defined && !owns_process(in, g))
 			g->process = in->lgroups.v[g->creator].process;
 	}
+	for (uint32_t i = 0; i < in->nlocs; i++) {
+		struct location *l = &in->locs[i];
+
+		l->orphan = l->group >= in->lgroups.n || !in->lgroups.v[l->group].defined;
+		in->report->orphan_locations += l->orphan;
+	}
+}
+
+/* Each rank of an MPI communicator a process, and no process twice. */
+static bool placeable(const struct comm *c, uint32_t nprocesses)
+{
+	bool ok = true;
+	uint8_t *seen = calloc(nprocesses ? nprocesses : 1, 1);
+
+	for (uint32_t r = 0; seen && ok && r < c->n; r++) {
+		ok = c->process[r] < nprocesses && !seen[c->process[r]];
+		if (ok)
+			seen[c->process[r]] = 1;
+	}
+	ok = ok && seen;
+	free(seen);
+	return ok;
 }
 
 /*
@@ -352,6 +384,7 @@ static int derive_comms(struct otf2in *in)
 		c->mpi = g && g->paradigm == OTF2_PARADIGM_MPI &&
 			 (g->type == OTF2_GROUP_TYPE_COMM_GROUP ||
 			  g->type == OTF2_GROUP_TYPE_COMM_SELF);
+		c->written = c->mpi;
 		if (!c->mpi || g->type == OTF2_GROUP_TYPE_COMM_SELF)
 			continue;
 		c->process = malloc((g->n ? g->n : 1) * sizeof(*c->process));
@@ -362,10 +395,13 @@ static int derive_comms(struct otf2in *in)
 
 			if (world && g->members[r] < world->n)
 				l = otf2in_location(in, world->members[g->members[r]]);
-			c->process[r] = l && l->group < in->lgroups.n
-					? in->lgroups.v[l->group].process : NONE;
+			c->process[r] = l ? in->lgroups.v[l->group].process : NONE;
 		}
 		c->n = g->n;
+		if (!placeable(c, in->nprocesses)) {
+			c->written = false;
+			in->report->comms_unplaced++;
+		}
 	}
 	return 0;
 }
@@ -377,8 +413,11 @@ int otf2in_read_definitions(struct otf2in *in, OTF2_Reader *reader)
 	uint64_t count;
 	OTF2_ErrorCode rc;
 
-	if (!defs || !cb)
+	if (!defs || !cb) {
+		if (cb)
+			OTF2_GlobalDefReaderCallbacks_Delete(cb);
 		return otf2in_fail(in, LS_ERR_IO, "cannot read the global definitions");
+	}
 	in->attr_stream_ref = in->attr_event_ref = in->attr_result = NONE;
 	in->param_callsite = NONE;
 	OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(cb, on_clock);
@@ -416,16 +455,19 @@ struct location *otf2in_location(struct otf2in *in, OTF2_LocationRef ref)
 {
 	if (!in->loc_slot)
 		return NULL;
-	for (uint32_t h = loc_hash(ref, in->loc_mask); in->loc_slot[h]; h = (h + 1) & in->loc_mask)
-		if (in->locs[in->loc_slot[h] - 1].ref == ref)
-			return &in->locs[in->loc_slot[h] - 1];
+	for (uint32_t h = loc_hash(ref, in->loc_mask); in->loc_slot[h]; h = (h + 1) & in->loc_mask) {
+		struct location *l = &in->locs[in->loc_slot[h] - 1];
+
+		if (l->ref == ref)
+			return l->orphan ? NULL : l;
+	}
 	return NULL;
 }
 
+/* The process of a location that is not an orphan. */
 static uint32_t location_process(const struct otf2in *in, const struct location *l)
 {
-	return l->group < in->lgroups.n && in->lgroups.v[l->group].defined
-	       ? in->lgroups.v[l->group].process : 0;
+	return in->lgroups.v[l->group].process;
 }
 
 /* "CUDA[0:7]", "HIP[1:0]": device and native stream id, when the name says. */
@@ -541,6 +583,8 @@ int otf2in_write_definitions(struct otf2in *in, const char *path)
 	for (uint32_t i = 0; i < in->nlocs; i++) {
 		struct location *l = &in->locs[i];
 
+		if (l->orphan)
+			continue;
 		l->selected = ls_ranges_has(&in->opt->processes, location_process(in, l)) &&
 			      ls_ranges_has(&in->opt->streams, l->stream);
 		if ((rc = write_stream(in, l)) < 0)
@@ -556,7 +600,7 @@ int otf2in_write_definitions(struct otf2in *in, const char *path)
 			return rc;
 	}
 	for (uint32_t i = 0; i < in->comms.n; i++)
-		if (in->comms.v[i].mpi &&
+		if (in->comms.v[i].written &&
 		    (rc = write_comm(in, i, &in->comms.v[i])) < 0)
 			return rc;
 	for (uint32_t i = 0; i < in->members.n; i++)

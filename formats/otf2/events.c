@@ -18,23 +18,47 @@
  * d / res * 1e9 + d % res * 1e9 / res where that cannot overflow (every
  * clock below 18 GHz), in 128 bits otherwise and before the offset.
  */
-static int64_t to_ns(const struct otf2in *in, OTF2_TimeStamp ticks)
+static __int128 ticks_to_ns(const struct otf2in *in, OTF2_TimeStamp ticks)
 {
 	__int128 d, ns;
 
 	if (in->resolution == 1000000000u && ticks >= in->offset)
-		return (int64_t)(ticks - in->offset);
+		return ticks - in->offset;
 	if (ticks >= in->offset && in->resolution <= UINT64_MAX / 1000000000u) {
 		uint64_t u = ticks - in->offset;
 
-		return (int64_t)(u / in->resolution * 1000000000u +
-				 u % in->resolution * 1000000000u / in->resolution);
+		return u / in->resolution * 1000000000u +
+		       u % in->resolution * 1000000000u / in->resolution;
 	}
 	d = (__int128)ticks - (__int128)in->offset;
 	ns = d * 1000000000 / (__int128)in->resolution;
 	if (d < 0 && ns * (__int128)in->resolution != d * 1000000000)
 		ns--;
-	return (int64_t)ns;
+	return ns;
+}
+
+/*
+ * The event's time in *t, checked: in the range a stream may hold, and
+ * not before the event read before it (libotf2 merges the locations by
+ * their next timestamp, so an event file out of order, as a damaged one
+ * can be, shows here). Returns 0, or -1 after otf2in_fail.
+ */
+static int to_ns(struct otf2in *in, const struct location *l, OTF2_TimeStamp ticks, int64_t *t)
+{
+	__int128 ns = ticks_to_ns(in, ticks);
+
+	if (ns < LS_TIME_MIN || ns > LS_TIME_MAX)
+		return otf2in_fail(in, LS_ERR_SYNTAX, "location %" PRIu64 " (%s): timestamp %" PRIu64
+				   " is more than 2^62 ns from the trace's start (a damaged event file?)",
+				   l->ref, l->name, ticks);
+	*t = (int64_t)ns;
+	if (in->any_event && *t < in->last_t)
+		return otf2in_fail(in, LS_ERR_SYNTAX, "location %" PRIu64 " (%s): an event at %" PRId64
+				   " ns after one at %" PRId64 " ns: events out of time order "
+				   "(a damaged event file?)", l->ref, l->name, *t, in->last_t);
+	in->any_event = true;
+	in->last_t = *t;
+	return 0;
 }
 
 static int write_pending(struct otf2in *in, const struct pending *p, int64_t t)
@@ -197,7 +221,8 @@ static struct location *event_location(struct otf2in *in, OTF2_LocationRef ref,
 		in->report->undefined_location++;
 		return NULL;
 	}
-	*t = to_ns(in, ticks);
+	if (to_ns(in, l, ticks, t) < 0)
+		return NULL;
 	if (!l->selected || (in->opt->window && (*t < in->opt->begin || *t > in->opt->end))) {
 		in->report->filtered++;
 		return NULL;
@@ -402,15 +427,21 @@ static OTF2_CallbackCode on_param_int(OTF2_LocationRef ref, OTF2_TimeStamp ticks
 	return on_param_uint(ref, ticks, data, attrs, param, (uint64_t)value);
 }
 
+/* The communicator comm if it was written, else NULL. */
+static const struct comm *written_comm(const struct otf2in *in, OTF2_CommRef comm)
+{
+	return comm < in->comms.n && in->comms.v[comm].written ? &in->comms.v[comm] : NULL;
+}
+
 /* A rank of communicator comm as a process id; NONE (counted) if unknown. */
 static uint32_t peer_process(struct otf2in *in, const struct location *l, OTF2_CommRef comm,
 			     uint32_t rank)
 {
-	const struct comm *c = comm < in->comms.n ? &in->comms.v[comm] : NULL;
+	const struct comm *c = written_comm(in, comm);
 
-	if (c && c->mpi && c->n == 0 && c->process == NULL)	/* MPI_COMM_SELF */
-		return l->group < in->lgroups.n ? in->lgroups.v[l->group].process : 0;
-	if (c && c->mpi && rank < c->n && c->process[rank] != NONE)
+	if (c && c->n == 0 && c->process == NULL)	/* MPI_COMM_SELF */
+		return in->lgroups.v[l->group].process;
+	if (c && rank < c->n)
 		return c->process[rank];
 	in->report->unknown_peer++;
 	return NONE;
@@ -545,6 +576,10 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef ref, OTF2_TimeStamp ticks,
 	(void)attrs;
 	if (!l)
 		return CHECK_STATUS(in);
+	if (!written_comm(in, comm)) {
+		in->report->unknown_comm++;
+		return OTF2_CALLBACK_SUCCESS;
+	}
 	p = add(in, l, LS_K_COLL_END);
 	if (!p)
 		return OTF2_CALLBACK_INTERRUPT;
@@ -632,9 +667,13 @@ static OTF2_CallbackCode on_metric(OTF2_LocationRef ref, OTF2_TimeStamp ticks, v
 	if (!l)
 		return CHECK_STATUS(in);
 	for (uint8_t i = 0; i < n; i++) {
-		struct pending *p = add(in, l, LS_K_SAMPLE);
+		struct pending *p;
 
-		if (!p)
+		if (m->members[i] >= in->members.n || !in->members.v[m->members[i]].defined) {
+			in->report->unknown_counter++;
+			continue;
+		}
+		if (!(p = add(in, l, LS_K_SAMPLE)))
 			return OTF2_CALLBACK_INTERRUPT;
 		p->fields = PF_AUX;
 		p->aux = m->members[i];

@@ -25,6 +25,7 @@ struct location {
 	const char *name;
 	enum loc_type type;
 	bool null_stream;
+	bool orphan;		/* of no defined process: left out, with its events */
 	bool selected;
 	struct frame *stack;
 	uint32_t depth, cap;
@@ -51,6 +52,7 @@ struct comm {
 	uint32_t n;
 	uint32_t *process;	/* rank in the communicator -> process id */
 	bool mpi;
+	bool written;		/* an MPI communicator whose every rank is a process, once */
 	bool defined;
 };
 
@@ -127,7 +129,9 @@ struct otf2in {
 
 	struct pending *buf;
 	uint32_t nbuf, capbuf;
-	int64_t buf_t;
+	int64_t buf_t;		/* the time of the events buffered */
+	bool any_event;		/* an event was read: last_t is its time */
+	int64_t last_t;
 	uint64_t seq, next_id;
 };
 
