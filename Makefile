@@ -23,7 +23,7 @@ ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DTR_VERSION='"$(VERSION)"' $(WARN) $(CFLA
 LIBS = $(shell pkg-config --libs msgpack) -lm
 OTF2_LIBS = $(shell pkg-config --libs otf2)
 
-LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/idset.o \
+LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/header.o libstream/idset.o \
 	libstream/json.o libstream/mp.o libstream/pipe.o libstream/range.o libstream/reader.o \
 	libstream/record.o libstream/roles.o libstream/schema.o libstream/utf8.o \
 	libstream/writer.o

@@ -16,6 +16,7 @@
 
 #include <msgpack.h>
 
+#include "../libstream/header.h"
 #include "../libstream/writer.h"
 
 #define STREAMS 64
@@ -46,7 +47,7 @@ static void gen(uint64_t n, const char *path)
 	if (fd < 0)
 		die("cannot create the output file");
 	ls_writer_init(&w, fd, LS_FMT_MSGPACK);
-	ls_write_header(&w, "ls-bench", NULL);
+	ls_write_header(&w, "ls-bench", NULL, &(struct ls_stage){ "ls-bench", TR_VERSION, 0, NULL });
 	for (int s = 0; s < STREAMS; s++) {
 		ls_build_begin(&w, 5);
 		ls_put_str(&w, LS_F_K, "stream");
@@ -86,7 +87,7 @@ static void gen(uint64_t n, const char *path)
 		}
 		ls_build_end(&w);
 	}
-	if (ls_writer_flush(&w) < 0 || close(fd) < 0)
+	if (ls_write_trailer(&w) < 0 || ls_writer_flush(&w) < 0 || close(fd) < 0)
 		die("cannot write the output file");
 	ls_writer_release(&w);
 }

@@ -119,7 +119,7 @@ int rank_diff(const char *a, const char *b, enum rank_form form, uint32_t top)
 		       "blame A [s]", "blame B-A [s]", "rating B-A");
 	else if (form == RANK_CSV)
 		printf("name,cp_a_ns,cp_b_ns,blame_a_ns,blame_b_ns,rating_a,rating_b\n");
-	else if (ls_write_header(&w, "tr-rank " TR_VERSION, NULL) < 0)
+	else if (ls_write_header(&w, "tr-rank " TR_VERSION, NULL, tool_stage()) < 0)
 		status = 1;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct row *x = &t.v[i];
@@ -149,6 +149,8 @@ int rank_diff(const char *a, const char *b, enum rank_form form, uint32_t top)
 			}
 		}
 	}
+	if (form == RANK_JSON && !status && ls_write_trailer(&w) < 0)
+		status = 1;
 	status |= tool_finish(&w);
 out:
 	for (uint32_t i = 0; i < t.n; i++)

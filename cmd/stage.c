@@ -72,7 +72,11 @@ int stage_open(int argc, char **argv, const char *flag_name, bool *flag,
 
 int stage_close(struct stage_io *io, int status)
 {
+	int rc;
+
 	ls_reader_release(&io->r);
+	if (!status && (rc = ls_write_trailer(&io->w)) < 0)
+		status = tool_write_error(&io->r, &io->w, rc);
 	return tool_finish(&io->w) | status;
 }
 
@@ -90,8 +94,15 @@ int stage_run(const struct stage *st, struct stage_io *io)
 
 	ls_reader_skim(r, dropped | ~st->reads);
 	while ((rc = ls_read(r, &rec)) > 0) {
-		if (!header && rec.kind != LS_K_HEADER &&
-		    (rc = ls_write_header(w, st->producer, NULL)) < 0)
+		if (!header && rec.kind == LS_K_HEADER) {
+			header = true;
+			if (!tool_made_by(r, &rec, st->needs))
+				return 1;
+			if ((rc = ls_write_header_from(w, &rec, tool_stage())) < 0)
+				return tool_write_error(r, w, rc);
+			continue;
+		}
+		if (!header && (rc = ls_write_header(w, st->producer, NULL, tool_stage())) < 0)
 			return tool_write_error(r, w, rc);
 		header = true;
 		if (dropped & LS_KIND_BIT(rec.kind))
@@ -113,7 +124,7 @@ int stage_run(const struct stage *st, struct stage_io *io)
 		tool_read_error(r);
 		return 1;
 	}
-	if (!header && (rc = ls_write_header(w, st->producer, NULL)) < 0)
+	if (!header && (rc = ls_write_header(w, st->producer, NULL, tool_stage())) < 0)
 		return tool_write_error(r, w, rc);
 	return 0;
 }

@@ -16,6 +16,7 @@
 
 struct stage {
 	const char *producer;	/* for a fresh header: "tr-deps 0.1.0" */
+	const char *const *needs;	/* stages that must have made the input, ending in NULL */
 	const enum ls_kind *replaces;	/* kinds dropped from the input, ending in 0 */
 	uint64_t reads;	/* kinds whose fields take reads (LS_KIND_BIT); the others are only framed */
 	/* returns 0 or a negative error, with *why set for LS_ERR_SYNTAX */
@@ -38,12 +39,19 @@ int stage_open(int argc, char **argv, const char *flag_name, bool *flag,
 	       unsigned *jobs, void (*usage)(FILE *), struct stage_io *io);
 
 /*
- * Run st over the input into the output. Returns 0, or 1 after a one-line
- * message naming the input and position of what was wrong.
+ * Run st over the input into the output: the input's header with this
+ * tool added to its stages (a fresh one where it has none), then every
+ * record but those st replaces. A header that lists stages must list
+ * those st needs. Returns 0, or 1 after a one-line message naming the
+ * input and position of what was wrong.
  */
 int stage_run(const struct stage *st, struct stage_io *io);
 
-/* Release the input, flush and close the output: the exit status. */
+/*
+ * Release the input; end the output with the trailer if status is 0 (so
+ * that a stream cut by a failure is seen to be cut), flush and close it:
+ * the exit status.
+ */
 int stage_close(struct stage_io *io, int status);
 
 #endif

@@ -11,12 +11,41 @@
 #include "tool.h"
 
 static const char *tool_name = "tr";
+static const struct ls_writer *told;	/* whose write error was said already */
+static struct ls_stage stage = { "tr", TR_VERSION, 0, NULL };
 
-void tool_init(const char *name)
+void tool_init(const char *name, int argc, char **argv)
 {
+	char **args = malloc((size_t)argc * sizeof(*args));
+
 	tool_name = name;
+	/* the arguments as given: getopt reorders argv */
+	if (args && argc > 1)
+		memcpy(args, argv + 1, (size_t)(argc - 1) * sizeof(*args));
+	stage = (struct ls_stage){ name, TR_VERSION, args ? argc - 1 : 0, args };
 	/* past a file-size limit (ulimit -f) a write fails like one to a full disk */
 	signal(SIGXFSZ, SIG_IGN);
+}
+
+const struct ls_stage *tool_stage(void)
+{
+	return &stage;
+}
+
+bool tool_made_by(const struct ls_reader *r, const struct ls_record *header,
+		  const char *const *needs)
+{
+	char where[64];
+
+	for (; needs && *needs; needs++)
+		if (ls_header_has_stage(header, *needs) == 0) {
+			tool_error("%s: %s: the stream has not been through %s: run it before %s "
+				   "(tr-read TRACE | tr-deps | tr-waits | tr-critpath | tr-rank)",
+				   r->name, ls_reader_where(r, where, sizeof(where)), *needs,
+				   stage.tool);
+			return false;
+		}
+	return true;
 }
 
 void tool_error(const char *fmt, ...)
@@ -78,17 +107,19 @@ int tool_write_error(const struct ls_reader *r, const struct ls_writer *w,
 			   ls_reader_where(r, where, sizeof(where)));
 	else if (rc == LS_ERR_NOMEM)
 		tool_error("out of memory");
-	else
+	else {
 		tool_error("<stdout>: %s", strerror(w->err));
+		told = w;
+	}
 	return 1;
 }
 
 int tool_finish(struct ls_writer *w)
 {
-	int reported = w->err, status = reported != 0;
+	int status = w->err != 0;
 
 	if (ls_writer_flush(w) < 0) {
-		if (!reported)
+		if (told != w)
 			tool_error("<stdout>: %s", strerror(w->err));
 		status = 1;
 	}

@@ -6,11 +6,27 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../libstream/header.h"
 #include "../libstream/reader.h"
 #include "../libstream/writer.h"
 
-/* Set the name messages start with; a file too large is a write error (SIGXFSZ ignored). */
-void tool_init(const char *name);
+/*
+ * Set the name messages start with, and the stage the tool adds to the
+ * headers it writes (its name, version and arguments); a file too large
+ * is a write error (SIGXFSZ ignored).
+ */
+void tool_init(const char *name, int argc, char **argv);
+
+/* This tool as a stage of the streams it writes. */
+const struct ls_stage *tool_stage(void);
+
+/*
+ * Have the stages that made the stream included those needed (NULL
+ * ended), as its header lists them, or does the header not say? true;
+ * else false after a message saying which to run first.
+ */
+bool tool_made_by(const struct ls_reader *r, const struct ls_record *header,
+		  const char *const *needs);
 
 /* "NAME: message" on stderr. */
 void tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -64,7 +64,7 @@ static int copy_input(struct ls_reader *r, struct ls_writer *w,
 			if (*header_written)
 				continue;
 		} else if (!*header_written &&
-			   (rc = ls_write_header(w, "tr-cat", NULL)) < 0) {
+			   (rc = ls_write_header(w, "tr-cat", NULL, tool_stage())) < 0) {
 			return tool_write_error(r, w, rc);
 		}
 		*header_written = true;
@@ -91,7 +91,7 @@ int main(int argc, char **argv)
 	struct ls_writer w;
 	int ch, status = 0;
 
-	tool_init("tr-cat");
+	tool_init("tr-cat", argc, argv);
 	while ((ch = getopt_long(argc, argv, "c" TOOL_OPTIONS, longopts, NULL)) != -1) {
 		if (tool_option(ch, &out, usage))
 			continue;
@@ -127,8 +127,11 @@ int main(int argc, char **argv)
 	}
 	if (!check && !header_written && !w.err && status == 0) {
 		/* Empty input still makes a valid (empty) stream. */
-		if (ls_write_header(&w, "tr-cat", NULL) < 0)
+		if (ls_write_header(&w, "tr-cat", NULL, tool_stage()) < 0)
 			status = 1;
 	}
+	/* whole inputs make a whole stream; one cut or failed, one that shows it */
+	if (!check && !w.err && status == 0 && ls_write_trailer(&w) < 0)
+		status = 1;
 	return tool_finish(&w) | status;
 }

@@ -77,6 +77,7 @@ static void summary(const char *input, const struct an_crit *c)
 
 int main(int argc, char **argv)
 {
+	static const char *const needs[] = { "tr-deps", "tr-waits", NULL };
 	static const enum ls_kind replaces[] = { LS_K_CRIT, 0 };
 	struct stage_io io;
 	struct an_crit c;
@@ -84,11 +85,11 @@ int main(int argc, char **argv)
 	unsigned jobs = 1;
 	int status, rc;
 
-	tool_init("tr-critpath");
+	tool_init("tr-critpath", argc, argv);
 	if ((status = stage_open(argc, argv, "summary", &want_summary, &jobs, usage, &io)))
 		return status;
 	an_crit_init(&c, &io.w, jobs);
-	status = stage_run(&(struct stage){ "tr-critpath " TR_VERSION, replaces, an_crit_reads(), take, &c }, &io);
+	status = stage_run(&(struct stage){ "tr-critpath " TR_VERSION, needs, replaces, an_crit_reads(), take, &c }, &io);
 	if (!status && (rc = an_crit_finish(&c)) < 0)
 		status = tool_write_error(&io.r, &io.w, rc);
 	if (!status) {

@@ -87,11 +87,11 @@ int main(int argc, char **argv)
 	bool stats = false;
 	int status;
 
-	tool_init("tr-deps");
+	tool_init("tr-deps", argc, argv);
 	if ((status = stage_open(argc, argv, "stats", &stats, NULL, usage, &io)))
 		return status;
 	an_deps_init(&d, &io.w);
-	status = stage_run(&(struct stage){ "tr-deps " TR_VERSION, replaces, an_deps_reads(), take, &d }, &io);
+	status = stage_run(&(struct stage){ "tr-deps " TR_VERSION, NULL, replaces, an_deps_reads(), take, &d }, &io);
 	if (!status) {
 		an_deps_finish(&d);
 		report(io.r.name, &d, stats);

@@ -209,7 +209,7 @@ int main(int argc, char **argv)
 	char err[512];
 	int ch, status;
 
-	tool_init("tr-otf2");
+	tool_init("tr-otf2", argc, argv);
 	while ((ch = getopt_long(argc, argv, "fho:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'h':

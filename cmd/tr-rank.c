@@ -131,7 +131,7 @@ static int json(struct ls_writer *w, const struct an_rank *k, const struct an_ra
 	enum ls_pattern pat[LS_P__COUNT];
 	int rc;
 
-	if ((rc = ls_write_header(w, "tr-rank " TR_VERSION, NULL)) < 0)
+	if ((rc = ls_write_header(w, "tr-rank " TR_VERSION, NULL, tool_stage())) < 0)
 		return rc;
 	ls_build_begin(w, 5);
 	ls_put_kind(w, LS_K_RUN_SUMMARY);
@@ -184,12 +184,13 @@ static int json(struct ls_writer *w, const struct an_rank *k, const struct an_ra
 		if ((rc = ls_build_end(w)) < 0)
 			return rc;
 	}
-	return 0;
+	return ls_write_trailer(w);
 }
 
 /* Read the input and print its rating. */
 static int rate(const char *path, const struct opts *o)
 {
+	static const char *const needs[] = { "tr-deps", "tr-waits", "tr-critpath", NULL };
 	struct ls_reader r;
 	struct ls_record rec;
 	struct an_rank k;
@@ -206,10 +207,18 @@ static int rate(const char *path, const struct opts *o)
 	}
 	an_rank_init(&k);
 	ls_reader_skim(&r, ~an_rank_reads());
-	while ((rc = ls_read(&r, &rec)) > 0)
+	while ((rc = ls_read(&r, &rec)) > 0) {
+		if (rec.kind == LS_K_HEADER && r.recno == 1 && !tool_made_by(&r, &rec, needs)) {
+			rc = 0;
+			status = 1;
+			break;
+		}
 		if ((rc = an_rank_take(&k, &rec, &why)) < 0)
 			break;
-	if (rc == LS_ERR_SYNTAX && why) {
+	}
+	if (status) {
+		/* said */
+	} else if (rc == LS_ERR_SYNTAX && why) {
 		tool_error("%s: %s: %s", r.name, ls_reader_where(&r, where, sizeof(where)), why);
 		status = 1;
 	} else if (rc < 0) {
@@ -250,7 +259,7 @@ int main(int argc, char **argv)
 	char *end;
 	int ch;
 
-	tool_init("tr-rank");
+	tool_init("tr-rank", argc, argv);
 	while ((ch = getopt_long(argc, argv, "hn:e", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'h':

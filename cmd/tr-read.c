@@ -113,7 +113,7 @@ int main(int argc, char **argv)
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct otf2in_options opt = { LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0 };
+	struct otf2in_options opt = { NULL, LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0 };
 	struct otf2in_report report;
 	struct tool_output out = { false, false };
 	bool stats = false;
@@ -122,7 +122,8 @@ int main(int argc, char **argv)
 	char err[512];
 	int ch, status;
 
-	tool_init("tr-read");
+	tool_init("tr-read", argc, argv);
+	opt.stage = tool_stage();
 	while ((ch = getopt_long(argc, argv, TOOL_OPTIONS "p:s:t:", longopts, NULL)) != -1) {
 		if (tool_option(ch, &out, usage))
 			continue;

@@ -60,6 +60,7 @@ static void summary_table(const char *input, const struct an_waits *a)
 
 int main(int argc, char **argv)
 {
+	static const char *const needs[] = { "tr-deps", NULL };
 	static const enum ls_kind replaces[] = {
 		LS_K_WAIT, LS_K_BLAME, LS_K_WAIT_SUMMARY, 0
 	};
@@ -68,11 +69,11 @@ int main(int argc, char **argv)
 	bool summary = false;
 	int status, rc;
 
-	tool_init("tr-waits");
+	tool_init("tr-waits", argc, argv);
 	if ((status = stage_open(argc, argv, "summary", &summary, NULL, usage, &io)))
 		return status;
 	an_waits_init(&a, &io.w);
-	status = stage_run(&(struct stage){ "tr-waits " TR_VERSION, replaces, an_waits_reads(), take, &a }, &io);
+	status = stage_run(&(struct stage){ "tr-waits " TR_VERSION, needs, replaces, an_waits_reads(), take, &a }, &io);
 	if (!status && ((rc = an_waits_finish(&a)) < 0 ||
 			(summary && (rc = an_waits_summary(&a)) < 0)))
 		status = tool_write_error(&io.r, &io.w, rc);

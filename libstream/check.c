@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "error.h"
+#include "header.h"
 #include "utf8.h"
 
 static const char *const ref_names[] = {
@@ -22,6 +23,7 @@ static const char *const type_names[] = {
 	[LS_V_UINTS] = "an array of non-negative integers",
 	[LS_V_ID] = "an event id", [LS_V_MAP] = "a map",
 	[LS_V_TIME] = "a time in [-2^62, 2^62) ns", [LS_V_DUR] = "a duration in [0, 2^63) ns",
+	[LS_V_STAGES] = "a list of stages",
 };
 
 /* Definition kinds and the namespace their ids live in. */
@@ -113,6 +115,13 @@ static int check_value(const struct ls_record *rec, const struct ls_field_spec *
 	case LS_V_UINTS:
 		ok = it->type == MP_ARRAY;
 		break;
+	case LS_V_STAGES: {
+		const char *why;
+
+		if (ls_header_check_stages(rec, &why) < 0)
+			return problem(msg, n, "%s", why);
+		return 1;
+	}
 	default:
 		ok = false;
 	}

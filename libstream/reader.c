@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "header.h"
 #include "pipe.h"
 #include "reader.h"
 
@@ -115,6 +116,7 @@ const char *ls_reader_where(const struct ls_reader *r, char *where, size_t n)
 static int check_header(struct ls_reader *r, const struct ls_record *rec)
 {
 	uint64_t major = 0, minor = 0;
+	const char *why;
 	char where[64];
 
 	position(r, where, sizeof(where));
@@ -132,7 +134,30 @@ static int check_header(struct ls_reader *r, const struct ls_record *rec)
 			 minor, LS_VERSION_MAJOR);
 		return LS_ERR_VERSION;
 	}
+	if (ls_header_check_stages(rec, &why) < 0) {
+		snprintf(r->err, sizeof(r->err), "%s: %s", where, why);
+		return LS_ERR_SYNTAX;
+	}
+	if (r->recno == 0)
+		r->trailer_due = ls_header_wants_trailer(rec);
 	return 0;
+}
+
+/* The input ended: where the stream said it would, or cut short. */
+static int at_end(struct ls_reader *r)
+{
+	char where[64];
+
+	if (!r->trailer_due || r->ended)
+		return 0;
+	if (r->format == LS_FMT_JSON)	/* the read that found the end counted a line */
+		snprintf(where, sizeof(where), "line %" PRIu64, r->line - 1);
+	else
+		snprintf(where, sizeof(where), "record %" PRIu64 " (byte %" PRIu64 ")", r->recno,
+			 r->rec_offset);
+	snprintf(r->err, sizeof(r->err), "the stream ends at %s without its trailer: it was "
+		 "cut short (did a tool before this one fail?)", where);
+	return LS_ERR_TRUNCATED;
 }
 
 static int read_msgpack(struct ls_reader *r, struct ls_record *rec)
@@ -253,7 +278,8 @@ static void not_a_stream(struct ls_reader *r, uint8_t first)
 		 "not a record stream (it starts with neither a msgpack map nor a JSON object)");
 }
 
-int ls_read(struct ls_reader *r, struct ls_record *rec)
+/* The next record of any kind: 1, 0 at the end of the input, or an error. */
+static int next_record(struct ls_reader *r, struct ls_record *rec)
 {
 	uint8_t first;
 	int rc;
@@ -283,10 +309,28 @@ int ls_read(struct ls_reader *r, struct ls_record *rec)
 	}
 	if (rc == LS_ERR_SYNTAX)
 		not_a_stream(r, first);
-	if (rc <= 0)
-		return rc;
-	if (rec->kind == LS_K_HEADER && (rc = check_header(r, rec)) < 0)
-		return rc;
-	r->recno++;
-	return 1;
+	return rc;
+}
+
+int ls_read(struct ls_reader *r, struct ls_record *rec)
+{
+	char where[64];
+	int rc;
+
+	for (;;) {
+		if ((rc = next_record(r, rec)) <= 0)
+			return rc == 0 ? at_end(r) : rc;
+		if (r->ended) {
+			snprintf(r->err, sizeof(r->err), "%s: a record after the stream's trailer "
+				 "(two streams one after the other: join them with tr-cat)",
+				 position(r, where, sizeof(where)));
+			return LS_ERR_SYNTAX;
+		}
+		if (rec->kind == LS_K_HEADER && (rc = check_header(r, rec)) < 0)
+			return rc;
+		r->recno++;
+		if (rec->kind != LS_K_TRAILER)
+			return 1;
+		r->ended = true;
+	}
 }

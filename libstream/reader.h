@@ -29,6 +29,8 @@ struct ls_reader {
 	struct ls_json json;
 	struct ls_buf jrec;	/* the msgpack form of the current NDJSON line */
 	uint64_t skim;		/* kinds only framed (ls_reader_skim) */
+	bool trailer_due;	/* it began with a header of 1.1 or later */
+	bool ended;		/* its trailer was read */
 	char err[256];
 };
 
@@ -41,8 +43,12 @@ int ls_reader_open(struct ls_reader *r, const char *path);
 /*
  * Read the next record into rec. Returns 1, 0 at the end of the input, or
  * a negative error with a one-line message (position first) in r->err.
- * A header record is checked here: a newer major version is LS_ERR_VERSION.
- * rec points into the reader's buffer until the next call.
+ * A header record is checked here: a newer major version is LS_ERR_VERSION,
+ * stages that are not a list of stages LS_ERR_SYNTAX. The trailer is
+ * taken here and not returned: a stream that began with a header of 1.1
+ * or later and ends without one was cut (LS_ERR_TRUNCATED); a record after
+ * it is LS_ERR_SYNTAX (streams joined by cat, not tr-cat). rec points into
+ * the reader's buffer until the next call.
  */
 int ls_read(struct ls_reader *r, struct ls_record *rec);
 

@@ -363,3 +363,61 @@ int ls_get_raw_field(const struct ls_record *rec, enum ls_field f,
 	     (size_t)mp_skip(rec->raw + rec->off[f], rec->raw + rec->len);
 	return 0;
 }
+
+int ls_array_at(const uint8_t *p, const uint8_t *end, struct ls_iter *it)
+{
+	struct mp_item head;
+	long n = mp_head(p, end, &head);
+
+	if (n <= 0 || head.type != MP_ARRAY)
+		return LS_ERR_TYPE;
+	*it = (struct ls_iter){ p + n, end, head.v.n };
+	return 0;
+}
+
+int ls_array_field(const struct ls_record *rec, enum ls_field f, struct ls_iter *it)
+{
+	if (!ls_has(rec, f))
+		return LS_ERR_ABSENT;
+	return ls_array_at(rec->raw + rec->off[f], rec->raw + rec->len, it);
+}
+
+bool ls_array_next(struct ls_iter *it, struct mp_item *item, const uint8_t **raw, size_t *len)
+{
+	long n;
+
+	if (!it->left || mp_head(it->p, it->end, item) <= 0 || (n = mp_skip(it->p, it->end)) <= 0)
+		return false;
+	*raw = it->p;
+	*len = (size_t)n;
+	it->p += n;
+	it->left--;
+	return true;
+}
+
+int ls_map_at(const uint8_t *p, const uint8_t *end, struct ls_iter *it)
+{
+	struct mp_item head;
+	long n = mp_head(p, end, &head);
+
+	if (n <= 0 || head.type != MP_MAP)
+		return LS_ERR_TYPE;
+	*it = (struct ls_iter){ p + n, end, head.v.n };
+	return 0;
+}
+
+bool ls_map_next(struct ls_iter *it, struct mp_item *key, const uint8_t **value,
+		 const uint8_t **raw, size_t *len)
+{
+	long k, v;
+
+	if (!it->left || mp_head(it->p, it->end, key) <= 0 || (k = mp_skip(it->p, it->end)) <= 0 ||
+	    (v = mp_skip(it->p + k, it->end)) <= 0)
+		return false;
+	*value = it->p + k;
+	*raw = it->p;
+	*len = (size_t)(k + v);
+	it->p += k + v;
+	it->left--;
+	return true;
+}

@@ -133,4 +133,37 @@ static inline int ls_get_str(const struct ls_record *rec, enum ls_field f,
 int ls_get_raw_field(const struct ls_record *rec, enum ls_field f,
 		     const uint8_t **p, size_t *n);
 
+/*
+ * Walking the items of an array or the entries of a map, one after
+ * another, inside a record ls_record_parse accepted (every value in it
+ * is whole msgpack).
+ */
+struct ls_iter {
+	const uint8_t *p, *end;
+	uint32_t left;
+};
+
+/*
+ * The items of the array value at p (before end): 0, or LS_ERR_TYPE if
+ * it is not an array.
+ */
+int ls_array_at(const uint8_t *p, const uint8_t *end, struct ls_iter *it);
+
+/* The items of array field f of rec: 0, LS_ERR_ABSENT or LS_ERR_TYPE. */
+int ls_array_field(const struct ls_record *rec, enum ls_field f, struct ls_iter *it);
+
+/* The next item: true, its head in *item and its bytes at *raw (*len); false at the end. */
+bool ls_array_next(struct ls_iter *it, struct mp_item *item, const uint8_t **raw, size_t *len);
+
+/* The entries of the map value at p: 0, or LS_ERR_TYPE if it is not a map. */
+int ls_map_at(const uint8_t *p, const uint8_t *end, struct ls_iter *it);
+
+/*
+ * The next entry: true, its key's head in *key (a string in every record
+ * ls_record_parse accepted), where its value starts in *value, key and
+ * value as the bytes at *raw (*len); false at the end.
+ */
+bool ls_map_next(struct ls_iter *it, struct mp_item *key, const uint8_t **value,
+		 const uint8_t **raw, size_t *len);
+
 #endif

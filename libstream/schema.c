@@ -58,7 +58,7 @@ static const struct ls_kind_spec specs[LS_K__COUNT] = {
 	[LS_K_UNKNOWN] = { "", LS_C_UNKNOWN, { { 0 } }, 0 },
 	KIND(HEADER, HEADER, REQ(MAJOR, UINT), REQ(MINOR, UINT),
 	     REQ(PRODUCER, STR), REQ_VOCAB(CLOCK, CLOCK), OPT(SOURCE, STR),
-	     OPT(EPOCH, INT)),
+	     OPT(EPOCH, INT), OPT(STAGES, STAGES)),
 	KIND(PROCESS, DEF, REQ(ID, UINT), REQ(NAME, STR), OPT(RANK, UINT)),
 	KIND(STREAM, DEF, REQ(ID, UINT), REQ_REF(PROCESS, UINT, PROCESS),
 	     REQ(NAME, STR), REQ_VOCAB(TYPE, STREAM_TYPE), OPT(DEVICE, UINT),
@@ -114,6 +114,7 @@ static const struct ls_kind_spec specs[LS_K__COUNT] = {
 	     REQ(RATING_B, NUM)),
 	KIND(PROJECTION, DERIVED, REQ(SPEC, STR), REQ(BEFORE, UINT),
 	     REQ(AFTER, UINT)),
+	[LS_K_TRAILER] = { "trailer", LS_C_TRAILER, { { 0 } }, 0 },
 };
 
 /*

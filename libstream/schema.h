@@ -11,7 +11,7 @@
 #include <string.h>
 
 #define LS_VERSION_MAJOR 1
-#define LS_VERSION_MINOR 0
+#define LS_VERSION_MINOR 1
 
 /*
  * Times lie in [-2^62, 2^62) ns (146 years either side of 0), so that the
@@ -50,7 +50,7 @@ static inline bool ls_time_ok(int64_t t)
 	X(BEFORE, "before") X(AFTER, "after") X(ACTS, "acts") X(ACT, "act") \
 	X(BLAME_BY, "blame_by") X(RUNTIME, "runtime") X(WAITING, "waiting") \
 	X(CP_A, "cp_a") X(CP_B, "cp_b") X(BLAME_A, "blame_a") X(BLAME_B, "blame_b") \
-	X(RATING_A, "rating_a") X(RATING_B, "rating_b")
+	X(RATING_A, "rating_a") X(RATING_B, "rating_b") X(STAGES, "stages")
 
 enum ls_field {
 #define LS_X(e, s) LS_F_##e,
@@ -76,7 +76,8 @@ enum ls_field {
 	X(EDGE, "edge") X(INSTANCE, "instance") X(WAIT, "wait") X(BLAME, "blame") X(CRIT, "crit") \
 	X(RATING, "rating") X(WAIT_SUMMARY, "wait_summary") \
 	X(RUN_SUMMARY, "run_summary") X(RATING_DIFF, "rating_diff") \
-	X(PROJECTION, "projection")
+	X(PROJECTION, "projection") \
+	X(TRAILER, "trailer")
 
 enum ls_kind {
 	LS_K_UNKNOWN,	/* a kind this version does not define: passed on */
@@ -86,7 +87,7 @@ enum ls_kind {
 	LS_K__COUNT
 };
 
-enum ls_class { LS_C_UNKNOWN, LS_C_HEADER, LS_C_DEF, LS_C_EVENT, LS_C_DERIVED };
+enum ls_class { LS_C_UNKNOWN, LS_C_HEADER, LS_C_DEF, LS_C_EVENT, LS_C_DERIVED, LS_C_TRAILER };
 
 /* Region roles: what an activity means to the analysis. */
 #define LS_ROLES(X) \
@@ -168,6 +169,7 @@ enum ls_vtype {
 	LS_V_MAP,	/* map (of names to values) */
 	LS_V_TIME,	/* integer in [LS_TIME_MIN, LS_TIME_MAX] */
 	LS_V_DUR,	/* non-negative integer up to LS_DUR_MAX */
+	LS_V_STAGES,	/* the header's list of stages (header.h) */
 };
 
 /* Namespaces a field's value must have been defined in, if any. */

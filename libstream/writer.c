@@ -95,20 +95,6 @@ void ls_put_field(struct ls_writer *w, const struct ls_record *rec,
 		w->oom |= ls_buf_add(w->build, p, n) < 0;
 }
 
-int ls_write_header(struct ls_writer *w, const char *producer,
-		    const char *source)
-{
-	ls_build_begin(w, source ? 6 : 5);
-	ls_put_str(w, LS_F_K, "header");
-	ls_put_u64(w, LS_F_MAJOR, LS_VERSION_MAJOR);
-	ls_put_u64(w, LS_F_MINOR, LS_VERSION_MINOR);
-	ls_put_str(w, LS_F_PRODUCER, producer);
-	ls_put_str(w, LS_F_CLOCK, "ns");
-	if (source)
-		ls_put_str(w, LS_F_SOURCE, source);
-	return ls_build_end(w);
-}
-
 void ls_writer_release(struct ls_writer *w)
 {
 	ls_buf_release(&w->out);

@@ -204,10 +204,6 @@ void ls_put_uints(struct ls_writer *w, enum ls_field f, const uint32_t *v,
 void ls_put_field(struct ls_writer *w, const struct ls_record *rec,
 		  enum ls_field f);
 
-/* Write a fresh header: this version, producer, and source if not NULL. */
-int ls_write_header(struct ls_writer *w, const char *producer,
-		    const char *source);
-
 /* Write out everything buffered. Returns 0 or LS_ERR_IO. */
 int ls_writer_flush(struct ls_writer *w);
 

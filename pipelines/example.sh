@@ -1,10 +1,10 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # The main job on the bundled example: a Score-P-like OTF2 trace of a
 # 4-rank MPI + CUDA + OpenMP Jacobi run (written by bench/gen-otf2), read
 # into the record stream, checked, analysed for wait states and the
 # critical path, rated, and written back as an OTF2 archive with the
 # analysis as metrics. Grows with the analysis stages.
-set -eu
+set -euo pipefail
 cd "$(dirname "$0")/.."
 PATH="$PWD/bin:$PWD/bench:$PATH"
 out=examples/out
@@ -18,7 +18,7 @@ gen-otf2 -i 20 "$out/jacobi"
 tr-read --stats "$out/jacobi.otf2" > "$out/jacobi.tr"
 tr-cat --check "$out/jacobi.tr"
 echo "$out/jacobi.tr: a valid record stream; its first events:"
-tr-cat -J "$out/jacobi.tr" | jq -c 'select(.t != null)' | head -5
+tr-cat -J "$out/jacobi.tr" | jq -c 'select(.t != null)' | sed -n 1,5p
 echo "its wait states (tr-deps | tr-waits --summary):"
 tr-deps "$out/jacobi.tr" | tr-waits --summary > "$out/jacobi-waits.tr"
 tr-cat --check "$out/jacobi-waits.tr"

@@ -47,40 +47,64 @@ teardown() {
 	cmp "$TMP/out.tr" "$TMP/doc.tr"
 }
 
-@test "concatenation keeps the first header and drops the later ones" {
-	head -2 "$TMP/doc.ndjson" > "$TMP/a.ndjson"
-	{ head -1 "$TMP/doc.ndjson" | sed 's/"hand"/"other"/'; sed -n 3p "$TMP/doc.ndjson"; } > "$TMP/b.ndjson"
+@test "concatenation keeps the first header and drops the later ones, and the inner trailers" {
+	{ head -2 "$TMP/doc.ndjson"; echo '{"k":"trailer"}'; } > "$TMP/a.ndjson"
+	{ head -1 "$TMP/doc.ndjson" | sed 's/"tr-read 0.1"/"other"/'; sed -n 3p "$TMP/doc.ndjson"
+	  echo '{"k":"trailer"}'; } > "$TMP/b.ndjson"
 	run --separate-stderr tr-cat -J "$TMP/a.ndjson" "$TMP/b.ndjson"
 	assert_success
+	assert_output "$(head -3 "$TMP/doc.ndjson"; echo '{"k":"trailer"}')"
+}
+
+@test "a stream cut short is reported, what came before is written, and no trailer" {
+	head -3 "$TMP/doc.ndjson" > "$TMP/cut.ndjson"
+	run --separate-stderr tr-cat -J "$TMP/cut.ndjson"
+	assert_failure 1
 	assert_output "$(head -3 "$TMP/doc.ndjson")"
+	assert_equal "$stderr" "tr-cat: $TMP/cut.ndjson: the stream ends at line 3 without its trailer: it was cut short (did a tool before this one fail?)"
+	tr-cat -M "$TMP/cut.ndjson" > "$TMP/cut.tr" 2>/dev/null || true
+	run --separate-stderr tr-cat -J "$TMP/cut.tr"
+	assert_failure 1
+	assert_equal "$stderr" "tr-cat: $TMP/cut.tr: the stream ends at record 3 (byte $(head -2 "$TMP/doc.ndjson" | tr-cat -M 2>/dev/null | wc -c)) without its trailer: it was cut short (did a tool before this one fail?)"
+}
+
+@test "a record after the trailer (streams joined by cat) is refused" {
+	cat "$TMP/doc.tr" "$TMP/doc.tr" > "$TMP/twice.tr"
+	run --separate-stderr tr-cat -J "$TMP/twice.tr"
+	assert_failure 1
+	n=$(wc -l < "$TMP/doc.ndjson")
+	size=$(stat -c %s "$TMP/doc.tr")
+	assert_equal "$stderr" "tr-cat: $TMP/twice.tr: record $((n + 1)) (byte $size): a record after the stream's trailer (two streams one after the other: join them with tr-cat)"
 }
 
 @test "a stream without a header gets a fresh one" {
 	sed 1d "$TMP/doc.ndjson" | head -2 > "$TMP/nohead.ndjson"
 	run --separate-stderr tr-cat -J "$TMP/nohead.ndjson"
 	assert_success
-	assert_line --index 0 '{"k":"header","major":1,"minor":0,"producer":"tr-cat","clock":"ns"}'
+	assert_line --index 0 "{\"k\":\"header\",\"major\":1,\"minor\":1,\"producer\":\"tr-cat\",\"clock\":\"ns\",\"stages\":[{\"tool\":\"tr-cat\",\"version\":\"0.1.0\",\"args\":[\"-J\",\"$TMP/nohead.ndjson\"]}]}"
 	assert_line --index 1 "$(sed -n 2p "$TMP/doc.ndjson")"
+	assert_line --index 3 '{"k":"trailer"}'
 }
 
-@test "empty input gives a stream of just a header" {
+@test "empty input gives a stream of just a header and a trailer" {
 	run --separate-stderr tr-cat -J < /dev/null
 	assert_success
-	assert_output '{"k":"header","major":1,"minor":0,"producer":"tr-cat","clock":"ns"}'
+	assert_output '{"k":"header","major":1,"minor":1,"producer":"tr-cat","clock":"ns","stages":[{"tool":"tr-cat","version":"0.1.0","args":["-J"]}]}
+{"k":"trailer"}'
 }
 
 @test "blank lines in NDJSON are skipped" {
-	{ head -1 "$TMP/doc.ndjson"; echo; echo "   "; sed -n 2p "$TMP/doc.ndjson"; } > "$TMP/blank.ndjson"
+	{ head -1 "$TMP/doc.ndjson"; echo; echo "   "; sed -n 2p "$TMP/doc.ndjson"; tail -1 "$TMP/doc.ndjson"; } > "$TMP/blank.ndjson"
 	run --separate-stderr tr-cat -J "$TMP/blank.ndjson"
 	assert_success
-	assert_output "$(head -2 "$TMP/doc.ndjson")"
+	assert_output "$(head -2 "$TMP/doc.ndjson"; tail -1 "$TMP/doc.ndjson")"
 }
 
-@test "a missing file is reported, the next file is still read, exit 1" {
+@test "a missing file is reported, the next file is still read, exit 1, no trailer" {
 	run --separate-stderr tr-cat -J "$TMP/missing.tr" "$TMP/doc.tr"
 	assert_failure 1
 	assert_equal "$stderr" "tr-cat: $TMP/missing.tr: No such file or directory"
-	assert_output "$(cat "$TMP/doc.ndjson")"
+	assert_output "$(head -n -1 "$TMP/doc.ndjson")"
 }
 
 @test "truncated msgpack: valid records before it are written, error names record and byte" {
@@ -141,14 +165,17 @@ teardown() {
 }
 
 @test "a newer minor version is read" {
-	sed '1s/"minor":0/"minor":7/' "$TMP/doc.ndjson" > "$TMP/v17.ndjson"
+	sed '1s/"minor":1/"minor":7/' "$TMP/doc.ndjson" > "$TMP/v17.ndjson"
 	run --separate-stderr tr-cat -J "$TMP/v17.ndjson"
 	assert_success
 	assert_output "$(cat "$TMP/v17.ndjson")"
 }
 
 @test "a value JSON cannot hold is an error on NDJSON output" {
-	{ cat "$TMP/doc.tr"; printf '\x82\xa1k\xa1x\xa1b\xc4\x01\x00'; } > "$TMP/bin.tr"
+	# the stream up to its trailer (tr-cat says it is cut), a record with a
+	# binary value, the trailer
+	{ head -n -1 "$TMP/doc.ndjson" | tr-cat -M 2> /dev/null || true
+	  printf '\x82\xa1k\xa1x\xa1b\xc4\x01\x00\x81\xa1k\xa7trailer'; } > "$TMP/bin.tr"
 	run --separate-stderr tr-cat -J "$TMP/bin.tr"
 	assert_failure 1
 	[[ "$stderr" == "tr-cat: $TMP/bin.tr: record "*"has a value JSON cannot hold"* ]]
@@ -166,6 +193,6 @@ teardown() {
 	ls-bench gen 200000 "$TMP/big.tr"
 	run --separate-stderr bash -c 'tr-cat -J "$1" | head -1' _ "$TMP/big.tr"
 	assert_success
-	assert_output '{"k":"header","major":1,"minor":0,"producer":"ls-bench","clock":"ns"}'
+	assert_output '{"k":"header","major":1,"minor":1,"producer":"ls-bench","clock":"ns","stages":[{"tool":"ls-bench","version":"0.1.0","args":[]}]}'
 	assert_equal "$stderr" ""
 }

@@ -247,7 +247,7 @@ OUT
 		assert_success
 		# a second run replaces edges, instances, waits and blame
 		tr-deps -M < "$TMP/once" 2>/dev/null | tr-waits -M > "$TMP/twice" 2>/dev/null
-		cmp "$TMP/once" "$TMP/twice"
+		cmp <(body "$TMP/once") <(body "$TMP/twice")
 	done
 }
 

@@ -22,7 +22,7 @@ STAGES="tr-deps tr-waits tr-critpath tr-rank"
 	assert_success
 	assert_equal "$stderr" ""
 	refute_output --partial '"k":"wait"'
-	assert_equal "$(printf '%s\n' "$output" | wc -l)" 5
+	assert_equal "$(printf '%s\n' "$output" | wc -l)" 6
 }
 
 @test "an enter at t = INT64_MIN: every stage stops at it, what came before written" {
@@ -88,10 +88,11 @@ IN
 
 @test "blame that adds up past 2^64 ns: tr-rank and tr-otf2 say so instead of wrapping" {
 	{
-		doc_examples | grep -v '"k":"\(blame\|crit\|rating\|run_summary\|rating_diff\|wait_summary\|projection\)"'
+		doc_examples | grep -v '"k":"\(blame\|crit\|rating\|run_summary\|rating_diff\|wait_summary\|projection\|trailer\)"'
 		for _ in 1 2 3; do
 			echo '{"k":"blame","to":1,"r":0,"ns":9223372036854775807,"pattern":"late_sender","wait":6,"s":2}'
 		done
+		echo '{"k":"trailer"}'
 	} > "$TMP/s.ndjson"
 	run --separate-stderr tr-rank "$TMP/s.ndjson"
 	assert_failure 1

@@ -25,7 +25,7 @@ teardown() {
 	assert_success
 	assert_equal "$stderr" ""
 	run jq -r 'select(.k == "header") | "\(.major).\(.minor) \(.producer) \(.source)"' "$FIX/trace.ndjson"
-	assert_output "1.0 tr-read 0.1.0 $FIX/trace.otf2"
+	assert_output "1.1 tr-read 0.1.0 $FIX/trace.otf2"
 }
 
 @test "every API name of the role table gets its role" {

@@ -19,11 +19,6 @@ teardown() {
 	rm -rf "$TMP"
 }
 
-# The stream in $1 as NDJSON without its header (which names the source).
-body() {
-	tr-cat -J "$1" | grep -v '"k":"header"'
-}
-
 # Round trip of the tr-read stream $1 through $TMP/rt/NAME.
 round_trip() {
 	rm -rf "$TMP/rt"

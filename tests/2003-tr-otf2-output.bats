@@ -27,7 +27,7 @@ teardown() {
 }
 
 # The archive DIR/NAME as tr-read reads it, without the header (which names the path).
-body() {
+archive_body() {
 	tr-read -J "$1.otf2" | grep -v '"k":"header"'
 }
 
@@ -35,9 +35,9 @@ body() {
 old_archive() {
 	tr-otf2 -o "$TMP/d/t" "$FIX/old.tr"
 	echo "my thesis" > "$TMP/d/thesis.tex"
-	body "$TMP/d/t" > "$TMP/old.body"
+	archive_body "$TMP/d/t" > "$TMP/old.body"
 	tr-otf2 -o "$TMP/n/t" "$FIX/new.tr" 2>/dev/null
-	body "$TMP/n/t" > "$TMP/new.body"
+	archive_body "$TMP/n/t" > "$TMP/new.body"
 }
 
 # tr-otf2 --force writing the new stream over $TMP/d/t, with a fault injected.
@@ -126,12 +126,12 @@ t.otf2"
 t.def
 t.otf2
 thesis.tex"
-		run diff "$TMP/old.body" <(body "$TMP/d/t")
+		run diff "$TMP/old.body" <(archive_body "$TMP/d/t")
 		assert_success
 	done
 	# every step was tried: the run without a fault is the last
 	[ "$n" -gt 30 ] && [ "$n" -lt 200 ]
-	run diff "$TMP/new.body" <(body "$TMP/d/t")
+	run diff "$TMP/new.body" <(archive_body "$TMP/d/t")
 	assert_success
 }
 
@@ -146,11 +146,11 @@ thesis.tex"
 		assert_equal "$status" 137
 		assert_only_ours
 		if [ -e "$TMP/d/t.otf2" ]; then
-			body "$TMP/d/t" > "$TMP/got.body"
+			archive_body "$TMP/d/t" > "$TMP/got.body"
 			cmp -s "$TMP/got.body" "$TMP/old.body" || cmp -s "$TMP/got.body" "$TMP/new.body" ||
 				fail "step $n: the archive in place is neither the old nor the new one"
 		else
-			run diff "$TMP/old.body" <(body "$TMP/d"/.t.tr-otf2-*/old/t)
+			run diff "$TMP/old.body" <(archive_body "$TMP/d"/.t.tr-otf2-*/old/t)
 			assert_success
 		fi
 	done
@@ -168,7 +168,7 @@ thesis.tex"
 t.def
 t.otf2
 thesis.tex"
-		body "$TMP/d/t" > "$TMP/got.body"
+		archive_body "$TMP/d/t" > "$TMP/got.body"
 		cmp -s "$TMP/got.body" "$TMP/old.body" || cmp -s "$TMP/got.body" "$TMP/new.body" ||
 			fail "step $n: the archive in place is neither the old nor the new one"
 	done
@@ -232,7 +232,7 @@ start_on_fifo() {
 	mkdir "$TMP/full"
 	mount -t tmpfs -o size=256k tmpfs "$TMP/full" 2>/dev/null || skip "cannot mount a tmpfs here"
 	tr-otf2 -o "$TMP/full/t" "$FIX/old.tr"
-	body "$TMP/full/t" > "$TMP/old.body"
+	archive_body "$TMP/full/t" > "$TMP/old.body"
 	head -c 120000 /dev/zero > "$TMP/full/filler"
 	run --separate-stderr tr-otf2 --force -o "$TMP/full/t" < "$FIX/big.tr"
 	assert_failure 1
@@ -245,7 +245,7 @@ start_on_fifo() {
 t
 t.def
 t.otf2"
-	run diff "$TMP/old.body" <(body "$TMP/full/t")
+	run diff "$TMP/old.body" <(archive_body "$TMP/full/t")
 	assert_success
 }
 

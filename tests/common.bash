@@ -39,6 +39,12 @@ doc_examples() {
 	awk '/^```ndjson/ { f = 1; next } /^```/ { f = 0 } f' "$TOP/docs/stream.md"
 }
 
+# The stream in $1 as NDJSON without its header (which names the source
+# and the arguments each tool was run with): the records to compare.
+body() {
+	tr-cat -J "$1" | grep -v '"k":"header"'
+}
+
 # The corpus archive NAME's anchor file.
 archive() {
 	echo "$CORPUS/otf2/$1/traces.otf2"

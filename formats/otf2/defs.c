@@ -572,7 +572,7 @@ int otf2in_write_definitions(struct otf2in *in, const char *path)
 	int rc;
 
 	snprintf(producer, sizeof(producer), "tr-read %s", TR_VERSION);
-	if ((rc = ls_write_header(in->w, producer, path)) < 0)
+	if ((rc = ls_write_header(in->w, producer, path, in->opt->stage)) < 0)
 		return rc;
 	for (uint32_t i = 0; i < in->lgroups.n; i++) {
 		const struct location_group *g = &in->lgroups.v[i];

@@ -72,6 +72,8 @@ static int read_events(struct otf2in *in, OTF2_Reader *reader)
 		return otf2in_fail(in, LS_ERR_SYNTAX, "events: %s", OTF2_Error_GetDescription(rc));
 	otf2in_finish_events(in);
 	OTF2_Reader_CloseEvtFiles(reader);
+	if (in->status == 0 && ls_write_trailer(in->w) < 0)
+		otf2in_fail(in, LS_ERR_IO, "cannot write the stream");
 	return in->status;
 }
 

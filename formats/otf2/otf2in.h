@@ -8,10 +8,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../../libstream/header.h"
 #include "../../libstream/range.h"
 #include "../../libstream/writer.h"
 
 struct otf2in_options {
+	const struct ls_stage *stage;	/* the tool reading, for the header's stages */
 	struct ls_ranges processes;	/* empty: all */
 	struct ls_ranges streams;	/* empty: all */
 	bool window;			/* keep only events with begin <= t <= end */
@@ -39,9 +41,10 @@ struct otf2in_report {
 };
 
 /*
- * Read the archive whose anchor file is path and write its stream to w.
- * Returns 0; or a negative error with a one-line message in err[0..n)
- * (not an OTF2 archive, a read error, a write error: w->err says which).
+ * Read the archive whose anchor file is path and write its stream to w,
+ * the trailer last. Returns 0; or a negative error with a one-line
+ * message in err[0..n) (not an OTF2 archive, a read error, a write
+ * error: w->err says which), and then no trailer.
  */
 int otf2in_read(const char *path, const struct otf2in_options *opt,
 		struct ls_writer *w, struct otf2in_report *report, char *err,
