@@ -102,6 +102,43 @@ bench/otf2-read: bench/otf2-read.o
 check: all
 	tests/run
 
+# make fuzz [FUZZ_SECONDS=N]: the libFuzzer targets of tests/fuzz, built
+# with clang (AddressSanitizer and UBSan on) and run N seconds each
+FUZZ_CC = clang
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS = -std=gnu11 -D_GNU_SOURCE -DTR_VERSION='"$(VERSION)"' -g -O1 \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	$(shell pkg-config --cflags msgpack otf2)
+FUZZ_STAGES = deps waits critpath rank
+FUZZ_TARGETS = read $(FUZZ_STAGES) otf2out otf2in
+FUZZ_BINS = $(addprefix tests/fuzz/out/fuzz-,$(FUZZ_TARGETS))
+FUZZ_HEADERS = $(wildcard libstream/*.h analysis/*.h formats/otf2/*.h cmd/*.h tests/fuzz/*.h)
+LIBSTREAM_SRCS = $(LIBSTREAM_OBJS:.o=.c)
+ANALYSIS_SRCS = $(ANALYSIS_OBJS:.o=.c)
+
+tests/fuzz/out/fuzz-read: tests/fuzz/read.c tests/fuzz/input.c $(LIBSTREAM_SRCS) $(FUZZ_HEADERS)
+	@mkdir -p tests/fuzz/out
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(filter %.c,$^) $(LIBS)
+
+$(addprefix tests/fuzz/out/fuzz-,$(FUZZ_STAGES)): tests/fuzz/out/fuzz-%: tests/fuzz/stage.c \
+		tests/fuzz/input.c cmd/stage.c cmd/tool.c $(ANALYSIS_SRCS) $(LIBSTREAM_SRCS) $(FUZZ_HEADERS)
+	@mkdir -p tests/fuzz/out
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DFUZZ_$(shell echo $* | tr a-z A-Z) -o $@ $(filter %.c,$^) $(LIBS) \
+		-lpthread
+
+tests/fuzz/out/fuzz-otf2out: tests/fuzz/otf2out.c tests/fuzz/input.c cmd/staging.c \
+		$(OTF2OUT_OBJS:.o=.c) $(ANALYSIS_SRCS) $(LIBSTREAM_SRCS) $(FUZZ_HEADERS)
+	@mkdir -p tests/fuzz/out
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(sort $(filter %.c,$^)) $(OTF2_LIBS) $(LIBS)
+
+tests/fuzz/out/fuzz-otf2in: tests/fuzz/otf2in.c tests/fuzz/input.c cmd/staging.c \
+		$(OTF2IN_OBJS:.o=.c) $(LIBSTREAM_SRCS) $(FUZZ_HEADERS)
+	@mkdir -p tests/fuzz/out
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(sort $(filter %.c,$^)) $(OTF2_LIBS) $(LIBS)
+
+fuzz: all $(FUZZ_BINS)
+	tests/fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 bench: all
 	bench/run
 
@@ -123,11 +160,11 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(MAN7)))
 
 clean:
-	rm -rf bin $(PROGRAMS) $(HELPERS) libstream/libstream.a formats/otf2/libotf2in.a \
+	rm -rf bin $(PROGRAMS) $(HELPERS) tests/fuzz/out libstream/libstream.a formats/otf2/libotf2in.a \
 		analysis/libanalysis.a formats/otf2/libotf2out.a
 	find . -name '*.o' -delete -o -name '*.d' -delete
 
-.PHONY: all check bench example deps install uninstall clean
+.PHONY: all check fuzz bench example deps install uninstall clean
 .SECONDARY:
 
 -include $(shell find . -name '*.d' 2>/dev/null)

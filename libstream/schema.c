@@ -50,12 +50,12 @@ static const char *const patterns[] = {
 	OPT(RESULT, INT), OPT(CORR, UINT), OPT(BYTES, UINT)
 #define MESSAGE_FIELDS REQ_REF(PEER, UINT, PROCESS), REQ(TAG, INT), \
 	REQ_REF(COMM, UINT, COMM), OPT(BYTES, UINT), OPT(REQ, UINT)
-#define KIND(k, cls, ...) [LS_K_##k] = { kind_names[LS_K_##k], LS_C_##cls, \
+#define KIND(k, cls, ...) [LS_K_##k] = { LS_C_##cls, \
 	{ __VA_ARGS__ }, \
 	sizeof((struct ls_field_spec[]){ __VA_ARGS__ }) / sizeof(struct ls_field_spec) }
 
 static const struct ls_kind_spec specs[LS_K__COUNT] = {
-	[LS_K_UNKNOWN] = { "", LS_C_UNKNOWN, { { 0 } }, 0 },
+	[LS_K_UNKNOWN] = { LS_C_UNKNOWN, { { 0 } }, 0 },
 	KIND(HEADER, HEADER, REQ(MAJOR, UINT), REQ(MINOR, UINT),
 	     REQ(PRODUCER, STR), REQ_VOCAB(CLOCK, CLOCK), OPT(SOURCE, STR),
 	     OPT(EPOCH, INT), OPT(STAGES, STAGES)),
@@ -114,7 +114,7 @@ static const struct ls_kind_spec specs[LS_K__COUNT] = {
 	     REQ(RATING_B, NUM)),
 	KIND(PROJECTION, DERIVED, REQ(SPEC, STR), REQ(BEFORE, UINT),
 	     REQ(AFTER, UINT)),
-	[LS_K_TRAILER] = { "trailer", LS_C_TRAILER, { { 0 } }, 0 },
+	[LS_K_TRAILER] = { LS_C_TRAILER, { { 0 } }, 0 },
 };
 
 /*

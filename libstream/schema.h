@@ -191,7 +191,6 @@ struct ls_field_spec {
 #define LS_MAX_SPEC_FIELDS 16
 
 struct ls_kind_spec {
-	const char *name;
 	enum ls_class cls;
 	struct ls_field_spec fields[LS_MAX_SPEC_FIELDS];
 	int nfields;

@@ -35,7 +35,7 @@ repro() {
 	# valid up to there, and without a trailer: the next tool sees the cut
 	run --separate-stderr tr-cat --check "$TMP/out.tr"
 	assert_failure 1
-	assert_equal "$stderr" "tr-cat: $TMP/out.tr: the stream ends at record 314 (byte 17168) without its trailer: it was cut short (did a tool before this one fail?)"
+	assert_regex "$stderr" "^tr-cat: $TMP/out.tr: the stream ends at record 314 \(byte [0-9]+\) without its trailer: it was cut short \(did a tool before this one fail\?\)$"
 }
 
 @test "repro: a local definition file missing: its collectives and messages left out, counted" {

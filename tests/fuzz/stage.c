@@ -1,0 +1,118 @@
+/*
+ * Fuzz target: an analysis stage's read-take-write loop (stage_run, as the
+ * tool runs it) over any bytes, then its end of input. Built once per
+ * stage: -DFUZZ_DEPS, -DFUZZ_WAITS, -DFUZZ_CRITPATH or -DFUZZ_RANK.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../../cmd/stage.h"
+#include "input.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#if defined(FUZZ_DEPS)
+#include "../../analysis/deps.h"
+
+static int take(void *ctx, const struct ls_record *rec, const char **why)
+{
+	return an_deps_take(ctx, rec, why);
+}
+
+static void stage(struct stage_io *io)
+{
+	static const enum ls_kind replaces[] = { LS_K_EDGE, LS_K_INSTANCE, 0 };
+	struct an_deps d;
+
+	an_deps_init(&d, &io->w);
+	if (stage_run(&(struct stage){ "fuzz", NULL, replaces, an_deps_reads(), take, &d }, io) == 0)
+		an_deps_finish(&d);
+	an_deps_release(&d);
+}
+#elif defined(FUZZ_WAITS)
+#include "../../analysis/waits.h"
+
+static int take(void *ctx, const struct ls_record *rec, const char **why)
+{
+	return an_waits_take(ctx, rec, why);
+}
+
+static void stage(struct stage_io *io)
+{
+	static const enum ls_kind replaces[] = { LS_K_WAIT, LS_K_BLAME, LS_K_WAIT_SUMMARY, 0 };
+	struct an_waits a;
+
+	an_waits_init(&a, &io->w);
+	if (stage_run(&(struct stage){ "fuzz", NULL, replaces, an_waits_reads(), take, &a }, io) == 0 &&
+	    an_waits_finish(&a) == 0)
+		an_waits_summary(&a);
+	an_waits_release(&a);
+}
+#elif defined(FUZZ_CRITPATH)
+#include "../../analysis/critpath.h"
+
+static int take(void *ctx, const struct ls_record *rec, const char **why)
+{
+	return an_crit_take(ctx, rec, why);
+}
+
+static void stage(struct stage_io *io)
+{
+	static const enum ls_kind replaces[] = { LS_K_CRIT, 0 };
+	struct an_crit c;
+
+	an_crit_init(&c, &io->w, 2);
+	if (stage_run(&(struct stage){ "fuzz", NULL, replaces, an_crit_reads(), take, &c }, io) == 0)
+		an_crit_finish(&c);
+	an_crit_release(&c);
+}
+#elif defined(FUZZ_RANK)
+#include "../../analysis/rank.h"
+
+static void stage(struct stage_io *io)
+{
+	struct an_rank k;
+	struct an_rating *v = NULL;
+	struct ls_record rec;
+	const char *why;
+	uint32_t n;
+	int rc;
+
+	an_rank_init(&k);
+	ls_reader_skim(&io->r, ~an_rank_reads());
+	while ((rc = ls_read(&io->r, &rec)) > 0 && an_rank_take(&k, &rec, &why) == 0)
+		;
+	if (rc == 0 && an_rank_rate(&k, &v, &n) == 0)
+		for (int p = 0; p < LS_P__COUNT; p++) {
+			uint64_t min, max;
+
+			an_rank_wait_range(&k, (enum ls_pattern)p, &min, &max);
+		}
+	free(v);
+	an_rank_release(&k);
+}
+#else
+#error "build with -DFUZZ_DEPS, -DFUZZ_WAITS, -DFUZZ_CRITPATH or -DFUZZ_RANK"
+#endif
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct stage_io io;
+	char path[64];
+	int in = fuzz_input(data, size, path, sizeof(path));
+	int out = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	if (in >= 0 && out >= 0 && ls_reader_open(&io.r, path) == 0) {
+		ls_writer_init(&io.w, out, LS_FMT_MSGPACK);
+		stage(&io);
+		ls_writer_flush(&io.w);
+		ls_writer_release(&io.w);
+		ls_reader_release(&io.r);
+	}
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return 0;
+}
