@@ -102,6 +102,13 @@ bench/otf2-read: bench/otf2-read.o
 check: all
 	tests/run
 
+# make check-threads: the tests of the threaded parts (tr-critpath -j)
+# under ThreadSanitizer, after make clean; make SANITIZE=thread
+THREAD_TESTS = tests/1005-critpath.bats tests/4004-critpath-corpus.bats
+
+check-threads: all
+	TSAN_OPTIONS=halt_on_error=1 tests/run $(THREAD_TESTS)
+
 # make fuzz [FUZZ_SECONDS=N]: the libFuzzer targets of tests/fuzz, built
 # with clang (AddressSanitizer and UBSan on) and run N seconds each
 FUZZ_CC = clang
@@ -164,7 +171,7 @@ clean:
 		analysis/libanalysis.a formats/otf2/libotf2out.a
 	find . -name '*.o' -delete -o -name '*.d' -delete
 
-.PHONY: all check fuzz bench example deps install uninstall clean
+.PHONY: all check check-threads fuzz bench example deps install uninstall clean
 .SECONDARY:
 
 -include $(shell find . -name '*.d' 2>/dev/null)
