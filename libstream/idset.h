@@ -1,4 +1,11 @@
-/* A set of 64-bit ids (event ids, definition ids): insert and look up. */
+/*
+ * A set of 64-bit ids (event ids, definition ids) as runs of consecutive
+ * ids: insert and look up. Tools number events in runs (tr-read 0, 1,
+ * 2, ...; after jq or re-timing, runs with gaps), so a stream's ids take
+ * a few runs, not memory per id: tr-cat --check stays flat on any length.
+ * Ids in no order at all take a run each, and inserting one in the middle
+ * moves the runs after it.
+ */
 #ifndef LS_IDSET_H
 #define LS_IDSET_H
 
@@ -6,13 +13,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct ls_idset {
-	uint64_t *slot;		/* UINT64_MAX marks an empty slot */
-	size_t cap, count;
-	bool has_max;		/* UINT64_MAX itself is in the set */
+struct ls_idrun {
+	uint64_t lo, hi;	/* inclusive */
 };
 
-#define LS_IDSET_INIT { NULL, 0, 0, false }
+struct ls_idset {
+	struct ls_idrun *run;	/* sorted, apart (never adjacent, never overlapping) */
+	size_t n, cap;
+};
+
+#define LS_IDSET_INIT { NULL, 0, 0 }
 
 /* Add id. Returns 1 if added, 0 if it was there already, or LS_ERR_NOMEM. */
 int ls_idset_add(struct ls_idset *set, uint64_t id);

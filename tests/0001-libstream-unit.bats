@@ -34,6 +34,10 @@ group_passes() {
 	group_passes idset
 }
 
+@test "id sets keep consecutive ids as one run, and agree with a bitmap on ids in no order" {
+	group_passes idset-runs
+}
+
 @test "schema name tables agree with each other" {
 	group_passes schema
 }

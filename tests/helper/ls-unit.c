@@ -419,6 +419,39 @@ static void test_idset(void)
 	CHECK(!ls_idset_has(&set, 0));
 }
 
+/* Ids in runs take a run each; in any order, the set is the set of a bitmap. */
+static void test_idset_runs(void)
+{
+	struct ls_idset set = LS_IDSET_INIT;
+	static uint8_t in[4096];
+	uint64_t state = 1;
+
+	for (uint64_t i = 0; i < 1000000; i++)	/* as tr-read numbers events */
+		CHECK(ls_idset_add(&set, i) == 1);
+	CHECK(set.n == 1 && set.run[0].lo == 0 && set.run[0].hi == 999999);
+	for (uint64_t i = 2000000; i > 1000001; i--)	/* counting down, with a gap */
+		CHECK(ls_idset_add(&set, i) == 1);
+	CHECK(set.n == 2 && set.run[1].lo == 1000002);
+	CHECK(ls_idset_add(&set, 1000000) == 1 && set.n == 2);
+	CHECK(ls_idset_add(&set, 1000001) == 1 && set.n == 1 && set.run[0].hi == 2000000);
+	CHECK(ls_idset_add(&set, 1000001) == 0 && ls_idset_has(&set, 0) && !ls_idset_has(&set, 2000001));
+	ls_idset_clear(&set);
+	CHECK(!ls_idset_has(&set, 5));
+	for (int i = 0; i < 100000; i++) {
+		uint64_t id;
+
+		state = state * 6364136223846793005u + 1442695040888963407u;
+		id = state >> 52;	/* 0 .. 4095, in no order */
+		CHECK(ls_idset_add(&set, id) == !in[id]);
+		in[id] = 1;
+	}
+	for (uint64_t id = 0; id < 4096; id++)
+		CHECK(ls_idset_has(&set, id) == in[id]);
+	for (size_t r = 1; r < set.n; r++)
+		CHECK(set.run[r].lo > set.run[r - 1].hi + 1);
+	ls_idset_release(&set);
+}
+
 static void test_schema(void)
 {
 	for (int f = 0; f < LS_F__COUNT; f++) {
@@ -568,7 +601,8 @@ int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*run)(void); } groups[] = {
 		{ "mp", test_mp }, { "record", test_record }, { "json", test_json },
-		{ "idset", test_idset }, { "schema", test_schema }, { "enc", test_enc },
+		{ "idset", test_idset }, { "idset-runs", test_idset_runs }, { "schema", test_schema },
+		{ "enc", test_enc },
 		{ "pipe", test_pipe }, { "skim", test_skim },
 	};
 
