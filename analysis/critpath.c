@@ -21,6 +21,11 @@ void an_crit_init(struct an_crit *c, struct ls_writer *w, unsigned jobs)
 	c->w = w;
 }
 
+void an_crit_keep_all(struct an_crit *c)
+{
+	c->gc_at = UINT32_MAX;
+}
+
 size_t an_crit_bytes_per_node(void)
 {
 	/* the id map is at most half full: two slots a node, up to four after it grew */
@@ -188,10 +193,15 @@ static void depend(struct an_crit *c, uint64_t from, uint32_t ti)
 static void edge(struct an_crit *c, const struct ls_record *rec)
 {
 	uint64_t from, to;
-	uint32_t ti;
+	uint32_t fi, ti, n;
+	const char *type;
 
 	if (ls_get_u64(rec, LS_F_FROM, &from) < 0 || ls_get_u64(rec, LS_F_TO, &to) < 0)
 		return;
+	/* a message received: its send's late receiver wait, if any, has come */
+	if (ls_get_str(rec, LS_F_TYPE, &type, &n) == 0 && ls_edge_lookup(type, n) == LS_E_MSG &&
+	    node_of(c, from, &fi))
+		an_idmap_del(&c->unsent, c->n[fi].own);
 	if (!node_of(c, to, &ti)) {
 		c->st.lost++;
 		return;
@@ -253,6 +263,9 @@ static int event(struct an_crit *c, const struct ls_record *rec, const char **wh
 			return rc;
 		if (enter != AN_NONE)
 			c->n[enter].leave = i;
+		if ((f->role == LS_R_MPI_SEND || f->role == LS_R_MPI_SENDRECV) &&
+		    (rc = an_idmap_put(&c->unsent, f->id, 0)) < 0)
+			return rc;
 		if (f->role == LS_R_MPI_FINALIZE &&
 		    (c->fin == AN_NONE || ev.t >= c->n[c->fin].t))
 			c->fin = i;
@@ -286,7 +299,10 @@ static int add_root(struct an_crit *c, uint32_t *nroots, uint32_t x)
  * The roots: nodes later events may still depend on. Every node since
  * the earliest last event of a busy host thread may be the source of an
  * edge to come; before that, an edge's source is never later than its
- * target's stream predecessor.
+ * target's stream predecessor. A blocking send whose message has not been
+ * received may still get a late receiver's dependency into its leave:
+ * every node since its enter stays a root, so that the posting of the
+ * receive, which came after it, does too.
  */
 static int gather_roots(struct an_crit *c, uint32_t *nroots)
 {
@@ -298,6 +314,13 @@ static int gather_roots(struct an_crit *c, uint32_t *nroots)
 		if (d->streams[s].host && c->tr.stacks[s].n && c->last[s] != AN_NONE &&
 		    c->n[c->last[s]].t < h)
 			h = c->n[c->last[s]].t;
+	for (size_t k = 0; k < c->unsent.cap; k++) {
+		uint32_t e;
+
+		if (c->unsent.slot[k].used && node_of(c, c->unsent.slot[k].key, &e) &&
+		    c->n[e].t < h)
+			h = c->n[e].t;
+	}
 	for (uint32_t s = 0; s < d->nstreams; s++) {
 		const struct an_stack *st = &c->tr.stacks[s];
 
@@ -491,7 +514,7 @@ static int collect(struct an_crit *c, uint32_t end)
 		return 0;
 	if ((rc = compact(c)) < 0)
 		return rc;
-	c->gc_at = c->nn * 2 > GC_MIN ? c->nn * 2 : GC_MIN;
+	c->gc_at = c->nn > UINT32_MAX / 2 ? UINT32_MAX : c->nn * 2 > GC_MIN ? c->nn * 2 : GC_MIN;
 	return 0;
 }
 
@@ -556,6 +579,7 @@ void an_crit_release(struct an_crit *c)
 {
 	an_trace_release(&c->tr);
 	an_idmap_release(&c->ix);
+	an_idmap_release(&c->unsent);
 	free(c->n);
 	free(c->last);
 	free(c->mark);

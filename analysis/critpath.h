@@ -18,7 +18,9 @@
  * stream's last node, every node since the earliest last event of a busy
  * host thread (an edge from it may still come) and the end so far; the
  * enters of open activities are kept too (a late receiver's wait names
- * one). The part of the path every root's chain
+ * one), and so is everything since a blocking send whose message has not
+ * yet been received (a late receiver's wait, which comes with the message,
+ * adds a dependency to its leave). The part of the path every root's chain
  * goes through is final: it is written as crit records and dropped, with
  * every node no root's chain reaches. After a collective over all
  * processes that is everything before its last arriver, so memory grows
@@ -59,6 +61,7 @@ struct an_crit {
 	struct an_cp_node *n;
 	uint32_t nn, cap;
 	struct an_idmap ix;	/* event id -> node, for nodes outside the run */
+	struct an_idmap unsent;	/* blocking sends ended, their message not yet received: enter ids */
 	uint32_t run_at, run_n;	/* the run: the newest nodes, from run_at, with ids run_id, run_id + 1, ... */
 	uint64_t run_id;
 	uint32_t *last;		/* per stream index: its last node */
@@ -84,6 +87,12 @@ struct an_crit {
 
 /* Write crit records to w (borrowed), resolving sub-paths on jobs threads. */
 void an_crit_init(struct an_crit *c, struct ls_writer *w, unsigned jobs);
+
+/*
+ * Never collect: keep every event until the end (memory grows with the
+ * run). The path is the same; this is how tests show it.
+ */
+void an_crit_keep_all(struct an_crit *c);
 
 /*
  * Take one input record, after it has been written on; crit records for

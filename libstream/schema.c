@@ -32,6 +32,7 @@ static const char *const edge_types[] = {
 #undef LS_X
 	NULL
 };
+static uint8_t edge_len[LS_E__COUNT];
 static const char *const patterns[] = {
 #define LS_X(e, s) s,
 	LS_PATTERNS(LS_X)
@@ -252,6 +253,8 @@ __attribute__((constructor)) static void schema_init(void)
 	table_fill(&kinds_by_name, kind_names, 1, LS_K__COUNT);
 	table_fill(&roles_by_name, role_names, 1, LS_R__COUNT);
 	table_fill(&patterns_by_name, patterns, 0, LS_P__COUNT);
+	for (int e = 0; e < LS_E__COUNT; e++)
+		edge_len[e] = (uint8_t)strlen(edge_types[e]);
 	for (int n = 0; n <= LS_SHORT_MAX; n++) {
 		int bytes = 1 + n;	/* the first byte, then the name */
 
@@ -332,6 +335,15 @@ const char *ls_role_name(enum ls_role r)
 const char *ls_edge_name(enum ls_edge e)
 {
 	return edge_types[e];
+}
+
+enum ls_edge ls_edge_lookup(const char *s, uint32_t n)
+{
+	/* on the path of every edge: lengths first, no strlen */
+	for (int e = 0; e < LS_E__COUNT; e++)
+		if (edge_len[e] == n && memcmp(edge_types[e], s, n) == 0)
+			return (enum ls_edge)e;
+	return LS_E__COUNT;
 }
 
 enum ls_pattern ls_pattern_lookup(const char *s, uint32_t n)

@@ -322,6 +322,9 @@ const char *ls_role_name(enum ls_role r);
 
 const char *ls_edge_name(enum ls_edge e);
 
+/* The edge type named s[0..n), or LS_E__COUNT if there is none. */
+enum ls_edge ls_edge_lookup(const char *s, uint32_t n);
+
 /* Pattern for a pattern string; LS_P__COUNT for one this version lacks. */
 enum ls_pattern ls_pattern_lookup(const char *s, uint32_t n);
 const char *ls_pattern_name(enum ls_pattern p);

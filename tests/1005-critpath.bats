@@ -287,3 +287,49 @@ alternating() {
 	assert_failure 2
 	assert_equal "${stderr_lines[0]}" "tr-critpath: -j 0: give a number of threads from 1 to 64"
 }
+
+# Rank 0 sends to rank 1 (100..600), whose receive was posted late (an
+# Irecv at 500, a Wait from 950 that completes at 1 000 000: a late
+# receiver, decided only then); meanwhile rank 0 receives from rank 2 and
+# rank 2 computes N times, so that the path is collected before the late
+# receiver's wait comes. The path: rank 2's main 0..850, its Send's message
+# in transit 850..900, rank 0's main 900..1 000 200.
+late_receiver_run() {
+	awk -v n="$1" '
+		BEGIN {
+			id = 0
+			ev("enter", 0, 0, "\"r\":0"); ev("enter", 0, 1, "\"r\":0"); ev("enter", 0, 2, "\"r\":0")
+			ev("enter", 100, 0, "\"r\":1"); ev("send", 100, 0, "\"peer\":1,\"tag\":0,\"comm\":0")
+			ev("enter", 500, 1, "\"r\":5"); ev("recv_post", 500, 1, "\"req\":1"); ev("leave", 510, 1, "\"r\":5")
+			ev("enter", 520, 1, "\"r\":14")
+			ev("leave", 600, 0, "\"r\":1")
+			ev("enter", 700, 0, "\"r\":2")
+			ev("enter", 850, 2, "\"r\":1"); ev("send", 850, 2, "\"peer\":0,\"tag\":0,\"comm\":0")
+			ev("leave", 890, 1, "\"r\":14")
+			ev("recv", 900, 0, "\"peer\":2,\"tag\":0,\"comm\":0"); ev("leave", 900, 0, "\"r\":2")
+			ev("leave", 900, 2, "\"r\":1")
+			ev("enter", 950, 1, "\"r\":6")
+			for (i = 0; i < n; i++) {
+				ev("enter", 1000 + 20 * i, 2, "\"r\":14"); ev("leave", 1010 + 20 * i, 2, "\"r\":14")
+			}
+			ev("recv", 1000000, 1, "\"peer\":0,\"tag\":0,\"comm\":0,\"req\":1"); ev("leave", 1000000, 1, "\"r\":6")
+			ev("leave", 1000100, 1, "\"r\":0"); ev("leave", 1000100, 2, "\"r\":0")
+			ev("leave", 1000200, 0, "\"r\":0")
+		}
+		function ev(k, t, s, rest) { printf "{\"k\":\"%s\",\"id\":%d,\"t\":%d,\"s\":%d,%s}\n", k, id++, t, s, rest }'
+}
+
+@test "a late receiver's wait that comes after a collection: nothing lost, the path as without collecting" {
+	set -o pipefail
+	{ cat "$DATA/mpi/defs.ndjson"; late_receiver_run 40000; } | tr-deps -M | tr-waits -M \
+		> "$BATS_TEST_TMPDIR/in"
+	run --separate-stderr tr-critpath -J "$BATS_TEST_TMPDIR/in"
+	assert_success
+	assert_equal "$stderr" ""
+	grep '"k":"crit"' <<< "$output" > "$BATS_TEST_TMPDIR/crit"
+	assert_equal "$(cat "$BATS_TEST_TMPDIR/crit")" '{"k":"crit","s":2,"t":0,"dur":850,"act":2,"r":0}
+{"k":"crit","s":2,"t":850,"dur":50,"act":11,"r":1}
+{"k":"crit","s":0,"t":900,"dur":999300,"act":0,"r":0}'
+	TR_CRITPATH_KEEP_ALL=1 tr-critpath -J "$BATS_TEST_TMPDIR/in" | grep '"k":"crit"' |
+		cmp - "$BATS_TEST_TMPDIR/crit"
+}

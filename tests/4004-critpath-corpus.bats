@@ -20,6 +20,18 @@ analyse() {
 		tr-waits -M 2>> "$TMP/$1.err" | tr-critpath -M -j 2 > "$TMP/$1.tr" 2>> "$TMP/$1.err"
 }
 
+@test "every corpus archive: the path is the same collected as it goes or kept whole, nothing lost" {
+	for dir in "$CORPUS"/otf2/*/; do
+		name=$(basename "$dir")
+		tr-read -M "$(archive "$name")" 2>/dev/null | tr-deps -M 2>/dev/null |
+			tr-waits -M > "$TMP/w.tr" 2>/dev/null
+		tr-critpath -J "$TMP/w.tr" 2> "$TMP/err" | grep '"k":"crit"' > "$TMP/collected"
+		! grep -q "dependencies came for events" "$TMP/err" || fail "$name: $(cat "$TMP/err")"
+		TR_CRITPATH_KEEP_ALL=1 tr-critpath -J "$TMP/w.tr" 2>/dev/null | grep '"k":"crit"' |
+			cmp - "$TMP/collected" || fail "$name: the path differs when collected"
+	done
+}
+
 @test "every corpus archive goes through the whole pipeline; the path tiles the run" {
 	for dir in "$CORPUS"/otf2/*/; do
 		name=$(basename "$dir")
