@@ -9,6 +9,9 @@
  * (even iterations) or a stream synchronization (odd ones); a Sendrecv
  * around a ring; an Allreduce; a stretch of CPU work of random length.
  *
+ * With -m, one process without MPI (no Init, Sendrecv, Allreduce or
+ * Finalize), as a PyTorch or Nsight trace of one process is.
+ *
  * With -g S, a GPU-heavy offload program instead: S GPU streams per rank,
  * stream 0 the null stream, and per iteration the CUDA work of offload_step
  * (kernels on every stream, an event waited for by another stream, an async
@@ -35,7 +38,7 @@ static void die(const char *what)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: gen-otf2 [-a] [-g gpu-streams] [-i iterations] [-k skew] [-o offset] "
+	fprintf(stderr, "usage: gen-otf2 [-am] [-g gpu-streams] [-i iterations] [-k skew] [-o offset] "
 		"[-r ranks] [-R resolution] [-s seed] [-t threads] dir/name\n");
 	exit(2);
 }
@@ -96,6 +99,7 @@ struct options {
 	uint64_t iterations, seed, resolution, offset;
 	int64_t skew;		/* ticks rank 1's clock is behind, as ClockOffset records say */
 	bool all_api;
+	bool no_mpi;		/* -m: one process, no MPI calls */
 	const char *path;
 };
 
@@ -442,8 +446,10 @@ static void run_program(struct gen *g)
 		uint64_t t = 1000 * r;
 
 		enter(g, host, t, R_MAIN);
-		enter(g, host, t + 100, R_INIT);
-		leave(g, host, t + 50000, R_INIT);
+		if (!g->o.no_mpi) {
+			enter(g, host, t + 100, R_INIT);
+			leave(g, host, t + 50000, R_INIT);
+		}
 		enter(g, host, t + 50100, R_MALLOC);
 		leave(g, host, t + 60000, R_MALLOC);
 		enter(g, host, t + 60100, R_MEMCPY_HTOD);
@@ -460,19 +466,24 @@ static void run_program(struct gen *g)
 		if (g->o.gpus > 1) {
 			for (uint32_t r = 0; r < g->o.ranks; r++)
 				offload_step(g, r);
-			allreduce(g);
+			if (!g->o.no_mpi)
+				allreduce(g);
 			continue;
 		}
 		for (uint32_t r = 0; r < g->o.ranks; r++) {
 			omp_loop(g, r);
 			cuda_step(g, r, i);
 		}
-		sendrecv(g, i);
-		allreduce(g);
+		if (!g->o.no_mpi) {
+			sendrecv(g, i);
+			allreduce(g);
+		}
 	}
 	for (uint32_t r = 0; r < g->o.ranks; r++) {
-		enter(g, writer(g, r, 0), g->now[r], R_FINALIZE);
-		leave(g, writer(g, r, 0), g->now[r] + 20000, R_FINALIZE);
+		if (!g->o.no_mpi) {
+			enter(g, writer(g, r, 0), g->now[r], R_FINALIZE);
+			leave(g, writer(g, r, 0), g->now[r] + 20000, R_FINALIZE);
+		}
 		leave(g, writer(g, r, 0), g->now[r] + 20100, R_MAIN);
 	}
 }
@@ -637,9 +648,10 @@ static void parse(int argc, char **argv, struct options *o)
 
 	*o = (struct options){ .ranks = 4, .threads = 4, .gpus = 1, .iterations = 100, .seed = 1,
 			       .resolution = 2100000000, .offset = 9604711018472394 };
-	while ((ch = getopt(argc, argv, "ag:i:k:o:r:R:s:t:")) != -1) {
+	while ((ch = getopt(argc, argv, "ag:i:k:mo:r:R:s:t:")) != -1) {
 		switch (ch) {
 		case 'a': o->all_api = true; break;
+		case 'm': o->no_mpi = true; break;
 		case 'g': o->gpus = (uint32_t)strtoul(optarg, NULL, 10); break;
 		case 'i': o->iterations = strtoull(optarg, NULL, 10); break;
 		case 'k': o->skew = strtoll(optarg, NULL, 10); break;
@@ -651,7 +663,8 @@ static void parse(int argc, char **argv, struct options *o)
 		default: usage();
 		}
 	}
-	if (argc - optind != 1 || o->ranks < 1 || o->threads < 1 || o->resolution < 1 || o->gpus < 1)
+	if (argc - optind != 1 || o->ranks < 1 || o->threads < 1 || o->resolution < 1 || o->gpus < 1 ||
+	    (o->no_mpi && o->ranks != 1))
 		usage();
 	o->path = argv[optind];
 }
