@@ -149,6 +149,9 @@ fuzz: all $(FUZZ_BINS)
 bench: all
 	bench/run
 
+bench-mem: all
+	bench/mem
+
 example: all
 	pipelines/example.sh
 
@@ -171,7 +174,7 @@ clean:
 		analysis/libanalysis.a formats/otf2/libotf2out.a
 	find . -name '*.o' -delete -o -name '*.d' -delete
 
-.PHONY: all check check-threads fuzz bench example deps install uninstall clean
+.PHONY: all check check-threads fuzz bench bench-mem example deps install uninstall clean
 .SECONDARY:
 
 -include $(shell find . -name '*.d' 2>/dev/null)

@@ -190,6 +190,22 @@ static void depend(struct an_crit *c, uint64_t from, uint32_t ti)
 	to->since = c->n[fi].t;
 }
 
+/*
+ * The message sent at node x was received: its activity, if still open,
+ * is marked so (frame b); if it ended, it no longer waits for it.
+ */
+static void received(struct an_crit *c, const struct an_cp_node *x)
+{
+	struct an_stack *st = &c->tr.stacks[x->s];
+
+	for (uint32_t k = st->n; k-- > 0;)
+		if (st->f[k].id == x->own) {
+			st->f[k].b = 1;
+			return;
+		}
+	an_idmap_del(&c->unsent, x->own);
+}
+
 static void edge(struct an_crit *c, const struct ls_record *rec)
 {
 	uint64_t from, to;
@@ -201,7 +217,7 @@ static void edge(struct an_crit *c, const struct ls_record *rec)
 	/* a message received: its send's late receiver wait, if any, has come */
 	if (ls_get_str(rec, LS_F_TYPE, &type, &n) == 0 && ls_edge_lookup(type, n) == LS_E_MSG &&
 	    node_of(c, from, &fi))
-		an_idmap_del(&c->unsent, c->n[fi].own);
+		received(c, &c->n[fi]);
 	if (!node_of(c, to, &ti)) {
 		c->st.lost++;
 		return;
@@ -263,7 +279,7 @@ static int event(struct an_crit *c, const struct ls_record *rec, const char **wh
 			return rc;
 		if (enter != AN_NONE)
 			c->n[enter].leave = i;
-		if ((f->role == LS_R_MPI_SEND || f->role == LS_R_MPI_SENDRECV) &&
+		if ((f->role == LS_R_MPI_SEND || f->role == LS_R_MPI_SENDRECV) && !f->b &&
 		    (rc = an_idmap_put(&c->unsent, f->id, 0)) < 0)
 			return rc;
 		if (f->role == LS_R_MPI_FINALIZE &&

@@ -57,7 +57,7 @@ struct an_crit_mark {
 };
 
 struct an_crit {
-	struct an_trace tr;	/* frames' a: their enter's node + 1 */
+	struct an_trace tr;	/* frames' a: their enter's node + 1; b: 1 once a message sent in it was received */
 	struct an_cp_node *n;
 	uint32_t nn, cap;
 	struct an_idmap ix;	/* event id -> node, for nodes outside the run */

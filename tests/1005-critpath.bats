@@ -333,3 +333,14 @@ late_receiver_run() {
 	TR_CRITPATH_KEEP_ALL=1 tr-critpath -J "$BATS_TEST_TMPDIR/in" | grep '"k":"crit"' |
 		cmp - "$BATS_TEST_TMPDIR/crit"
 }
+
+@test "a ring of blocking Sendrecvs is collected as it goes: each message received frees its send" {
+	set -o pipefail
+	gen-otf2 -r 2 -t 1 -i 10000 "$BATS_TEST_TMPDIR/ring/t"
+	run --separate-stderr bash -c "tr-read -M '$BATS_TEST_TMPDIR/ring/t.otf2' | tr-deps -M |
+		tr-waits -M | tr-critpath -M --summary > /dev/null"
+	assert_success
+	[[ "$stderr" == *"540024 events"* ]]
+	peak=$(sed -n 's/.*kept at most \([0-9]*\) events.*/\1/p' <<< "$stderr")
+	[ "$peak" -lt 150000 ]
+}
