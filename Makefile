@@ -36,7 +36,7 @@ ANALYSIS_OBJS = analysis/blame.o analysis/coll.o analysis/critpath.o analysis/de
 	analysis/p2p.o analysis/pieces.o analysis/rank.o analysis/stack.o analysis/trace.o \
 	analysis/waits.o
 TOOL_OBJS = cmd/tool.o
-STAGE_OBJS = cmd/stage.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
+STAGE_OBJS = cmd/stage.o cmd/maxmem.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
 PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps bin/tr-waits bin/tr-critpath bin/tr-rank bin/tr-otf2
 HELPERS = tests/helper/ls-unit tests/helper/an-unit tests/helper/libfault.so bench/ls-bench \
 	bench/gen-otf2 bench/otf2-read
@@ -128,7 +128,7 @@ tests/fuzz/out/fuzz-read: tests/fuzz/read.c tests/fuzz/input.c $(LIBSTREAM_SRCS)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(filter %.c,$^) $(LIBS)
 
 $(addprefix tests/fuzz/out/fuzz-,$(FUZZ_STAGES)): tests/fuzz/out/fuzz-%: tests/fuzz/stage.c \
-		tests/fuzz/input.c cmd/stage.c cmd/tool.c $(ANALYSIS_SRCS) $(LIBSTREAM_SRCS) $(FUZZ_HEADERS)
+		tests/fuzz/input.c cmd/stage.c cmd/maxmem.c cmd/tool.c $(ANALYSIS_SRCS) $(LIBSTREAM_SRCS) $(FUZZ_HEADERS)
 	@mkdir -p tests/fuzz/out
 	$(FUZZ_CC) $(FUZZ_FLAGS) -DFUZZ_$(shell echo $* | tr a-z A-Z) -o $@ $(filter %.c,$^) $(LIBS) \
 		-lpthread

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "../libstream/error.h"
+#include "maxmem.h"
 #include "stage.h"
 #include "tool.h"
 
@@ -62,6 +63,8 @@ int stage_open(int argc, char **argv, const char *flag_name, bool *flag,
 		usage(stderr);
 		return 2;
 	}
+	if (maxmem_limit(&io->max_mem) < 0)
+		return 2;
 	if (ls_reader_open(&io->r, argv[optind]) < 0) {
 		tool_error("%s: %s", argv[optind], io->r.err);
 		return 1;
@@ -78,6 +81,25 @@ int stage_close(struct stage_io *io, int status)
 	if (!status && (rc = ls_write_trailer(&io->w)) < 0)
 		status = tool_write_error(&io->r, &io->w, rc);
 	return tool_finish(&io->w) | status;
+}
+
+/* Check memory every this many records: reading it is a system call. */
+#define MEM_EVERY 65536
+
+/* Too much memory held: false after the message naming what holds it. */
+static bool within_limit(const struct stage *st, const struct stage_io *io)
+{
+	uint64_t now = maxmem_resident();
+	char where[64], what[256] = "";
+
+	if (!io->max_mem || now <= io->max_mem)
+		return true;
+	if (st->held)
+		st->held(st->ctx, what, sizeof(what));
+	tool_error("%s: %s: %.1f MiB held, more than TR_MAX_MEM (%.1f MiB)%s%s", io->r.name,
+		   ls_reader_where(&io->r, where, sizeof(where)), (double)now / 1048576.0,
+		   (double)io->max_mem / 1048576.0, what[0] ? ": " : "", what);
+	return false;
 }
 
 int stage_run(const struct stage *st, struct stage_io *io)
@@ -110,6 +132,8 @@ int stage_run(const struct stage *st, struct stage_io *io)
 		mark = ls_writer_mark(w);
 		if ((rc = ls_write_record(w, &rec)) < 0)
 			return tool_write_error(r, w, rc);
+		if (r->recno % MEM_EVERY == 0 && !within_limit(st, io))
+			return 1;
 		if ((rc = st->take(st->ctx, &rec, &why)) < 0) {
 			if (rc != LS_ERR_SYNTAX)
 				return tool_write_error(r, w, rc);

@@ -21,12 +21,15 @@ struct stage {
 	uint64_t reads;	/* kinds whose fields take reads (LS_KIND_BIT); the others are only framed */
 	/* returns 0 or a negative error, with *why set for LS_ERR_SYNTAX */
 	int (*take)(void *ctx, const struct ls_record *rec, const char **why);
+	/* what the stage holds, in words, for a message when it holds too much */
+	void (*held)(const void *ctx, char *what, size_t n);
 	void *ctx;
 };
 
 struct stage_io {
 	struct ls_reader r;
 	struct ls_writer w;
+	uint64_t max_mem;	/* TR_MAX_MEM, bytes; 0: none */
 };
 
 /*
@@ -42,8 +45,9 @@ int stage_open(int argc, char **argv, const char *flag_name, bool *flag,
  * Run st over the input into the output: the input's header with this
  * tool added to its stages (a fresh one where it has none), then every
  * record but those st replaces. A header that lists stages must list
- * those st needs. Returns 0, or 1 after a one-line message naming the
- * input and position of what was wrong.
+ * those st needs. Where TR_MAX_MEM is set, memory past it stops the
+ * stage with a message saying what it holds. Returns 0, or 1 after a
+ * one-line message naming the input and position of what was wrong.
  */
 int stage_run(const struct stage *st, struct stage_io *io);
 

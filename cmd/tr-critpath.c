@@ -76,6 +76,14 @@ static void summary(const char *input, const struct an_crit *c)
 		c->st.peak, an_crit_bytes_per_node());
 }
 
+static void held(const void *ctx, char *what, size_t n)
+{
+	const struct an_crit *c = ctx;
+
+	snprintf(what, n, "%" PRIu32 " events kept for the critical path (streams that never "
+		 "synchronize with the rest, or a message never received?)", c->nn);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const needs[] = { "tr-deps", "tr-waits", NULL };
@@ -93,7 +101,9 @@ int main(int argc, char **argv)
 	/* for checking that collecting does not change the path: tr-critpath(1) */
 	if (getenv("TR_CRITPATH_KEEP_ALL"))
 		an_crit_keep_all(&c);
-	status = stage_run(&(struct stage){ "tr-critpath " TR_VERSION, needs, replaces, an_crit_reads(), take, &c }, &io);
+	status = stage_run(&(struct stage){ .producer = "tr-critpath " TR_VERSION, .needs = needs,
+					    .replaces = replaces, .reads = an_crit_reads(),
+					    .take = take, .held = held, .ctx = &c }, &io);
 	if (!status && (rc = an_crit_finish(&c)) < 0)
 		status = tool_write_error(&io.r, &io.w, rc);
 	if (!status) {

@@ -20,6 +20,15 @@ static int take(void *ctx, const struct ls_record *rec, const char **why)
 	return an_deps_take(ctx, rec, why);
 }
 
+static void held(const void *ctx, char *what, size_t n)
+{
+	const struct an_deps *d = ctx;
+
+	snprintf(what, n, "%" PRIu64 " sends and %" PRIu64 " receives waiting for their other "
+		 "side, %" PRIu64 " collective instances open (a process that never received?)",
+		 d->p2p.pending[AN_P2P_SEND], d->p2p.pending[AN_P2P_RECV], d->coll.open);
+}
+
 struct oddity {
 	size_t off;
 	const char *what;
@@ -91,7 +100,9 @@ int main(int argc, char **argv)
 	if ((status = stage_open(argc, argv, "stats", &stats, NULL, usage, &io)))
 		return status;
 	an_deps_init(&d, &io.w);
-	status = stage_run(&(struct stage){ "tr-deps " TR_VERSION, NULL, replaces, an_deps_reads(), take, &d }, &io);
+	status = stage_run(&(struct stage){ .producer = "tr-deps " TR_VERSION, .replaces = replaces,
+					    .reads = an_deps_reads(), .take = take, .held = held,
+					    .ctx = &d }, &io);
 	if (!status) {
 		an_deps_finish(&d);
 		report(io.r.name, &d, stats);

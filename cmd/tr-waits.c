@@ -58,6 +58,14 @@ static void summary_table(const char *input, const struct an_waits *a)
 	}
 }
 
+static void held(const void *ctx, char *what, size_t n)
+{
+	const struct an_waits *a = ctx;
+
+	snprintf(what, n, "room for %" PRIu32 " activities and %" PRIu32 " message ends whose "
+		 "wait states are not decided (messages never received?)", a->nacts, a->npend);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const needs[] = { "tr-deps", NULL };
@@ -73,7 +81,9 @@ int main(int argc, char **argv)
 	if ((status = stage_open(argc, argv, "summary", &summary, NULL, usage, &io)))
 		return status;
 	an_waits_init(&a, &io.w);
-	status = stage_run(&(struct stage){ "tr-waits " TR_VERSION, needs, replaces, an_waits_reads(), take, &a }, &io);
+	status = stage_run(&(struct stage){ .producer = "tr-waits " TR_VERSION, .needs = needs,
+					    .replaces = replaces, .reads = an_waits_reads(),
+					    .take = take, .held = held, .ctx = &a }, &io);
 	if (!status && ((rc = an_waits_finish(&a)) < 0 ||
 			(summary && (rc = an_waits_summary(&a)) < 0)))
 		status = tool_write_error(&io.r, &io.w, rc);

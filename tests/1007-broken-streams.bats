@@ -133,3 +133,37 @@ IN
 	assert_failure 1
 	assert_equal "$stderr" "tr-deps: $REPRO/out-of-order-events.tr: record 260 (byte 15225): enter at t=4611686018427387904 is outside the times a stream may hold ([-2^62, 2^62) ns)"
 }
+
+# Rank 0 sends n messages no one receives (Isends, each its own request).
+unreceived() {
+	cat "$DATA/mpi/defs.ndjson"
+	awk -v n="$1" 'BEGIN {
+		id = 0
+		print "{\"k\":\"enter\",\"id\":" id++ ",\"t\":0,\"s\":0,\"r\":0}"
+		for (i = 0; i < n; i++) {
+			t = 10 + 10 * i
+			print "{\"k\":\"enter\",\"id\":" id++ ",\"t\":" t ",\"s\":0,\"r\":4}"
+			print "{\"k\":\"send\",\"id\":" id++ ",\"t\":" t ",\"s\":0,\"peer\":1,\"tag\":" i ",\"comm\":0,\"req\":" i "}"
+			print "{\"k\":\"leave\",\"id\":" id++ ",\"t\":" t + 5 ",\"s\":0,\"r\":4}"
+		}
+	}'
+}
+
+@test "TR_MAX_MEM: a stage past it stops with what it holds, not the OOM killer; a bad size is a usage error" {
+	unreceived 400000 > "$TMP/sends.ndjson"
+	run --separate-stderr bash -c "TR_MAX_MEM=8M tr-deps -M '$TMP/sends.ndjson' > '$TMP/out.tr'"
+	assert_failure 1
+	assert_regex "$stderr" "^tr-deps: $TMP/sends.ndjson: line [0-9]+: [0-9.]+ MiB held, more than TR_MAX_MEM \\(8\\.0 MiB\\): [0-9]+ sends and 0 receives waiting for their other side, 0 collective instances open \\(a process that never received\\?\\)$"
+	# what came before is written, without a trailer: the next tool sees the cut
+	run --separate-stderr tr-cat --check "$TMP/out.tr"
+	assert_failure 1
+	assert_regex "$stderr" "without its trailer"
+	# with room enough, the same input is read through
+	run --separate-stderr bash -c "TR_MAX_MEM=1G tr-deps -M '$TMP/sends.ndjson' > /dev/null"
+	assert_success
+	for bad in x 12Q -5 0; do
+		run --separate-stderr env TR_MAX_MEM="$bad" tr-critpath "$TMP/sends.ndjson"
+		assert_failure 2
+		assert_equal "$stderr" "tr-critpath: TR_MAX_MEM=$bad: give a size in bytes, or with K, M, G or T (4G)"
+	done
+}

@@ -26,7 +26,8 @@ static void stage(struct stage_io *io)
 	struct an_deps d;
 
 	an_deps_init(&d, &io->w);
-	if (stage_run(&(struct stage){ "fuzz", NULL, replaces, an_deps_reads(), take, &d }, io) == 0)
+	if (stage_run(&(struct stage){ .producer = "fuzz", .replaces = replaces,
+				       .reads = an_deps_reads(), .take = take, .ctx = &d }, io) == 0)
 		an_deps_finish(&d);
 	an_deps_release(&d);
 }
@@ -44,7 +45,8 @@ static void stage(struct stage_io *io)
 	struct an_waits a;
 
 	an_waits_init(&a, &io->w);
-	if (stage_run(&(struct stage){ "fuzz", NULL, replaces, an_waits_reads(), take, &a }, io) == 0 &&
+	if (stage_run(&(struct stage){ .producer = "fuzz", .replaces = replaces,
+				       .reads = an_waits_reads(), .take = take, .ctx = &a }, io) == 0 &&
 	    an_waits_finish(&a) == 0)
 		an_waits_summary(&a);
 	an_waits_release(&a);
@@ -63,7 +65,8 @@ static void stage(struct stage_io *io)
 	struct an_crit c;
 
 	an_crit_init(&c, &io->w, 2);
-	if (stage_run(&(struct stage){ "fuzz", NULL, replaces, an_crit_reads(), take, &c }, io) == 0)
+	if (stage_run(&(struct stage){ .producer = "fuzz", .replaces = replaces,
+				       .reads = an_crit_reads(), .take = take, .ctx = &c }, io) == 0)
 		an_crit_finish(&c);
 	an_crit_release(&c);
 }
@@ -105,6 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (in >= 0 && out >= 0 && ls_reader_open(&io.r, path) == 0) {
 		ls_writer_init(&io.w, out, LS_FMT_MSGPACK);
+		io.max_mem = 0;
 		stage(&io);
 		ls_writer_flush(&io.w);
 		ls_writer_release(&io.w);

@@ -1,0 +1,43 @@
+/* TR_MAX_MEM: the limit, and the memory held. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "maxmem.h"
+#include "tool.h"
+
+int maxmem_limit(uint64_t *limit)
+{
+	const char *s = getenv("TR_MAX_MEM");
+	static const char units[] = "KMGT";
+	unsigned long long v;
+	char *end;
+
+	*limit = 0;
+	if (!s || !*s)
+		return 0;
+	v = strtoull(s, &end, 10);
+	if (end != s && *end && strchr(units, *end) && !end[1]) {
+		for (const char *u = units; u <= strchr(units, *end); u++)
+			v = v > UINT64_MAX / 1024 ? UINT64_MAX : v * 1024;
+		end++;
+	}
+	if (end == s || *end || *s == '-' || v == 0) {
+		tool_error("TR_MAX_MEM=%s: give a size in bytes, or with K, M, G or T (4G)", s);
+		return -1;
+	}
+	*limit = v;
+	return 0;
+}
+
+uint64_t maxmem_resident(void)
+{
+	unsigned long long size, resident;
+	FILE *f = fopen("/proc/self/statm", "r");
+	int n = f ? fscanf(f, "%llu %llu", &size, &resident) : 0;
+
+	if (f)
+		fclose(f);
+	return n == 2 ? resident * (uint64_t)sysconf(_SC_PAGESIZE) : 0;
+}
