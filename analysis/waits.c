@@ -630,9 +630,11 @@ static int definition(struct an_waits *a, const struct ls_record *rec,
 	if (an_vec_room(&a->time, &a->time_cap, n - 1, sizeof(*a->time)) < 0 ||
 	    an_gwaits_stream(a) < 0)
 		return LS_ERR_NOMEM;
-	a->time[n - 1] = (struct an_stream_time){ INT64_MIN, 0,
-						  a->tr.defs.streams[n - 1].first_host,
-						  { NULL, 0, 0, 0 } };
+	a->time[n - 1] = (struct an_stream_time){
+		INT64_MIN, 0,
+		a->tr.defs.streams[n - 1].first_host &&
+		a->tr.defs.procs[a->tr.defs.streams[n - 1].process].ranked,
+		{ NULL, 0, 0, 0 } };
 	return 0;
 }
 

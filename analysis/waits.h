@@ -62,10 +62,11 @@ struct an_order_queue {
 };
 
 /*
- * Per stream: exclusive time since its last blocking MPI call. Kept on a
- * process's first host thread, and on any other from its first MPI call:
- * only a stream that calls MPI can cause a wait, and GPU streams and
- * worker threads would otherwise gather shares without end.
+ * Per stream: exclusive time since its last blocking MPI call. Kept on an
+ * MPI process's first host thread (one with a rank), and on any other from
+ * its first MPI call: only a stream that calls MPI can cause a wait, and
+ * GPU streams, worker threads and processes that never call MPI (a
+ * PyTorch trace) would otherwise gather shares without end.
  */
 struct an_stream_time {
 	int64_t last;		/* when the top activity last changed */

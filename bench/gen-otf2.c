@@ -539,7 +539,8 @@ static void write_definitions(struct gen *g)
 						 OTF2_UNDEFINED_SYSTEM_TREE_NODE);
 	s_master = str(d, "Master thread");
 	for (uint32_t r = 0; r < R; r++) {
-		snprintf(buf, sizeof(buf), "MPI Rank %u", r);
+		/* Score-P names an MPI process by its rank, others "Process" */
+		snprintf(buf, sizeof(buf), g->o.no_mpi ? "Process" : "MPI Rank %u", r);
 		OTF2_GlobalDefWriter_WriteLocationGroup(d, r, str(d, buf), OTF2_LOCATION_GROUP_TYPE_PROCESS,
 							0, OTF2_UNDEFINED_LOCATION_GROUP);
 	}
