@@ -61,16 +61,17 @@ static bool duration(const struct ls_record *rec, enum ls_field f, uint64_t *v, 
 	return true;
 }
 
-/* Add v to every total given (NULL ends the list): false if one would pass 2^64. */
+/* Add v to every total given (not NULL): false if one would pass 2^64. */
 static bool add_to(uint64_t v, uint64_t *a, uint64_t *b, uint64_t *c)
 {
 	uint64_t *sums[] = { a, b, c };
 
-	for (int i = 0; i < 3 && sums[i]; i++)
-		if (*sums[i] > UINT64_MAX - v)
+	for (int i = 0; i < 3; i++)
+		if (sums[i] && *sums[i] > UINT64_MAX - v)
 			return false;
-	for (int i = 0; i < 3 && sums[i]; i++)
-		*sums[i] += v;
+	for (int i = 0; i < 3; i++)
+		if (sums[i])
+			*sums[i] += v;
 	return true;
 }
 
@@ -147,11 +148,16 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 		if ((i = region(k, rec, why)) == AN_NONE)
 			return LS_ERR_SYNTAX;
 		p = (uint32_t)ls_pattern_lookup(name, n);
+		if (p < LS_P__COUNT && ls_pattern_idle(p))
+			return total(add_to(v, &k->idle, &k->reg[i].idle, NULL), why);
 		return total(add_to(v, &k->blame, &k->reg[i].blame,
 				    p < LS_P__COUNT ? &k->reg[i].by[p] : NULL), why);
 	case LS_K_WAIT:
-		if (!duration(rec, LS_F_DUR, &v, why) || ls_get_u64(rec, LS_F_S, &s) < 0 ||
-		    ls_get_str(rec, LS_F_PATTERN, &name, &n) < 0 ||
+	case LS_K_IDLE:
+		if (!duration(rec, LS_F_DUR, &v, why) || ls_get_u64(rec, LS_F_S, &s) < 0)
+			break;
+		/* an idle period (in 1.0 streams, a wait record of an idleness pattern) */
+		if (ls_get_str(rec, LS_F_PATTERN, &name, &n) < 0 ||
 		    (p = (uint32_t)ls_pattern_lookup(name, n)) >= LS_P__COUNT)
 			break;
 		if ((i = an_index(&k->tr.defs.stream_ix, s)) == AN_NONE) {
@@ -159,7 +165,12 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 			return LS_ERR_SYNTAX;
 		}
 		k->wait_count[p]++;
-		return total(add_to(v, &k->waiting, &k->wait_ns[p],
+		/*
+		 * The run's idle time is gpu_idle's: a late synchronization's
+		 * (blame_sync) lies in it where the process has one GPU stream
+		 */
+		return total(add_to(v, p == LS_P_GPU_IDLE ? &k->idle_time :
+				    ls_pattern_idle(p) ? NULL : &k->waiting, &k->wait_ns[p],
 				    &k->proc_wait[k->tr.defs.streams[i].process][p]), why);
 	default:
 		break;
@@ -170,7 +181,8 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 uint64_t an_rank_reads(void)
 {
 	return AN_DEFS_KINDS | ls_class_kinds(LS_C_EVENT) |
-	       LS_KIND_BIT(LS_K_CRIT) | LS_KIND_BIT(LS_K_BLAME) | LS_KIND_BIT(LS_K_WAIT);
+	       LS_KIND_BIT(LS_K_CRIT) | LS_KIND_BIT(LS_K_BLAME) | LS_KIND_BIT(LS_K_WAIT) |
+	       LS_KIND_BIT(LS_K_IDLE);
 }
 
 int an_rank_take(struct an_rank *k, const struct ls_record *rec, const char **why)
@@ -201,24 +213,27 @@ static int better(const void *a, const void *b, void *ctx)
 	return x->region < y->region ? -1 : 1;
 }
 
-int an_rank_rate(const struct an_rank *k, struct an_rating **out, uint32_t *n)
+int an_rank_rate(const struct an_rank *k, bool idle, struct an_rating **out, uint32_t *n)
 {
 	uint32_t nreg = k->tr.defs.nregions;
 	struct an_rating *v = malloc(((size_t)nreg + 1) * sizeof(*v));
+	double all = (double)k->blame + (idle ? (double)k->idle : 0);
 
 	if (!v)
 		return LS_ERR_NOMEM;
 	*n = 0;
 	for (uint32_t i = 0; i < nreg; i++) {
 		const struct an_rank_region *r = &k->reg[i];
-		struct an_rating x = { i, 0, 0, 0 };
+		struct an_rating x = { i, 0, 0, 0, 0 };
 
-		if (!r->calls && !r->cp && !r->blame)
+		if (!r->calls && !r->cp && !r->blame && !r->idle)
 			continue;
 		if (k->cp)
 			x.cp_share = (double)r->cp / (double)k->cp;
-		if (k->blame)
-			x.blame_share = (double)r->blame / (double)k->blame;
+		if (all > 0)
+			x.blame_share = ((double)r->blame + (idle ? (double)r->idle : 0)) / all;
+		if (k->idle)
+			x.idle_share = (double)r->idle / (double)k->idle;
 		x.rating = x.cp_share + x.blame_share;
 		v[(*n)++] = x;
 	}

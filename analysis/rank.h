@@ -1,14 +1,17 @@
 /*
  * tr-rank's totals over an analysed stream: per region the calls, the
- * exclusive time, the time on the critical path and the blame received
- * (split by pattern); per pattern the wait states, in all and per
+ * exclusive time, the time on the critical path, the blame received for
+ * wait states (split by pattern) and, apart, the blame for GPU idleness;
+ * per pattern the wait states (and the idle periods), in all and per
  * process; the run's length (the events of host threads and GPU streams,
  * as tr-critpath takes them). The rating of a region is its share of the
- * critical path plus its share of all blame (Schmitt et al. 2017).
+ * critical path plus its share of all wait-state blame (Schmitt et al.
+ * 2017); idle blame joins the blame only where asked.
  */
 #ifndef AN_RANK_H
 #define AN_RANK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../libstream/schema.h"
@@ -17,6 +20,7 @@
 struct an_rank_region {
 	char *name;
 	uint64_t calls, excl, cp, blame;
+	uint64_t idle;			/* blame for GPU idleness, apart from blame */
 	uint64_t by[LS_P__COUNT];	/* blame per pattern */
 };
 
@@ -30,6 +34,8 @@ struct an_rank {
 	uint32_t proc_cap;
 	uint64_t wait_count[LS_P__COUNT], wait_ns[LS_P__COUNT];
 	uint64_t waiting;		/* all wait states' time */
+	uint64_t idle_time;		/* gpu_idle periods' time */
+	uint64_t idle;			/* blame for idleness (gpu_idle and blame_sync) */
 	uint64_t cp, cp_outside;	/* path length; of it, in no activity */
 	uint64_t blame;
 	uint64_t events;
@@ -39,7 +45,7 @@ struct an_rank {
 /* A row of the rating. */
 struct an_rating {
 	uint32_t region;	/* index */
-	double cp_share, blame_share, rating;
+	double cp_share, blame_share, idle_share, rating;
 };
 
 void an_rank_init(struct an_rank *k);
@@ -58,9 +64,11 @@ uint64_t an_rank_reads(void);
 /*
  * The rating of every region with calls, critical-path time or blame,
  * best first (rating, then critical-path time, then region order), in
- * *out (malloc'd, *n rows). Returns 0 or LS_ERR_NOMEM.
+ * *out (malloc'd, *n rows): cp_share + blame_share, where with idle the
+ * blame share counts idle blame as blame (its part of both). Returns 0 or
+ * LS_ERR_NOMEM.
  */
-int an_rank_rate(const struct an_rank *k, struct an_rating **out, uint32_t *n);
+int an_rank_rate(const struct an_rank *k, bool idle, struct an_rating **out, uint32_t *n);
 
 /* The smallest and largest per-process waiting time of pattern p. */
 void an_rank_wait_range(const struct an_rank *k, enum ls_pattern p, uint64_t *min,

@@ -151,11 +151,13 @@ int an_waits_wait(struct an_waits *a, const struct an_wait *x)
 {
 	struct an_tally *t = tally(a, a->tr.defs.streams[x->s].process, x->pattern);
 
+	bool idle = ls_pattern_idle(x->pattern);	/* idleness, not a wait state */
+
 	t->count++;
 	t->ns += x->dur;
-	a->st.waits++;
+	a->st.waits += !idle;
 	ls_build_begin(a->w, 6 + x->has_cause);
-	ls_put_kind(a->w, LS_K_WAIT);
+	ls_put_kind(a->w, idle ? LS_K_IDLE : LS_K_WAIT);
 	ls_put_u64(a->w, LS_F_AT, x->at);
 	ls_put_i64(a->w, LS_F_T, x->t);
 	ls_put_u64(a->w, LS_F_DUR, x->dur);

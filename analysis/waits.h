@@ -117,7 +117,10 @@ struct an_wait {
 	bool has_cause;
 };
 
-/* Write wait state x (tallied). Returns 0 or a writer error. */
+/*
+ * Write wait state x (tallied): a wait record, or for the idleness
+ * patterns (ls_pattern_idle) an idle record. Returns 0 or a writer error.
+ */
 int an_waits_wait(struct an_waits *a, const struct an_wait *x);
 
 /*

@@ -147,7 +147,7 @@ static void report_losses(const char *path, const struct otf2out_report *r)
 static void print_stats(const char *path, const struct otf2out_report *r)
 {
 	fprintf(stderr, "%s: %" PRIu64 " events written\n", path, r->events);
-	for (int m = 0; m < 3; m++)
+	for (int m = 0; m < 5; m++)
 		if (r->samples[m])
 			fprintf(stderr, "  %-14s %12" PRIu64 " values\n", otf2out_metric_names[m],
 				r->samples[m]);

@@ -20,11 +20,12 @@ struct opts {
 	uint32_t top;		/* rows, 0: all */
 	bool by_pattern;	/* -e */
 	bool diff;
+	bool idle;		/* --idle: idle blame in the rating */
 };
 
 static void usage(FILE *to)
 {
-	fprintf(to, "usage: tr-rank [-eh] [-n N] [--csv | --json] [--diff A B | file]\n");
+	fprintf(to, "usage: tr-rank [-eh] [-n N] [--csv | --json] [--idle] [--diff A B | file]\n");
 }
 
 /* The patterns with blame, for -e columns. */
@@ -43,6 +44,31 @@ static uint32_t blamed_patterns(const struct an_rank *k, enum ls_pattern *out)
 	return n;
 }
 
+/* The pattern summary's rows: the wait states, then the idle periods apart. */
+static void pattern_table(const struct an_rank *k)
+{
+	printf("\n%-24s %8s %16s %16s %16s\n", "pattern", "count", "time [s]",
+	       "min/proc [s]", "max/proc [s]");
+	for (int idle = 0; idle < 2; idle++) {
+		bool any = false;
+
+		for (int p = 0; p < LS_P__COUNT; p++) {
+			uint64_t min, max;
+
+			if (!k->wait_count[p] || ls_pattern_idle(p) != idle)
+				continue;
+			if (idle && !any)
+				printf("\n%-24s %8s %16s %16s %16s\n", "idle (not waiting)", "count",
+				       "time [s]", "min/proc [s]", "max/proc [s]");
+			any = true;
+			an_rank_wait_range(k, p, &min, &max);
+			printf("%-24s %8" PRIu64 " %16.9f %16.9f %16.9f\n", ls_pattern_name(p),
+			       k->wait_count[p], tool_secs(k->wait_ns[p]), tool_secs(min),
+			       tool_secs(max));
+		}
+	}
+}
+
 static uint64_t runtime(const struct an_rank *k)
 {
 	return k->events ? (uint64_t)(k->end - k->first) : 0;
@@ -54,35 +80,27 @@ static void text(const char *input, const struct an_rank *k, const struct an_rat
 	enum ls_pattern pat[LS_P__COUNT];
 	uint32_t np = o->by_pattern ? blamed_patterns(k, pat) : 0;
 
-	printf("%s: run %.9f s, critical path %.9f s, waiting %.9f s, blame %.9f s\n",
-	       input, tool_secs(runtime(k)), tool_secs(k->cp), tool_secs(k->waiting), tool_secs(k->blame));
-	printf("%4s  %-32s %10s %14s %14s %7s %14s %7s %7s", "rank", "region", "calls",
-	       "excl [s]", "cp [s]", "cp %", "blame [s]", "blame %", "rating");
+	printf("%s: run %.9f s, critical path %.9f s, waiting %.9f s, blame %.9f s, "
+	       "GPU idle %.9f s%s\n", input, tool_secs(runtime(k)), tool_secs(k->cp),
+	       tool_secs(k->waiting), tool_secs(k->blame), tool_secs(k->idle_time),
+	       o->idle ? " (rated as blame)" : "");
+	printf("%4s  %-32s %10s %14s %14s %7s %14s %7s %14s %7s", "rank", "region", "calls",
+	       "excl [s]", "cp [s]", "cp %", "blame [s]", "blame %", "idle [s]", "rating");
 	for (uint32_t j = 0; j < np; j++)
 		printf(" %14s", ls_pattern_name(pat[j]));
 	putchar('\n');
 	for (uint32_t i = 0; i < n; i++) {
 		const struct an_rank_region *r = &k->reg[v[i].region];
 
-		printf("%4u  %-32s %10" PRIu64 " %14.9f %14.9f %6.2f%% %14.9f %6.2f%% %7.4f",
+		printf("%4u  %-32s %10" PRIu64 " %14.9f %14.9f %6.2f%% %14.9f %6.2f%% %14.9f %7.4f",
 		       i + 1, r->name, r->calls, tool_secs(r->excl), tool_secs(r->cp),
 		       100 * v[i].cp_share, tool_secs(r->blame), 100 * v[i].blame_share,
-		       v[i].rating);
+		       tool_secs(r->idle), v[i].rating);
 		for (uint32_t j = 0; j < np; j++)
 			printf(" %14.9f", tool_secs(r->by[pat[j]]));
 		putchar('\n');
 	}
-	printf("\n%-24s %8s %16s %16s %16s\n", "pattern", "count", "time [s]",
-	       "min/proc [s]", "max/proc [s]");
-	for (int p = 0; p < LS_P__COUNT; p++) {
-		uint64_t min, max;
-
-		if (!k->wait_count[p])
-			continue;
-		an_rank_wait_range(k, p, &min, &max);
-		printf("%-24s %8" PRIu64 " %16.9f %16.9f %16.9f\n", ls_pattern_name(p),
-		       k->wait_count[p], tool_secs(k->wait_ns[p]), tool_secs(min), tool_secs(max));
-	}
+	pattern_table(k);
 }
 
 static void csv(const struct an_rank *k, const struct an_rating *v, uint32_t n,
@@ -91,11 +109,13 @@ static void csv(const struct an_rank *k, const struct an_rating *v, uint32_t n,
 	enum ls_pattern pat[LS_P__COUNT];
 	uint32_t np = o->by_pattern ? blamed_patterns(k, pat) : 0;
 
-	printf("kind,name,region,calls,excl_ns,cp_ns,cp_share,blame_ns,blame_share,rating");
+	printf("kind,name,region,calls,excl_ns,cp_ns,cp_share,blame_ns,blame_share,idle_ns,"
+	       "idle_share,rating");
 	for (uint32_t j = 0; j < np; j++)
 		printf(",blame_%s_ns", ls_pattern_name(pat[j]));
 	printf(",pattern,count,ns,min_ns,max_ns\n");
-	printf("run,,,,%" PRIu64 ",%" PRIu64 ",,%" PRIu64 ",,", runtime(k), k->cp, k->blame);
+	printf("run,,,,%" PRIu64 ",%" PRIu64 ",,%" PRIu64 ",,%" PRIu64 ",,", runtime(k), k->cp,
+	       k->blame, k->idle);
 	for (uint32_t j = 0; j < np; j++)
 		putchar(',');
 	printf(",,,%" PRIu64 ",,\n", k->waiting);
@@ -105,8 +125,9 @@ static void csv(const struct an_rank *k, const struct an_rating *v, uint32_t n,
 		printf("rating,");
 		tool_csv_str(r->name);
 		printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6f,%" PRIu64
-		       ",%.6f,%.6f", k->tr.defs.region_ids[v[i].region], r->calls, r->excl,
-		       r->cp, v[i].cp_share, r->blame, v[i].blame_share, v[i].rating);
+		       ",%.6f,%" PRIu64 ",%.6f,%.6f", k->tr.defs.region_ids[v[i].region], r->calls,
+		       r->excl, r->cp, v[i].cp_share, r->blame, v[i].blame_share, r->idle,
+		       v[i].idle_share, v[i].rating);
 		for (uint32_t j = 0; j < np; j++)
 			printf(",%" PRIu64, r->by[pat[j]]);
 		printf(",,,,,\n");
@@ -117,7 +138,7 @@ static void csv(const struct an_rank *k, const struct an_rating *v, uint32_t n,
 		if (!k->wait_count[p])
 			continue;
 		an_rank_wait_range(k, p, &min, &max);
-		printf("wait_summary,,,,,,,,,");
+		printf("wait_summary,,,,,,,,,,,");
 		for (uint32_t j = 0; j < np; j++)
 			putchar(',');
 		printf(",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
@@ -133,12 +154,13 @@ static int json(struct ls_writer *w, const struct an_rank *k, const struct an_ra
 
 	if ((rc = ls_write_header(w, "tr-rank " TR_VERSION, NULL, tool_stage())) < 0)
 		return rc;
-	ls_build_begin(w, 5);
+	ls_build_begin(w, 6);
 	ls_put_kind(w, LS_K_RUN_SUMMARY);
 	ls_put_u64(w, LS_F_RUNTIME, runtime(k));
 	ls_put_u64(w, LS_F_CP, k->cp);
 	ls_put_u64(w, LS_F_BLAME, k->blame);
 	ls_put_u64(w, LS_F_WAITING, k->waiting);
+	ls_put_u64(w, LS_F_IDLE, k->idle_time);
 	if ((rc = ls_build_end(w)) < 0)
 		return rc;
 	for (uint32_t i = 0; i < n; i++) {
@@ -149,7 +171,7 @@ static int json(struct ls_writer *w, const struct an_rank *k, const struct an_ra
 			for (int p = 0; p < LS_P__COUNT; p++)
 				if (r->by[p])
 					pat[np++] = (enum ls_pattern)p;
-		ls_build_begin(w, 10 + (o->by_pattern ? 1 : 0));
+		ls_build_begin(w, 12 + (o->by_pattern ? 1 : 0));
 		ls_put_kind(w, LS_K_RATING);
 		ls_put_u64(w, LS_F_REGION, k->tr.defs.region_ids[v[i].region]);
 		ls_put_str(w, LS_F_NAME, r->name);
@@ -159,6 +181,8 @@ static int json(struct ls_writer *w, const struct an_rank *k, const struct an_ra
 		ls_put_f64(w, LS_F_CP_SHARE, v[i].cp_share);
 		ls_put_u64(w, LS_F_BLAME, r->blame);
 		ls_put_f64(w, LS_F_BLAME_SHARE, v[i].blame_share);
+		ls_put_u64(w, LS_F_IDLE, r->idle);
+		ls_put_f64(w, LS_F_IDLE_SHARE, v[i].idle_share);
 		ls_put_f64(w, LS_F_RATING, v[i].rating);
 		if (o->by_pattern) {
 			ls_put_map(w, LS_F_BLAME_BY, np);
@@ -224,7 +248,7 @@ static int rate(const char *path, const struct opts *o)
 	} else if (rc < 0) {
 		tool_read_error(&r);
 		status = 1;
-	} else if (an_rank_rate(&k, &v, &n) < 0) {
+	} else if (an_rank_rate(&k, o->idle, &v, &n) < 0) {
 		tool_error("%s: out of memory", r.name);
 		status = 1;
 	}
@@ -252,10 +276,11 @@ int main(int argc, char **argv)
 		{ "csv", no_argument, NULL, 'C' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "diff", no_argument, NULL, 'D' },
+		{ "idle", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { RANK_TEXT, 20, false, false };
+	struct opts o = { RANK_TEXT, 20, false, false, false };
 	char *end;
 	int ch;
 
@@ -283,6 +308,9 @@ int main(int argc, char **argv)
 			break;
 		case 'D':
 			o.diff = true;
+			break;
+		case 'I':
+			o.idle = true;
 			break;
 		default:
 			usage(stderr);

@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 {
 	static const char *const needs[] = { "tr-deps", NULL };
 	static const enum ls_kind replaces[] = {
-		LS_K_WAIT, LS_K_BLAME, LS_K_WAIT_SUMMARY, 0
+		LS_K_WAIT, LS_K_IDLE, LS_K_BLAME, LS_K_WAIT_SUMMARY, 0
 	};
 	struct stage_io io;
 	struct an_waits a;

@@ -50,7 +50,8 @@ static inline bool ls_time_ok(int64_t t)
 	X(BEFORE, "before") X(AFTER, "after") X(ACTS, "acts") X(ACT, "act") \
 	X(BLAME_BY, "blame_by") X(RUNTIME, "runtime") X(WAITING, "waiting") \
 	X(CP_A, "cp_a") X(CP_B, "cp_b") X(BLAME_A, "blame_a") X(BLAME_B, "blame_b") \
-	X(RATING_A, "rating_a") X(RATING_B, "rating_b") X(STAGES, "stages")
+	X(RATING_A, "rating_a") X(RATING_B, "rating_b") X(STAGES, "stages") \
+	X(IDLE, "idle") X(IDLE_SHARE, "idle_share")
 
 enum ls_field {
 #define LS_X(e, s) LS_F_##e,
@@ -73,7 +74,8 @@ enum ls_field {
 	X(TEAM_END, "team_end") X(LOCK_ACQUIRE, "lock_acquire") \
 	X(LOCK_RELEASE, "lock_release") X(MEASURE, "measure") \
 	X(SAMPLE, "sample") \
-	X(EDGE, "edge") X(INSTANCE, "instance") X(WAIT, "wait") X(BLAME, "blame") X(CRIT, "crit") \
+	X(EDGE, "edge") X(INSTANCE, "instance") X(WAIT, "wait") X(IDLE, "idle") X(BLAME, "blame") \
+	X(CRIT, "crit") \
 	X(RATING, "rating") X(WAIT_SUMMARY, "wait_summary") \
 	X(RUN_SUMMARY, "run_summary") X(RATING_DIFF, "rating_diff") \
 	X(PROJECTION, "projection") \
@@ -321,6 +323,16 @@ enum ls_role ls_role_lookup(const char *s, uint32_t n);
 const char *ls_role_name(enum ls_role r);
 
 const char *ls_edge_name(enum ls_edge e);
+
+/*
+ * Idleness, not a wait state: a GPU stream (blame_sync: until a late
+ * synchronization) or every GPU stream of a process (gpu_idle) sat idle.
+ * Written as idle records, its blame apart from the blame for wait states.
+ */
+static inline bool ls_pattern_idle(enum ls_pattern p)
+{
+	return p == LS_P_GPU_IDLE || p == LS_P_BLAME_SYNC;
+}
 
 /* The edge type named s[0..n), or LS_E__COUNT if there is none. */
 enum ls_edge ls_edge_lookup(const char *s, uint32_t n);

@@ -99,7 +99,7 @@ check_fails() {
 
 @test "derived records must point at earlier events" {
 	check_fails 's/"from":8,"to":10/"from":8,"to":99/' 'line 52: edge field "to" points at event 99, which is not earlier in the stream'
-	check_fails 's/"k":"blame","to":1/"k":"blame","to":100/' 'line 58: blame field "to" points at event 100, which is not earlier in the stream'
+	check_fails 's/"k":"blame","to":1/"k":"blame","to":100/' 'line 59: blame field "to" points at event 100, which is not earlier in the stream'
 }
 
 @test "strings must be valid UTF-8" {

@@ -11,7 +11,7 @@ analyse() {
 	set -o pipefail
 	cat "$DATA/cuda/defs.ndjson" "$DATA/cuda/$1.ndjson" |
 		tr-deps -M | tr-waits -J |
-		grep -E '"k":"(edge|instance|wait|blame)"'
+		grep -E '"k":"(edge|instance|wait|idle|blame)"'
 }
 
 @test "blocking memcpy after two async kernels: launch FIFO, sync edges, blame_kernel" {
@@ -25,7 +25,7 @@ analyse() {
 	assert_output - <<'OUT'
 {"k":"edge","from":1,"to":4,"type":"launch"}
 {"k":"edge","from":3,"to":8,"type":"launch"}
-{"k":"wait","at":8,"t":700,"dur":10,"pattern":"gpu_idle","s":2}
+{"k":"idle","at":8,"t":700,"dur":10,"pattern":"gpu_idle","s":2}
 {"k":"blame","to":6,"r":9,"ns":10,"pattern":"gpu_idle","wait":8,"s":0}
 {"k":"edge","from":6,"to":10,"type":"launch"}
 {"k":"edge","from":9,"to":12,"type":"sync"}
@@ -54,7 +54,7 @@ OUT
 {"k":"wait","at":11,"t":400,"dur":200,"pattern":"blame_kernel","s":0,"cause":13}
 {"k":"blame","to":7,"r":2,"ns":66,"pattern":"blame_kernel","wait":11,"s":2}
 {"k":"blame","to":8,"r":2,"ns":134,"pattern":"blame_kernel","wait":11,"s":3}
-{"k":"wait","at":9,"t":300,"dur":100,"pattern":"blame_sync","s":4,"cause":11}
+{"k":"idle","at":9,"t":300,"dur":100,"pattern":"blame_sync","s":4,"cause":11}
 {"k":"blame","to":11,"r":4,"ns":100,"pattern":"blame_sync","wait":9,"s":0}
 OUT
 }
@@ -86,7 +86,7 @@ OUT
 	assert_success
 	assert_output - <<'OUT'
 {"k":"edge","from":1,"to":9,"type":"launch"}
-{"k":"wait","at":9,"t":500,"dur":10,"pattern":"gpu_idle","s":2}
+{"k":"idle","at":9,"t":500,"dur":10,"pattern":"gpu_idle","s":2}
 {"k":"blame","to":0,"r":0,"ns":10,"pattern":"gpu_idle","wait":9,"s":0}
 {"k":"edge","from":7,"to":11,"type":"launch"}
 {"k":"edge","from":10,"to":11,"type":"stream_wait"}
@@ -120,13 +120,13 @@ OUT
 	assert_success
 	assert_output - <<'OUT'
 {"k":"edge","from":1,"to":7,"type":"launch"}
-{"k":"wait","at":7,"t":400,"dur":20,"pattern":"gpu_idle","s":2}
+{"k":"idle","at":7,"t":400,"dur":20,"pattern":"gpu_idle","s":2}
 {"k":"blame","to":0,"r":0,"ns":20,"pattern":"gpu_idle","wait":7,"s":0}
 {"k":"edge","from":3,"to":9,"type":"launch"}
 {"k":"edge","from":8,"to":9,"type":"null_stream"}
 {"k":"wait","at":9,"t":120,"dur":280,"pattern":"null_stream","s":5,"cause":8}
 {"k":"blame","to":7,"r":2,"ns":280,"pattern":"null_stream","wait":9,"s":2}
-{"k":"wait","at":9,"t":600,"dur":10,"pattern":"gpu_idle","s":5}
+{"k":"idle","at":9,"t":600,"dur":10,"pattern":"gpu_idle","s":5}
 {"k":"blame","to":0,"r":0,"ns":10,"pattern":"gpu_idle","wait":9,"s":0}
 {"k":"edge","from":5,"to":11,"type":"launch"}
 {"k":"edge","from":10,"to":11,"type":"null_stream"}
@@ -158,7 +158,7 @@ OUT
 	assert_success
 	assert_output - <<'OUT'
 {"k":"edge","from":2,"to":4,"type":"launch"}
-{"k":"wait","at":4,"t":200,"dur":220,"pattern":"gpu_idle","s":2}
+{"k":"idle","at":4,"t":200,"dur":220,"pattern":"gpu_idle","s":2}
 {"k":"blame","to":0,"r":0,"ns":85,"pattern":"gpu_idle","wait":4,"s":0}
 {"k":"blame","to":1,"r":11,"ns":50,"pattern":"gpu_idle","wait":4,"s":1}
 {"k":"blame","to":6,"r":11,"ns":75,"pattern":"gpu_idle","wait":4,"s":0}
@@ -195,12 +195,15 @@ OUT
 OUT
 }
 
-@test "blame adds up to waiting time in every scenario" {
+@test "blame adds up to waiting time, and idle blame to idle time, in every scenario" {
 	for f in "$DATA"/cuda/*.ndjson; do
 		[ "$(basename "$f")" = defs.ndjson ] && continue
 		run bash -c "cat '$DATA/cuda/defs.ndjson' '$f' | tr-deps 2>/dev/null | tr-waits | tr-cat -J |
-			jq -s '([.[]|select(.k==\"wait\")|.dur]|add) - ([.[]|select(.k==\"blame\")|.ns]|add)'"
-		assert_output 0
+			jq -s '[([.[]|select(.k==\"wait\")|.dur]|add // 0) -
+				([.[]|select(.k==\"blame\" and (.pattern|IN(\"gpu_idle\",\"blame_sync\")|not))|.ns]|add // 0),
+				([.[]|select(.k==\"idle\")|.dur]|add // 0) -
+				([.[]|select(.k==\"blame\" and (.pattern|IN(\"gpu_idle\",\"blame_sync\")))|.ns]|add // 0)]' -c"
+		assert_output "[0,0]"
 	done
 }
 
@@ -225,12 +228,14 @@ tr-deps: <stdin>: 1 waits on CUDA events never recorded"
 	run jq -rs '[.[] | select(.k == "edge") | .type] | unique | join(" ")' "$BATS_TEST_TMPDIR/an.ndjson"
 	assert_output "coll event launch null_stream stream_wait sync"
 	run jq -rs '[.[] | select(.k == "wait") | .pattern] | unique | join(" ")' "$BATS_TEST_TMPDIR/an.ndjson"
-	assert_output "blame_kernel blame_sync event_query gpu_idle null_stream stream_query stream_wait wait_finalize wait_init wait_nxn"
+	assert_output "blame_kernel event_query null_stream stream_query stream_wait wait_finalize wait_init wait_nxn"
+	run jq -rs '[.[] | select(.k == "idle") | .pattern] | unique | join(" ")' "$BATS_TEST_TMPDIR/an.ndjson"
+	assert_output "blame_sync gpu_idle"
 	run jq -rs '([.[] | select(.k == "stream" and .type == "gpu") | .id]) as $g |
 		[.[] | select(.k == "enter" and (.s as $s | $g | index($s)))] | length' "$BATS_TEST_TMPDIR/an.ndjson"
 	activities=$output
 	run jq -rs '[.[] | select(.k == "edge" and .type == "launch")] | length' "$BATS_TEST_TMPDIR/an.ndjson"
 	assert_output "$activities"
-	run jq -rs '[([.[] | select(.k == "wait") | .dur] | add), ([.[] | select(.k == "blame") | .ns] | add)] | .[0] == .[1]' "$BATS_TEST_TMPDIR/an.ndjson"
+	run jq -rs '[([.[] | select(.k == "wait" or .k == "idle") | .dur] | add), ([.[] | select(.k == "blame") | .ns] | add)] | .[0] == .[1]' "$BATS_TEST_TMPDIR/an.ndjson"
 	assert_output true
 }

@@ -53,26 +53,49 @@ text_loop() {
 	# iteration: launch 0..20 (its transit to the kernel), kernel 20..820
 	# and its 5 ns to the sync's end: kernel 3 x 805 = 2415, launch 60.
 	# Blame: each sync waits 110..820 = 710 for the kernel (blame_kernel,
-	# 2130); the GPU idles 25 ns between kernels twice (gpu_idle, 50, on
-	# the host's sync, launch and compute). Kernel: 2415/2475 + 2130/2180.
+	# 2130: all the wait-state blame); the GPU idles 25 ns between kernels
+	# twice (gpu_idle, 50, on the host's sync, launch and compute: idle
+	# blame, apart). Kernel: 2415/2475 + 2130/2130 = 1.975758.
 	run --separate-stderr rate_loop 3 100 800
 	assert_success
-	assert_line --index 0 "kernel:2415:2130:1.9528"
+	assert_line --index 0 "kernel:2415:2130:1.9758"
 	assert_line --index 1 --regexp '^cuLaunchKernel:60:'
 	run text_loop 3 100 800
 	assert_success
-	assert_line --index 0 "<stdin>: run 0.000002475 s, critical path 0.000002475 s, waiting 0.000002180 s, blame 0.000002180 s"
+	assert_line --index 0 "<stdin>: run 0.000002475 s, critical path 0.000002475 s, waiting 0.000002130 s, blame 0.000002130 s, GPU idle 0.000000050 s"
 	assert_line --regexp '^blame_kernel +3 +0\.000002130 '
+	assert_line --regexp '^gpu_idle +2 +0\.000000050 '
 }
 
 @test "Table 1, CPU-bound: the host's compute is on top, the kernel rates 0" {
 	# 3 iterations of 815 ns: host compute 800, kernel 100: the path stays
-	# on the host (launch 10, compute 800, sync 5 each): compute 2400.
-	# The kernel waits for nobody and nobody waits for it: rating 0.
+	# on the host (launch 10, compute 800, sync 5 each, run 2445): compute
+	# 2400, 2400/2445 = 0.981595. No host activity waits: no wait-state
+	# blame. The GPU is idle instead: after each kernel until its late
+	# sync (blame_sync, 690 each, on the sync) and, between kernels, while
+	# the host computes (gpu_idle 715 twice: 690 on compute, 5 on the
+	# sync, 10 each on launch and compute). The kernel rates 0.
 	run --separate-stderr rate_loop 3 800 100
 	assert_success
-	assert_line --index 0 --regexp '^compute:2400:[0-9]+:1\.'
+	assert_line --index 0 "compute:2400:0:0.9816"
 	assert_line "kernel:0:0:0"
+	run --separate-stderr text_loop 3 800 100
+	assert_line --index 0 "<stdin>: run 0.000002445 s, critical path 0.000002445 s, waiting 0.000000000 s, blame 0.000000000 s, GPU idle 0.000001430 s"
+	assert_line --regexp '^blame_sync +3 +0\.000002070 '
+	assert_line --regexp '^ +1 +compute +3 .* 0\.000001400 +0\.9816$'
+}
+
+@test "--idle rates idle blame as blame: a share of wait-state and idle blame together" {
+	# The CPU-bound loop: idle blame 3500 (blame_sync 2070, gpu_idle
+	# 1430): compute 1400 (0.4), the sync 2070 + 10 = 2080 (0.594286),
+	# launch 20. compute 0.981595 + 0.4; the sync 15/2445 + 0.594286.
+	set -o pipefail
+	run bash -c "{ cat '$DATA/cuda/defs.ndjson'; $(declare -f offload_loop); offload_loop 3 800 100; } |
+		tr-deps | tr-waits | tr-critpath | tr-rank --idle --json -n 0 |
+		jq -r 'select(.k == \"rating\") | \"\\(.name):\\(.idle):\\(.blame_share * 1e6 | round):\\(.rating * 10000 | round / 10000)\"'"
+	assert_success
+	assert_line --index 0 "compute:1400:400000:1.3816"
+	assert_line --index 1 "cuStreamSynchronize:2080:594286:0.6004"
 }
 
 @test "-n, -e, --csv: rows limited, blame split by pattern" {
@@ -81,10 +104,11 @@ text_loop() {
 		tr-critpath > "$BATS_TEST_TMPDIR/a"
 	run tr-rank -n 1 -e --csv "$BATS_TEST_TMPDIR/a"
 	assert_success
-	assert_line --index 0 "kind,name,region,calls,excl_ns,cp_ns,cp_share,blame_ns,blame_share,rating,blame_blame_kernel_ns,blame_gpu_idle_ns,pattern,count,ns,min_ns,max_ns"
-	assert_line --index 1 "run,,,,2475,2475,,2180,,,,,,,2180,,"
-	assert_line --index 2 --regexp '^rating,"kernel",2,3,2400,2415,0\.975758,2130,0\.977064,1\.952822,2130,0,,,,,$'
-	assert_line --index 3 "wait_summary,,,,,,,,,,,,blame_kernel,3,2130,2130,2130"
+	assert_line --index 0 "kind,name,region,calls,excl_ns,cp_ns,cp_share,blame_ns,blame_share,idle_ns,idle_share,rating,blame_blame_kernel_ns,pattern,count,ns,min_ns,max_ns"
+	assert_line --index 1 "run,,,,2475,2475,,2130,,50,,,,,,2130,,"
+	assert_line --index 2 --regexp '^rating,"kernel",2,3,2400,2415,0\.975758,2130,1\.000000,0,0\.000000,1\.975758,2130,,,,,$'
+	assert_line --index 3 "wait_summary,,,,,,,,,,,,,blame_kernel,3,2130,2130,2130"
+	assert_line --index 4 "wait_summary,,,,,,,,,,,,,gpu_idle,2,50,50,50"
 	[ "${#lines[@]}" -eq 5 ]
 }
 
@@ -103,7 +127,7 @@ text_loop() {
 	assert_line --index 1 --regexp '^\{"k":"rating_diff","name":"kernel","cp_a":2415,"cp_b":0,"blame_a":2130,"blame_b":0,'
 	run tr-rank --diff "$BATS_TEST_TMPDIR/gpu.json" "$BATS_TEST_TMPDIR/cpu.json"
 	assert_success
-	assert_line --index 1 --regexp '^kernel +0\.000002415 +-0\.000002415 +0\.000002130 +-0\.000002130 +-1\.9528$'
+	assert_line --index 1 --regexp '^kernel +0\.000002415 +-0\.000002415 +0\.000002130 +-0\.000002130 +-1\.9758$'
 }
 
 @test "bad input: one line, exit 1; a missing diff side too" {

@@ -72,18 +72,18 @@ IN
 		"$TMP/doc.ndjson" > "$TMP/big.ndjson"
 	run --separate-stderr tr-cat --check "$TMP/big.ndjson"
 	assert_failure 1
-	assert_equal "$stderr" "tr-cat: $TMP/big.ndjson: line 59: crit field \"dur\" is not a duration in [0, 2^63) ns"
+	assert_equal "$stderr" "tr-cat: $TMP/big.ndjson: line 61: crit field \"dur\" is not a duration in [0, 2^63) ns"
 	run --separate-stderr tr-rank "$TMP/big.ndjson"
 	assert_failure 1
-	assert_equal "$stderr" "tr-rank: $TMP/big.ndjson: line 59: crit piece of more than 2^63 ns"
+	assert_equal "$stderr" "tr-rank: $TMP/big.ndjson: line 61: crit piece of more than 2^63 ns"
 	sed 's/"k":"crit","s":1,"t":1800,"dur":100/"k":"crit","s":1,"t":1800,"dur":4611686018427387000/' \
 		"$TMP/doc.ndjson" > "$TMP/past.ndjson"
 	run --separate-stderr tr-cat --check "$TMP/past.ndjson"
 	assert_failure 1
-	assert_equal "$stderr" "tr-cat: $TMP/past.ndjson: line 59: crit from t=1800 for 4611686018427387000 ns ends outside the times a stream may hold ([-2^62, 2^62) ns)"
+	assert_equal "$stderr" "tr-cat: $TMP/past.ndjson: line 61: crit from t=1800 for 4611686018427387000 ns ends outside the times a stream may hold ([-2^62, 2^62) ns)"
 	run --separate-stderr tr-otf2 -o "$TMP/o/x" "$TMP/past.ndjson"
 	assert_failure 1
-	assert_equal "$stderr" "tr-otf2: $TMP/past.ndjson: line 59: crit from t=1800 for 4611686018427387000 ns ends outside the times a stream may hold ([-2^62, 2^62) ns)"
+	assert_equal "$stderr" "tr-otf2: $TMP/past.ndjson: line 61: crit from t=1800 for 4611686018427387000 ns ends outside the times a stream may hold ([-2^62, 2^62) ns)"
 }
 
 @test "blame that adds up past 2^64 ns: tr-rank and tr-otf2 say so instead of wrapping" {
@@ -96,10 +96,10 @@ IN
 	} > "$TMP/s.ndjson"
 	run --separate-stderr tr-rank "$TMP/s.ndjson"
 	assert_failure 1
-	assert_equal "$stderr" "tr-rank: $TMP/s.ndjson: line 60: totals add up to more than 2^64 ns"
+	assert_equal "$stderr" "tr-rank: $TMP/s.ndjson: line 61: totals add up to more than 2^64 ns"
 	run --separate-stderr tr-otf2 -o "$TMP/o/x" "$TMP/s.ndjson"
 	assert_failure 1
-	assert_equal "$stderr" "tr-otf2: $TMP/s.ndjson: line 60: the blame of activity 1 adds up to more than 2^64 ns"
+	assert_equal "$stderr" "tr-otf2: $TMP/s.ndjson: line 61: the blame of activity 1 adds up to more than 2^64 ns"
 }
 
 @test "a run whose times span 2^63 ns: tr-rank gives its length, no overflow (runtime in tr-rank.c)" {

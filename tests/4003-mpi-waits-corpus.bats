@@ -39,10 +39,15 @@ sum_of() {
 		analyse "$name" || fail "$name: $(cat "$TMP/$name.err")"
 		run tr-cat --check "$TMP/$name.tr"
 		assert_success
-		# total blame equals total waiting time
-		run bash -c "tr-cat -J '$TMP/$name.tr' | jq -s '[(map(select(.k == \"wait\").dur) | add // 0),
-			(map(select(.k == \"blame\").ns) | add // 0)] | .[0] == .[1]'"
-		assert_output true
+		# total blame equals total waiting time; idle blame, idle time
+		run bash -c "tr-cat -J '$TMP/$name.tr' | jq -s -c '
+			[(map(select(.k == \"wait\").dur) | add // 0),
+			 (map(select(.k == \"blame\" and (.pattern | IN(\"gpu_idle\", \"blame_sync\") | not)).ns) | add // 0)],
+			[(map(select(.k == \"idle\").dur) | add // 0),
+			 (map(select(.k == \"blame\" and (.pattern | IN(\"gpu_idle\", \"blame_sync\"))).ns) | add // 0)]
+			| .[0] == .[1]'"
+		assert_output "true
+true"
 	done
 }
 

@@ -27,7 +27,7 @@ teardown() {
 	done
 }
 
-@test "cuda_simple analysed: Waiting Time, Blame and Critical Path add up to the analysis" {
+@test "cuda_simple analysed: Waiting Time, Blame, GPU Idle Time, GPU Idle Blame and Critical Path add up to the analysis" {
 	set -o pipefail
 	tr-read -M "$(archive casita-2_cuda_simple)" 2> /dev/null | tr-deps -M 2> /dev/null |
 		tr-waits -M | tr-critpath -M 2> /dev/null > "$TMP/an.tr"
@@ -37,7 +37,9 @@ teardown() {
 	# the analysis: total waiting and blame (ns), time on the path per stream
 	want=$(tr-cat -J "$TMP/an.tr" | jq -s -r '
 		([.[] | select(.k == "wait") | .dur] | add),
-		([.[] | select(.k == "blame") | .ns] | add),
+		([.[] | select(.k == "blame" and (.pattern | IN("gpu_idle", "blame_sync") | not)) | .ns] | add),
+		([.[] | select(.k == "idle") | .dur] | add),
+		([.[] | select(.k == "blame" and (.pattern | IN("gpu_idle", "blame_sync"))) | .ns] | add),
 		([.[] | select(.k == "crit") | {s, dur}] | group_by(.s) |
 		 map("\(.[0].s):\(map(.dur) | add)") | join(" "))')
 	# read back: values in ns, and time between each 1 and the next value
@@ -45,6 +47,8 @@ teardown() {
 		(map(select(.k == "counter")) | map({key: .name, value: .id}) | from_entries) as $c |
 		([.[] | select(.k == "sample" and .counter == $c["Waiting Time"]) | .val] | add * 1e9 | round),
 		([.[] | select(.k == "sample" and .counter == $c["Blame"]) | .val] | add * 1e9 | round),
+		([.[] | select(.k == "sample" and .counter == $c["GPU Idle Time"]) | .val] | add * 1e9 | round),
+		([.[] | select(.k == "sample" and .counter == $c["GPU Idle Blame"]) | .val] | add * 1e9 | round),
 		([.[] | select(.k == "sample" and .counter == $c["Critical Path"])] | group_by(.s) |
 		 map(. as $v | "\(.[0].s):\([range(0; length - 1) | select($v[.].val == 1) |
 		     $v[. + 1].t - $v[.].t] | add)") | map(select(endswith(":null") | not)) | join(" "))')

@@ -106,7 +106,8 @@ int otf2out_take(struct otf2out *o, const struct ls_record *rec)
 	case LS_C_EVENT:
 		return otf2out_take_event(o, rec);
 	case LS_C_DERIVED:
-		if (rec->kind == LS_K_CRIT || rec->kind == LS_K_WAIT || rec->kind == LS_K_BLAME)
+		if (rec->kind == LS_K_CRIT || rec->kind == LS_K_WAIT || rec->kind == LS_K_IDLE ||
+		    rec->kind == LS_K_BLAME)
 			return otf2out_take_result(o, rec);
 		o->report.left_out[rec->kind]++;
 		return 0;

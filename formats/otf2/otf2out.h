@@ -3,7 +3,7 @@
  * records: the first takes the definitions and the analysis results and
  * checks every event; the second writes the events, with the analysis
  * results as metrics on their streams ("Critical Path", "Blame",
- * "Waiting Time"), then the definitions. What tr-read reads back from the
+ * "Waiting Time", "GPU Idle Blame", "GPU Idle Time"), then the definitions. What tr-read reads back from the
  * archive is the stream written, for every stream tr-read writes.
  */
 #ifndef OTF2OUT_H
@@ -18,15 +18,18 @@
 /* What writing found, for --stats and the losses reported once. */
 struct otf2out_report {
 	uint64_t events;		/* event records written */
-	uint64_t samples[3];		/* analysis metric values: critical path, blame, waiting time */
+	uint64_t samples[5];		/* analysis metric values, by otf2out_metric_names */
 	uint64_t left_out[LS_K__COUNT];	/* records OTF2 has no place for, by kind (0: unknown kinds) */
 	uint64_t roles_by_name;		/* regions whose role OTF2 cannot carry */
 	uint64_t blame_unplaced;	/* blame on activities never entered or never left */
 	uint64_t corr_unplaced;		/* corr on a leave without its enter's, or not on the leave */
 };
 
-/* The analysis metrics' names, in the order of otf2out_report.samples. */
-extern const char *const otf2out_metric_names[3];
+/*
+ * The analysis metrics' names, in the order of otf2out_report.samples:
+ * critical path, blame, waiting time, GPU idle blame, GPU idle time.
+ */
+extern const char *const otf2out_metric_names[5];
 
 struct otf2out;
 

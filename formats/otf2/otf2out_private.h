@@ -12,7 +12,7 @@
 #define NONE UINT32_MAX
 
 /* The analysis results, as metrics: member and class refs after the counters'. */
-enum metric { M_CRIT, M_BLAME, M_WAIT, M__COUNT };
+enum metric { M_CRIT, M_BLAME, M_WAIT, M_IDLE_BLAME, M_IDLE, M__COUNT };
 
 /* Attributes and the one parameter the archive defines. */
 enum { A_STREAM_REF, A_EVENT_REF, A_RESULT, A_PATTERN, A__COUNT };
@@ -72,9 +72,10 @@ struct out_sample {
 
 /* Blame received by one activity: written at its leave. */
 struct out_blame {
-	uint64_t ns;
+	uint64_t ns;		/* for wait states */
+	uint64_t idle_ns;	/* for GPU idleness */
 	bool placed;		/* written at its activity's leave */
-	uint8_t pattern;	/* the one pattern it came from; LS_P__COUNT if several */
+	uint8_t pattern;	/* the one pattern ns came from; LS_P__COUNT if several or none */
 };
 
 struct out_strings {

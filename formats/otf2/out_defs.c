@@ -386,6 +386,7 @@ static int write_metric(OTF2_GlobalDefWriter *d, uint32_t ref, OTF2_StringRef na
 
 const char *const otf2out_metric_names[M__COUNT] = {
 	[M_CRIT] = "Critical Path", [M_BLAME] = "Blame", [M_WAIT] = "Waiting Time",
+	[M_IDLE_BLAME] = "GPU Idle Blame", [M_IDLE] = "GPU Idle Time",
 };
 
 static const struct {
@@ -398,6 +399,10 @@ static const struct {
 	[M_BLAME] = { "waiting time the activity ending here caused (tr-waits)",
 		      "s", OTF2_METRIC_ABSOLUTE_LAST, OTF2_TYPE_DOUBLE },
 	[M_WAIT] = { "time in a wait state since the value before (tr-waits)",
+		     "s", OTF2_METRIC_ABSOLUTE_LAST, OTF2_TYPE_DOUBLE },
+	[M_IDLE_BLAME] = { "GPU idle time of its process while the activity ending here ran (tr-waits)",
+			   "s", OTF2_METRIC_ABSOLUTE_LAST, OTF2_TYPE_DOUBLE },
+	[M_IDLE] = { "time the GPU stream (blame_sync) or every GPU stream of the process (gpu_idle) was idle since the value before (tr-waits)",
 		     "s", OTF2_METRIC_ABSOLUTE_LAST, OTF2_TYPE_DOUBLE },
 };
 

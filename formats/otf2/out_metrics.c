@@ -11,7 +11,10 @@
  * - "Blame" (ABSOLUTE_LAST, seconds): per blamed activity, 0 right after
  *   its enter and the blame it received right after its leave, with the
  *   pattern where all of it came from one.
- * So the values of Waiting Time and Blame add up to the stream's totals.
+ * - "GPU Idle Time" and "GPU Idle Blame": the same for GPU idle periods
+ *   (on the GPU stream that ended the period) and the blame for them, apart:
+ *   idleness is not a wait state.
+ * So the values of each add up to the stream's totals.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -76,27 +79,34 @@ static int take_blame(struct otf2out *o, const struct ls_record *rec)
 	uint8_t pattern = pattern_of(rec);
 	uint32_t b;
 
+	bool idle = pattern < LS_P__COUNT && ls_pattern_idle(pattern);
+	struct out_blame *x;
+	uint64_t *sum;
+
 	ls_get_u64(rec, LS_F_TO, &to);
 	ls_get_u64(rec, LS_F_NS, &ns);
-	o->metrics[M_BLAME] = true;
-	if (an_idmap_get(&o->blame_of, to, &b)) {
-		if (__builtin_add_overflow(o->blame[b].ns, ns, &o->blame[b].ns))
-			return otf2out_fail(o, LS_ERR_SYNTAX, "the blame of activity %" PRIu64
-					    " adds up to more than 2^64 ns", to);
-		if (o->blame[b].pattern != pattern)
-			o->blame[b].pattern = LS_P__COUNT;
-		return 0;
+	o->metrics[idle ? M_IDLE_BLAME : M_BLAME] = true;
+	if (!an_idmap_get(&o->blame_of, to, &b)) {
+		if (an_vec_room(&o->blame, &o->cap_blame, o->nblame, sizeof(*o->blame)) < 0 ||
+		    an_idmap_put(&o->blame_of, to, o->nblame) < 0)
+			return otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
+		b = o->nblame++;
+		o->blame[b] = (struct out_blame){ 0, 0, false, LS_P__COUNT };
 	}
-	if (an_vec_room(&o->blame, &o->cap_blame, o->nblame, sizeof(*o->blame)) < 0 ||
-	    an_idmap_put(&o->blame_of, to, o->nblame) < 0)
-		return otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
-	o->blame[o->nblame++] = (struct out_blame){ ns, false, pattern };
+	x = &o->blame[b];
+	sum = idle ? &x->idle_ns : &x->ns;
+	if (!idle)	/* the one pattern of the blame for wait states */
+		x->pattern = x->ns == 0 || x->pattern == pattern ? pattern : LS_P__COUNT;
+	if (__builtin_add_overflow(*sum, ns, sum))
+		return otf2out_fail(o, LS_ERR_SYNTAX, "the blame of activity %" PRIu64
+				    " adds up to more than 2^64 ns", to);
 	return 0;
 }
 
 int otf2out_take_result(struct otf2out *o, const struct ls_record *rec)
 {
 	uint64_t sid, dur;
+	enum metric m;
 	uint32_t s;
 	int64_t t;
 	int rc;
@@ -115,9 +125,10 @@ int otf2out_take_result(struct otf2out *o, const struct ls_record *rec)
 		return 0;
 	if (rec->kind == LS_K_CRIT)
 		return add_crit(o, s, t, t + (int64_t)dur);
-	if ((rc = add_sample(o, s, t, M_WAIT, 0, LS_P__COUNT)) < 0)
+	m = pattern_of(rec) < LS_P__COUNT && ls_pattern_idle(pattern_of(rec)) ? M_IDLE : M_WAIT;
+	if ((rc = add_sample(o, s, t, m, 0, LS_P__COUNT)) < 0)
 		return rc;
-	return add_sample(o, s, t + (int64_t)dur, M_WAIT, (double)dur / 1e9, pattern_of(rec));
+	return add_sample(o, s, t + (int64_t)dur, m, (double)dur / 1e9, pattern_of(rec));
 }
 
 static int by_stream_time(const void *a, const void *b)
@@ -236,9 +247,14 @@ int otf2out_write_samples(struct otf2out *o, uint32_t s, int64_t t)
 int otf2out_write_blame(struct otf2out *o, uint32_t s, int64_t t, uint32_t blame, bool at_leave)
 {
 	struct out_blame *b = &o->blame[blame];
+	int rc = 0;
 
-	if (!at_leave)
-		return write_value(o, s, t, M_BLAME, 0, LS_P__COUNT);
-	b->placed = true;
-	return write_value(o, s, t, M_BLAME, (double)b->ns / 1e9, b->pattern);
+	b->placed |= at_leave;
+	if (b->ns || !b->idle_ns)
+		rc = write_value(o, s, t, M_BLAME, at_leave ? (double)b->ns / 1e9 : 0,
+				 at_leave ? b->pattern : LS_P__COUNT);
+	if (rc == 0 && b->idle_ns)
+		rc = write_value(o, s, t, M_IDLE_BLAME, at_leave ? (double)b->idle_ns / 1e9 : 0,
+				 LS_P__COUNT);
+	return rc;
 }

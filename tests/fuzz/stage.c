@@ -41,7 +41,7 @@ static int take(void *ctx, const struct ls_record *rec, const char **why)
 
 static void stage(struct stage_io *io)
 {
-	static const enum ls_kind replaces[] = { LS_K_WAIT, LS_K_BLAME, LS_K_WAIT_SUMMARY, 0 };
+	static const enum ls_kind replaces[] = { LS_K_WAIT, LS_K_IDLE, LS_K_BLAME, LS_K_WAIT_SUMMARY, 0 };
 	struct an_waits a;
 
 	an_waits_init(&a, &io->w);
