@@ -142,3 +142,52 @@ text_loop() {
 	run --separate-stderr tr-rank -n x
 	assert_failure 2
 }
+
+@test "GPU idle blame, two host threads and an MPI wait: split among the routines that ran, apart in every output" {
+	# tests/data/idle/gpu-idle-mpi.ndjson: rank 0 (master 0, thread 1,
+	# GPU stream 2) and rank 1 (3). Rank 0's MPI_Recv (8) waits 250..550
+	# for rank 1's late send: late_sender 300, blamed on rank 1's compute
+	# (3), all that ran there before it. The GPU idles from the first
+	# kernel's end (200) to the second's start (670): 470, split equally
+	# among the busy host threads: 200..250 main (0) and compute (1) 25
+	# each; 250..400 the Recv and compute 75 each; 400..600 the Recv 200;
+	# 600..650 main 50; 650..660 the launch (16) 10; 660..670 main 10.
+	# main 85, compute 100, MPI_Recv 275, launch 10: 470, blocking call
+	# included. None of it is waiting, blame or rating.
+	set -o pipefail
+	tr-deps "$DATA/idle/gpu-idle-mpi.ndjson" | tr-waits > "$BATS_TEST_TMPDIR/w.tr"
+	run bash -c "tr-cat -J '$BATS_TEST_TMPDIR/w.tr' | grep -E '\"k\":\"(wait|idle|blame)\"'"
+	assert_output - <<'OUT'
+{"k":"wait","at":8,"t":250,"dur":300,"pattern":"late_sender","s":0,"cause":12}
+{"k":"blame","to":3,"r":5,"ns":300,"pattern":"late_sender","wait":8,"s":3}
+{"k":"idle","at":6,"t":200,"dur":470,"pattern":"gpu_idle","s":2}
+{"k":"blame","to":0,"r":0,"ns":85,"pattern":"gpu_idle","wait":6,"s":0}
+{"k":"blame","to":1,"r":5,"ns":100,"pattern":"gpu_idle","wait":6,"s":1}
+{"k":"blame","to":8,"r":3,"ns":275,"pattern":"gpu_idle","wait":6,"s":0}
+{"k":"blame","to":16,"r":1,"ns":10,"pattern":"gpu_idle","wait":6,"s":0}
+OUT
+	tr-critpath "$BATS_TEST_TMPDIR/w.tr" > "$BATS_TEST_TMPDIR/a.tr"
+	run bash -c "tr-rank --json -n 0 '$BATS_TEST_TMPDIR/a.tr' | jq -c -r '
+		select(.k == \"run_summary\") // select(.k == \"rating\") | [.name, .blame, .idle]'"
+	assert_output - <<'OUT'
+[null,300,470]
+["compute",300,100]
+["main",0,85]
+["MPI_Send",0,0]
+["cuLaunchKernel",0,10]
+["kernel",0,0]
+["MPI_Recv",0,275]
+OUT
+	run bash -c "tr-rank -n 0 '$BATS_TEST_TMPDIR/a.tr'"
+	assert_line --index 0 "$BATS_TEST_TMPDIR/a.tr: run 0.000001000 s, critical path 0.000001000 s, waiting 0.000000300 s, blame 0.000000300 s, GPU idle 0.000000470 s"
+	assert_line --regexp '^ +6 +MPI_Recv +1 .* 0\.000000000 +0\.00% +0\.000000275 +0\.0000$'
+	run bash -c "tr-rank --csv -n 0 '$BATS_TEST_TMPDIR/a.tr' | grep '^rating,\"MPI_Recv\"'"
+	assert_output 'rating,"MPI_Recv",3,1,350,0,0.000000,0,0.000000,275,0.585106,0.000000,,,,,'
+	# tr-otf2: GPU Idle Blame and GPU Idle Time apart from Blame and Waiting Time
+	tr-otf2 -o "$BATS_TEST_TMPDIR/o/a" "$BATS_TEST_TMPDIR/a.tr"
+	run bash -c "tr-read -J '$BATS_TEST_TMPDIR/o/a.otf2' | jq -s -c '
+		(map(select(.k == \"counter\")) | map({key: (.id | tostring), value: .name}) | from_entries) as \$c |
+		map(select(.k == \"sample\" and \$c[.counter | tostring] != \"Critical Path\")) | group_by(.counter) |
+		map({(\$c[.[0].counter | tostring]): (map(.val) | add * 1e9 | round)}) | add'"
+	assert_output '{"Blame":300,"Waiting Time":300,"GPU Idle Blame":470,"GPU Idle Time":470}'
+}
