@@ -80,13 +80,15 @@ static int write_chain(struct an_crit *c, uint32_t len)
 	for (uint32_t i = 0; i + 1 < len; i++)
 		c->st.changes += c->n[c->chain[i]].s != c->n[c->chain[i + 1]].s;
 	p->skew = 0;
+	p->overrun = 0;
 	if ((rc = an_pieces_resolve(p, c->n, c->chain, len, c->tr.defs.streams,
 				    c->jobs)) < 0)
 		return rc;
 	c->st.skew += p->skew;
+	c->st.overrun += p->overrun;
 	for (uint32_t k = 0; k < p->nsub; k++)
 		for (uint32_t i = 0; i < p->count[k]; i++)
-			if ((rc = piece(c, &p->v[p->sub[k] + i])) < 0)
+			if ((rc = piece(c, &p->v[2 * (size_t)p->sub[k] + i])) < 0)
 				return rc;
 	return 0;
 }
@@ -154,6 +156,8 @@ static int add_node(struct an_crit *c, const struct an_event *ev,
 		.own = own ? own->id : 0, .own_r = own ? own->region : AN_NONE,
 		.after = after ? after->id : 0, .after_r = after ? after->region : AN_NONE,
 		.s = ev->s, .pred = *last, .prev = *last, .leave = AN_NONE,
+		/* frames' a is their enter's node + 1; an enter's is set after this */
+		.own_enter = own && own->a ? own->a - 1 : AN_NONE,
 	};
 	c->n[i].since = since != INT64_MIN || *last == AN_NONE ? since : c->n[*last].t;
 	if ((rc = index_node(c, i)) < 0)
@@ -265,6 +269,7 @@ static int event(struct an_crit *c, const struct ls_record *rec, const char **wh
 		if ((rc = add_node(c, &ev, f, f, INT64_MIN, &i)) < 0)
 			return rc;
 		f->a = i + 1;
+		c->n[i].own_enter = i;
 		return 0;
 	case LS_K_LEAVE:
 		if (!(f = an_trace_leave(&c->tr, rec, &ev, &rc, why))) {
@@ -440,13 +445,32 @@ static uint32_t remap(const struct an_crit *c, uint32_t x)
 	return x == AN_NONE ? AN_NONE : c->mark[x].child;
 }
 
-/* Keep only the reached nodes not written, and the pinned, renumbered in order. */
+/*
+ * Keep only the reached nodes not written, and the pinned, renumbered in
+ * order; and for each kept node the event before it on its stream, whose
+ * activity a transit to it is charged to past its source's end, and the
+ * enter and leave of its own activity, whose end a transit from it is cut
+ * at (pieces.h): so that collecting never changes the path.
+ */
 static int compact(struct an_crit *c)
 {
 	struct an_crit_mark *m = c->mark;
 	uint32_t j = 0;
 	int rc;
 
+	for (uint32_t i = 0; i < c->nn; i++) {
+		uint32_t e = c->n[i].own_enter;
+
+		if (!((m[i].stamp && !m[i].drop) || m[i].pin))
+			continue;
+		if (c->n[i].prev != AN_NONE)
+			m[c->n[i].prev].pin = 1;
+		if (e == AN_NONE)
+			continue;
+		m[e].pin = 1;
+		if (c->n[e].leave != AN_NONE)
+			m[c->n[e].leave].pin = 1;
+	}
 	for (uint32_t i = 0; i < c->nn; i++) {
 		if ((m[i].stamp && !m[i].drop) || m[i].pin) {
 			m[i].child = j++;
@@ -465,6 +489,7 @@ static int compact(struct an_crit *c)
 		c->n[j].pred = remap(c, c->n[i].pred);
 		c->n[j].prev = remap(c, c->n[i].prev);
 		c->n[j].leave = remap(c, c->n[i].leave);
+		c->n[j].own_enter = remap(c, c->n[i].own_enter);
 		j++;
 	}
 	for (uint32_t s = 0; s < c->tr.defs.nstreams; s++) {

@@ -45,6 +45,7 @@ struct an_crit_stats {
 	uint64_t cycles;	/* predecessor cycles cut (inconsistent edges) */
 	uint64_t unreached;	/* the end's chain missed the path already written */
 	uint64_t skew;		/* steps of the path back in time (clock skew) */
+	uint64_t overrun;	/* transits past their source activity's end */
 	uint64_t peak;		/* most nodes kept at once */
 };
 

@@ -24,30 +24,65 @@ static void add(struct an_piece *out, uint32_t *n, struct an_piece pc)
 	out[(*n)++] = pc;
 }
 
+/* When node a's activity ended: INT64_MAX where that is not known. */
+static int64_t activity_end(const struct an_cp_node *nodes, const struct an_cp_node *a)
+{
+	uint32_t leave = a->own_enter == AN_NONE ? AN_NONE : nodes[a->own_enter].leave;
+
+	return leave == AN_NONE ? INT64_MAX : nodes[leave].t;
+}
+
+/*
+ * The transit pc from a to b across an edge: the source's activity until
+ * it ended, then the activity open on b's stream before b. Returns the
+ * second part's piece (dur 0: none).
+ */
+static struct an_piece transit(const struct an_cp_node *nodes, const struct an_cp_node *a,
+			       const struct an_cp_node *b, struct an_piece *pc)
+{
+	int64_t end = activity_end(nodes, a), split;
+	const struct an_cp_node *before = b->prev == AN_NONE ? NULL : &nodes[b->prev];
+	struct an_piece rest = { 0, 0, before ? before->after : 0, b->s,
+				 before ? before->after_r : AN_NONE };
+
+	pc->act = a->own;
+	pc->r = a->own_r;
+	if (!pc->dur || end >= pc->t + (int64_t)pc->dur)
+		return rest;
+	split = end > pc->t ? end : pc->t;
+	rest.t = split;
+	rest.dur = (uint64_t)(pc->t + (int64_t)pc->dur - split);
+	pc->dur = (uint64_t)(split - pc->t);
+	return rest;
+}
+
 /* Sub-path k: steps chain[i] -> chain[i+1] for i in sub[k] .. sub[k+1]-1. */
 static void resolve_sub(struct an_pieces *p, const struct an_cp_node *nodes,
 			const uint32_t *chain, uint32_t k)
 {
-	struct an_piece *out = p->v + p->sub[k];
+	struct an_piece *out = p->v + 2 * (size_t)p->sub[k];
 	int64_t clock = p->from[k];
-	uint32_t n = 0;
+	uint32_t n = 0, over = 0;
 
 	for (uint32_t i = p->sub[k]; i < p->sub[k + 1]; i++) {
 		const struct an_cp_node *a = &nodes[chain[i]], *b = &nodes[chain[i + 1]];
-		struct an_piece pc = { clock, 0, a->after, a->s, a->after_r };
+		struct an_piece pc = { clock, 0, a->after, a->s, a->after_r }, rest = { 0 };
 
 		if (b->t > clock) {
 			pc.dur = (uint64_t)(b->t - clock);
 			clock = b->t;
 		}
-		if (a->s != b->s) {	/* across an edge: the source's activity */
-			pc.act = a->own;
-			pc.r = a->own_r;
-		}
+		if (a->s != b->s)	/* across an edge */
+			rest = transit(nodes, a, b, &pc);
 		if (pc.dur)
 			add(out, &n, pc);
+		if (rest.dur) {
+			add(out, &n, rest);
+			over++;
+		}
 	}
 	p->count[k] = n;
+	p->over[k] = over;
 }
 
 static void *run(void *arg)
@@ -77,7 +112,8 @@ static int cut(struct an_pieces *p, const struct an_cp_node *nodes,
 		if (starts) {
 			if (an_vec_room(&p->sub, &p->sub_cap, p->nsub + 1, sizeof(*p->sub)) < 0 ||
 			    an_vec_room(&p->from, &p->from_cap, p->nsub, sizeof(*p->from)) < 0 ||
-			    an_vec_room(&p->count, &p->count_cap, p->nsub, sizeof(*p->count)) < 0)
+			    an_vec_room(&p->count, &p->count_cap, p->nsub, sizeof(*p->count)) < 0 ||
+			    an_vec_room(&p->over, &p->over_cap, p->nsub, sizeof(*p->over)) < 0)
 				return LS_ERR_NOMEM;
 			p->from[p->nsub] = p->clock;
 			p->sub[p->nsub++] = i;
@@ -100,7 +136,7 @@ int an_pieces_resolve(struct an_pieces *p, const struct an_cp_node *nodes,
 	pthread_t tid[64];
 	bool started[64] = { false };
 
-	if (n > 1 && an_vec_room(&p->v, &p->v_cap, n - 2, sizeof(*p->v)) < 0)
+	if (n > 1 && an_vec_room(&p->v, &p->v_cap, 2 * (n - 1) - 1, sizeof(*p->v)) < 0)
 		return LS_ERR_NOMEM;
 	if (cut(p, nodes, chain, n, streams) < 0)
 		return LS_ERR_NOMEM;
@@ -121,6 +157,8 @@ int an_pieces_resolve(struct an_pieces *p, const struct an_cp_node *nodes,
 		else
 			run(&job[w]);
 	}
+	for (uint32_t k = 0; k < p->nsub; k++)
+		p->overrun += p->over[k];
 	return 0;
 }
 
@@ -130,5 +168,6 @@ void an_pieces_release(struct an_pieces *p)
 	free(p->sub);
 	free(p->from);
 	free(p->count);
+	free(p->over);
 	*p = (struct an_pieces){ 0 };
 }

@@ -3,7 +3,10 @@
  * events in path order, the time spent in each activity. Between two
  * events of one stream the path is in the activity open after the first;
  * across an edge it is in transit, charged to the activity of the edge's
- * source. Time only goes forward: a step to an earlier time (clocks that
+ * source until that activity ended, and after that to the activity open
+ * on the target's stream before the target (a message still being
+ * transferred, work queued on a GPU, or clocks that disagree): no piece is
+ * longer than its activity. Time only goes forward: a step to an earlier time (clocks that
  * disagree) takes 0 ns, and the path goes on from the latest time reached,
  * so the pieces tile the run without overlap. The chain is cut into
  * sub-paths where it changes process, and sub-paths can be resolved on
@@ -29,6 +32,7 @@ struct an_cp_node {
 	uint32_t pred;		/* what it waited for last (node index) */
 	uint32_t prev;		/* the event before it on its stream */
 	uint32_t leave;		/* an enter: its leave, once read */
+	uint32_t own_enter;	/* the enter of its activity (node index), AN_NONE: none kept */
 };
 
 /* Time of the path in one activity (act 0 and r AN_NONE: in none). */
@@ -46,20 +50,23 @@ static inline bool an_piece_goes_on(const struct an_piece *a, const struct an_pi
 }
 
 struct an_pieces {
-	struct an_piece *v;	/* room for one per step of the chain */
+	struct an_piece *v;	/* room for two per step of the chain */
 	uint32_t *sub;		/* sub-path k: steps sub[k] .. sub[k+1]-1 */
 	int64_t *from;		/* the latest time reached before sub-path k */
-	uint32_t *count;	/* pieces of sub-path k, at v + sub[k] */
-	uint32_t nsub, v_cap, sub_cap, count_cap, from_cap;
+	uint32_t *count;	/* pieces of sub-path k, at v + 2 * sub[k] */
+	uint32_t *over;		/* sub-path k's transits past their source activity */
+	uint32_t nsub, v_cap, sub_cap, count_cap, from_cap, over_cap;
 	int64_t clock;		/* the latest time reached: in, and out */
 	uint64_t skew;		/* steps to an earlier time */
+	uint64_t overrun;	/* transits that outlasted their source activity */
 };
 
 /*
  * Resolve the steps between consecutive nodes of chain[0 .. n-1] (node
  * indices into nodes, path order), going on from p->clock, into pieces,
- * on jobs threads; adds to p->skew. Pieces of
- * one activity that follow each other within a sub-path are one piece.
+ * on jobs threads; adds to p->skew and p->overrun. Pieces of one activity
+ * that follow each other within a sub-path are one piece; sub-path k's are
+ * p->v[2 * p->sub[k] .. + p->count[k]).
  * Returns 0, or LS_ERR_NOMEM.
  */
 int an_pieces_resolve(struct an_pieces *p, const struct an_cp_node *nodes,

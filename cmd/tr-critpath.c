@@ -74,6 +74,8 @@ static void summary(const char *input, const struct an_crit *c)
 	}
 	fprintf(stderr, "  kept at most %" PRIu64 " events at once (%zu bytes each)\n",
 		c->st.peak, an_crit_bytes_per_node());
+	fprintf(stderr, "  %" PRIu64 " steps across an edge outlasted their source's activity, "
+		"charged to the target's stream after it ended\n", c->st.overrun);
 }
 
 static void held(const void *ctx, char *what, size_t n)

@@ -10,7 +10,9 @@
 # it (for a leave, an edge counts if it is later than the activity's
 # enter); ties stay on the stream, then the edge read first. Between two
 # events of one stream the path is in the activity open after the first;
-# across an edge it is charged to the activity of the edge's source.
+# across an edge it is charged to the activity of the edge's source until
+# that activity ends, then to the activity open on the target's stream
+# before the target (none: in no activity).
 
 load common
 
@@ -34,16 +36,19 @@ casita_edges() {
 }
 
 @test "late sender: the path moves to the sender" {
-	# rank 1 waits in Recv 100..800 for rank 0's send (810), then ends at 1000.
+	# rank 1 waits in Recv 100..900 for rank 0's send (810), then ends at 1000.
 	# Back from 1000 on rank 1: recv (900) waited for the send (810 > Recv
-	# enter 100): to rank 0 at the send; Send 800..810 + transit to 900.
+	# enter 100): to rank 0 at the send; Send 800..810 and its transit to
+	# 900 until the Send ends (850), the rest (850..900, the message still
+	# on its way) on rank 1's Recv.
 	run --separate-stderr path_of mpi late-sender
 	assert_success
 	assert_output - <<'OUT'
 {"k":"crit","s":0,"t":0,"dur":200,"act":0,"r":0}
 {"k":"crit","s":0,"t":200,"dur":500,"act":3,"r":14}
 {"k":"crit","s":0,"t":700,"dur":100,"act":0,"r":0}
-{"k":"crit","s":0,"t":800,"dur":100,"act":5,"r":1}
+{"k":"crit","s":0,"t":800,"dur":50,"act":5,"r":1}
+{"k":"crit","s":1,"t":850,"dur":50,"act":2,"r":2}
 {"k":"crit","s":1,"t":900,"dur":100,"act":1,"r":0}
 OUT
 	assert_equal "$stderr" ""
@@ -89,14 +94,18 @@ OUT
 	# The host computes 0..50, launches 50..60, synchronizes 70..1000; the
 	# kernel runs 80..980. Back from the end (1100): the sync's leave waited
 	# for the kernel's leave (980 > sync enter 70), the kernel's enter for
-	# its launch (50); launch 50..80 in transit, kernel 80..980 and its
-	# transit to the sync's leave (1000): 920.
+	# its launch (50). The launch's transit to the kernel's enter (80) is the
+	# launch until it ends (50..60), then the GPU stream before the kernel:
+	# idle, in no activity (60..80, queued); the kernel 80..980, and its
+	# transit to the sync's leave (1000) on the sync, as the kernel ended.
 	run --separate-stderr path_of cuda offload
 	assert_success
 	assert_output - <<'OUT'
 {"k":"crit","s":0,"t":0,"dur":50,"act":1,"r":11}
-{"k":"crit","s":0,"t":50,"dur":30,"act":3,"r":1}
-{"k":"crit","s":2,"t":80,"dur":920,"act":6,"r":2}
+{"k":"crit","s":0,"t":50,"dur":10,"act":3,"r":1}
+{"k":"crit","s":2,"t":60,"dur":20}
+{"k":"crit","s":2,"t":80,"dur":900,"act":6,"r":2}
+{"k":"crit","s":0,"t":980,"dur":20,"act":5,"r":3}
 {"k":"crit","s":0,"t":1000,"dur":50,"act":9,"r":11}
 {"k":"crit","s":0,"t":1050,"dur":50,"act":0,"r":0}
 OUT
@@ -109,7 +118,8 @@ OUT
 	# the host) and 740..1000 (waits for kernel 2). Back from main's end
 	# (1050): the sync's leave to kernel 2's leave (990), its enter (710) to
 	# its launch (720), a step back in time that takes 0 ns; kernel 2 is on
-	# the path 720..990 and in transit 990..1000: 280. Then the host: main
+	# the path 720..990 (270), its transit to 1000 on the sync (it ended at
+	# 990). Then the host: main
 	# 710..720, sync 700..710, compute 110..700, launch 100..110, main 0..100.
 	run --separate-stderr path_of cuda skewed-launch
 	assert_success
@@ -119,20 +129,23 @@ OUT
 {"k":"crit","s":0,"t":110,"dur":590,"act":4,"r":11}
 {"k":"crit","s":0,"t":700,"dur":10,"act":7,"r":3}
 {"k":"crit","s":0,"t":710,"dur":10,"act":0,"r":0}
-{"k":"crit","s":2,"t":720,"dur":280,"act":9,"r":2}
+{"k":"crit","s":2,"t":720,"dur":270,"act":9,"r":2}
+{"k":"crit","s":0,"t":990,"dur":10,"act":12,"r":3}
 {"k":"crit","s":0,"t":1000,"dur":50,"act":0,"r":0}
 OUT
 	[[ "$stderr" == *"1 steps of the path go back in time"* ]] || fail "$stderr"
 	# pipelines/casita-reverse-edges.jq drops both launch edges, as CASITA
 	# drops edges against time: from kernel 2's enter the path goes back
 	# along the GPU stream, idle 500..710 (210, in no activity) and kernel 1
-	# 80..500 (420), where it begins: no event before it, no edge into it.
+	# 80..500 (420), where it begins: no event before it, no edge into it;
+	# kernel 2 710..990 (280), its transit on the sync.
 	BEFORE_CRIT=casita_edges run --separate-stderr path_of cuda skewed-launch
 	assert_success
 	assert_output - <<'OUT'
 {"k":"crit","s":2,"t":80,"dur":420,"act":1,"r":2}
 {"k":"crit","s":2,"t":500,"dur":210}
-{"k":"crit","s":2,"t":710,"dur":290,"act":9,"r":2}
+{"k":"crit","s":2,"t":710,"dur":280,"act":9,"r":2}
+{"k":"crit","s":0,"t":990,"dur":10,"act":12,"r":3}
 {"k":"crit","s":0,"t":1000,"dur":50,"act":0,"r":0}
 OUT
 }
@@ -152,13 +165,17 @@ OUT
 
 @test "ties: of two equally late edges the one read first wins" {
 	# Kernels on streams 2 and 3 both end at 900; a context sync 50..950
-	# has an edge from each, stream 2's first: the path goes to stream 2.
+	# has an edge from each, stream 2's first: the path goes to stream 2,
+	# whose kernel (60..900) waited for its launch (10..20), then idle
+	# 20..60; the transit 900..950 on the sync.
 	run --separate-stderr path_of cuda sync-tie
 	assert_success
 	assert_output - <<'OUT'
 {"k":"crit","s":0,"t":0,"dur":10,"act":0,"r":0}
-{"k":"crit","s":0,"t":10,"dur":50,"act":1,"r":1}
-{"k":"crit","s":2,"t":60,"dur":890,"act":6,"r":2}
+{"k":"crit","s":0,"t":10,"dur":10,"act":1,"r":1}
+{"k":"crit","s":2,"t":20,"dur":40}
+{"k":"crit","s":2,"t":60,"dur":840,"act":6,"r":2}
+{"k":"crit","s":0,"t":900,"dur":50,"act":5,"r":4}
 {"k":"crit","s":0,"t":950,"dur":50,"act":0,"r":0}
 OUT
 }

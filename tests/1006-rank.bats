@@ -50,16 +50,19 @@ text_loop() {
 
 @test "Table 1, GPU-bound: the kernel is on top" {
 	# 3 iterations of 825 ns: host compute 100, kernel 800. The path per
-	# iteration: launch 0..20 (its transit to the kernel), kernel 20..820
-	# and its 5 ns to the sync's end: kernel 3 x 805 = 2415, launch 60.
+	# iteration: launch 0..10, its transit to the kernel on the GPU stream
+	# in no activity 10..20 (queued), kernel 20..820, and its transit to the
+	# sync's end on the sync 820..825 (the kernel ended): kernel 3 x 800 =
+	# 2400, launch 30, sync 15.
 	# Blame: each sync waits 110..820 = 710 for the kernel (blame_kernel,
 	# 2130: all the wait-state blame); the GPU idles 25 ns between kernels
 	# twice (gpu_idle, 50, on the host's sync, launch and compute: idle
-	# blame, apart). Kernel: 2415/2475 + 2130/2130 = 1.975758.
+	# blame, apart). Kernel: 2400/2475 + 2130/2130 = 1.969697.
 	run --separate-stderr rate_loop 3 100 800
 	assert_success
-	assert_line --index 0 "kernel:2415:2130:1.9758"
-	assert_line --index 1 --regexp '^cuLaunchKernel:60:'
+	assert_line --index 0 "kernel:2400:2130:1.9697"
+	assert_line --index 1 "cuLaunchKernel:30:0:0.0121"
+	assert_line --index 2 "cuStreamSynchronize:15:0:0.0061"
 	run text_loop 3 100 800
 	assert_success
 	assert_line --index 0 "<stdin>: run 0.000002475 s, critical path 0.000002475 s, waiting 0.000002130 s, blame 0.000002130 s, GPU idle 0.000000050 s"
@@ -106,7 +109,7 @@ text_loop() {
 	assert_success
 	assert_line --index 0 "kind,name,region,calls,excl_ns,cp_ns,cp_share,blame_ns,blame_share,idle_ns,idle_share,rating,blame_blame_kernel_ns,pattern,count,ns,min_ns,max_ns"
 	assert_line --index 1 "run,,,,2475,2475,,2130,,50,,,,,,2130,,"
-	assert_line --index 2 --regexp '^rating,"kernel",2,3,2400,2415,0\.975758,2130,1\.000000,0,0\.000000,1\.975758,2130,,,,,$'
+	assert_line --index 2 --regexp '^rating,"kernel",2,3,2400,2400,0\.969697,2130,1\.000000,0,0\.000000,1\.969697,2130,,,,,$'
 	assert_line --index 3 "wait_summary,,,,,,,,,,,,,blame_kernel,3,2130,2130,2130"
 	assert_line --index 4 "wait_summary,,,,,,,,,,,,,gpu_idle,2,50,50,50"
 	[ "${#lines[@]}" -eq 5 ]
@@ -124,10 +127,10 @@ text_loop() {
 	assert_success
 	# the kernel lost its whole rating, the compute gained most
 	assert_line --index 0 --regexp '^\{"k":"header",'
-	assert_line --index 1 --regexp '^\{"k":"rating_diff","name":"kernel","cp_a":2415,"cp_b":0,"blame_a":2130,"blame_b":0,'
+	assert_line --index 1 --regexp '^\{"k":"rating_diff","name":"kernel","cp_a":2400,"cp_b":0,"blame_a":2130,"blame_b":0,'
 	run tr-rank --diff "$BATS_TEST_TMPDIR/gpu.json" "$BATS_TEST_TMPDIR/cpu.json"
 	assert_success
-	assert_line --index 1 --regexp '^kernel +0\.000002415 +-0\.000002415 +0\.000002130 +-0\.000002130 +-1\.9758$'
+	assert_line --index 1 --regexp '^kernel +0\.000002400 +-0\.000002400 +0\.000002130 +-0\.000002130 +-1\.9697$'
 }
 
 @test "bad input: one line, exit 1; a missing diff side too" {

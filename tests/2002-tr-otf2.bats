@@ -70,8 +70,9 @@ late_sender_archive() {
 }
 
 @test "metrics: Critical Path, Blame and Waiting Time on late sender, computed by hand" {
-	# tr-critpath: rank 0 (stream 0) is on the path 0..900 (main, compute,
-	# main, Send and its transit), rank 1 (stream 1) 900..1000. tr-waits:
+	# tr-critpath: rank 0 (stream 0) is on the path 0..850 (main, compute,
+	# main, Send and its transit until the Send ends), rank 1 (stream 1)
+	# 850..1000 (the rest of the transit on its Recv, then main). tr-waits:
 	# rank 1's Recv waits 100..800 (700 ns), blamed on rank 0's main (262)
 	# and compute 200..700 (438). Each metric is a counter of tr-read's:
 	# "stream time counter value", in the order written.
@@ -92,8 +93,8 @@ late_sender_archive() {
 0 200 1 0
 0 700 1 4.38e-07
 1 800 2 7e-07
-0 900 0 0
-1 900 0 1
+0 850 0 0
+1 850 0 1
 0 1000 1 2.62e-07
 1 1000 0 0"
 }

@@ -55,6 +55,20 @@ true"
 	done
 }
 
+@test "every corpus archive: no piece of the path lies outside its activity" {
+	# A step across an edge is charged to its source's activity only until
+	# that activity ends (a kernel's end to the sync that waited for it, a
+	# send to its receive): before, on the GPU traces, 45 (cuda_simple),
+	# 2332 (jacobi) and 9024 (cloverleaf) pieces outlasted their activity.
+	for dir in "$CORPUS"/otf2/*/; do
+		name=$(basename "$dir")
+		analyse "$name" || fail "$name: $(cat "$TMP/$name.err")"
+		run pieces-outside-activity <(tr-cat -J "$TMP/$name.tr")
+		assert_success
+		assert_output ""
+	done
+}
+
 @test "single-process traces: the path is as long as the run" {
 	for name in casita-1_ocl_deps casita-1_scorep-ompt-host-nested casita-1_sptc fastotf2-mi300-hip; do
 		analyse "$name"
