@@ -6,13 +6,6 @@
 #include "rank.h"
 #include "vec.h"
 
-void an_rank_init(struct an_rank *k)
-{
-	memset(k, 0, sizeof(*k));
-	an_trace_init(&k->tr);
-	k->end = INT64_MIN;
-}
-
 /* A region or stream was defined: room for its totals. */
 static int defined(struct an_rank *k, const struct ls_record *rec)
 {
@@ -84,6 +77,24 @@ static int total(bool added, const char **why)
 	return LS_ERR_SYNTAX;
 }
 
+/* Idle blame under a wait state (idlewait.h's callback): 0, or LS_ERR_SYNTAX past 2^64 ns. */
+static int idle_under(void *ctx, uint32_t region, uint32_t pattern, uint64_t ns)
+{
+	struct an_rank *k = ctx;
+	const char *why;
+
+	return total(add_to(ns, &k->reg[region].idle_by[pattern], NULL, NULL), &why);
+}
+
+void an_rank_init(struct an_rank *k, bool by_wait)
+{
+	memset(k, 0, sizeof(*k));
+	an_trace_init(&k->tr);
+	k->end = INT64_MIN;
+	k->by_wait = by_wait;
+	an_idlewait_init(&k->under, idle_under, k);
+}
+
 /* Exclusive time up to ev on its stream, then the activity it opens. */
 static int event(struct an_rank *k, const struct ls_record *rec, const char **why)
 {
@@ -126,11 +137,19 @@ static uint32_t region(const struct an_rank *k, const struct ls_record *rec,
 			     "crit record of an undefined region", why);
 }
 
+/* An error of an_idlewait's: out of memory, or (under's) a total past 2^64 ns. */
+static int under_failed(int rc, const char **why)
+{
+	return rc == LS_ERR_SYNTAX ? total(false, why) : rc;
+}
+
 static int derived(struct an_rank *k, const struct ls_record *rec, const char **why)
 {
 	const char *name;
-	uint64_t v, s;
+	uint64_t v, s, act;
+	int64_t t;
 	uint32_t n, i, p;
+	int rc;
 
 	*why = NULL;
 	switch (rec->kind) {
@@ -148,8 +167,14 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 		if ((i = region(k, rec, why)) == AN_NONE)
 			return LS_ERR_SYNTAX;
 		p = (uint32_t)ls_pattern_lookup(name, n);
-		if (p < LS_P__COUNT && ls_pattern_idle(p))
+		if (p < LS_P__COUNT && ls_pattern_idle(p)) {
+			if (k->by_wait && ls_get_u64(rec, LS_F_TO, &act) == 0 &&
+			    ls_get_u64(rec, LS_F_WAIT, &s) == 0 &&
+			    (rc = an_idlewait_blame(&k->under, act, i,
+						    k->tr.defs.roles[i] != LS_R_CPU, s, v)) < 0)
+				return under_failed(rc, why);
 			return total(add_to(v, &k->idle, &k->reg[i].idle, NULL), why);
+		}
 		return total(add_to(v, &k->blame, &k->reg[i].blame,
 				    p < LS_P__COUNT ? &k->reg[i].by[p] : NULL), why);
 	case LS_K_WAIT:
@@ -165,6 +190,13 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 			return LS_ERR_SYNTAX;
 		}
 		k->wait_count[p]++;
+		if (k->by_wait && ls_get_u64(rec, LS_F_AT, &act) == 0 &&
+		    ls_get_i64(rec, LS_F_T, &t) == 0) {
+			if (ls_pattern_idle(p))
+				an_idlewait_period(&k->under, act, t, v);
+			else if ((rc = an_idlewait_wait(&k->under, act, p, t, v)) < 0)
+				return under_failed(rc, why);
+		}
 		/*
 		 * The run's idle time is gpu_idle's: a late synchronization's
 		 * (blame_sync) lies in it where the process has one GPU stream
@@ -263,6 +295,7 @@ void an_rank_release(struct an_rank *k)
 	free(k->reg);
 	free(k->last);
 	free(k->proc_wait);
+	an_idlewait_release(&k->under);
 	an_trace_release(&k->tr);
 	memset(k, 0, sizeof(*k));
 }

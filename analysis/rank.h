@@ -6,7 +6,8 @@
  * process; the run's length (the events of host threads and GPU streams,
  * as tr-critpath takes them). The rating of a region is its share of the
  * critical path plus its share of all wait-state blame (Schmitt et al.
- * 2017); idle blame joins the blame only where asked.
+ * 2017); idle blame joins the blame only where asked, and can be split by
+ * the wait state it came under.
  */
 #ifndef AN_RANK_H
 #define AN_RANK_H
@@ -15,6 +16,7 @@
 #include <stdint.h>
 
 #include "../libstream/schema.h"
+#include "idlewait.h"
 #include "trace.h"
 
 struct an_rank_region {
@@ -22,6 +24,7 @@ struct an_rank_region {
 	uint64_t calls, excl, cp, blame;
 	uint64_t idle;			/* blame for GPU idleness, apart from blame */
 	uint64_t by[LS_P__COUNT];	/* blame per pattern */
+	uint64_t idle_by[LS_P__COUNT];	/* idle blame under a wait state, per its pattern */
 };
 
 struct an_rank {
@@ -40,6 +43,8 @@ struct an_rank {
 	uint64_t blame;
 	uint64_t events;
 	int64_t first, end;
+	bool by_wait;			/* idle blame split by the wait under it */
+	struct an_idlewait under;
 };
 
 /* A row of the rating. */
@@ -48,7 +53,8 @@ struct an_rating {
 	double cp_share, blame_share, idle_share, rating;
 };
 
-void an_rank_init(struct an_rank *k);
+/* by_wait: also split idle blame by the wait state under it (idle_by; idlewait.h). */
+void an_rank_init(struct an_rank *k, bool by_wait);
 
 /*
  * Take one record. Returns 0, or a negative error: LS_ERR_NOMEM, or

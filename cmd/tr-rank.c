@@ -28,8 +28,14 @@ static void usage(FILE *to)
 	fprintf(to, "usage: tr-rank [-eh] [-n N] [--csv | --json] [--idle] [--diff A B | file]\n");
 }
 
-/* The patterns with blame, for -e columns. */
-static uint32_t blamed_patterns(const struct an_rank *k, enum ls_pattern *out)
+/* Region r's blame of pattern p, or (under) its idle blame while waiting in p. */
+static uint64_t by(const struct an_rank_region *r, bool under, int p)
+{
+	return under ? r->idle_by[p] : r->by[p];
+}
+
+/* The patterns with blame (under: with idle blame on their waits), for -e columns. */
+static uint32_t blamed_patterns(const struct an_rank *k, bool under, enum ls_pattern *out)
 {
 	uint32_t n = 0;
 
@@ -37,11 +43,33 @@ static uint32_t blamed_patterns(const struct an_rank *k, enum ls_pattern *out)
 		uint64_t sum = 0;
 
 		for (uint32_t i = 0; i < k->tr.defs.nregions; i++)
-			sum += k->reg[i].by[p];
+			sum |= by(&k->reg[i], under, p);
 		if (sum)
 			out[n++] = (enum ls_pattern)p;
 	}
 	return n;
+}
+
+/* The -e columns: np blame patterns, then ni idle-under-wait patterns. */
+struct columns {
+	enum ls_pattern pat[LS_P__COUNT], under[LS_P__COUNT];
+	uint32_t np, ni;
+};
+
+static void columns(const struct an_rank *k, const struct opts *o, struct columns *c)
+{
+	c->np = o->by_pattern ? blamed_patterns(k, false, c->pat) : 0;
+	c->ni = o->by_pattern ? blamed_patterns(k, true, c->under) : 0;
+}
+
+/* Column j's heading in the text table: the pattern, or idle@ the wait's. */
+static const char *column_name(const struct columns *c, uint32_t j, char *buf, size_t n)
+{
+	if (j < c->np)
+		snprintf(buf, n, "%s", ls_pattern_name(c->pat[j]));
+	else
+		snprintf(buf, n, "idle@%s", ls_pattern_name(c->under[j - c->np]));
+	return buf;
 }
 
 /* The pattern summary's rows: the wait states, then the idle periods apart. */
@@ -77,17 +105,18 @@ static uint64_t runtime(const struct an_rank *k)
 static void text(const char *input, const struct an_rank *k, const struct an_rating *v,
 		 uint32_t n, const struct opts *o)
 {
-	enum ls_pattern pat[LS_P__COUNT];
-	uint32_t np = o->by_pattern ? blamed_patterns(k, pat) : 0;
+	struct columns c;
+	char head[2 * LS_P__COUNT][48];
 
+	columns(k, o, &c);
 	printf("%s: run %.9f s, critical path %.9f s, waiting %.9f s, blame %.9f s, "
 	       "GPU idle %.9f s%s\n", input, tool_secs(runtime(k)), tool_secs(k->cp),
 	       tool_secs(k->waiting), tool_secs(k->blame), tool_secs(k->idle_time),
 	       o->idle ? " (rated as blame)" : "");
 	printf("%4s  %-32s %10s %14s %14s %7s %14s %7s %14s %7s", "rank", "region", "calls",
 	       "excl [s]", "cp [s]", "cp %", "blame [s]", "blame %", "idle [s]", "rating");
-	for (uint32_t j = 0; j < np; j++)
-		printf(" %14s", ls_pattern_name(pat[j]));
+	for (uint32_t j = 0; j < c.np + c.ni; j++)
+		printf(" %14s", column_name(&c, j, head[j], sizeof(head[j])));
 	putchar('\n');
 	for (uint32_t i = 0; i < n; i++) {
 		const struct an_rank_region *r = &k->reg[v[i].region];
@@ -96,8 +125,9 @@ static void text(const char *input, const struct an_rank *k, const struct an_rat
 		       i + 1, r->name, r->calls, tool_secs(r->excl), tool_secs(r->cp),
 		       100 * v[i].cp_share, tool_secs(r->blame), 100 * v[i].blame_share,
 		       tool_secs(r->idle), v[i].rating);
-		for (uint32_t j = 0; j < np; j++)
-			printf(" %14.9f", tool_secs(r->by[pat[j]]));
+		for (uint32_t j = 0; j < c.np + c.ni; j++)
+			printf(" %*.9f", (int)(strlen(head[j]) > 14 ? strlen(head[j]) : 14),
+			       tool_secs(j < c.np ? r->by[c.pat[j]] : r->idle_by[c.under[j - c.np]]));
 		putchar('\n');
 	}
 	pattern_table(k);
@@ -106,17 +136,19 @@ static void text(const char *input, const struct an_rank *k, const struct an_rat
 static void csv(const struct an_rank *k, const struct an_rating *v, uint32_t n,
 		const struct opts *o)
 {
-	enum ls_pattern pat[LS_P__COUNT];
-	uint32_t np = o->by_pattern ? blamed_patterns(k, pat) : 0;
+	struct columns c;
 
+	columns(k, o, &c);
 	printf("kind,name,region,calls,excl_ns,cp_ns,cp_share,blame_ns,blame_share,idle_ns,"
 	       "idle_share,rating");
-	for (uint32_t j = 0; j < np; j++)
-		printf(",blame_%s_ns", ls_pattern_name(pat[j]));
+	for (uint32_t j = 0; j < c.np; j++)
+		printf(",blame_%s_ns", ls_pattern_name(c.pat[j]));
+	for (uint32_t j = 0; j < c.ni; j++)
+		printf(",idle_under_%s_ns", ls_pattern_name(c.under[j]));
 	printf(",pattern,count,ns,min_ns,max_ns\n");
 	printf("run,,,,%" PRIu64 ",%" PRIu64 ",,%" PRIu64 ",,%" PRIu64 ",,", runtime(k), k->cp,
 	       k->blame, k->idle);
-	for (uint32_t j = 0; j < np; j++)
+	for (uint32_t j = 0; j < c.np + c.ni; j++)
 		putchar(',');
 	printf(",,,%" PRIu64 ",,\n", k->waiting);
 	for (uint32_t i = 0; i < n; i++) {
@@ -128,8 +160,10 @@ static void csv(const struct an_rank *k, const struct an_rating *v, uint32_t n,
 		       ",%.6f,%" PRIu64 ",%.6f,%.6f", k->tr.defs.region_ids[v[i].region], r->calls,
 		       r->excl, r->cp, v[i].cp_share, r->blame, v[i].blame_share, r->idle,
 		       v[i].idle_share, v[i].rating);
-		for (uint32_t j = 0; j < np; j++)
-			printf(",%" PRIu64, r->by[pat[j]]);
+		for (uint32_t j = 0; j < c.np; j++)
+			printf(",%" PRIu64, r->by[c.pat[j]]);
+		for (uint32_t j = 0; j < c.ni; j++)
+			printf(",%" PRIu64, r->idle_by[c.under[j]]);
 		printf(",,,,,\n");
 	}
 	for (int p = 0; p < LS_P__COUNT; p++) {
@@ -139,17 +173,30 @@ static void csv(const struct an_rank *k, const struct an_rating *v, uint32_t n,
 			continue;
 		an_rank_wait_range(k, p, &min, &max);
 		printf("wait_summary,,,,,,,,,,,");
-		for (uint32_t j = 0; j < np; j++)
+		for (uint32_t j = 0; j < c.np + c.ni; j++)
 			putchar(',');
 		printf(",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
 		       ls_pattern_name(p), k->wait_count[p], k->wait_ns[p], min, max);
 	}
 }
 
+/* Region r's blame per pattern (under: idle blame per wait under it) as map f. */
+static void put_by(struct ls_writer *w, enum ls_field f, const struct an_rank_region *r,
+		   bool under)
+{
+	uint32_t n = 0;
+
+	for (int p = 0; p < LS_P__COUNT; p++)
+		n += by(r, under, p) != 0;
+	ls_put_map(w, f, n);
+	for (int p = 0; p < LS_P__COUNT; p++)
+		if (by(r, under, p))
+			ls_put_entry_u64(w, ls_pattern_name(p), by(r, under, p));
+}
+
 static int json(struct ls_writer *w, const struct an_rank *k, const struct an_rating *v,
 		uint32_t n, const struct opts *o)
 {
-	enum ls_pattern pat[LS_P__COUNT];
 	int rc;
 
 	if ((rc = ls_write_header(w, "tr-rank " TR_VERSION, NULL, tool_stage())) < 0)
@@ -165,13 +212,8 @@ static int json(struct ls_writer *w, const struct an_rank *k, const struct an_ra
 		return rc;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct an_rank_region *r = &k->reg[v[i].region];
-		uint32_t np = 0;
 
-		if (o->by_pattern)
-			for (int p = 0; p < LS_P__COUNT; p++)
-				if (r->by[p])
-					pat[np++] = (enum ls_pattern)p;
-		ls_build_begin(w, 12 + (o->by_pattern ? 1 : 0));
+		ls_build_begin(w, 12 + (o->by_pattern ? 2 : 0));
 		ls_put_kind(w, LS_K_RATING);
 		ls_put_u64(w, LS_F_REGION, k->tr.defs.region_ids[v[i].region]);
 		ls_put_str(w, LS_F_NAME, r->name);
@@ -185,9 +227,8 @@ static int json(struct ls_writer *w, const struct an_rank *k, const struct an_ra
 		ls_put_f64(w, LS_F_IDLE_SHARE, v[i].idle_share);
 		ls_put_f64(w, LS_F_RATING, v[i].rating);
 		if (o->by_pattern) {
-			ls_put_map(w, LS_F_BLAME_BY, np);
-			for (uint32_t j = 0; j < np; j++)
-				ls_put_entry_u64(w, ls_pattern_name(pat[j]), r->by[pat[j]]);
+			put_by(w, LS_F_BLAME_BY, r, false);
+			put_by(w, LS_F_IDLE_BY, r, true);
 		}
 		if ((rc = ls_build_end(w)) < 0)
 			return rc;
@@ -229,7 +270,7 @@ static int rate(const char *path, const struct opts *o)
 		tool_error("%s: %s", path, r.err);
 		return 1;
 	}
-	an_rank_init(&k);
+	an_rank_init(&k, o->by_pattern);
 	ls_reader_skim(&r, ~an_rank_reads());
 	while ((rc = ls_read(&r, &rec)) > 0) {
 		if (rec.kind == LS_K_HEADER && r.recno == 1 && !tool_made_by(&r, &rec, needs)) {

@@ -102,6 +102,8 @@ text_loop() {
 }
 
 @test "-n, -e, --csv: rows limited, blame split by pattern" {
+	# the GPU idles between kernels on the host's sync after its
+	# blame_kernel wait ended (the two do not overlap): no idle_under column
 	set -o pipefail
 	{ cat "$DATA/cuda/defs.ndjson"; offload_loop 3 100 800; } | tr-deps | tr-waits |
 		tr-critpath > "$BATS_TEST_TMPDIR/a"
@@ -193,4 +195,34 @@ OUT
 		map(select(.k == \"sample\" and \$c[.counter | tostring] != \"Critical Path\")) | group_by(.counter) |
 		map({(\$c[.[0].counter | tostring]): (map(.val) | add * 1e9 | round)}) | add'"
 	assert_output '{"Blame":300,"Waiting Time":300,"GPU Idle Blame":470,"GPU Idle Time":470}'
+}
+
+@test "-e: idle blame on a call in a wait state under that wait's pattern, whichever record comes first" {
+	# gpu-idle-mpi: the Recv's late_sender wait (decided at 550) comes before
+	# the idle period's blame (decided at 670): its 275 of idle blame lie
+	# under late_sender (the whole activity's, its 550..600 too).
+	# idle-before-wait: the GPU idles 50..320 (a kernel 20..50, the next at
+	# 320) while rank 0's master is in main 50..100 then MPI_Recv, and
+	# thread 1 computes and launches: 270 split equally, main 25, the Recv
+	# 110 (100..320), compute 125 + 5, the launch 5; written at 320, before
+	# the Recv's late_sender wait (100..490, decided at the receive, 500).
+	# The Recv's 110 lie under late_sender; compute's 130 under none.
+	set -o pipefail
+	for case in gpu-idle-mpi:275 idle-before-wait:110; do
+		IFS=: read -r name under <<< "$case"
+		tr-deps "$DATA/idle/$name.ndjson" | tr-waits | tr-critpath > "$BATS_TEST_TMPDIR/a.tr"
+		run bash -c "tr-rank -e --json -n 0 '$BATS_TEST_TMPDIR/a.tr' | jq -c -r '
+			select(.k == \"rating\" and .idle > 0) | [.name, .idle, .idle_by]'"
+		assert_success
+		assert_line "[\"MPI_Recv\",$under,{\"late_sender\":$under}]"
+		assert_line --regexp '^\["compute",[0-9]+,\{\}\]$'
+		run tr-rank -e "$BATS_TEST_TMPDIR/a.tr"
+		assert_line --index 1 --regexp ' late_sender idle@late_sender$'
+		assert_line --regexp "^ +[0-9]+ +MPI_Recv .* 0\.000000000 +0\.000000$under\$"
+		run bash -c "tr-rank -e --csv -n 0 '$BATS_TEST_TMPDIR/a.tr' | grep -E '^(kind|rating,\"MPI_Recv\")'"
+		assert_line --index 0 --partial ',blame_late_sender_ns,idle_under_late_sender_ns,pattern,'
+		assert_line --index 1 --regexp ",0,$under,,,,,\$"
+	done
+	run bash -c "tr-rank -e --json -n 0 '$BATS_TEST_TMPDIR/a.tr' | jq -c 'select(.k == \"rating\" and .name == \"compute\") | .idle'"
+	assert_output 130
 }

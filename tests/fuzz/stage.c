@@ -82,11 +82,11 @@ static void stage(struct stage_io *io)
 	uint32_t n;
 	int rc;
 
-	an_rank_init(&k);
+	an_rank_init(&k, true);
 	ls_reader_skim(&io->r, ~an_rank_reads());
 	while ((rc = ls_read(&io->r, &rec)) > 0 && an_rank_take(&k, &rec, &why) == 0)
 		;
-	if (rc == 0 && an_rank_rate(&k, &v, &n) == 0)
+	if (rc == 0 && an_rank_rate(&k, true, &v, &n) == 0)
 		for (int p = 0; p < LS_P__COUNT; p++) {
 			uint64_t min, max;
 
