@@ -5,21 +5,42 @@
 # counts only the time the call waited for device work other than its own
 # copy. Prints "COUNT SECONDS ON-KERNEL-SECONDS".
 #   tr-read run.otf2 | tr-cat -J | jq -rs -f pipelines/casita-early-blocking-wait.jq
+
+# How many of the sorted numbers $a are less than $x (after: at most $x).
+def below($a; $x): ($a | bsearch($x)) as $i | if $i < 0 then -1 - $i
+	else [range($i; -1; -1) | select($a[.] < $x)] | first // -1 | . + 1 end;
+def upto($a; $x): ($a | bsearch($x)) as $i | if $i < 0 then -1 - $i
+	else [range($i; $a | length) | select($a[.] > $x)] | first // ($a | length) end;
+
 (map(select(.k == "region")) | map({key: (.id|tostring), value: .role}) | from_entries) as $role
 | (map(select(.k == "stream")) | map({key: (.id|tostring), value: .}) | from_entries) as $stream
-| [map(select(.k | IN("enter", "leave"))) | group_by(.s)[]
-   | reduce .[] as $e ({open: [], acts: []};
-       if $e.k == "enter" then .open += [$e]
-       else .acts += [{s: $e.s, r: .open[-1].r, t0: .open[-1].t, t1: $e.t}] | .open |= .[:-1] end)
-   | .acts[]
+# every activity, from its enter and leave (a stack per stream)
+| [foreach (.[] | select(.k == "enter" or .k == "leave")) as $e ({open: {}, act: null};
+     ($e.s | tostring) as $s
+     | if $e.k == "enter" then .open[$s] += [[$e.r, $e.t]] | .act = null
+       else .open[$s][-1] as $o | .act = {s: $e.s, r: $o[0], t0: $o[1], t1: $e.t}
+       | .open[$s] |= .[:-1] end;
+     .act // empty)
    | . + {p: $stream[.s|tostring].process, gpu: ($stream[.s|tostring].type == "gpu"),
           role: $role[.r|tostring]}] as $acts
-| ($acts | map(select(.gpu and .role == "kernel"))) as $kernels
-| [$acts[] | select((.gpu | not) and
+# per process: the kernels' sorted begins and ends, and the time kernels ran
+# up to each change in how many ran (kernels running together count each)
+| ($acts | map(select(.gpu and .role == "kernel")) | group_by(.p)
+   | map({key: (.[0].p|tostring), value: (
+       (map([.t0, 1], [.t1, -1]) | sort) as $ch
+       | {t0: (map(.t0) | sort), t1: (map(.t1) | sort), at: ($ch | map(.[0])),
+          ran: [foreach $ch[] as $c ({t: null, n: 0, ran: 0};
+                  .ran += (if .t == null then 0 else .n * ($c[0] - .t) end)
+                  | .t = $c[0] | .n += $c[1];
+                  [.ran, .n])]})})
+   | from_entries) as $kernels
+# the kernels' time up to t in process p's kernels $k
+| def ran($k; $t): upto($k.at; $t) as $i
+	| if $i == 0 then 0 else $k.ran[$i - 1] as $r | $r[0] + $r[1] * ($t - $k.at[$i - 1]) end;
+  [$acts[] | select((.gpu | not) and
                     (.role | IN("memcpy", "memset", "ctx_sync", "stream_sync", "event_sync")))
-   | . as $c
-   | [$kernels[] | select(.p == $c.p and .t0 < $c.t1 and .t1 > $c.t0)
-      | ([.t1, $c.t1] | min) - ([.t0, $c.t0] | max)]
-   | select(length > 0)
-   | {whole: ($c.t1 - $c.t0), on_kernel: add}]
-| "\(length) \(map(.whole) | add / 1e9) \(map(.on_kernel) | add / 1e9)"
+   | . as $c | $kernels[.p|tostring] as $k | select($k != null)
+   # kernels that began before the call ended and ended after it began
+   | select(below($k.t0; $c.t1) - upto($k.t1; $c.t0) > 0)
+   | {whole: ($c.t1 - $c.t0), on_kernel: (ran($k; $c.t1) - ran($k; $c.t0))}]
+| "\(length) \((map(.whole) | add // 0) / 1e9) \((map(.on_kernel) | add // 0) / 1e9)"

@@ -1,13 +1,15 @@
-# CASITA's critical path, for comparing with CASITA 1.9: CASITA ignores
-# every dependency whose source is later than its target (a "reverse
-# edge", which only clocks that disagree produce). Where a GPU's clock runs
-# behind its host's, every kernel seems to start before its launch, so no
-# launch edge is left: CASITA's path, once on a GPU stream, stays there,
-# idle stretches included. tr-critpath instead follows such an edge back
-# to the launch, in 0 ns, and counts the step. This filter drops those
-# edges from the stream (NDJSON in, NDJSON out), between tr-waits and
-# tr-critpath. It keeps every event's time, so it needs memory for the
-# whole run: keep it for comparing.
+# CASITA's critical path on GPU streams, for comparing with CASITA 1.9:
+# CASITA reads events in time order and links a kernel to a launch it has
+# already read, so where a GPU's clock runs behind its host's and a kernel
+# seems to start before its launch, the kernel is linked to none, and
+# CASITA's path, once on a GPU stream, stays there. tr-critpath instead
+# follows such an edge back to the launch, in 0 ns, and counts the step.
+# This filter drops every dependency whose source is later than its target
+# (a "reverse edge", which only clocks that disagree produce) from the
+# stream (NDJSON in, NDJSON out), between tr-waits and tr-critpath; what it
+# does and does not reproduce of CASITA's path: tr-critpath(1). It keeps
+# every event's time, so it needs memory for the whole run: keep it for
+# comparing.
 #   tr-read run.otf2 | tr-deps | tr-waits | tr-cat -J |
 #     jq -c -n -f pipelines/casita-reverse-edges.jq | tr-critpath | tr-rank
 foreach inputs as $r ({};
