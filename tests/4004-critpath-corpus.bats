@@ -79,6 +79,21 @@ true"
 	done
 }
 
+@test "the run's length is the events' span, not the archive's recorded length CASITA reports" {
+	# casita-1_scorep-ompt-host-nested: the events span 0.010581 s; the
+	# clock properties' length, 27908192 ticks at 1995563064 per second, is
+	# CASITA's "Total program runtime: 0.013985 s" (tr-rank(1))
+	analyse casita-1_scorep-ompt-host-nested
+	run bash -c "tr-rank --json '$TMP/casita-1_scorep-ompt-host-nested.tr' |
+		jq -r 'select(.k == \"run_summary\") | .runtime'"
+	assert_output 10581060
+	run bash -c "otf2-print -G '$(archive casita-1_scorep-ompt-host-nested)' 2> /dev/null |
+		awk '/^CLOCK_PROPERTIES/ { gsub(\",\", \"\"); printf \"%.6f\\n\", \$10 / \$5 }'"
+	assert_output 0.013985
+	grep -q "Total program runtime *: *0.013985 s" \
+		"$CORPUS/peer-output/casita-1.9/casita-1_scorep-ompt-host-nested/casita_summary.txt"
+}
+
 @test "CASITA: the same critical path through init_cuda and foo" {
 	# casita-4_mpi_ls_barr: foo is on the path 19.945392 s (99.81 %) and
 	# has 51.428307 s of blame, as in CASITA's table. casita-2_cuda_simple
