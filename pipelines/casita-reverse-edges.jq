@@ -1,8 +1,8 @@
 # CASITA's critical path on GPU streams, for comparing with CASITA 1.9:
-# CASITA reads events in time order and links a kernel to a launch it has
-# already read, so where a GPU's clock runs behind its host's and a kernel
-# seems to start before its launch, the kernel is linked to none, and
-# CASITA's path, once on a GPU stream, stays there. tr-critpath instead
+# CASITA links a kernel to a launch when it reads the kernel's start, from
+# the launches it has read before, so where a GPU's clock runs behind its
+# host's and a kernel seems to start before its launch, it cannot link it
+# to it, and CASITA's path, once on a GPU stream, stays there. tr-critpath instead
 # follows such an edge back to the launch, in 0 ns, and counts the step.
 # This filter drops every dependency whose source is later than its target
 # (a "reverse edge", which only clocks that disagree produce) from the

@@ -125,7 +125,7 @@ jacobi_cp() {
 	# begin before the call that enqueued them, by up to 87 us. Our path steps back to the launch in 0 ns
 	# and stays with the host's "!$omp for", longer than the kernel (1.36 ms
 	# to 0.78 ms an iteration). CASITA links a kernel only to a launch read
-	# before it, so such kernels to none; with those edges dropped
+	# before it, so not such a kernel to its launch; with those edges dropped
 	# (pipelines/casita-reverse-edges.jq) our path, like CASITA's, stays on
 	# a GPU stream: jacobi_kernel 0.771557 s (CASITA 0.775891), init_cuda
 	# 0.718376 s (CASITA 0.718381). Not the rest of CASITA's path (as
