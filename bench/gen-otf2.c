@@ -12,6 +12,12 @@
  * With -m, one process without MPI (no Init, Sendrecv, Allreduce or
  * Finalize), as a PyTorch or Nsight trace of one process is.
  *
+ * With -f P, the paper's offload experiment (Schmitt et al. 2017, Figure
+ * 10): each iteration's 100 us of work, P % of it offloaded, the kernel
+ * running while the host threads compute the rest (no imbalance), then a
+ * stream synchronization; the CPU work after the Allreduce takes 10 us on
+ * every rank. Every time follows from P and the options, none is random.
+ *
  * With -g S, a GPU-heavy offload program instead: S GPU streams per rank,
  * stream 0 the null stream, and per iteration the CUDA work of offload_step
  * (kernels on every stream, an event waited for by another stream, an async
@@ -38,8 +44,8 @@ static void die(const char *what)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: gen-otf2 [-am] [-g gpu-streams] [-i iterations] [-k skew] [-o offset] "
-		"[-r ranks] [-R resolution] [-s seed] [-t threads] dir/name\n");
+	fprintf(stderr, "usage: gen-otf2 [-am] [-f offload-%%] [-g gpu-streams] [-i iterations] "
+		"[-k skew] [-o offset] [-r ranks] [-R resolution] [-s seed] [-t threads] dir/name\n");
 	exit(2);
 }
 
@@ -100,6 +106,7 @@ struct options {
 	int64_t skew;		/* ticks rank 1's clock is behind, as ClockOffset records say */
 	bool all_api;
 	bool no_mpi;		/* -m: one process, no MPI calls */
+	uint32_t offload_pct;	/* -f: the share of work offloaded (%), 0: the Jacobi program */
 	const char *path;
 };
 
@@ -179,14 +186,15 @@ static void leave(struct gen *g, OTF2_EvtWriter *w, uint64_t t, uint32_t region)
 
 /* --- the program -------------------------------------------------------- */
 
-static void omp_loop(struct gen *g, uint32_t r)
+/* The threads' loop, each doing len ns of work (0: 20-28 us, imbalanced). */
+static void omp_loop(struct gen *g, uint32_t r, uint64_t len)
 {
 	uint64_t t0 = g->now[r], slowest = 0, *work = calloc(g->o.threads, sizeof(*work));
 
 	if (!work)
 		die("out of memory");
 	for (uint32_t k = 0; k < g->o.threads; k++) {
-		work[k] = 20000 + rnd(g, 8000);	/* up to 40% imbalance */
+		work[k] = len ? len : 20000 + rnd(g, 8000);	/* up to 40% imbalance */
 		if (work[k] > slowest)
 			slowest = work[k];
 	}
@@ -255,6 +263,22 @@ static void cuda_step(struct gen *g, uint32_t r, uint64_t i)
 	g->now[r] = done + 100;
 }
 
+/* -f: launch the kernel, compute the rest on the host meanwhile, synchronize. */
+static void overlapped_step(struct gen *g, uint32_t r, uint64_t i)
+{
+	OTF2_EvtWriter *host = writer(g, r, 0);
+	uint64_t work = 100000, kernel = work * g->o.offload_pct / 100, kend, done;
+
+	kend = launch(g, r, g->now[r], 5000, i * g->o.ranks + r + 1, 0, 0, kernel, R_KERNEL);
+	g->now[r] += 5100;
+	omp_loop(g, r, work - kernel);
+	OTF2_AttributeList_AddLocationRef(g->attrs, A_STREAM_REF, gpu_loc(g, r, 0));
+	enter(g, host, g->now[r], R_STREAM_SYNC);
+	done = (kend > g->now[r] ? kend : g->now[r]) + 300;
+	leave(g, host, done, R_STREAM_SYNC);
+	g->now[r] = done + 100;
+}
+
 static void sendrecv(struct gen *g, uint64_t i)
 {
 	uint32_t n = g->o.ranks;
@@ -297,7 +321,7 @@ static void allreduce(struct gen *g)
 		leave(g, writer(g, r, 0), last + 3050, R_ALLREDUCE);
 		/* CPU work whose length differs by rank: the next Sendrecv waits */
 		enter(g, writer(g, r, 0), last + 3100, R_UPDATE);
-		g->now[r] = last + 3100 + 5000 + rnd(g, 10000);
+		g->now[r] = last + 3100 + (g->o.offload_pct ? 10000 : 5000 + rnd(g, 10000));
 		leave(g, writer(g, r, 0), g->now[r], R_UPDATE);
 		g->now[r] += 100;
 	}
@@ -471,7 +495,11 @@ static void run_program(struct gen *g)
 			continue;
 		}
 		for (uint32_t r = 0; r < g->o.ranks; r++) {
-			omp_loop(g, r);
+			if (g->o.offload_pct) {
+				overlapped_step(g, r, i);
+				continue;
+			}
+			omp_loop(g, r, 0);
 			cuda_step(g, r, i);
 		}
 		if (!g->o.no_mpi) {
@@ -649,9 +677,10 @@ static void parse(int argc, char **argv, struct options *o)
 
 	*o = (struct options){ .ranks = 4, .threads = 4, .gpus = 1, .iterations = 100, .seed = 1,
 			       .resolution = 2100000000, .offset = 9604711018472394 };
-	while ((ch = getopt(argc, argv, "ag:i:k:mo:r:R:s:t:")) != -1) {
+	while ((ch = getopt(argc, argv, "af:g:i:k:mo:r:R:s:t:")) != -1) {
 		switch (ch) {
 		case 'a': o->all_api = true; break;
+		case 'f': o->offload_pct = (uint32_t)strtoul(optarg, NULL, 10); break;
 		case 'm': o->no_mpi = true; break;
 		case 'g': o->gpus = (uint32_t)strtoul(optarg, NULL, 10); break;
 		case 'i': o->iterations = strtoull(optarg, NULL, 10); break;
@@ -665,7 +694,7 @@ static void parse(int argc, char **argv, struct options *o)
 		}
 	}
 	if (argc - optind != 1 || o->ranks < 1 || o->threads < 1 || o->resolution < 1 || o->gpus < 1 ||
-	    (o->no_mpi && o->ranks != 1))
+	    (o->no_mpi && o->ranks != 1) || o->offload_pct > 99 || (o->offload_pct && o->gpus > 1))
 		usage();
 	o->path = argv[optind];
 }
