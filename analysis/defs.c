@@ -109,52 +109,114 @@ static int take_region(struct an_defs *d, const struct ls_record *rec,
 	return 1;
 }
 
-static int take_comm(struct an_defs *d, const struct ls_record *rec,
-		     uint64_t id, const char **why)
+/* What a list of a comm holds, and what to say of it where it is wrong. */
+struct list_of {
+	enum ls_field field;
+	const char *bad, *undefined, *twice;
+};
+
+static const struct list_of members_of = { LS_F_MEMBERS, "comm without a valid 'members' array",
+	"comm member that is not a defined process", "comm that lists a process twice" };
+static const struct list_of streams_of = { LS_F_STREAMS, "comm without a valid 'streams' array",
+	"comm stream that is not a defined stream", "comm that lists a stream twice" };
+
+/*
+ * List l of rec as indices (*out, malloc'd, *n of them) of the ids ix
+ * defines, each once (seen keeps them: index -> position).
+ */
+static int take_list(const struct ls_record *rec, const struct list_of *l,
+		     const struct an_idmap *ix, uint32_t **out, uint32_t *n,
+		     struct an_idmap *seen, const char **why)
 {
-	struct an_comm c = { id, NULL, 0, AN_IDMAP_INIT };
 	const uint8_t *p, *end = rec->raw + rec->len;
 	struct mp_item it;
 	long head;
 	int rc;
 
-	if (!ls_has(rec, LS_F_MEMBERS) ||
-	    (head = mp_head(p = rec->raw + rec->off[LS_F_MEMBERS], end, &it)) <= 0 ||
+	*out = NULL;
+	*n = 0;
+	if ((head = mp_head(p = rec->raw + rec->off[l->field], end, &it)) <= 0 ||
 	    it.type != MP_ARRAY) {
-		*why = "comm without a valid 'members' array";
+		*why = l->bad;
 		return LS_ERR_SYNTAX;
 	}
-	if (it.v.n && !(c.members = malloc(it.v.n * sizeof(*c.members))))
+	if (it.v.n && !(*out = malloc(it.v.n * sizeof(**out))))
 		return LS_ERR_NOMEM;
 	p += head;
-	for (c.n = 0; c.n < it.v.n; c.n++) {
+	for (; *n < it.v.n; (*n)++) {
 		struct mp_item m;
-		long n = mp_head(p, end, &m);
+		long len = mp_head(p, end, &m);
+		uint32_t x;
 
-		if (n <= 0 || m.type != MP_UINT ||
-		    (c.members[c.n] = an_index(&d->proc_ix, m.v.u)) == AN_NONE) {
-			*why = "comm member that is not a defined process";
-			rc = LS_ERR_SYNTAX;
-			goto fail;
+		if (len <= 0 || m.type != MP_UINT || (x = an_index(ix, m.v.u)) == AN_NONE) {
+			*why = l->undefined;
+			return LS_ERR_SYNTAX;
 		}
-		if (an_comm_rank(&c, c.members[c.n]) != AN_NONE) {
-			*why = "comm that lists a process twice";
-			rc = LS_ERR_SYNTAX;
-			goto fail;
+		if (an_index(seen, x) != AN_NONE) {
+			*why = l->twice;
+			return LS_ERR_SYNTAX;
 		}
-		if ((rc = an_idmap_put(&c.rank_of, c.members[c.n], c.n)) < 0)
-			goto fail;
-		p += n;
+		if ((rc = an_idmap_put(seen, x, *n)) < 0)
+			return rc;
+		(*out)[*n] = x;
+		p += len;
 	}
-	if ((rc = an_vec_room(&d->comms, &d->comms_cap, d->ncomms, sizeof(*d->comms))) < 0 ||
-	    (rc = define(&d->comm_ix, id, d->ncomms, why)) < 0)
-		goto fail;
+	return 0;
+}
+
+/* A team of streams: its paradigm, and its streams, each of a member process. */
+static int take_team(struct an_defs *d, const struct ls_record *rec, struct an_comm *c,
+		     const char **why)
+{
+	struct an_idmap seen = AN_IDMAP_INIT;
+	const char *name;
+	uint32_t n;
+	int rc;
+
+	if (ls_get_str(rec, LS_F_PARADIGM, &name, &n) < 0 || (n == 3 && !memcmp(name, "mpi", 3)))
+		return 0;
+	if (!(c->paradigm = strndup(name, n)))
+		return LS_ERR_NOMEM;
+	if (!ls_has(rec, LS_F_STREAMS))
+		return 0;
+	rc = take_list(rec, &streams_of, &d->stream_ix, &c->streams, &c->nstreams, &seen, why);
+	an_idmap_release(&seen);
+	for (uint32_t i = 0; rc == 0 && i < c->nstreams; i++)
+		if (an_comm_rank(c, d->streams[c->streams[i]].process) == AN_NONE) {
+			*why = "comm stream whose process is not a member";
+			rc = LS_ERR_SYNTAX;
+		}
+	return rc;
+}
+
+static void release_comm(struct an_comm *c)
+{
+	an_idmap_release(&c->rank_of);
+	free(c->members);
+	free(c->paradigm);
+	free(c->streams);
+}
+
+static int take_comm(struct an_defs *d, const struct ls_record *rec,
+		     uint64_t id, const char **why)
+{
+	struct an_comm c = { .id = id, .rank_of = AN_IDMAP_INIT };
+	int rc;
+
+	if (!ls_has(rec, LS_F_MEMBERS)) {
+		*why = members_of.bad;
+		return LS_ERR_SYNTAX;
+	}
+	if ((rc = take_list(rec, &members_of, &d->proc_ix, &c.members, &c.n, &c.rank_of,
+			    why)) < 0 ||
+	    (rc = take_team(d, rec, &c, why)) < 0 ||
+	    (rc = an_vec_room(&d->comms, &d->comms_cap, d->ncomms, sizeof(*d->comms))) < 0 ||
+	    (rc = define(&d->comm_ix, id, d->ncomms, why)) < 0) {
+		release_comm(&c);
+		return rc;
+	}
 	d->comms[d->ncomms++] = c;
 	return 1;
-fail:
-	an_idmap_release(&c.rank_of);
-	free(c.members);
-	return rc;
 }
 
 int an_defs_take(struct an_defs *d, const struct ls_record *rec,
@@ -182,10 +244,8 @@ int an_defs_take(struct an_defs *d, const struct ls_record *rec,
 
 void an_defs_release(struct an_defs *d)
 {
-	for (uint32_t i = 0; i < d->ncomms; i++) {
-		free(d->comms[i].members);
-		an_idmap_release(&d->comms[i].rank_of);
-	}
+	for (uint32_t i = 0; i < d->ncomms; i++)
+		release_comm(&d->comms[i]);
 	free(d->comms);
 	free(d->roles);
 	free(d->dirs);

@@ -35,6 +35,9 @@ struct an_comm {
 	uint32_t *members;	/* process indices, in rank order */
 	uint32_t n;		/* 0: MPI_COMM_SELF, each process alone */
 	struct an_idmap rank_of;	/* process index -> rank */
+	char *paradigm;		/* NULL: MPI; else a team of streams, its paradigm's name */
+	uint32_t *streams;	/* with a paradigm: its members, stream indices in rank order */
+	uint32_t nstreams;
 };
 
 /* A copy's direction, from its region's dir. */

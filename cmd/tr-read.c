@@ -76,7 +76,7 @@ static void report_oddities(const char *path, const struct otf2in_report *r)
 		{ r->rma_unmatched, "RMA completions without an open copy, left out" },
 		{ r->unknown_peer, "messages or roots naming a rank outside their communicator, left out" },
 		{ r->unknown_comm, "collective operations on a communicator not written, left out" },
-		{ r->comms_unplaced, "MPI communicators with a rank of no process, or a process twice, left out" },
+		{ r->comms_unplaced, "communicators with a rank of no process (or a process twice) or of no stream, left out" },
 		{ r->orphan_locations, "locations of an undefined process, left out with their events" },
 		{ r->unknown_counter, "metric values of an undefined metric, left out" },
 		{ r->bad_utf8, "names that are not valid UTF-8: the bytes that break it replaced by U+FFFD" },

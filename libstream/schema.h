@@ -51,7 +51,8 @@ static inline bool ls_time_ok(int64_t t)
 	X(BLAME_BY, "blame_by") X(RUNTIME, "runtime") X(WAITING, "waiting") \
 	X(CP_A, "cp_a") X(CP_B, "cp_b") X(BLAME_A, "blame_a") X(BLAME_B, "blame_b") \
 	X(RATING_A, "rating_a") X(RATING_B, "rating_b") X(STAGES, "stages") \
-	X(IDLE, "idle") X(IDLE_SHARE, "idle_share") X(IDLE_BY, "idle_by")
+	X(IDLE, "idle") X(IDLE_SHARE, "idle_share") X(IDLE_BY, "idle_by") \
+	X(STREAMS, "streams") X(CONTEXT, "context")
 
 enum ls_field {
 #define LS_X(e, s) LS_F_##e,

@@ -72,18 +72,18 @@ IN
 		"$TMP/doc.ndjson" > "$TMP/big.ndjson"
 	run --separate-stderr tr-cat --check "$TMP/big.ndjson"
 	assert_failure 1
-	assert_equal "$stderr" "tr-cat: $TMP/big.ndjson: line 61: crit field \"dur\" is not a duration in [0, 2^63) ns"
+	assert_equal "$stderr" "tr-cat: $TMP/big.ndjson: line 62: crit field \"dur\" is not a duration in [0, 2^63) ns"
 	run --separate-stderr tr-rank "$TMP/big.ndjson"
 	assert_failure 1
-	assert_equal "$stderr" "tr-rank: $TMP/big.ndjson: line 61: crit piece of more than 2^63 ns"
+	assert_equal "$stderr" "tr-rank: $TMP/big.ndjson: line 62: crit piece of more than 2^63 ns"
 	sed 's/"k":"crit","s":1,"t":1800,"dur":100/"k":"crit","s":1,"t":1800,"dur":4611686018427387000/' \
 		"$TMP/doc.ndjson" > "$TMP/past.ndjson"
 	run --separate-stderr tr-cat --check "$TMP/past.ndjson"
 	assert_failure 1
-	assert_equal "$stderr" "tr-cat: $TMP/past.ndjson: line 61: crit from t=1800 for 4611686018427387000 ns ends outside the times a stream may hold ([-2^62, 2^62) ns)"
+	assert_equal "$stderr" "tr-cat: $TMP/past.ndjson: line 62: crit from t=1800 for 4611686018427387000 ns ends outside the times a stream may hold ([-2^62, 2^62) ns)"
 	run --separate-stderr tr-otf2 -o "$TMP/o/x" "$TMP/past.ndjson"
 	assert_failure 1
-	assert_equal "$stderr" "tr-otf2: $TMP/past.ndjson: line 61: crit from t=1800 for 4611686018427387000 ns ends outside the times a stream may hold ([-2^62, 2^62) ns)"
+	assert_equal "$stderr" "tr-otf2: $TMP/past.ndjson: line 62: crit from t=1800 for 4611686018427387000 ns ends outside the times a stream may hold ([-2^62, 2^62) ns)"
 }
 
 @test "blame that adds up past 2^64 ns: tr-rank and tr-otf2 say so instead of wrapping" {
@@ -96,10 +96,10 @@ IN
 	} > "$TMP/s.ndjson"
 	run --separate-stderr tr-rank "$TMP/s.ndjson"
 	assert_failure 1
-	assert_equal "$stderr" "tr-rank: $TMP/s.ndjson: line 61: totals add up to more than 2^64 ns"
+	assert_equal "$stderr" "tr-rank: $TMP/s.ndjson: line 62: totals add up to more than 2^64 ns"
 	run --separate-stderr tr-otf2 -o "$TMP/o/x" "$TMP/s.ndjson"
 	assert_failure 1
-	assert_equal "$stderr" "tr-otf2: $TMP/s.ndjson: line 61: the blame of activity 1 adds up to more than 2^64 ns"
+	assert_equal "$stderr" "tr-otf2: $TMP/s.ndjson: line 62: the blame of activity 1 adds up to more than 2^64 ns"
 }
 
 @test "a run whose times span 2^63 ns: tr-rank gives its length, no overflow (runtime in tr-rank.c)" {
@@ -111,7 +111,7 @@ IN
 @test "events out of time order: every stage stops at the first, as tr-cat --check does" {
 	doc_examples > "$TMP/doc.ndjson"
 	sed 's/"id":4,"t":1800/"id":4,"t":1600/' "$TMP/doc.ndjson" > "$TMP/s.ndjson"
-	want='line 21: enter at t=1600 on stream 1 comes after t=1700 on stream 0 (events must be ordered by time, then stream)'
+	want='line 22: enter at t=1600 on stream 1 comes after t=1700 on stream 0 (events must be ordered by time, then stream)'
 	for tool in $STAGES tr-cat; do
 		opt=; [ "$tool" = tr-cat ] && opt=--check
 		run --separate-stderr "$tool" $opt "$TMP/s.ndjson"
@@ -124,8 +124,22 @@ IN
 	for tool in $STAGES; do
 		run --separate-stderr "$tool" "$TMP/tie.ndjson"
 		assert_failure 1
-		assert_equal "$stderr" "$tool: $TMP/tie.ndjson: line 18: enter at t=1000 on stream 0 comes after t=1000 on stream 2 (events must be ordered by time, then stream)"
+		assert_equal "$stderr" "$tool: $TMP/tie.ndjson: line 19: enter at t=1000 on stream 0 comes after t=1000 on stream 2 (events must be ordered by time, then stream)"
 	done
+}
+
+@test "a team's stream of a process that is not a member: every stage and tr-otf2 refuse it in one line, tr-otf2 writes nothing" {
+	doc_examples | sed '/"CUDA_COMM"/s/"members":\[0\]/"members":[1]/' > "$TMP/s.ndjson"
+	for tool in $STAGES; do
+		run --separate-stderr "$tool" "$TMP/s.ndjson"
+		assert_failure 1
+		assert_equal "$stderr" "$tool: $TMP/s.ndjson: line 16: comm stream whose process is not a member"
+	done
+	mkdir "$TMP/o"
+	run --separate-stderr tr-otf2 -o "$TMP/o/x" "$TMP/s.ndjson"
+	assert_failure 1
+	assert_equal "$stderr" "tr-otf2: $TMP/s.ndjson: line 16: comm stream whose process is not a member"
+	assert_equal "$(ls -A "$TMP/o")" ""
 }
 
 @test "the fuzzer's out-of-order stream: tr-deps stops at its first bad event" {

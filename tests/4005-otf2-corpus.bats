@@ -27,6 +27,21 @@ teardown() {
 	done
 }
 
+@test "every corpus archive: tr-otf2 keeps its location groups, communicators, teams and RMA windows" {
+	for dir in "$CORPUS"/otf2/*/; do
+		name=$(basename "$dir")
+		tr-read -M "$(archive "$name")" 2> /dev/null | tr-otf2 -o "$TMP/$name/t" ||
+			fail "$name: tr-otf2 failed"
+		otf2-comm-defs "$(archive "$name")" > "$TMP/in"
+		otf2-comm-defs "$TMP/$name/t.otf2" > "$TMP/out"
+		[ -s "$TMP/in" ] || fail "$name: otf2-comm-defs read nothing"
+		# tr-otf2 may add its own (a communicator for events the input
+		# had on none), never lose or change one
+		comm -23 "$TMP/in" "$TMP/out" > "$TMP/lost"
+		[ ! -s "$TMP/lost" ] || fail "$name: not written back: $(head -3 "$TMP/lost")"
+	done
+}
+
 @test "cuda_simple analysed: Waiting Time, Blame, GPU Idle Time, GPU Idle Blame and Critical Path add up to the analysis" {
 	set -o pipefail
 	tr-read -M "$(archive casita-2_cuda_simple)" 2> /dev/null | tr-deps -M 2> /dev/null |

@@ -363,8 +363,47 @@ static bool placeable(const struct comm *c, uint32_t nprocesses)
 }
 
 /*
+ * A team of locations (CUDA, OpenMP, ...): its COMM_GROUP lists ranks,
+ * which index its paradigm's COMM_LOCATIONS group; each rank a stream, and
+ * the team's processes those of its streams, each once. *placed is false
+ * where a rank is no stream. Returns 0, or LS_ERR_NOMEM.
+ */
+static int derive_team(struct otf2in *in, struct comm *c, const struct group *g, bool *placed)
+{
+	const struct group *locs = NULL;
+
+	for (uint32_t i = 0; i < in->groups.n && !locs; i++)
+		if (in->groups.v[i].type == OTF2_GROUP_TYPE_COMM_LOCATIONS &&
+		    in->groups.v[i].paradigm == g->paradigm)
+			locs = &in->groups.v[i];
+	c->paradigm = otf2_paradigm_name(g->paradigm);
+	c->stream = malloc((g->n ? g->n : 1) * sizeof(*c->stream));
+	c->process = malloc((g->n ? g->n : 1) * sizeof(*c->process));
+	if (!c->stream || !c->process)
+		return otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
+	*placed = locs != NULL;
+	for (uint32_t r = 0; *placed && r < g->n; r++) {
+		const struct location *l = g->members[r] < locs->n ?
+					   otf2in_location(in, locs->members[g->members[r]]) : NULL;
+		uint32_t p = l ? in->lgroups.v[l->group].process : NONE, k = 0;
+
+		if (!l) {
+			*placed = false;
+			break;
+		}
+		c->stream[c->nstreams++] = l->stream;
+		while (k < c->n && c->process[k] != p)
+			k++;
+		if (k == c->n)
+			c->process[c->n++] = p;
+	}
+	return 0;
+}
+
+/*
  * An MPI communicator's group lists ranks, which index the MPI
- * COMM_LOCATIONS group; each location there belongs to a process.
+ * COMM_LOCATIONS group; each location there belongs to a process. Other
+ * communicators are teams of locations (derive_team).
  */
 static int derive_comms(struct otf2in *in)
 {
@@ -385,6 +424,12 @@ static int derive_comms(struct otf2in *in)
 			 (g->type == OTF2_GROUP_TYPE_COMM_GROUP ||
 			  g->type == OTF2_GROUP_TYPE_COMM_SELF);
 		c->written = c->mpi;
+		if (!c->mpi && g && g->type == OTF2_GROUP_TYPE_COMM_GROUP) {
+			if (derive_team(in, c, g, &c->written) < 0)
+				return in->status;
+			in->report->comms_unplaced += !c->written;
+			continue;
+		}
 		if (!c->mpi || g->type == OTF2_GROUP_TYPE_COMM_SELF)
 			continue;
 		c->process = malloc((g->n ? g->n : 1) * sizeof(*c->process));
@@ -496,8 +541,10 @@ static int write_stream(struct otf2in *in, const struct location *l)
 {
 		unsigned device = 0, native = 0;
 	bool gpu_ids = l->type == LOC_GPU && parse_gpu_name(l->name, &device, &native);
+	const struct location_group *g = &in->lgroups.v[l->group];
+	bool context = !owns_process(in, g);
 
-	ls_build_begin(in->w, 5 + (gpu_ids ? 2 : 0) + (l->null_stream ? 1 : 0));
+	ls_build_begin(in->w, 5 + (gpu_ids ? 2 : 0) + (l->null_stream ? 1 : 0) + context);
 	ls_put_str(in->w, LS_F_K, "stream");
 	ls_put_u64(in->w, LS_F_ID, l->stream);
 	ls_put_u64(in->w, LS_F_PROCESS, location_process(in, l));
@@ -510,6 +557,8 @@ static int write_stream(struct otf2in *in, const struct location *l)
 	if (l->null_stream) {
 		ls_put_bool(in->w, LS_F_NULL_STREAM, true);
 	}
+	if (context)	/* an accelerator's location group, of its creator's process */
+		ls_put_str(in->w, LS_F_CONTEXT, g->name);
 	return ls_build_end(in->w);
 }
 
@@ -529,11 +578,15 @@ static int write_region(struct otf2in *in, uint32_t id, const char *name,
 
 static int write_comm(struct otf2in *in, uint32_t id, const struct comm *c)
 {
-	ls_build_begin(in->w, 4);
+	ls_build_begin(in->w, c->mpi ? 4 : 6);
 	ls_put_str(in->w, LS_F_K, "comm");
 	ls_put_u64(in->w, LS_F_ID, id);
 	ls_put_str(in->w, LS_F_NAME, c->name);
 	ls_put_uints(in->w, LS_F_MEMBERS, c->process, c->n);
+	if (!c->mpi) {
+		ls_put_str(in->w, LS_F_PARADIGM, c->paradigm);
+		ls_put_uints(in->w, LS_F_STREAMS, c->stream, c->nstreams);
+	}
 	return ls_build_end(in->w);
 }
 

@@ -427,10 +427,11 @@ static OTF2_CallbackCode on_param_int(OTF2_LocationRef ref, OTF2_TimeStamp ticks
 	return on_param_uint(ref, ticks, data, attrs, param, (uint64_t)value);
 }
 
-/* The communicator comm if it was written, else NULL. */
+/* The MPI communicator comm if it was written, else NULL. */
 static const struct comm *written_comm(const struct otf2in *in, OTF2_CommRef comm)
 {
-	return comm < in->comms.n && in->comms.v[comm].written ? &in->comms.v[comm] : NULL;
+	return comm < in->comms.n && in->comms.v[comm].written && in->comms.v[comm].mpi ?
+	       &in->comms.v[comm] : NULL;
 }
 
 /* A rank of communicator comm as a process id; NONE (counted) if unknown. */

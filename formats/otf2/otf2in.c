@@ -84,7 +84,7 @@ static void release(struct otf2in *in)
 	for (uint32_t i = 0; i < in->groups.n; i++)
 		free(in->groups.v[i].members);
 	for (uint32_t i = 0; i < in->comms.n; i++)
-		free(in->comms.v[i].process);
+		free(in->comms.v[i].process), free(in->comms.v[i].stream);
 	for (uint32_t i = 0; i < in->metrics.n; i++)
 		free(in->metrics.v[i].members);
 	for (uint32_t i = 0; i < in->nlocs; i++)

@@ -34,7 +34,8 @@ struct otf2in_report {
 	uint64_t filtered;		/* events left out by -p, -s, -t */
 	uint64_t unknown_peer;		/* ranks not in their communicator */
 	uint64_t unknown_comm;		/* collectives on a communicator not written */
-	uint64_t comms_unplaced;	/* MPI communicators with a rank of no process, or twice */
+	uint64_t comms_unplaced;	/* MPI communicators with a rank of no process, or twice;
+					   teams with a rank of no stream */
 	uint64_t orphan_locations;	/* locations of no defined process */
 	uint64_t unknown_counter;	/* metric values of an undefined member */
 	uint64_t bad_utf8;		/* strings repaired to valid UTF-8 */

@@ -50,9 +50,12 @@ struct comm {
 	const char *name;
 	uint32_t group;
 	uint32_t n;
-	uint32_t *process;	/* rank in the communicator -> process id */
+	uint32_t *process;	/* MPI: rank -> process id; else its streams' processes, once */
+	uint32_t *stream;	/* not MPI: rank -> stream id */
+	uint32_t nstreams;
+	const char *paradigm;	/* not MPI: its group's */
 	bool mpi;
-	bool written;		/* an MPI communicator whose every rank is a process, once */
+	bool written;		/* MPI: every rank a process, once; else every rank a stream */
 	bool defined;
 };
 

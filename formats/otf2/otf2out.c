@@ -180,6 +180,7 @@ int otf2out_open(struct otf2out *o, const char *dir, const char *name)
 	OTF2_Error_RegisterCallback(otf2_keep_first_error, o->otf2_msg);
 	if (otf2out_place_samples(o) < 0)
 		return LS_ERR_NOMEM;
+	otf2out_place_windows(o);
 	o->shift = o->any_event && o->min_t < 0 ? (uint64_t)-o->min_t : 0;
 	o->attrs = OTF2_AttributeList_New();
 	o->archive = OTF2_Archive_Open(dir, name, OTF2_FILEMODE_WRITE, CHUNK_SIZE, 4 * CHUNK_SIZE,

@@ -18,8 +18,6 @@ enum metric { M_CRIT, M_BLAME, M_WAIT, M_IDLE_BLAME, M_IDLE, M__COUNT };
 enum { A_STREAM_REF, A_EVENT_REF, A_RESULT, A_PATTERN, A__COUNT };
 #define P_CALLSITE 0
 
-/* The window Score-P's device copies (RMA get and put) are recorded on. */
-#define COPY_WIN 0
 
 /* What the writer keeps of each definition besides what an_defs keeps, by its index. */
 struct out_process {
@@ -36,6 +34,7 @@ struct out_frame {
 
 struct out_stream {
 	OTF2_StringRef name;
+	OTF2_StringRef context;	/* its accelerator context's name, or NONE */
 	int64_t first_t, last_t;	/* pass 1: of its first and latest event */
 	bool any;		/* pass 1: it has events */
 	OTF2_EvtWriter *w;
@@ -44,6 +43,8 @@ struct out_stream {
 	uint32_t depth, cap;
 	uint32_t next, end;	/* its time-placed samples: samples[next..end) */
 	uint32_t crit_end;	/* pass 1: its latest critical-path end sample, or NONE */
+	bool copies;		/* pass 1: it has device copies */
+	uint32_t win;		/* the window its device copies are recorded on */
 };
 
 struct out_region {
@@ -105,7 +106,8 @@ struct otf2out {
 	int64_t epoch;
 	bool any_event;
 	int64_t min_t, max_t;
-	bool copies;		/* device copies: the copy window is defined */
+	uint32_t nwins;		/* windows on teams of streams (otf2out_place_windows) */
+	bool copy_fallback;	/* and one more, on "device copies", for streams of none */
 	bool metrics[M__COUNT];	/* which analysis metrics the stream has */
 
 	struct out_sample *samples;
@@ -155,6 +157,14 @@ int otf2out_write_samples(struct otf2out *o, uint32_t s, int64_t t);
 
 /* Pass 2: blame at the enter (0) and leave (its amount) of a blamed activity. */
 int otf2out_write_blame(struct otf2out *o, uint32_t s, int64_t t, uint32_t blame, bool at_leave);
+
+/*
+ * Between the passes: the window each stream's device copies are recorded
+ * on, as Score-P has them: one per team of streams that holds a non-host
+ * stream (a CUDA context's), in comm order, for the first such team a
+ * stream is in; one more for streams of none, where there are copies.
+ */
+void otf2out_place_windows(struct otf2out *o);
 
 /* Write the global definitions (after every event). */
 int otf2out_write_definitions(struct otf2out *o);

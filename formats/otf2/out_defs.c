@@ -55,7 +55,6 @@ static int take_region(struct otf2out *o, const struct ls_record *rec, uint32_t 
 		r->copy = 1;
 	else if (role == LS_R_DEV_MEMCPY && o->defs.dirs[ix] == AN_DIR_DTOH)
 		r->copy = -1;
-	o->copies |= r->copy != 0;
 	if (!r->copy && !otf2_role_for(role, o->strings.v[r->name], &r->paradigm, &r->role))
 		o->report.roles_by_name++;
 	return 0;
@@ -115,6 +114,10 @@ int otf2out_take_definition(struct otf2out *o, const struct ls_record *rec)
 		if (ROOM(o, streams, cap_streams, ix) < 0)
 			return LS_ERR_NOMEM;
 		o->streams[ix].crit_end = NONE;
+		o->streams[ix].context = NONE;
+		if (ls_has(rec, LS_F_CONTEXT) &&
+		    (o->streams[ix].context = string_field(o, rec, LS_F_CONTEXT, true)) == NONE)
+			return LS_ERR_SYNTAX;
 		return (o->streams[ix].name = string_field(o, rec, LS_F_NAME, true)) == NONE
 		       ? LS_ERR_SYNTAX : 0;
 	case LS_K_REGION:
@@ -166,25 +169,61 @@ static OTF2_LocationType location_type(const struct an_stream *s)
 	       s->gpu ? OTF2_LOCATION_TYPE_ACCELERATOR_STREAM : OTF2_LOCATION_TYPE_METRIC;
 }
 
-static int write_locations(struct otf2out *o, OTF2_GlobalDefWriter *d)
+/*
+ * A location group per process, then one per accelerator context (a
+ * stream's context: its name and process), created by its process's;
+ * each stream's group in *group.
+ */
+static OTF2_ErrorCode write_location_groups(struct otf2out *o, OTF2_GlobalDefWriter *d,
+					    uint32_t *group)
 {
-	OTF2_StringRef null_name = fixed(o, "CUDA_NULL_STREAM");
-	OTF2_AttributeValue one = { .uint64 = 1 };
 	OTF2_ErrorCode rc = OTF2_SUCCESS;
+	uint32_t next = o->defs.nprocs;
 
 	for (uint32_t p = 0; p < o->defs.nprocs && rc == OTF2_SUCCESS; p++)
 		rc = OTF2_GlobalDefWriter_WriteLocationGroup(d, p, o->procs[p].name,
 							     OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
 							     OTF2_UNDEFINED_LOCATION_GROUP);
 	for (uint32_t s = 0; s < o->defs.nstreams && rc == OTF2_SUCCESS; s++) {
+		uint32_t p = o->defs.streams[s].process, k = 0;
+
+		group[s] = p;
+		if (o->streams[s].context == NONE)
+			continue;
+		while (k < s && (o->streams[k].context != o->streams[s].context ||
+				 o->defs.streams[k].process != p))
+			k++;
+		if (k < s) {
+			group[s] = group[k];
+			continue;
+		}
+		group[s] = next++;
+		rc = OTF2_GlobalDefWriter_WriteLocationGroup(d, group[s], o->streams[s].context,
+							     OTF2_LOCATION_GROUP_TYPE_ACCELERATOR,
+							     0, p);
+	}
+	return rc;
+}
+
+static int write_locations(struct otf2out *o, OTF2_GlobalDefWriter *d)
+{
+	OTF2_StringRef null_name = fixed(o, "CUDA_NULL_STREAM");
+	OTF2_AttributeValue one = { .uint64 = 1 };
+	uint32_t *group = malloc((o->defs.nstreams + 1) * sizeof(*group));
+	OTF2_ErrorCode rc;
+
+	if (!group)
+		return otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
+	rc = write_location_groups(o, d, group);
+	for (uint32_t s = 0; s < o->defs.nstreams && rc == OTF2_SUCCESS; s++) {
 		rc = OTF2_GlobalDefWriter_WriteLocation(d, s, o->streams[s].name,
 							location_type(&o->defs.streams[s]),
-							o->streams[s].events,
-							o->defs.streams[s].process);
+							o->streams[s].events, group[s]);
 		if (rc == OTF2_SUCCESS && o->defs.streams[s].null)
 			rc = OTF2_GlobalDefWriter_WriteLocationProperty(d, s, null_name,
 									OTF2_TYPE_UINT64, one);
 	}
+	free(group);
 	return rc == OTF2_SUCCESS ? 0 : LS_ERR_IO;
 }
 
@@ -205,11 +244,12 @@ static int write_regions(struct otf2out *o, OTF2_GlobalDefWriter *d)
 /*
  * Groups and communicators. otf2-print wants the refs of each kind dense
  * and in order, and comms keep their ids as refs: the ids no comm has are
- * filled with comms over an empty group of no MPI, which tr-read passes over.
+ * filled with comms over an empty group of the USER paradigm, which tr-read
+ * passes over.
  */
 struct groups {
 	uint32_t next;		/* the next group ref */
-	uint32_t world, self, copy_locations, copies, unused;
+	uint32_t world, self, copies, unused;
 	uint32_t *of_comm;	/* group ref per comm index */
 	uint64_t *members;
 };
@@ -245,12 +285,123 @@ static int write_group(OTF2_GlobalDefWriter *d, uint32_t ref, OTF2_GroupType typ
 					       n, members) == OTF2_SUCCESS ? 0 : LS_ERR_IO;
 }
 
-/* One group per communicator; one COMM_SELF group for all of MPI_COMM_SELF's. */
+/*
+ * A team of streams that holds a non-host stream, or none (a thread team
+ * holds its master): a device's, whose window device copies are on.
+ */
+static bool window_team(const struct otf2out *o, const struct an_comm *c)
+{
+	if (!c->paradigm)
+		return false;
+	for (uint32_t i = 0; i < c->nstreams; i++)
+		if (!o->defs.streams[c->streams[i]].host)
+			return true;
+	return c->nstreams == 0;
+}
+
+void otf2out_place_windows(struct otf2out *o)
+{
+	o->nwins = 0;
+	for (uint32_t s = 0; s < o->defs.nstreams; s++)
+		o->streams[s].win = NONE;
+	for (uint32_t c = 0; c < o->defs.ncomms; c++) {
+		const struct an_comm *team = &o->defs.comms[c];
+
+		if (!window_team(o, team))
+			continue;
+		for (uint32_t i = 0; i < team->nstreams; i++)
+			if (o->streams[team->streams[i]].win == NONE)
+				o->streams[team->streams[i]].win = o->nwins;
+		o->nwins++;
+	}
+	o->copy_fallback = false;
+	for (uint32_t s = 0; s < o->defs.nstreams; s++)
+		if (o->streams[s].win == NONE && o->streams[s].copies) {
+			o->streams[s].win = o->nwins;
+			o->copy_fallback = true;
+		}
+}
+
+/* A stream on the "device copies" window: in its CUDA COMM_GROUP. */
+static bool copy_stream(const struct otf2out *o, uint32_t s)
+{
+	return o->copy_fallback && o->streams[s].win == o->nwins;
+}
+
+static int write_copies_group(struct otf2out *o, OTF2_GlobalDefWriter *d, struct groups *g,
+			      const uint32_t *pos)
+{
+	uint32_t n = 0;
+
+	for (uint32_t s = 0; s < o->defs.nstreams; s++)
+		if (copy_stream(o, s))
+			g->members[n++] = pos[s];
+	return write_group(d, g->copies = g->next++, OTF2_GROUP_TYPE_COMM_GROUP,
+			   OTF2_PARADIGM_CUDA, n, g->members);
+}
+
+/*
+ * Teams of streams (CUDA, OpenMP, ...), as Score-P writes them: per
+ * paradigm a COMM_LOCATIONS group of every stream in its teams, in stream
+ * order, and per team a COMM_GROUP of positions in it, in rank order. The
+ * CUDA one holds the device copies' streams too, and their group.
+ */
+static int write_team_groups(struct otf2out *o, OTF2_GlobalDefWriter *d, struct groups *g)
+{
+	uint32_t *pos = malloc((o->defs.nstreams + 1) * sizeof(*pos));
+	bool *done = calloc(o->defs.ncomms + 1, sizeof(*done));
+	int rc = pos && done ? 0 : otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
+
+	for (uint32_t c = 0; rc == 0 && c < o->defs.ncomms; c++) {
+		const char *name = o->defs.comms[c].paradigm;
+		OTF2_Paradigm paradigm = name ? otf2_paradigm_by_name(name) : OTF2_PARADIGM_MPI;
+		uint32_t n = 0;
+
+		if (!name || done[c])
+			continue;
+		for (uint32_t s = 0; s < o->defs.nstreams; s++)
+			pos[s] = paradigm == OTF2_PARADIGM_CUDA && copy_stream(o, s) ? 0 : NONE;
+		for (uint32_t t = c; t < o->defs.ncomms; t++)
+			if (o->defs.comms[t].paradigm && !strcmp(o->defs.comms[t].paradigm, name))
+				for (uint32_t i = 0; i < o->defs.comms[t].nstreams; i++)
+					pos[o->defs.comms[t].streams[i]] = 0;
+		for (uint32_t s = 0; s < o->defs.nstreams; s++)
+			if (pos[s] != NONE) {
+				pos[s] = n;
+				g->members[n++] = s;
+			}
+		rc = write_group(d, g->next++, OTF2_GROUP_TYPE_COMM_LOCATIONS, paradigm, n,
+				 g->members);
+		for (uint32_t t = c; rc == 0 && t < o->defs.ncomms; t++) {
+			const struct an_comm *team = &o->defs.comms[t];
+
+			if (!team->paradigm || strcmp(team->paradigm, name))
+				continue;
+			for (uint32_t i = 0; i < team->nstreams; i++)
+				g->members[i] = pos[team->streams[i]];
+			done[t] = true;
+			rc = write_group(d, g->of_comm[t] = g->next++, OTF2_GROUP_TYPE_COMM_GROUP,
+					 paradigm, team->nstreams, g->members);
+		}
+		if (rc == 0 && paradigm == OTF2_PARADIGM_CUDA && o->copy_fallback)
+			rc = write_copies_group(o, d, g, pos);
+	}
+	free(pos);
+	free(done);
+	return rc;
+}
+
+/*
+ * One group per MPI communicator; one COMM_SELF group for all of
+ * MPI_COMM_SELF's.
+ */
 static int write_comm_groups(struct otf2out *o, OTF2_GlobalDefWriter *d, struct groups *g)
 {
 	for (uint32_t c = 0; c < o->defs.ncomms; c++) {
 		const struct an_comm *comm = &o->defs.comms[c];
 
+		if (comm->paradigm)
+			continue;	/* a team: write_team_groups */
 		if (comm->n == 0) {
 			if (g->self == NONE && write_group(d, g->self = g->next++,
 							   OTF2_GROUP_TYPE_COMM_SELF,
@@ -273,21 +424,25 @@ static int write_comm_groups(struct otf2out *o, OTF2_GlobalDefWriter *d, struct 
 	return 0;
 }
 
-/* The device copies' window is over every stream that is not a host thread. */
+/* Without CUDA teams, the "device copies" window has CUDA groups of its own. */
 static int write_copy_groups(struct otf2out *o, OTF2_GlobalDefWriter *d, struct groups *g)
 {
-	uint32_t n = 0;
+	uint32_t n = 0, *pos = malloc((o->defs.nstreams + 1) * sizeof(*pos));
+	int rc;
 
+	if (!pos)
+		return otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
 	for (uint32_t s = 0; s < o->defs.nstreams; s++)
-		if (!o->defs.streams[s].host)
+		if (copy_stream(o, s)) {
+			pos[s] = n;
 			g->members[n++] = s;
-	if (write_group(d, g->copy_locations = g->next++, OTF2_GROUP_TYPE_COMM_LOCATIONS,
-			OTF2_PARADIGM_CUDA, n, g->members) < 0)
-		return LS_ERR_IO;
-	for (uint32_t i = 0; i < n; i++)
-		g->members[i] = i;
-	return write_group(d, g->copies = g->next++, OTF2_GROUP_TYPE_COMM_GROUP,
-			   OTF2_PARADIGM_CUDA, n, g->members);
+		}
+	rc = write_group(d, g->next++, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+			 OTF2_PARADIGM_CUDA, n, g->members);
+	if (rc == 0)
+		rc = write_copies_group(o, d, g, pos);
+	free(pos);
+	return rc;
 }
 
 static int by_comm_id(const void *a, const void *b, void *data)
@@ -305,7 +460,10 @@ static int write_comm(OTF2_GlobalDefWriter *d, OTF2_CommRef ref, OTF2_StringRef 
 					      OTF2_COMM_FLAG_NONE) == OTF2_SUCCESS ? 0 : LS_ERR_IO;
 }
 
-/* Communicators by id, the ids between them filled; then the copies' and its window. */
+/*
+ * Communicators by id, the ids between them filled; the windows of device
+ * copies, on teams of streams, then on "device copies" where needed.
+ */
 static int write_comms(struct otf2out *o, OTF2_GlobalDefWriter *d, struct groups *g)
 {
 	uint32_t *order = (uint32_t *)g->members;	/* room for every comm */
@@ -332,9 +490,14 @@ static int write_comms(struct otf2out *o, OTF2_GlobalDefWriter *d, struct groups
 			return LS_ERR_IO;
 		next = ref + 1;
 	}
-	if (o->copies &&
+	for (uint32_t c = 0, w = 0; c < o->defs.ncomms; c++)
+		if (window_team(o, &o->defs.comms[c]) &&
+		    OTF2_GlobalDefWriter_WriteRmaWin(d, w++, 0, (OTF2_CommRef)o->defs.comms[c].id,
+						     OTF2_RMA_WIN_FLAG_NONE) != OTF2_SUCCESS)
+			return LS_ERR_IO;
+	if (o->copy_fallback &&
 	    (write_comm(d, next, fixed(o, "device copies"), g->copies) < 0 ||
-	     OTF2_GlobalDefWriter_WriteRmaWin(d, COPY_WIN, 0, next,
+	     OTF2_GlobalDefWriter_WriteRmaWin(d, o->nwins, 0, next,
 					      OTF2_RMA_WIN_FLAG_NONE) != OTF2_SUCCESS))
 		return LS_ERR_IO;
 	return 0;
@@ -342,7 +505,7 @@ static int write_comms(struct otf2out *o, OTF2_GlobalDefWriter *d, struct groups
 
 static int write_groups(struct otf2out *o, OTF2_GlobalDefWriter *d)
 {
-	struct groups g = { 0, NONE, NONE, NONE, NONE, NONE, NULL, NULL };
+	struct groups g = { 0, NONE, NONE, NONE, NONE, NULL, NULL };
 	size_t room = o->defs.nstreams > o->defs.ncomms ? o->defs.nstreams : o->defs.ncomms;
 	int rc = 0;
 
@@ -359,7 +522,9 @@ static int write_groups(struct otf2out *o, OTF2_GlobalDefWriter *d)
 		rc = write_world(o, d, &g);
 	if (rc == 0)
 		rc = write_comm_groups(o, d, &g);
-	if (rc == 0 && o->copies)
+	if (rc == 0)
+		rc = write_team_groups(o, d, &g);
+	if (rc == 0 && o->copy_fallback && g.copies == NONE)
 		rc = write_copy_groups(o, d, &g);
 	if (rc == 0)
 		rc = write_comms(o, d, &g);

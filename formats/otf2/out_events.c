@@ -118,6 +118,14 @@ int otf2out_take_event(struct otf2out *o, const struct ls_record *rec)
 	if (!o->any_event || t > o->max_t)
 		o->max_t = t;
 	o->any_event = true;
+	if (rec->kind == LS_K_ENTER) {
+		uint64_t r;
+		uint32_t ix;
+
+		if (ls_get_u64(rec, LS_F_R, &r) == 0 &&
+		    (ix = an_index(&o->defs.region_ix, r)) != AN_NONE && o->regions[ix].copy)
+			st->copies = true;
+	}
 	return check_references(o, rec);
 }
 
@@ -159,9 +167,9 @@ static OTF2_ErrorCode write_enter(struct otf2out *o, OTF2_EvtWriter *w, uint32_t
 	if (an_vec_room(&st->stack, &st->cap, st->depth, sizeof(*st->stack)) < 0)
 		return OTF2_ERROR_MEM_ALLOC_FAILED;
 	if (o->regions[r].copy > 0)
-		rc = OTF2_EvtWriter_RmaGet(w, NULL, ts, COPY_WIN, 0, u64_or(rec, LS_F_BYTES, 0), id);
+		rc = OTF2_EvtWriter_RmaGet(w, NULL, ts, st->win, 0, u64_or(rec, LS_F_BYTES, 0), id);
 	else if (o->regions[r].copy < 0)
-		rc = OTF2_EvtWriter_RmaPut(w, NULL, ts, COPY_WIN, 0, u64_or(rec, LS_F_BYTES, 0), id);
+		rc = OTF2_EvtWriter_RmaPut(w, NULL, ts, st->win, 0, u64_or(rec, LS_F_BYTES, 0), id);
 	else
 		rc = OTF2_EvtWriter_Enter(w, api_attributes(o, rec), ts,
 					  (OTF2_RegionRef)o->defs.region_ids[r]);
@@ -200,7 +208,7 @@ static OTF2_ErrorCode write_leave(struct otf2out *o, OTF2_EvtWriter *w, uint32_t
 	if (rc != OTF2_SUCCESS)
 		return rc;
 	if (o->regions[r].copy)
-		rc = OTF2_EvtWriter_RmaOpCompleteBlocking(w, NULL, ts, COPY_WIN, id);
+		rc = OTF2_EvtWriter_RmaOpCompleteBlocking(w, NULL, ts, st->win, id);
 	else
 		rc = OTF2_EvtWriter_Leave(w, api_attributes(o, rec), ts,
 					  (OTF2_RegionRef)o->defs.region_ids[r]);

@@ -20,6 +20,21 @@ static const struct {
 	{ OTF2_PARADIGM_COMPILER, "compiler" },
 	{ OTF2_PARADIGM_PTHREAD, "pthread" },
 	{ OTF2_PARADIGM_MEASUREMENT_SYSTEM, "measurement" },
+	{ OTF2_PARADIGM_HMPP, "hmpp" },
+	{ OTF2_PARADIGM_OMPSS, "ompss" },
+	{ OTF2_PARADIGM_HARDWARE, "hardware" },
+	{ OTF2_PARADIGM_GASPI, "gaspi" },
+	{ OTF2_PARADIGM_UPC, "upc" },
+	{ OTF2_PARADIGM_SHMEM, "shmem" },
+	{ OTF2_PARADIGM_WINTHREAD, "winthread" },
+	{ OTF2_PARADIGM_QTTHREAD, "qtthread" },
+	{ OTF2_PARADIGM_ACETHREAD, "acethread" },
+	{ OTF2_PARADIGM_TBBTHREAD, "tbbthread" },
+	{ OTF2_PARADIGM_OPENACC, "openacc" },
+	{ OTF2_PARADIGM_MTAPI, "mtapi" },
+	{ OTF2_PARADIGM_SAMPLING, "sampling" },
+	{ OTF2_PARADIGM_NONE, "none" },
+	{ OTF2_PARADIGM_KOKKOS, "kokkos" },
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
