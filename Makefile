@@ -23,16 +23,16 @@ ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DTR_VERSION='"$(VERSION)"' $(WARN) $(CFLA
 LIBS = $(shell pkg-config --libs msgpack) -lm
 OTF2_LIBS = $(shell pkg-config --libs otf2)
 
-LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/header.o libstream/idset.o \
-	libstream/json.o libstream/mp.o libstream/pipe.o libstream/range.o libstream/reader.o \
-	libstream/record.o libstream/roles.o libstream/schema.o libstream/utf8.o \
-	libstream/writer.o
+LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/defs.o libstream/header.o \
+	libstream/idmap.o libstream/idset.o libstream/json.o libstream/mp.o libstream/pipe.o \
+	libstream/range.o libstream/reader.o libstream/record.o libstream/roles.o \
+	libstream/schema.o libstream/utf8.o libstream/writer.o
 OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o formats/otf2/vocab.o \
 	formats/otf2/errors.o
 OTF2OUT_OBJS = formats/otf2/otf2out.o formats/otf2/out_defs.o formats/otf2/out_events.o \
 	formats/otf2/out_metrics.o formats/otf2/vocab.o formats/otf2/errors.o
-ANALYSIS_OBJS = analysis/blame.o analysis/coll.o analysis/critpath.o analysis/defs.o \
-	analysis/deps.o analysis/gwaits.o analysis/idlewait.o analysis/idmap.o analysis/offload.o analysis/omp.o \
+ANALYSIS_OBJS = analysis/blame.o analysis/coll.o analysis/critpath.o \
+	analysis/deps.o analysis/gwaits.o analysis/idlewait.o analysis/offload.o analysis/omp.o \
 	analysis/p2p.o analysis/pieces.o analysis/rank.o analysis/stack.o analysis/trace.o \
 	analysis/waits.o
 TOOL_OBJS = cmd/tool.o
@@ -65,7 +65,7 @@ bin/tr-read: cmd/tr-read.o $(TOOL_OBJS) formats/otf2/libotf2in.a libstream/libst
 bin/tr-rank: cmd/rank-diff.o
 
 bin/tr-otf2: cmd/tr-otf2.o cmd/archive.o cmd/staging.o $(TOOL_OBJS) formats/otf2/libotf2out.a \
-		analysis/libanalysis.a libstream/libstream.a
+		libstream/libstream.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS)
 
@@ -134,7 +134,7 @@ $(addprefix tests/fuzz/out/fuzz-,$(FUZZ_STAGES)): tests/fuzz/out/fuzz-%: tests/f
 		-lpthread
 
 tests/fuzz/out/fuzz-otf2out: tests/fuzz/otf2out.c tests/fuzz/input.c cmd/staging.c \
-		$(OTF2OUT_OBJS:.o=.c) $(ANALYSIS_SRCS) $(LIBSTREAM_SRCS) $(FUZZ_HEADERS)
+		$(OTF2OUT_OBJS:.o=.c) $(LIBSTREAM_SRCS) $(FUZZ_HEADERS)
 	@mkdir -p tests/fuzz/out
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(sort $(filter %.c,$^)) $(OTF2_LIBS) $(LIBS)
 

@@ -3,13 +3,13 @@
 
 #include "../libstream/error.h"
 #include "blame.h"
-#include "vec.h"
+#include "../libstream/vec.h"
 
 int an_interval_add(struct an_interval *iv, uint32_t *slot, uint64_t act,
 		    uint32_t region, uint64_t ns)
 {
 	if (!*slot || *slot > iv->n || iv->v[*slot - 1].act != act) {
-		if (an_vec_room(&iv->v, &iv->cap, iv->n, sizeof(*iv->v)) < 0)
+		if (ls_vec_room(&iv->v, &iv->cap, iv->n, sizeof(*iv->v)) < 0)
 			return LS_ERR_NOMEM;
 		iv->v[iv->n++] = (struct an_share){ act, 0, region };
 		*slot = iv->n;
@@ -21,7 +21,7 @@ int an_interval_add(struct an_interval *iv, uint32_t *slot, uint64_t act,
 
 int an_interval_copy(struct an_interval *dst, const struct an_interval *src)
 {
-	if (src->n && an_vec_room(&dst->v, &dst->cap, src->n - 1, sizeof(*dst->v)) < 0)
+	if (src->n && ls_vec_room(&dst->v, &dst->cap, src->n - 1, sizeof(*dst->v)) < 0)
 		return LS_ERR_NOMEM;
 	for (uint32_t i = 0; i < src->n; i++)
 		dst->v[i] = src->v[i];

@@ -5,7 +5,7 @@
 #include "../libstream/error.h"
 #include "coll.h"
 #include "stack.h"
-#include "vec.h"
+#include "../libstream/vec.h"
 
 /* Pseudo group keys of Init and Finalize, beyond every comm index. */
 #define KEY_INIT ((uint64_t)1 << 32)
@@ -17,31 +17,31 @@ void an_coll_init(struct an_coll *c)
 }
 
 /* A group's members in rank order: a comm's, or every ranked process. */
-static int new_group(struct an_coll *c, const struct an_defs *d,
+static int new_group(struct an_coll *c, const struct ls_defs *d,
 		     uint64_t key, uint32_t *g)
 {
 	struct an_coll_group *grp;
 	int rc;
 
-	if ((rc = an_vec_room(&c->groups, &c->groups_cap, c->ngroups,
+	if ((rc = ls_vec_room(&c->groups, &c->groups_cap, c->ngroups,
 			      sizeof(*c->groups))) < 0)
 		return rc;
 	grp = &c->groups[c->ngroups];
 	memset(grp, 0, sizeof(*grp));
-	grp->comm = key < KEY_INIT ? (uint32_t)key : AN_NONE;
-	if (grp->comm != AN_NONE) {
+	grp->comm = key < KEY_INIT ? (uint32_t)key : LS_NONE;
+	if (grp->comm != LS_NONE) {
 		grp->n = d->comms[grp->comm].n;
 	} else {
 		for (uint32_t p = 0; p < d->nprocs && rc == 0; p++)
 			if (d->procs[p].ranked)
-				rc = an_idmap_put(&grp->world, p, grp->n++);
+				rc = ls_idmap_put(&grp->world, p, grp->n++);
 	}
 	if (rc == 0 && !(grp->seq = calloc(grp->n ? grp->n : 1, sizeof(*grp->seq))))
 		rc = LS_ERR_NOMEM;
 	if (rc == 0)
-		rc = an_idmap_put(&c->group_ix, key, c->ngroups);
+		rc = ls_idmap_put(&c->group_ix, key, c->ngroups);
 	if (rc < 0) {
-		an_idmap_release(&grp->world);
+		ls_idmap_release(&grp->world);
 		free(grp->seq);
 		return rc;
 	}
@@ -49,27 +49,27 @@ static int new_group(struct an_coll *c, const struct an_defs *d,
 	return 0;
 }
 
-/* Member index of process index proc in group g, or AN_NONE. */
-static uint32_t member(const struct an_coll *c, const struct an_defs *d,
+/* Member index of process index proc in group g, or LS_NONE. */
+static uint32_t member(const struct an_coll *c, const struct ls_defs *d,
 		       uint32_t g, uint32_t proc)
 {
 	const struct an_coll_group *grp = &c->groups[g];
 
-	if (grp->comm != AN_NONE)
-		return an_comm_rank(&d->comms[grp->comm], proc);
-	return an_index(&grp->world, proc);
+	if (grp->comm != LS_NONE)
+		return ls_comm_rank(&d->comms[grp->comm], proc);
+	return ls_index(&grp->world, proc);
 }
 
-bool an_coll_expected(const struct an_defs *d, enum ls_role role,
+bool an_coll_expected(const struct ls_defs *d, enum ls_role role,
 		      uint32_t comm, uint32_t proc)
 {
-	if (comm != AN_NONE && (an_role_collective(role) || an_role_world(role)))
+	if (comm != LS_NONE && (an_role_collective(role) || an_role_world(role)))
 		return d->comms[comm].n == 0 ||
-		       an_comm_rank(&d->comms[comm], proc) != AN_NONE;
+		       ls_comm_rank(&d->comms[comm], proc) != LS_NONE;
 	return an_role_world(role) && d->procs[proc].ranked;
 }
 
-int an_coll_part(struct an_coll *c, const struct an_defs *d, enum ls_role role,
+int an_coll_part(struct an_coll *c, const struct ls_defs *d, enum ls_role role,
 		 uint32_t comm, uint32_t proc, struct an_coll_part *part)
 {
 	uint64_t key;
@@ -78,17 +78,17 @@ int an_coll_part(struct an_coll *c, const struct an_defs *d, enum ls_role role,
 
 	if (!an_coll_expected(d, role, comm, proc))
 		return 0;
-	if (comm != AN_NONE) {
+	if (comm != LS_NONE) {
 		if (d->comms[comm].n == 0)
 			return 2;
 		key = comm;
 	} else {
 		key = role == LS_R_MPI_INIT ? KEY_INIT : KEY_FINALIZE;
 	}
-	if (!an_idmap_get(&c->group_ix, key, &g) &&
+	if (!ls_idmap_get(&c->group_ix, key, &g) &&
 	    (rc = new_group(c, d, key, &g)) < 0)
 		return rc;
-	if ((part->rank = member(c, d, g, proc)) == AN_NONE)
+	if ((part->rank = member(c, d, g, proc)) == LS_NONE)
 		return 0;
 	if (c->groups[g].n == 1)
 		return 2;
@@ -111,7 +111,7 @@ static struct an_coll_inst *instance(struct an_coll *c, uint32_t g, uint64_t seq
 				return NULL;
 			inst->group = g;
 			inst->n = grp->n;
-			inst->root = AN_NONE;
+			inst->root = LS_NONE;
 			*link = grp->tail = inst;
 			c->open++;
 		}
@@ -121,7 +121,7 @@ static struct an_coll_inst *instance(struct an_coll *c, uint32_t g, uint64_t seq
 	}
 }
 
-int an_coll_leave(struct an_coll *c, const struct an_defs *d,
+int an_coll_leave(struct an_coll *c, const struct ls_defs *d,
 		  struct an_coll_part part,
 		  enum ls_role role, uint32_t root,
 		  const struct an_coll_member *m, struct an_coll_inst **done)
@@ -137,7 +137,7 @@ int an_coll_leave(struct an_coll *c, const struct an_defs *d,
 		inst->role = (uint8_t)role;
 	else if (inst->role != role)
 		inst->mixed = true;
-	if (root != AN_NONE && (r = member(c, d, part.group, root)) != AN_NONE)
+	if (root != LS_NONE && (r = member(c, d, part.group, root)) != LS_NONE)
 		inst->root = r;
 	inst->m[part.rank] = *m;
 	inst->m[part.rank].left = true;
@@ -160,35 +160,35 @@ static bool later(const struct an_coll_member *a, const struct an_coll_member *b
 
 void an_coll_deps(const struct an_coll_inst *inst, uint32_t *dep)
 {
-	uint32_t n = inst->n, last = AN_NONE, second = AN_NONE, root = inst->root;
+	uint32_t n = inst->n, last = LS_NONE, second = LS_NONE, root = inst->root;
 	enum ls_role shape = inst->role;
 
-	if ((shape == LS_R_MPI_ONE2N || shape == LS_R_MPI_N2ONE) && root == AN_NONE)
+	if ((shape == LS_R_MPI_ONE2N || shape == LS_R_MPI_N2ONE) && root == LS_NONE)
 		shape = LS_R_MPI_N2N;	/* no root named: all wait for all */
 	for (uint32_t i = 0; i < n; i++) {
-		dep[i] = AN_NONE;
+		dep[i] = LS_NONE;
 		if (shape == LS_R_MPI_N2ONE && i == root)
 			continue;
-		if (last == AN_NONE || later(&inst->m[i], &inst->m[last])) {
+		if (last == LS_NONE || later(&inst->m[i], &inst->m[last])) {
 			second = last;
 			last = i;
-		} else if (second == AN_NONE || later(&inst->m[i], &inst->m[second])) {
+		} else if (second == LS_NONE || later(&inst->m[i], &inst->m[second])) {
 			second = i;
 		}
 	}
 	switch (shape) {
 	case LS_R_MPI_ONE2N:
 		for (uint32_t i = 0; i < n; i++)
-			dep[i] = i == root ? AN_NONE : root;
+			dep[i] = i == root ? LS_NONE : root;
 		break;
 	case LS_R_MPI_N2ONE:
 		dep[root] = last;
 		break;
 	case LS_R_MPI_SCAN:
-		last = AN_NONE;
+		last = LS_NONE;
 		for (uint32_t i = 0; i < n; i++) {
 			dep[i] = last;
-			if (last == AN_NONE || later(&inst->m[i], &inst->m[last]))
+			if (last == LS_NONE || later(&inst->m[i], &inst->m[last]))
 				last = i;
 		}
 		break;
@@ -210,10 +210,10 @@ void an_coll_release(struct an_coll *c)
 			free(grp->head);
 			grp->head = next;
 		}
-		an_idmap_release(&grp->world);
+		ls_idmap_release(&grp->world);
 		free(grp->seq);
 	}
 	free(c->groups);
-	an_idmap_release(&c->group_ix);
+	ls_idmap_release(&c->group_ix);
 	an_coll_init(c);
 }

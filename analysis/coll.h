@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "defs.h"
-#include "idmap.h"
+#include "../libstream/defs.h"
+#include "../libstream/idmap.h"
 
 /* One process's part in an instance: its activity. */
 struct an_coll_member {
@@ -28,21 +28,21 @@ struct an_coll_inst {
 	uint32_t n, left;
 	uint8_t role;		/* enum ls_role of the first member to leave */
 	bool mixed;		/* members left different kinds of collective */
-	uint32_t root;		/* member index, or AN_NONE */
+	uint32_t root;		/* member index, or LS_NONE */
 	struct an_coll_member m[];
 };
 
 struct an_coll_group {
-	uint32_t comm;		/* comm index, or AN_NONE for Init/Finalize */
+	uint32_t comm;		/* comm index, or LS_NONE for Init/Finalize */
 	uint32_t n;
-	struct an_idmap world;	/* Init/Finalize: ranked process index -> member */
+	struct ls_idmap world;	/* Init/Finalize: ranked process index -> member */
 	uint64_t *seq;		/* per member: instances it has left */
 	uint64_t base;		/* sequence number of head */
 	struct an_coll_inst *head, *tail;
 };
 
 struct an_coll {
-	struct an_idmap group_ix;	/* comm index, or pseudo key -> group */
+	struct ls_idmap group_ix;	/* comm index, or pseudo key -> group */
 	struct an_coll_group *groups;
 	uint32_t ngroups, groups_cap;
 	uint64_t open;			/* instances not complete */
@@ -57,11 +57,11 @@ void an_coll_init(struct an_coll *c);
 
 /*
  * Whether an activity of this role on process index proc, whose collective
- * end event named comm (a comm index, AN_NONE if it had none), is part of
+ * end event named comm (a comm index, LS_NONE if it had none), is part of
  * an instance: a collective with a comm it is a member of (or
  * MPI_COMM_SELF), or Init or Finalize of a ranked process.
  */
-bool an_coll_expected(const struct an_defs *d, enum ls_role role,
+bool an_coll_expected(const struct ls_defs *d, enum ls_role role,
 		      uint32_t comm, uint32_t proc);
 
 /*
@@ -70,16 +70,16 @@ bool an_coll_expected(const struct an_defs *d, enum ls_role role,
  * (MPI_COMM_SELF: an instance of one, complete at once); 0 if it is part
  * of no instance; or LS_ERR_NOMEM.
  */
-int an_coll_part(struct an_coll *c, const struct an_defs *d, enum ls_role role,
+int an_coll_part(struct an_coll *c, const struct ls_defs *d, enum ls_role role,
 		 uint32_t comm, uint32_t proc, struct an_coll_part *part);
 
 /*
- * A member left its part. root is the root's process index (AN_NONE if
+ * A member left its part. root is the root's process index (LS_NONE if
  * none was named). Returns 1 with *done set when this completed the
  * oldest instance of the group (the caller then owns it and frees it
  * with free()), 0 otherwise, or LS_ERR_NOMEM.
  */
-int an_coll_leave(struct an_coll *c, const struct an_defs *d,
+int an_coll_leave(struct an_coll *c, const struct ls_defs *d,
 		  struct an_coll_part part,
 		  enum ls_role role, uint32_t root,
 		  const struct an_coll_member *m, struct an_coll_inst **done);
@@ -87,7 +87,7 @@ int an_coll_leave(struct an_coll *c, const struct an_defs *d,
 /*
  * What each member of a complete instance waited for, by its shape:
  * dep[i] is the member whose arrival member i could not leave before
- * (the latest to enter among those it needs data from), or AN_NONE.
+ * (the latest to enter among those it needs data from), or LS_NONE.
  *  - N-to-N, Barrier, Init, Finalize: every other member;
  *  - one-to-N: a non-root needs the root; the root needs nobody;
  *  - N-to-one: the root needs every other member; the others nobody;

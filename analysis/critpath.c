@@ -4,7 +4,7 @@
 
 #include "../libstream/error.h"
 #include "critpath.h"
-#include "vec.h"
+#include "../libstream/vec.h"
 
 #define GC_MIN (1u << 16)
 #define STAMP_BASE UINT32_MAX
@@ -13,7 +13,7 @@ void an_crit_init(struct an_crit *c, struct ls_writer *w, unsigned jobs)
 {
 	memset(c, 0, sizeof(*c));
 	an_trace_init(&c->tr);
-	c->base = c->fin = AN_NONE;
+	c->base = c->fin = LS_NONE;
 	c->gc_at = GC_MIN;
 	c->now = INT64_MIN;
 	c->jobs = jobs ? jobs : 1;
@@ -29,7 +29,7 @@ void an_crit_keep_all(struct an_crit *c)
 size_t an_crit_bytes_per_node(void)
 {
 	/* the id map is at most half full: two slots a node, up to four after it grew */
-	return sizeof(struct an_cp_node) + 2 * sizeof(struct an_idmap_slot) +
+	return sizeof(struct an_cp_node) + 2 * sizeof(struct ls_idmap_slot) +
 	       sizeof(struct an_crit_mark);
 }
 
@@ -37,8 +37,8 @@ size_t an_crit_bytes_per_node(void)
 
 static int put_piece(struct an_crit *c, const struct an_piece *pc)
 {
-	const struct an_defs *d = &c->tr.defs;
-	bool act = pc->r != AN_NONE;
+	const struct ls_defs *d = &c->tr.defs;
+	bool act = pc->r != LS_NONE;
 
 	ls_build_begin(c->w, 4 + 2 * act);
 	ls_put_kind(c->w, LS_K_CRIT);
@@ -107,7 +107,7 @@ static bool node_of(const struct an_crit *c, uint64_t id, uint32_t *i)
 		*i = c->run_at + (uint32_t)(id - c->run_id);
 		return true;
 	}
-	return an_idmap_get(&c->ix, id, i);
+	return ls_idmap_get(&c->ix, id, i);
 }
 
 /* Node i starts a run: the run before it goes into the id map. */
@@ -116,7 +116,7 @@ static int start_run(struct an_crit *c, uint32_t i)
 	int rc;
 
 	for (uint32_t k = c->run_at; k < c->run_at + c->run_n; k++)
-		if ((rc = an_idmap_put(&c->ix, c->n[k].id, k)) < 0)
+		if ((rc = ls_idmap_put(&c->ix, c->n[k].id, k)) < 0)
 			return rc;
 	c->run_at = i;
 	c->run_id = c->n[i].id;
@@ -149,17 +149,17 @@ static int add_node(struct an_crit *c, const struct an_event *ev,
 	uint32_t i = c->nn, *last = &c->last[ev->s];
 	int rc;
 
-	if (an_vec_room(&c->n, &c->cap, i, sizeof(*c->n)) < 0)
+	if (ls_vec_room(&c->n, &c->cap, i, sizeof(*c->n)) < 0)
 		return LS_ERR_NOMEM;
 	c->n[i] = (struct an_cp_node){
 		.t = ev->t, .id = ev->id,
-		.own = own ? own->id : 0, .own_r = own ? own->region : AN_NONE,
-		.after = after ? after->id : 0, .after_r = after ? after->region : AN_NONE,
-		.s = ev->s, .pred = *last, .prev = *last, .leave = AN_NONE,
+		.own = own ? own->id : 0, .own_r = own ? own->region : LS_NONE,
+		.after = after ? after->id : 0, .after_r = after ? after->region : LS_NONE,
+		.s = ev->s, .pred = *last, .prev = *last, .leave = LS_NONE,
 		/* frames' a is their enter's node + 1; an enter's is set after this */
-		.own_enter = own && own->a ? own->a - 1 : AN_NONE,
+		.own_enter = own && own->a ? own->a - 1 : LS_NONE,
 	};
-	c->n[i].since = since != INT64_MIN || *last == AN_NONE ? since : c->n[*last].t;
+	c->n[i].since = since != INT64_MIN || *last == LS_NONE ? since : c->n[*last].t;
 	if ((rc = index_node(c, i)) < 0)
 		return rc;
 	*last = i;
@@ -207,7 +207,7 @@ static void received(struct an_crit *c, const struct an_cp_node *x)
 			st->f[k].b = 1;
 			return;
 		}
-	an_idmap_del(&c->unsent, x->own);
+	ls_idmap_del(&c->unsent, x->own);
 }
 
 static void edge(struct an_crit *c, const struct ls_record *rec)
@@ -240,7 +240,7 @@ static void wait_state(struct an_crit *c, const struct ls_record *rec)
 	    ls_pattern_lookup(pattern, len) != LS_P_LATE_RECEIVER ||
 	    ls_get_u64(rec, LS_F_AT, &at) < 0 || ls_get_u64(rec, LS_F_CAUSE, &cause) < 0)
 		return;
-	if (!node_of(c, at, &ei) || c->n[ei].leave == AN_NONE) {
+	if (!node_of(c, at, &ei) || c->n[ei].leave == LS_NONE) {
 		c->st.lost++;
 		return;
 	}
@@ -249,11 +249,11 @@ static void wait_state(struct an_crit *c, const struct ls_record *rec)
 
 static int event(struct an_crit *c, const struct ls_record *rec, const char **why)
 {
-	const struct an_stream *sd;
+	const struct ls_stream *sd;
 	struct an_stack *st;
 	struct an_frame *f, *top;
 	struct an_event ev;
-	uint32_t i, enter = AN_NONE;
+	uint32_t i, enter = LS_NONE;
 	int rc = 0;
 
 	if ((rc = an_trace_event(&c->tr, rec, &ev, why)) < 0)
@@ -282,13 +282,13 @@ static int event(struct an_crit *c, const struct ls_record *rec, const char **wh
 			enter = f->a - 1;
 		if ((rc = add_node(c, &ev, f, f > st->f ? f - 1 : NULL, f->t, &i)) < 0)
 			return rc;
-		if (enter != AN_NONE)
+		if (enter != LS_NONE)
 			c->n[enter].leave = i;
 		if ((f->role == LS_R_MPI_SEND || f->role == LS_R_MPI_SENDRECV) && !f->b &&
-		    (rc = an_idmap_put(&c->unsent, f->id, 0)) < 0)
+		    (rc = ls_idmap_put(&c->unsent, f->id, 0)) < 0)
 			return rc;
 		if (f->role == LS_R_MPI_FINALIZE &&
-		    (c->fin == AN_NONE || ev.t >= c->n[c->fin].t))
+		    (c->fin == LS_NONE || ev.t >= c->n[c->fin].t))
 			c->fin = i;
 		an_stack_pop_to(st, f);
 		return 0;
@@ -302,7 +302,7 @@ static int event(struct an_crit *c, const struct ls_record *rec, const char **wh
 
 static int push(uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t x)
 {
-	if (an_vec_room(v, cap, *n, sizeof(**v)) < 0)
+	if (ls_vec_room(v, cap, *n, sizeof(**v)) < 0)
 		return LS_ERR_NOMEM;
 	(*v)[(*n)++] = x;
 	return 0;
@@ -310,7 +310,7 @@ static int push(uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t x)
 
 static int add_root(struct an_crit *c, uint32_t *nroots, uint32_t x)
 {
-	if (x == AN_NONE || c->mark[x].root)
+	if (x == LS_NONE || c->mark[x].root)
 		return 0;
 	c->mark[x].root = 1;
 	return push(&c->roots, nroots, &c->roots_cap, x);
@@ -327,12 +327,12 @@ static int add_root(struct an_crit *c, uint32_t *nroots, uint32_t x)
  */
 static int gather_roots(struct an_crit *c, uint32_t *nroots)
 {
-	const struct an_defs *d = &c->tr.defs;
+	const struct ls_defs *d = &c->tr.defs;
 	int64_t h = c->now;
 	int rc;
 
 	for (uint32_t s = 0; s < d->nstreams; s++)
-		if (d->streams[s].host && c->tr.stacks[s].n && c->last[s] != AN_NONE &&
+		if (d->streams[s].host && c->tr.stacks[s].n && c->last[s] != LS_NONE &&
 		    c->n[c->last[s]].t < h)
 			h = c->n[c->last[s]].t;
 	for (size_t k = 0; k < c->unsent.cap; k++) {
@@ -367,7 +367,7 @@ static int gather_roots(struct an_crit *c, uint32_t *nroots)
  */
 static uint32_t cut_cycle(struct an_crit *c, uint32_t p)
 {
-	uint32_t y = p, cut = AN_NONE;
+	uint32_t y = p, cut = LS_NONE;
 	int64_t worst = INT64_MIN;
 
 	do {
@@ -381,7 +381,7 @@ static uint32_t cut_cycle(struct an_crit *c, uint32_t p)
 	} while (y != p);
 	c->mark[c->n[cut].pred].nchild--;
 	c->n[cut].pred = c->n[cut].prev;
-	c->n[cut].since = c->n[cut].prev == AN_NONE ? INT64_MIN : c->n[c->n[cut].prev].t;
+	c->n[cut].since = c->n[cut].prev == LS_NONE ? INT64_MIN : c->n[c->n[cut].prev].t;
 	c->st.cycles++;
 	return cut;
 }
@@ -402,12 +402,12 @@ static int follow(struct an_crit *c, uint32_t k, uint32_t *norigins)
 	m[x].stamp = k + 1;
 	for (;; x = p) {
 		p = c->n[x].pred;
-		while (p != AN_NONE && m[p].stamp == k + 1) {	/* a cycle */
+		while (p != LS_NONE && m[p].stamp == k + 1) {	/* a cycle */
 			x = cut_cycle(c, p);
 			p = c->n[x].pred;
 		}
-		if (p == AN_NONE) {
-			if (c->base == AN_NONE &&
+		if (p == LS_NONE) {
+			if (c->base == LS_NONE &&
 			    push(&c->origins, norigins, &c->origins_cap, x) < 0)
 				return LS_ERR_NOMEM;
 			return 0;
@@ -424,7 +424,7 @@ static int follow(struct an_crit *c, uint32_t k, uint32_t *norigins)
 static int take_chain(struct an_crit *c, uint32_t x, uint32_t *len)
 {
 	*len = 0;
-	for (; x != AN_NONE; x = c->n[x].pred) {
+	for (; x != LS_NONE; x = c->n[x].pred) {
 		if (push(&c->chain, len, &c->chain_cap, x) < 0)
 			return LS_ERR_NOMEM;
 		if (x == c->base)
@@ -439,10 +439,10 @@ static int take_chain(struct an_crit *c, uint32_t x, uint32_t *len)
 	return 0;
 }
 
-/* The new index of node x (in the mark's child), AN_NONE if dropped. */
+/* The new index of node x (in the mark's child), LS_NONE if dropped. */
 static uint32_t remap(const struct an_crit *c, uint32_t x)
 {
-	return x == AN_NONE ? AN_NONE : c->mark[x].child;
+	return x == LS_NONE ? LS_NONE : c->mark[x].child;
 }
 
 /*
@@ -463,12 +463,12 @@ static int compact(struct an_crit *c)
 
 		if (!((m[i].stamp && !m[i].drop) || m[i].pin))
 			continue;
-		if (c->n[i].prev != AN_NONE)
+		if (c->n[i].prev != LS_NONE)
 			m[c->n[i].prev].pin = 1;
-		if (e == AN_NONE)
+		if (e == LS_NONE)
 			continue;
 		m[e].pin = 1;
-		if (c->n[e].leave != AN_NONE)
+		if (c->n[e].leave != LS_NONE)
 			m[c->n[e].leave].pin = 1;
 	}
 	for (uint32_t i = 0; i < c->nn; i++) {
@@ -476,14 +476,14 @@ static int compact(struct an_crit *c)
 			m[i].child = j++;
 			continue;
 		}
-		m[i].child = AN_NONE;
+		m[i].child = LS_NONE;
 		if (!c->dropped || c->n[i].t > c->dropped_t)
 			c->dropped_t = c->n[i].t;
 		c->dropped = true;
 	}
 	j = 0;
 	for (uint32_t i = 0; i < c->nn; i++) {
-		if (m[i].child == AN_NONE)
+		if (m[i].child == LS_NONE)
 			continue;
 		c->n[j] = c->n[i];
 		c->n[j].pred = remap(c, c->n[i].pred);
@@ -503,7 +503,7 @@ static int compact(struct an_crit *c)
 	c->fin = remap(c, c->fin);
 	c->base = remap(c, c->base);
 	c->nn = j;
-	an_idmap_clear(&c->ix);
+	ls_idmap_clear(&c->ix);
 	c->run_n = 0;
 	for (uint32_t i = 0; i < c->nn; i++)
 		if ((rc = index_node(c, i)) < 0)
@@ -513,7 +513,7 @@ static int compact(struct an_crit *c)
 
 /*
  * Collect: write the part of the path every root's chain shares and drop
- * what no chain reaches. At the end (end != AN_NONE) the only root is the
+ * what no chain reaches. At the end (end != LS_NONE) the only root is the
  * run's end, and its whole chain is written.
  */
 static int collect(struct an_crit *c, uint32_t end)
@@ -523,35 +523,35 @@ static int collect(struct an_crit *c, uint32_t end)
 
 	if (c->nn > c->st.peak)
 		c->st.peak = c->nn;
-	if (an_vec_room(&c->mark, &c->mark_cap, c->nn - 1, sizeof(*c->mark)) < 0)
+	if (ls_vec_room(&c->mark, &c->mark_cap, c->nn - 1, sizeof(*c->mark)) < 0)
 		return LS_ERR_NOMEM;
 	memset(c->mark, 0, (size_t)c->nn * sizeof(*c->mark));
-	if (c->base != AN_NONE)
+	if (c->base != LS_NONE)
 		c->mark[c->base].stamp = STAMP_BASE;
-	if ((rc = end != AN_NONE ? add_root(c, &nroots, end) : gather_roots(c, &nroots)) < 0)
+	if ((rc = end != LS_NONE ? add_root(c, &nroots, end) : gather_roots(c, &nroots)) < 0)
 		return rc;
 	for (uint32_t k = 0; k < nroots; k++)
 		if ((rc = reached = follow(c, k, &norigins)) < 0)
 			return rc;
-	if (end != AN_NONE) {
-		c->st.unreached += c->base != AN_NONE && !reached;
+	if (end != LS_NONE) {
+		c->st.unreached += c->base != LS_NONE && !reached;
 		m = end;
 	} else {
-		m = c->base != AN_NONE ? c->base : norigins == 1 ? c->origins[0] : AN_NONE;
-		while (m != AN_NONE && !c->mark[m].root && c->mark[m].nchild == 1)
+		m = c->base != LS_NONE ? c->base : norigins == 1 ? c->origins[0] : LS_NONE;
+		while (m != LS_NONE && !c->mark[m].root && c->mark[m].nchild == 1)
 			m = c->mark[m].child;
-		if (m == AN_NONE || m == c->base)
-			m = AN_NONE;
+		if (m == LS_NONE || m == c->base)
+			m = LS_NONE;
 	}
-	if (m != AN_NONE) {
+	if (m != LS_NONE) {
 		if ((rc = take_chain(c, m, &len)) < 0 || (rc = write_chain(c, len)) < 0)
 			return rc;
 		for (uint32_t i = 0; i + 1 < len; i++)
 			c->mark[c->chain[i]].drop = 1;
-		c->n[m].pred = AN_NONE;
+		c->n[m].pred = LS_NONE;
 		c->base = m;
 	}
-	if (end != AN_NONE)
+	if (end != LS_NONE)
 		return 0;
 	if ((rc = compact(c)) < 0)
 		return rc;
@@ -564,17 +564,17 @@ static int new_stream(struct an_crit *c)
 {
 	uint32_t s = c->tr.defs.nstreams - 1;
 
-	if (an_vec_room(&c->last, &c->last_cap, s, sizeof(*c->last)) < 0 ||
-	    an_vec_room(&c->per_stream, &c->per_stream_cap, s, sizeof(*c->per_stream)) < 0)
+	if (ls_vec_room(&c->last, &c->last_cap, s, sizeof(*c->last)) < 0 ||
+	    ls_vec_room(&c->per_stream, &c->per_stream_cap, s, sizeof(*c->per_stream)) < 0)
 		return LS_ERR_NOMEM;
-	c->last[s] = AN_NONE;
+	c->last[s] = LS_NONE;
 	c->per_stream[s] = 0;
 	return 0;
 }
 
 uint64_t an_crit_reads(void)
 {
-	return AN_DEFS_KINDS | ls_class_kinds(LS_C_EVENT) |
+	return LS_DEFS_KINDS | ls_class_kinds(LS_C_EVENT) |
 	       LS_KIND_BIT(LS_K_EDGE) | LS_KIND_BIT(LS_K_WAIT);
 }
 
@@ -601,14 +601,14 @@ int an_crit_take(struct an_crit *c, const struct ls_record *rec,
 			wait_state(c, rec);
 		break;
 	}
-	return c->nn >= c->gc_at ? collect(c, AN_NONE) : 0;
+	return c->nn >= c->gc_at ? collect(c, LS_NONE) : 0;
 }
 
 int an_crit_finish(struct an_crit *c)
 {
 	int rc;
 
-	if (c->nn && (rc = collect(c, c->fin != AN_NONE ? c->fin : c->nn - 1)) < 0)
+	if (c->nn && (rc = collect(c, c->fin != LS_NONE ? c->fin : c->nn - 1)) < 0)
 		return rc;
 	if (c->has_open && (rc = put_piece(c, &c->open)) < 0)
 		return rc;
@@ -619,8 +619,8 @@ int an_crit_finish(struct an_crit *c)
 void an_crit_release(struct an_crit *c)
 {
 	an_trace_release(&c->tr);
-	an_idmap_release(&c->ix);
-	an_idmap_release(&c->unsent);
+	ls_idmap_release(&c->ix);
+	ls_idmap_release(&c->unsent);
 	free(c->n);
 	free(c->last);
 	free(c->mark);

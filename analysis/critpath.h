@@ -33,7 +33,7 @@
 #include <stdint.h>
 
 #include "../libstream/writer.h"
-#include "idmap.h"
+#include "../libstream/idmap.h"
 #include "pieces.h"
 #include "trace.h"
 
@@ -61,8 +61,8 @@ struct an_crit {
 	struct an_trace tr;	/* frames' a: their enter's node + 1; b: 1 once a message sent in it was received */
 	struct an_cp_node *n;
 	uint32_t nn, cap;
-	struct an_idmap ix;	/* event id -> node, for nodes outside the run */
-	struct an_idmap unsent;	/* blocking sends ended, their message not yet received: enter ids */
+	struct ls_idmap ix;	/* event id -> node, for nodes outside the run */
+	struct ls_idmap unsent;	/* blocking sends ended, their message not yet received: enter ids */
 	uint32_t run_at, run_n;	/* the run: the newest nodes, from run_at, with ids run_id, run_id + 1, ... */
 	uint64_t run_id;
 	uint32_t *last;		/* per stream index: its last node */

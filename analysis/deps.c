@@ -3,7 +3,7 @@
 
 #include "../libstream/error.h"
 #include "deps.h"
-#include "vec.h"
+#include "../libstream/vec.h"
 
 void an_deps_init(struct an_deps *d, struct ls_writer *w)
 {
@@ -27,18 +27,18 @@ int an_deps_edge(struct an_deps *d, uint64_t from, uint64_t to, enum ls_edge typ
 	return ls_build_end(d->w);
 }
 
-/* The process index a field names, or AN_NONE with *why set. */
+/* The process index a field names, or LS_NONE with *why set. */
 static uint32_t process_field(const struct an_deps *d, const struct ls_record *rec,
 			      enum ls_field f, const char **why)
 {
-	return an_defs_field(&d->tr.defs.proc_ix, rec, f,
+	return ls_defs_field(&d->tr.defs.proc_ix, rec, f,
 			     "message or collective naming an undefined process", why);
 }
 
 static uint32_t comm_field(const struct an_deps *d, const struct ls_record *rec,
 			   const char **why)
 {
-	return an_defs_field(&d->tr.defs.comm_ix, rec, LS_F_COMM,
+	return ls_defs_field(&d->tr.defs.comm_ix, rec, LS_F_COMM,
 			     "message or collective on an undefined comm", why);
 }
 
@@ -52,7 +52,7 @@ static int message(struct an_deps *d, const struct ls_record *rec,
 	int64_t tag;
 	int rc;
 
-	if (peer == AN_NONE || (comm = comm_field(d, rec, why)) == AN_NONE)
+	if (peer == LS_NONE || (comm = comm_field(d, rec, why)) == LS_NONE)
 		return LS_ERR_SYNTAX;
 	if (ls_get_i64(rec, LS_F_TAG, &tag) < 0) {
 		*why = "message without a valid 'tag'";
@@ -84,11 +84,11 @@ static int coll_end(struct an_deps *d, const struct ls_record *rec,
 
 	if (!top || !(an_role_collective(top->role) || an_role_world(top->role)))
 		return 0;
-	if ((top->a = comm_field(d, rec, why)) == AN_NONE)
+	if ((top->a = comm_field(d, rec, why)) == LS_NONE)
 		return LS_ERR_SYNTAX;
 	top->a++;	/* a and b are 0 when unset */
 	if (ls_has(rec, LS_F_ROOT)) {
-		if ((top->b = process_field(d, rec, LS_F_ROOT, why)) == AN_NONE)
+		if ((top->b = process_field(d, rec, LS_F_ROOT, why)) == LS_NONE)
 			return LS_ERR_SYNTAX;
 		top->b++;
 	}
@@ -99,16 +99,16 @@ static int coll_end(struct an_deps *d, const struct ls_record *rec,
 int an_deps_instance(struct an_deps *d, const uint64_t *acts, uint32_t n,
 		     uint32_t comm, uint32_t root)
 {
-	const struct an_defs *defs = &d->tr.defs;
+	const struct ls_defs *defs = &d->tr.defs;
 
-	ls_build_begin(d->w, 2 + (comm != AN_NONE) + (root != AN_NONE));
+	ls_build_begin(d->w, 2 + (comm != LS_NONE) + (root != LS_NONE));
 	ls_put_kind(d->w, LS_K_INSTANCE);
 	ls_put_array(d->w, LS_F_ACTS, n);
 	for (uint32_t i = 0; i < n; i++)
 		ls_put_item_u64(d->w, acts[i]);
-	if (comm != AN_NONE)
+	if (comm != LS_NONE)
 		ls_put_u64(d->w, LS_F_COMM, defs->comms[comm].id);
-	if (root != AN_NONE)
+	if (root != LS_NONE)
 		ls_put_u64(d->w, LS_F_ROOT, defs->procs[root].id);
 	d->st.instances++;
 	return ls_build_end(d->w);
@@ -117,23 +117,23 @@ int an_deps_instance(struct an_deps *d, const uint64_t *acts, uint32_t n,
 static int instance_done(struct an_deps *d, struct an_coll_inst *inst)
 {
 	const struct an_coll_group *grp = &d->coll.groups[inst->group];
-	uint32_t root = AN_NONE;
+	uint32_t root = LS_NONE;
 	int rc;
 
-	if (an_vec_room(&d->dep, &d->dep_cap, inst->n, sizeof(*d->dep)) < 0 ||
-	    an_vec_room(&d->acts, &d->acts_cap, inst->n, sizeof(*d->acts)) < 0)
+	if (ls_vec_room(&d->dep, &d->dep_cap, inst->n, sizeof(*d->dep)) < 0 ||
+	    ls_vec_room(&d->acts, &d->acts_cap, inst->n, sizeof(*d->acts)) < 0)
 		return LS_ERR_NOMEM;
 	an_coll_deps(inst, d->dep);
 	d->st.mixed += inst->mixed;
 	for (uint32_t i = 0; i < inst->n; i++) {
-		if (d->dep[i] != AN_NONE &&
+		if (d->dep[i] != LS_NONE &&
 		    (rc = an_deps_edge(d, inst->m[d->dep[i]].enter, inst->m[i].leave,
 			       LS_E_COLL)) < 0)
 			return rc;
 	}
 	for (uint32_t i = 0; i < inst->n; i++)
 		d->acts[i] = inst->m[i].enter;
-	if (inst->root != AN_NONE && grp->comm != AN_NONE)
+	if (inst->root != LS_NONE && grp->comm != LS_NONE)
 		root = d->tr.defs.comms[grp->comm].members[inst->root];
 	return an_deps_instance(d, d->acts, inst->n, grp->comm, root);
 }
@@ -142,7 +142,7 @@ static int instance_done(struct an_deps *d, struct an_coll_inst *inst)
 static int coll_leave(struct an_deps *d, const struct an_frame *f,
 		      const struct an_event *ev)
 {
-	uint32_t comm = f->a ? f->a - 1 : AN_NONE, root = f->b ? f->b - 1 : AN_NONE;
+	uint32_t comm = f->a ? f->a - 1 : LS_NONE, root = f->b ? f->b - 1 : LS_NONE;
 	struct an_coll_member m = { f->id, ev->id, f->t,
 				    d->tr.defs.streams[ev->s].id, false };
 	struct an_coll_part part;
@@ -174,7 +174,7 @@ static int coll_leave(struct an_deps *d, const struct an_frame *f,
 
 uint64_t an_deps_reads(void)
 {
-	return AN_DEFS_KINDS | EVENTS_READ;
+	return LS_DEFS_KINDS | EVENTS_READ;
 }
 
 int an_deps_take(struct an_deps *d, const struct ls_record *rec,
@@ -184,7 +184,7 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 	struct an_frame *f;
 	int rc = 0;
 
-	if (AN_DEFS_KINDS & LS_KIND_BIT(rec->kind)) {
+	if (LS_DEFS_KINDS & LS_KIND_BIT(rec->kind)) {
 		if ((rc = an_trace_def(&d->tr, rec, why)) <= 0)
 			return rc;
 		return rec->kind == LS_K_STREAM ? an_offload_stream(d) : 0;

@@ -43,7 +43,7 @@ struct an_deps {
 int an_deps_edge(struct an_deps *d, uint64_t from, uint64_t to, enum ls_edge type);
 
 /*
- * Write an instance record: acts, and comm and root where not AN_NONE
+ * Write an instance record: acts, and comm and root where not LS_NONE
  * (indices). Returns 0 or a writer error.
  */
 int an_deps_instance(struct an_deps *d, const uint64_t *acts, uint32_t n,

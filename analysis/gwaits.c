@@ -3,7 +3,7 @@
 
 #include "../libstream/error.h"
 #include "gwaits.h"
-#include "vec.h"
+#include "../libstream/vec.h"
 #include "waits.h"
 
 /* Shares of idle time are in units of 1/IDLE_UNITS ns per busy thread. */
@@ -12,12 +12,12 @@
 void an_gwaits_init(struct an_gwaits *g)
 {
 	memset(g, 0, sizeof(*g));
-	g->free_dev = g->free_call = AN_NONE;
+	g->free_dev = g->free_call = LS_NONE;
 }
 
 static uint32_t ring_push(struct an_gring *r, uint32_t x)
 {
-	uint32_t old = AN_NONE;
+	uint32_t old = LS_NONE;
 
 	if (r->n == AN_GRING) {
 		old = r->v[r->head];
@@ -31,41 +31,41 @@ static uint32_t ring_push(struct an_gring *r, uint32_t x)
 /* A ring lets go of the oldest activity or call: forget it. */
 static void dev_evict(struct an_gwaits *g, uint32_t i)
 {
-	if (i == AN_NONE)
+	if (i == LS_NONE)
 		return;
-	an_idmap_del(&g->dev_leave, g->dev[i].leave);
-	an_pool_give(g->dev, sizeof(*g->dev), &g->free_dev, i);
+	ls_idmap_del(&g->dev_leave, g->dev[i].leave);
+	ls_pool_give(g->dev, sizeof(*g->dev), &g->free_dev, i);
 }
 
 static void call_evict(struct an_gwaits *g, uint32_t i)
 {
-	if (i == AN_NONE)
+	if (i == LS_NONE)
 		return;
-	an_idmap_del(&g->call_enter, g->call[i].enter);
+	ls_idmap_del(&g->call_enter, g->call[i].enter);
 	if (g->call[i].left)
-		an_idmap_del(&g->call_leave, g->call[i].leave);
-	an_pool_give(g->call, sizeof(*g->call), &g->free_call, i);
+		ls_idmap_del(&g->call_leave, g->call[i].leave);
+	ls_pool_give(g->call, sizeof(*g->call), &g->free_call, i);
 }
 
 int an_gwaits_stream(struct an_waits *a)
 {
 	struct an_gwaits *g = &a->g;
-	const struct an_defs *defs = &a->tr.defs;
+	const struct ls_defs *defs = &a->tr.defs;
 	uint32_t s = defs->nstreams - 1, p = defs->streams[s].process;
 	uint32_t old = g->gs_cap, oldp = g->idle_cap;
 	struct an_gidle *id;
 
-	if (an_vec_room(&g->gs, &g->gs_cap, s, sizeof(*g->gs)) < 0)
+	if (ls_vec_room(&g->gs, &g->gs_cap, s, sizeof(*g->gs)) < 0)
 		return LS_ERR_NOMEM;
 	memset(g->gs + old, 0, (g->gs_cap - old) * sizeof(*g->gs));
-	g->gs[s].running = AN_NONE;
-	if (an_vec_room(&g->idle, &g->idle_cap, p, sizeof(*g->idle)) < 0)
+	g->gs[s].running = LS_NONE;
+	if (ls_vec_room(&g->idle, &g->idle_cap, p, sizeof(*g->idle)) < 0)
 		return LS_ERR_NOMEM;
 	memset(g->idle + oldp, 0, (g->idle_cap - oldp) * sizeof(*g->idle));
 	if (!defs->streams[s].host)
 		return 0;
 	id = &g->idle[p];
-	if (an_vec_room(&id->hosts, &id->hosts_cap, id->nhosts, sizeof(*id->hosts)) < 0)
+	if (ls_vec_room(&id->hosts, &id->hosts_cap, id->nhosts, sizeof(*id->hosts)) < 0)
 		return LS_ERR_NOMEM;
 	id->hosts[id->nhosts++] = s;
 	return 0;
@@ -87,7 +87,7 @@ static int share(struct an_interval *iv, uint32_t **ss, uint32_t *ss_cap,
 {
 	int rc = an_interval_add(iv, slot, act, region, ns);
 
-	if (rc < 0 || an_vec_room(ss, ss_cap, iv->n - 1, sizeof(**ss)) < 0)
+	if (rc < 0 || ls_vec_room(ss, ss_cap, iv->n - 1, sizeof(**ss)) < 0)
 		return rc < 0 ? rc : LS_ERR_NOMEM;
 	(*ss)[*slot - 1] = s;
 	return 0;
@@ -99,7 +99,7 @@ static int blame_shares(struct an_waits *a, const struct an_wait *x,
 {
 	int rc;
 
-	if (an_vec_room(&a->split, &a->split_cap, iv->n - 1, sizeof(*a->split)) < 0)
+	if (ls_vec_room(&a->split, &a->split_cap, iv->n - 1, sizeof(*a->split)) < 0)
 		return LS_ERR_NOMEM;
 	an_blame_split(iv, x->dur, a->split);
 	for (uint32_t i = 0; i < iv->n; i++)
@@ -192,11 +192,11 @@ static int idle_credit(struct an_waits *a, struct an_gidle *id, uint32_t s)
 	if (!top || !due)
 		return 0;
 	/* one share per activity however often it comes back on top */
-	if (an_idmap_get(&id->ix, top->id, &slot))
+	if (ls_idmap_get(&id->ix, top->id, &slot))
 		slot++;
 	if ((rc = share(&id->iv, &id->iv_s, &id->iv_cap, &slot, top->id, top->region, due, s)) < 0)
 		return rc;
-	return an_idmap_put(&id->ix, top->id, slot - 1);
+	return ls_idmap_put(&id->ix, top->id, slot - 1);
 }
 
 /* Every GPU stream of process p was idle until t: the gpu_idle wait. */
@@ -214,7 +214,7 @@ static int idle_end(struct an_waits *a, uint32_t p)
 	if (id->any && id->ns && (rc = an_waits_wait(a, &x)) == 0)
 		rc = blame_shares(a, &x, &id->iv, id->iv_s);
 	for (uint32_t i = 0; i < id->iv.n; i++)
-		an_idmap_del(&id->ix, id->iv.v[i].act);
+		ls_idmap_del(&id->ix, id->iv.v[i].act);
 	id->iv.n = 0;
 	id->iv.total = 0;
 	id->ns = 0;
@@ -253,7 +253,7 @@ int an_gwaits_enter(struct an_waits *a, const struct an_frame *f,
 			g->idle[ev->proc].busy++;
 		if (f->role < LS_R_LAUNCH || f->role > LS_R_GPU_API)
 			return 0;
-		if (an_pool_take(&g->call, &g->ncall, &g->call_cap, sizeof(*g->call),
+		if (ls_pool_take(&g->call, &g->ncall, &g->call_cap, sizeof(*g->call),
 				 &g->free_call, &i) < 0)
 			return LS_ERR_NOMEM;
 		g->call[i] = (struct an_gcall){ .enter = f->id, .t0 = ev->t,
@@ -261,22 +261,22 @@ int an_gwaits_enter(struct an_waits *a, const struct an_frame *f,
 			.role = f->role };
 		g->call[i].failed = ls_get_i64(rec, LS_F_RESULT, &result) == 0 && result;
 		call_evict(g, ring_push(&gs->calls, i));
-		return an_idmap_put(&g->call_enter, f->id, i);
+		return ls_idmap_put(&g->call_enter, f->id, i);
 	}
 	if (!device_role(f->role))
 		return 0;
 	if (!g->idle[ev->proc].running++ && (rc = idle_end(a, ev->proc)) < 0)
 		return rc;
-	if (an_pool_take(&g->dev, &g->ndev, &g->dev_cap, sizeof(*g->dev),
+	if (ls_pool_take(&g->dev, &g->ndev, &g->dev_cap, sizeof(*g->dev),
 			 &g->free_dev, &i) < 0)
 		return LS_ERR_NOMEM;
 	g->dev[i] = (struct an_dev_act){ .enter = f->id, .t0 = ev->t,
 					 .ready = gs->last_end, .s = ev->s,
 					 .region = f->region };
-	if (gs->running != AN_NONE)
+	if (gs->running != LS_NONE)
 		g->stray++;
 	gs->running = i;
-	return an_idmap_put(&g->dev_enter, f->id, i);
+	return ls_idmap_put(&g->dev_enter, f->id, i);
 }
 
 int an_gwaits_leave(struct an_waits *a, const struct an_frame *f,
@@ -291,7 +291,7 @@ int an_gwaits_leave(struct an_waits *a, const struct an_frame *f,
 	if (a->tr.defs.streams[ev->s].host) {
 		gs->last_left = f->id;
 		gs->last_left_r = f->region;
-		if (!an_idmap_get(&g->call_enter, f->id, &i))
+		if (!ls_idmap_get(&g->call_enter, f->id, &i))
 			return 0;
 		g->call[i].leave = ev->id;
 		g->call[i].t1 = ev->t;
@@ -299,17 +299,17 @@ int an_gwaits_leave(struct an_waits *a, const struct an_frame *f,
 		if (ls_get_i64(rec, LS_F_RESULT, &result) == 0)
 			g->call[i].failed = result != 0;
 		if (query_role(g->call[i].role) && g->call[i].failed && g->call[i].key) {
-			if (an_vec_room(&gs->failed, &gs->failed_cap, gs->nfailed,
+			if (ls_vec_room(&gs->failed, &gs->failed_cap, gs->nfailed,
 					sizeof(*gs->failed)) < 0)
 				return LS_ERR_NOMEM;
 			gs->failed[gs->nfailed++] = g->call[i];
 		}
-		return an_idmap_put(&g->call_leave, ev->id, i);
+		return ls_idmap_put(&g->call_leave, ev->id, i);
 	}
-	if (!device_role(f->role) || (i = gs->running) == AN_NONE)
+	if (!device_role(f->role) || (i = gs->running) == LS_NONE)
 		return 0;
-	gs->running = AN_NONE;
-	an_idmap_del(&g->dev_enter, g->dev[i].enter);
+	gs->running = LS_NONE;
+	ls_idmap_del(&g->dev_enter, g->dev[i].enter);
 	g->dev[i].leave = ev->id;
 	g->dev[i].t1 = ev->t;
 	gs->last_end = ev->t;
@@ -323,7 +323,7 @@ int an_gwaits_leave(struct an_waits *a, const struct an_frame *f,
 		for (uint32_t k = 0; k < id->nhosts; k++)
 			g->gs[id->hosts[k]].idle_mark = 0;
 	}
-	return an_idmap_put(&g->dev_leave, ev->id, i);
+	return ls_idmap_put(&g->dev_leave, ev->id, i);
 }
 
 void an_gwaits_popped(struct an_waits *a, const struct an_event *ev)
@@ -343,7 +343,7 @@ static int held_back(struct an_waits *a, uint64_t from, uint64_t to, enum ls_pat
 	struct an_wait x;
 	int rc;
 
-	if (!an_idmap_get(&g->dev_leave, from, &si) || !an_idmap_get(&g->dev_enter, to, &di)) {
+	if (!ls_idmap_get(&g->dev_leave, from, &si) || !ls_idmap_get(&g->dev_enter, to, &di)) {
 		g->stray++;
 		return 0;
 	}
@@ -365,11 +365,11 @@ static int launch_edge(struct an_waits *a, uint64_t from, uint64_t to)
 	struct an_gwaits *g = &a->g;
 	uint32_t d, c;
 
-	if (!an_idmap_get(&g->dev_enter, to, &d))
+	if (!ls_idmap_get(&g->dev_enter, to, &d))
 		return 0;	/* linked after it ended: nothing waits on that */
 	g->dev[d].launcher = from;
 	g->dev[d].has_launcher = true;
-	if (an_idmap_get(&g->call_enter, from, &c) && g->call[c].t0 > g->dev[d].ready)
+	if (ls_idmap_get(&g->call_enter, from, &c) && g->call[c].t0 > g->dev[d].ready)
 		g->dev[d].ready = g->call[c].t0;
 	return 0;
 }
@@ -380,8 +380,8 @@ static int sync_edge(struct an_waits *a, uint64_t from, uint64_t to)
 	struct an_gwaits *g = &a->g;
 	uint32_t d, c;
 
-	if (!an_idmap_get(&g->dev_leave, from, &d) ||
-	    (g->batch != AN_GB_SYNC && !an_idmap_get(&g->call_leave, to, &c))) {
+	if (!ls_idmap_get(&g->dev_leave, from, &d) ||
+	    (g->batch != AN_GB_SYNC && !ls_idmap_get(&g->call_leave, to, &c))) {
 		g->stray++;
 		return 0;
 	}
@@ -391,7 +391,7 @@ static int sync_edge(struct an_waits *a, uint64_t from, uint64_t to)
 		g->bcall = c;
 		g->nbdev = 0;
 	}
-	if (an_vec_room(&g->bdev, &g->bdev_cap, g->nbdev, sizeof(*g->bdev)) < 0)
+	if (ls_vec_room(&g->bdev, &g->bdev_cap, g->nbdev, sizeof(*g->bdev)) < 0)
 		return LS_ERR_NOMEM;
 	g->bdev[g->nbdev++] = d;
 	return 0;
@@ -460,7 +460,7 @@ static int decide_sync(struct an_waits *a)
 				     c->s, LS_P_BLAME_KERNEL, true };
 
 		if (end > c->t0) {
-			if (an_vec_room(&g->bss, &g->bss_cap, n - 1, sizeof(*g->bss)) < 0)
+			if (ls_vec_room(&g->bss, &g->bss_cap, n - 1, sizeof(*g->bss)) < 0)
 				return LS_ERR_NOMEM;
 			for (uint32_t i = 0; i < n; i++)
 				g->bss[i] = g->dev[g->bdev[i]].s;
@@ -539,7 +539,7 @@ static int lock_edge(struct an_waits *a, uint64_t from, uint64_t to)
 	struct an_wait x;
 	int rc;
 
-	if (to != g->last_acquire || !an_idmap_get(&g->release_ix, from, &s)) {
+	if (to != g->last_acquire || !ls_idmap_get(&g->release_ix, from, &s)) {
 		g->stray++;
 		return 0;
 	}
@@ -615,7 +615,7 @@ int an_gwaits_event(struct an_waits *a, const struct ls_record *rec,
 		gs->holding = true;
 		return 0;
 	default:	/* release: what it held is what a waiter is blamed on */
-		an_idmap_del(&g->release_ix, gs->release);
+		ls_idmap_del(&g->release_ix, gs->release);
 		swap = gs->released;
 		gs->released = gs->held;
 		gs->held = swap;
@@ -626,7 +626,7 @@ int an_gwaits_event(struct an_waits *a, const struct ls_record *rec,
 		gs->release_t = ev->t;
 		gs->release_act = top ? top->id : gs->last_left;
 		gs->release_r = top ? top->region : gs->last_left_r;
-		if ((rc = an_idmap_put(&g->release_ix, ev->id, ev->s)) < 0)
+		if ((rc = ls_idmap_put(&g->release_ix, ev->id, ev->s)) < 0)
 			return rc;
 		return 0;
 	}
@@ -669,7 +669,7 @@ void an_gwaits_release(struct an_gwaits *g)
 	}
 	for (uint32_t p = 0; p < g->idle_cap && g->idle; p++) {
 		an_interval_release(&g->idle[p].iv);
-		an_idmap_release(&g->idle[p].ix);
+		ls_idmap_release(&g->idle[p].ix);
 		free(g->idle[p].iv_s);
 		free(g->idle[p].hosts);
 	}
@@ -681,10 +681,10 @@ void an_gwaits_release(struct an_gwaits *g)
 	free(g->idle);
 	free(g->bdev);
 	free(g->bss);
-	an_idmap_release(&g->dev_leave);
-	an_idmap_release(&g->dev_enter);
-	an_idmap_release(&g->call_enter);
-	an_idmap_release(&g->call_leave);
-	an_idmap_release(&g->release_ix);
+	ls_idmap_release(&g->dev_leave);
+	ls_idmap_release(&g->dev_enter);
+	ls_idmap_release(&g->call_enter);
+	ls_idmap_release(&g->call_leave);
+	ls_idmap_release(&g->release_ix);
 	an_gwaits_init(g);
 }

@@ -15,7 +15,7 @@
 
 #include "../libstream/record.h"
 #include "blame.h"
-#include "idmap.h"
+#include "../libstream/idmap.h"
 #include "trace.h"
 
 struct an_waits;
@@ -80,7 +80,7 @@ struct an_gidle {
 	uint32_t last_s;
 	struct an_interval iv;
 	uint32_t *iv_s;		/* the stream of each share */
-	struct an_idmap ix;	/* activity -> its share */
+	struct ls_idmap ix;	/* activity -> its share */
 	uint32_t iv_cap;
 	uint32_t *hosts;	/* host stream indices */
 	uint32_t nhosts, hosts_cap;
@@ -93,10 +93,10 @@ struct an_gwaits {
 	uint32_t ndev, dev_cap, free_dev;
 	struct an_gcall *call;
 	uint32_t ncall, call_cap, free_call;
-	struct an_idmap dev_leave;	/* leave id -> dev, once ended */
-	struct an_idmap dev_enter;	/* enter id -> dev, while running */
-	struct an_idmap call_enter, call_leave;	/* -> call */
-	struct an_idmap release_ix;	/* lock release id -> stream */
+	struct ls_idmap dev_leave;	/* leave id -> dev, once ended */
+	struct ls_idmap dev_enter;	/* enter id -> dev, while running */
+	struct ls_idmap call_enter, call_leave;	/* -> call */
+	struct ls_idmap release_ix;	/* lock release id -> stream */
 	struct an_gstream *gs;		/* per stream index */
 	uint32_t gs_cap;
 	struct an_gidle *idle;		/* per process index */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "idlewait.h"
-#include "vec.h"
+#include "../libstream/vec.h"
 
 void an_idlewait_init(struct an_idlewait *w, an_idle_under_fn under, void *ctx)
 {
@@ -31,7 +31,7 @@ int an_idlewait_blame(struct an_idlewait *w, uint64_t act, uint32_t region, bool
 
 	if (!w->idle_known || period != w->idle_at)
 		return 0;
-	if (an_idmap_get(&w->wait_ix, act, &j)) {
+	if (ls_idmap_get(&w->wait_ix, act, &j)) {
 		const struct an_wait_span *x = &w->waits[j];
 
 		if (!overlap(x->t, x->end, w->idle_t, w->idle_end))
@@ -40,15 +40,15 @@ int an_idlewait_blame(struct an_idlewait *w, uint64_t act, uint32_t region, bool
 	}
 	if (!waits)
 		return 0;
-	if (!an_idmap_get(&w->held_ix, act, &j)) {
-		if (an_vec_room(&w->held, &w->held_cap, w->nheld, sizeof(*w->held)) < 0 ||
-		    an_idmap_put(&w->held_ix, act, w->nheld) < 0)
+	if (!ls_idmap_get(&w->held_ix, act, &j)) {
+		if (ls_vec_room(&w->held, &w->held_cap, w->nheld, sizeof(*w->held)) < 0 ||
+		    ls_idmap_put(&w->held_ix, act, w->nheld) < 0)
 			return LS_ERR_NOMEM;
 		j = w->nheld++;
 		w->held[j] = (struct an_idle_held){ .act = act, .region = region };
 	}
 	h = &w->held[j];
-	if (an_vec_room(&h->v, &h->cap, h->n, sizeof(*h->v)) < 0)
+	if (ls_vec_room(&h->v, &h->cap, h->n, sizeof(*h->v)) < 0)
 		return LS_ERR_NOMEM;
 	h->v[h->n++] = (struct an_idle_part){ ns, w->idle_t, w->idle_end };
 	return 0;
@@ -58,11 +58,11 @@ int an_idlewait_blame(struct an_idlewait *w, uint64_t act, uint32_t region, bool
 static int unhold(struct an_idlewait *w, uint32_t j, struct an_idle_held *out)
 {
 	*out = w->held[j];
-	an_idmap_del(&w->held_ix, out->act);
+	ls_idmap_del(&w->held_ix, out->act);
 	if (j == --w->nheld)
 		return 0;
 	w->held[j] = w->held[w->nheld];
-	return an_idmap_put(&w->held_ix, w->held[j].act, j);
+	return ls_idmap_put(&w->held_ix, w->held[j].act, j);
 }
 
 int an_idlewait_wait(struct an_idlewait *w, uint64_t act, uint32_t pattern, int64_t t,
@@ -73,13 +73,13 @@ int an_idlewait_wait(struct an_idlewait *w, uint64_t act, uint32_t pattern, int6
 	uint32_t j;
 	int rc = 0;
 
-	if (an_idmap_get(&w->wait_ix, act, &j))
+	if (ls_idmap_get(&w->wait_ix, act, &j))
 		return 0;	/* its first wait state names it */
-	if (an_vec_room(&w->waits, &w->waits_cap, w->nwaits, sizeof(*w->waits)) < 0 ||
-	    an_idmap_put(&w->wait_ix, act, w->nwaits) < 0)
+	if (ls_vec_room(&w->waits, &w->waits_cap, w->nwaits, sizeof(*w->waits)) < 0 ||
+	    ls_idmap_put(&w->wait_ix, act, w->nwaits) < 0)
 		return LS_ERR_NOMEM;
 	w->waits[w->nwaits++] = x;
-	if (!an_idmap_get(&w->held_ix, act, &j))
+	if (!ls_idmap_get(&w->held_ix, act, &j))
 		return 0;
 	if ((rc = unhold(w, j, &h)) == 0)
 		for (uint32_t i = 0; i < h.n && rc == 0; i++)
@@ -95,7 +95,7 @@ void an_idlewait_release(struct an_idlewait *w)
 		free(w->held[i].v);
 	free(w->held);
 	free(w->waits);
-	an_idmap_release(&w->wait_ix);
-	an_idmap_release(&w->held_ix);
+	ls_idmap_release(&w->wait_ix);
+	ls_idmap_release(&w->held_ix);
 	*w = (struct an_idlewait){ 0 };
 }

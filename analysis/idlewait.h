@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "idmap.h"
+#include "../libstream/idmap.h"
 
 /* Part of a call's idle blame: ns from the idle period t .. end. */
 struct an_idle_part {
@@ -38,7 +38,7 @@ struct an_wait_span {
 typedef int (*an_idle_under_fn)(void *ctx, uint32_t region, uint32_t pattern, uint64_t ns);
 
 struct an_idlewait {
-	struct an_idmap wait_ix, held_ix;	/* activity -> index into waits, held */
+	struct ls_idmap wait_ix, held_ix;	/* activity -> index into waits, held */
 	struct an_wait_span *waits;
 	struct an_idle_held *held;
 	uint32_t nwaits, waits_cap, nheld, held_cap;

@@ -4,16 +4,14 @@
 #include "../libstream/error.h"
 #include "deps.h"
 #include "offload.h"
-#include "vec.h"
+#include "../libstream/vec.h"
 
 /* Correlation ids and CUDA events are per process: keys pair them. */
-#define PKEY(proc, id) ((uint64_t)(proc) << 40 | (id))
-#define PKEY_FITS(proc, id) ((proc) < (1u << 24) && (id) < ((uint64_t)1 << 40))
 
 void an_offload_init(struct an_offload *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->free_work = o->free_dep = o->free_sync = AN_NONE;
+	o->free_work = o->free_dep = o->free_sync = LS_NONE;
 }
 
 /* FIFO rings. */
@@ -39,12 +37,12 @@ static int ring_push(struct an_ring *r, uint32_t x)
 
 static uint32_t ring_front(const struct an_ring *r)
 {
-	return r->n ? r->v[r->head] : AN_NONE;
+	return r->n ? r->v[r->head] : LS_NONE;
 }
 
 static uint32_t ring_back(const struct an_ring *r)
 {
-	return r->n ? r->v[(r->head + r->n - 1) & (r->cap - 1)] : AN_NONE;
+	return r->n ? r->v[(r->head + r->n - 1) & (r->cap - 1)] : LS_NONE;
 }
 
 static void ring_pop(struct an_ring *r)
@@ -59,11 +57,11 @@ static int work_new(struct an_offload *o, uint32_t proc, uint8_t kind, uint32_t 
 {
 	uint32_t i;
 
-	if (an_pool_take(&o->work, &o->nwork, &o->work_cap, sizeof(*o->work),
+	if (ls_pool_take(&o->work, &o->nwork, &o->work_cap, sizeof(*o->work),
 			 &o->free_work, &i) < 0)
 		return LS_ERR_NOMEM;
-	o->work[i] = (struct an_work){ .proc = proc, .stream = AN_NONE, .ran = AN_NONE,
-				       .deps = AN_NONE, .kind = kind,
+	o->work[i] = (struct an_work){ .proc = proc, .stream = LS_NONE, .ran = LS_NONE,
+				       .deps = LS_NONE, .kind = kind,
 				       .state = AN_WORK_QUEUED };
 	*out = i;
 	return 0;
@@ -76,24 +74,24 @@ static void work_ref(struct an_offload *o, uint32_t i)
 
 static void work_unref(struct an_offload *o, uint32_t i)
 {
-	while (i != AN_NONE && !--o->work[i].refs) {
+	while (i != LS_NONE && !--o->work[i].refs) {
 		struct an_work *w = &o->work[i];
-		uint32_t next = AN_NONE;
+		uint32_t next = LS_NONE;
 
 		/* a dependency holds one other work: free the chain in turn */
-		for (uint32_t d = w->deps; d != AN_NONE;) {
+		for (uint32_t d = w->deps; d != LS_NONE;) {
 			uint32_t dn = o->dep[d].next;
 
-			if (next == AN_NONE)
+			if (next == LS_NONE)
 				next = o->dep[d].work;
 			else
 				work_unref(o, o->dep[d].work);
-			an_pool_give(o->dep, sizeof(*o->dep), &o->free_dep, d);
+			ls_pool_give(o->dep, sizeof(*o->dep), &o->free_dep, d);
 			d = dn;
 		}
 		w->state = AN_WORK_DONE;
 		w->refs = UINT32_MAX;	/* not live */
-		an_pool_give(o->work, sizeof(*o->work), &o->free_work, i);
+		ls_pool_give(o->work, sizeof(*o->work), &o->free_work, i);
 		i = next;
 	}
 }
@@ -103,12 +101,12 @@ static bool work_live(const struct an_work *w)
 	return w->refs != UINT32_MAX && w->refs;
 }
 
-/* Set *slot to work i (or AN_NONE), holding a reference. */
+/* Set *slot to work i (or LS_NONE), holding a reference. */
 static void work_hold(struct an_offload *o, uint32_t *slot, uint32_t i)
 {
-	if (i != AN_NONE)
+	if (i != LS_NONE)
 		work_ref(o, i);
-	if (*slot != AN_NONE)
+	if (*slot != LS_NONE)
 		work_unref(o, *slot);
 	*slot = i;
 }
@@ -117,7 +115,7 @@ static int dep_add(struct an_offload *o, uint32_t w, uint32_t from, enum ls_edge
 {
 	uint32_t d;
 
-	if (an_pool_take(&o->dep, &o->ndep, &o->dep_cap, sizeof(*o->dep),
+	if (ls_pool_take(&o->dep, &o->ndep, &o->dep_cap, sizeof(*o->dep),
 			 &o->free_dep, &d) < 0)
 		return LS_ERR_NOMEM;
 	work_ref(o, from);
@@ -131,23 +129,23 @@ static int dep_add(struct an_offload *o, uint32_t w, uint32_t from, enum ls_edge
 int an_offload_stream(struct an_deps *d)
 {
 	struct an_offload *o = &d->gpu;
-	const struct an_defs *defs = &d->tr.defs;
+	const struct ls_defs *defs = &d->tr.defs;
 	uint32_t s = defs->nstreams - 1, p = defs->streams[s].process;
 	uint32_t old = o->gp_cap, old_gs = o->gs_cap;
 	struct an_gpu_proc *gp;
 
-	if (an_vec_room(&o->gs, &o->gs_cap, s, sizeof(*o->gs)) < 0)
+	if (ls_vec_room(&o->gs, &o->gs_cap, s, sizeof(*o->gs)) < 0)
 		return LS_ERR_NOMEM;
 	memset(o->gs + old_gs, 0, (o->gs_cap - old_gs) * sizeof(*o->gs));
-	if (an_vec_room(&o->gp, &o->gp_cap, defs->nprocs - 1, sizeof(*o->gp)) < 0)
+	if (ls_vec_room(&o->gp, &o->gp_cap, defs->nprocs - 1, sizeof(*o->gp)) < 0)
 		return LS_ERR_NOMEM;
 	memset(o->gp + old, 0, (o->gp_cap - old) * sizeof(*o->gp));
-	o->gs[s] = (struct an_gpu_stream){ .last = AN_NONE, .running = AN_NONE,
-					   .wait = AN_NONE };
+	o->gs[s] = (struct an_gpu_stream){ .last = LS_NONE, .running = LS_NONE,
+					   .wait = LS_NONE };
 	if (!defs->streams[s].gpu)
 		return 0;
 	gp = &o->gp[p];
-	if (an_vec_room(&gp->streams, &gp->streams_cap, gp->nstreams, sizeof(*gp->streams)) < 0)
+	if (ls_vec_room(&gp->streams, &gp->streams_cap, gp->nstreams, sizeof(*gp->streams)) < 0)
 		return LS_ERR_NOMEM;
 	gp->streams[gp->nstreams++] = s;
 	return 0;
@@ -159,7 +157,7 @@ bool an_offload_role(enum ls_role r)
 }
 
 /* The kind of work a host call of region r enqueues, or -1. */
-static int work_kind(const struct an_defs *defs, uint32_t r)
+static int work_kind(const struct ls_defs *defs, uint32_t r)
 {
 	switch (defs->roles[r]) {
 	case LS_R_LAUNCH:
@@ -174,7 +172,7 @@ static int work_kind(const struct an_defs *defs, uint32_t r)
 }
 
 /* The kind of work a device activity of region r runs, or -1. */
-static int device_kind(const struct an_defs *defs, uint32_t r)
+static int device_kind(const struct ls_defs *defs, uint32_t r)
 {
 	switch (defs->roles[r]) {
 	case LS_R_KERNEL:
@@ -194,36 +192,36 @@ static bool compatible(int a, int b)
 			  (a == AN_KIND_COPY || b == AN_KIND_COPY));
 }
 
-/* The GPU stream of process p a call's ref_stream names, or AN_NONE. */
+/* The GPU stream of process p a call's ref_stream names, or LS_NONE. */
 static uint32_t ref_stream(struct an_deps *d, const struct ls_record *rec, uint32_t p)
 {
-	const struct an_defs *defs = &d->tr.defs;
+	const struct ls_defs *defs = &d->tr.defs;
 	uint64_t id;
 	uint32_t s;
 
 	if (ls_get_u64(rec, LS_F_REF_STREAM, &id) < 0)
-		return AN_NONE;
-	s = an_index(&defs->stream_ix, id);
-	if (s == AN_NONE || !defs->streams[s].gpu || defs->streams[s].process != p) {
+		return LS_NONE;
+	s = ls_index(&defs->stream_ix, id);
+	if (s == LS_NONE || !defs->streams[s].gpu || defs->streams[s].process != p) {
 		d->gpu.st.stray++;
-		return AN_NONE;
+		return LS_NONE;
 	}
 	return s;
 }
 
-/* The legacy default stream of process p's device dev, or AN_NONE. */
+/* The legacy default stream of process p's device dev, or LS_NONE. */
 static uint32_t null_stream_of(const struct an_deps *d, uint32_t p, uint64_t dev)
 {
-	const struct an_defs *defs = &d->tr.defs;
+	const struct ls_defs *defs = &d->tr.defs;
 	const struct an_gpu_proc *gp = &d->gpu.gp[p];
 
 	for (uint32_t i = 0; i < gp->nstreams; i++) {
-		const struct an_stream *x = &defs->streams[gp->streams[i]];
+		const struct ls_stream *x = &defs->streams[gp->streams[i]];
 
 		if (x->null && x->device == dev)
 			return gp->streams[i];
 	}
-	return AN_NONE;
+	return LS_NONE;
 }
 
 /*
@@ -233,7 +231,7 @@ static uint32_t null_stream_of(const struct an_deps *d, uint32_t p, uint64_t dev
 static int place(struct an_deps *d, uint32_t w, uint32_t s)
 {
 	struct an_offload *o = &d->gpu;
-	const struct an_defs *defs = &d->tr.defs;
+	const struct ls_defs *defs = &d->tr.defs;
 	struct an_gpu_stream *g = &o->gs[s];
 	struct an_gpu_proc *gp = &o->gp[o->work[w].proc];
 	uint32_t n = null_stream_of(d, o->work[w].proc, defs->streams[s].device);
@@ -244,22 +242,22 @@ static int place(struct an_deps *d, uint32_t w, uint32_t s)
 			uint32_t x = gp->streams[i], l = o->gs[x].last;
 
 			if (x == s || defs->streams[x].device != defs->streams[s].device ||
-			    l == AN_NONE || o->work[l].null_covered)
+			    l == LS_NONE || o->work[l].null_covered)
 				continue;
 			o->work[l].null_covered = true;
 			if ((rc = dep_add(o, w, l, LS_E_NULL_STREAM)) < 0)
 				return rc;
 		}
-	} else if (n != AN_NONE && o->gs[n].last != AN_NONE &&
-		   (g->last == AN_NONE ||
+	} else if (n != LS_NONE && o->gs[n].last != LS_NONE &&
+		   (g->last == LS_NONE ||
 		    o->work[o->gs[n].last].placed > o->work[g->last].placed) &&
 		   (rc = dep_add(o, w, o->gs[n].last, LS_E_NULL_STREAM)) < 0) {
 		return rc;
 	}
-	if (g->wait != AN_NONE) {
+	if (g->wait != LS_NONE) {
 		if ((rc = dep_add(o, w, g->wait, LS_E_STREAM_WAIT)) < 0)
 			return rc;
-		work_hold(o, &g->wait, AN_NONE);
+		work_hold(o, &g->wait, LS_NONE);
 	}
 	o->work[w].stream = s;
 	o->work[w].placed = ++gp->placed;
@@ -272,7 +270,7 @@ static uint32_t queue_front(struct an_offload *o, struct an_ring *r)
 {
 	uint32_t w;
 
-	while ((w = ring_front(r)) != AN_NONE && o->work[w].state != AN_WORK_QUEUED) {
+	while ((w = ring_front(r)) != LS_NONE && o->work[w].state != AN_WORK_QUEUED) {
 		ring_pop(r);
 		work_unref(o, w);
 	}
@@ -291,13 +289,13 @@ static void lost_before(struct an_offload *o, uint32_t s, uint32_t w)
 	int64_t t = o->work[w].t_launch;
 	uint32_t x;
 
-	while ((x = queue_front(o, &o->gs[s].queue)) != AN_NONE && x != w &&
+	while ((x = queue_front(o, &o->gs[s].queue)) != LS_NONE && x != w &&
 	       o->work[x].t_launch < t) {
 		o->work[x].state = AN_WORK_LOST;
 		o->st.never_ran++;
 	}
 	for (int k = 0; k < AN_KINDS; k++) {
-		while ((x = queue_front(o, &gp->unplaced[k])) != AN_NONE && x != w &&
+		while ((x = queue_front(o, &gp->unplaced[k])) != LS_NONE && x != w &&
 		       o->work[x].blocking && o->work[x].t_launch < t) {
 			o->work[x].state = AN_WORK_LOST;
 			o->st.never_ran++;
@@ -305,29 +303,29 @@ static void lost_before(struct an_offload *o, uint32_t s, uint32_t w)
 	}
 }
 
-/* The oldest orphan of kind k in r not yet adopted, or AN_NONE. */
+/* The oldest orphan of kind k in r not yet adopted, or LS_NONE. */
 static uint32_t adopt(struct an_offload *o, struct an_ring *r, int k)
 {
 	uint32_t w;
 
-	while ((w = ring_front(r)) != AN_NONE && o->work[w].has_launch) {
+	while ((w = ring_front(r)) != LS_NONE && o->work[w].has_launch) {
 		ring_pop(r);
 		work_unref(o, w);
 	}
-	return w != AN_NONE && compatible(o->work[w].kind, k) ? w : AN_NONE;
+	return w != LS_NONE && compatible(o->work[w].kind, k) ? w : LS_NONE;
 }
 
 /* The oldest orphan of process p a call enqueueing kind k may adopt. */
 static uint32_t adopt_unplaced(struct an_offload *o, uint32_t p, int k)
 {
-	uint32_t best = AN_NONE;
+	uint32_t best = LS_NONE;
 
 	for (int j = 0; j < AN_KINDS; j++) {
 		uint32_t w;
 
 		if (compatible(j, k) &&
-		    (w = adopt(o, &o->gp[p].orphans[j], k)) != AN_NONE &&
-		    (best == AN_NONE || o->work[w].t0 < o->work[best].t0))
+		    (w = adopt(o, &o->gp[p].orphans[j], k)) != LS_NONE &&
+		    (best == LS_NONE || o->work[w].t0 < o->work[best].t0))
 			best = w;
 	}
 	return best;
@@ -347,7 +345,7 @@ static int after(struct an_deps *d, uint32_t x, uint64_t to, int64_t t, enum ls_
 		o->st.order += w->t1 > t;
 		return an_deps_edge(d, w->leave, to, type);
 	}
-	if (an_vec_room(&o->pending, &o->pending_cap, o->npending, sizeof(*o->pending)) < 0)
+	if (ls_vec_room(&o->pending, &o->pending_cap, o->npending, sizeof(*o->pending)) < 0)
 		return LS_ERR_NOMEM;
 	o->pending[o->npending++] = (struct an_pending){ .work = x, .type = (uint8_t)type,
 							 .to = to, .t = t };
@@ -383,7 +381,7 @@ static int began_after(struct an_deps *d, uint32_t w)
 	struct an_offload *o = &d->gpu;
 	int rc;
 
-	for (uint32_t x = o->work[w].deps; x != AN_NONE; x = o->dep[x].next)
+	for (uint32_t x = o->work[w].deps; x != LS_NONE; x = o->dep[x].next)
 		if ((rc = after(d, o->dep[x].work, o->work[w].enter, o->work[w].t0,
 				o->dep[x].type)) < 0)
 			return rc;
@@ -410,7 +408,7 @@ static int late_launch(struct an_deps *d, uint32_t w, const struct an_event *ev,
 	*out = w;
 	if ((rc = an_deps_edge(d, ev->id, x->enter, LS_E_LAUNCH)) < 0)
 		return rc;
-	if (x->stream != AN_NONE)
+	if (x->stream != LS_NONE)
 		return 0;
 	if ((rc = place(d, w, x->ran)) < 0)
 		return rc;
@@ -426,16 +424,16 @@ static int enqueue(struct an_deps *d, const struct ls_record *rec,
 	uint64_t corr, key = 0;
 	int rc;
 
-	if (ls_get_u64(rec, LS_F_CORR, &corr) == 0 && PKEY_FITS(ev->proc, corr))
-		key = PKEY(ev->proc, corr) + 1;
-	if (key && an_idmap_get(&o->corr, key, &w) && !o->work[w].has_launch) {
-		an_idmap_del(&o->corr, key);
+	if (ls_get_u64(rec, LS_F_CORR, &corr) == 0 && ls_key_pair(ev->proc, corr, &key))
+		key++;
+	if (key && ls_idmap_get(&o->corr, key, &w) && !o->work[w].has_launch) {
+		ls_idmap_del(&o->corr, key);
 		o->work[w].key = 0;
 		work_unref(o, w);	/* the map's reference; it is still running or synced on */
 		return late_launch(d, w, ev, out);
 	}
-	if ((w = s == AN_NONE ? adopt_unplaced(o, ev->proc, k) :
-		 adopt(o, &o->gs[s].orphans, k)) != AN_NONE)
+	if ((w = s == LS_NONE ? adopt_unplaced(o, ev->proc, k) :
+		 adopt(o, &o->gs[s].orphans, k)) != LS_NONE)
 		return late_launch(d, w, ev, out);
 	if ((rc = work_new(o, ev->proc, (uint8_t)k, &w)) < 0)
 		return rc;
@@ -443,14 +441,14 @@ static int enqueue(struct an_deps *d, const struct ls_record *rec,
 	o->work[w].t_launch = ev->t;
 	o->work[w].has_launch = true;
 	o->work[w].blocking = blocking;
-	if (key && (rc = an_idmap_put(&o->corr, key, w)) == 0) {
+	if (key && (rc = ls_idmap_put(&o->corr, key, w)) == 0) {
 		o->work[w].key = key;
 		work_ref(o, w);
 	}
 	if (rc < 0)
 		return rc;
 	work_ref(o, w);		/* its queue's */
-	if (s != AN_NONE) {
+	if (s != LS_NONE) {
 		if ((rc = place(d, w, s)) < 0)
 			return rc;
 		rc = ring_push(&o->gs[s].queue, w);
@@ -467,22 +465,22 @@ static uint32_t match(struct an_deps *d, uint32_t s, int k, uint64_t key)
 	struct an_offload *o = &d->gpu;
 	uint32_t a, b, w;
 
-	if (key && an_idmap_get(&o->corr, key, &w) && o->work[w].state == AN_WORK_QUEUED &&
-	    compatible(o->work[w].kind, k) && (o->work[w].stream == AN_NONE || o->work[w].stream == s)) {
-		an_idmap_del(&o->corr, key);
+	if (key && ls_idmap_get(&o->corr, key, &w) && o->work[w].state == AN_WORK_QUEUED &&
+	    compatible(o->work[w].kind, k) && (o->work[w].stream == LS_NONE || o->work[w].stream == s)) {
+		ls_idmap_del(&o->corr, key);
 		o->work[w].key = 0;
 		work_unref(o, w);	/* the map's reference; its queue keeps it */
 		return w;
 	}
 	a = queue_front(o, &o->gs[s].queue);
-	if (a != AN_NONE && (!compatible(o->work[a].kind, k) || (key && o->work[a].key)))
-		a = AN_NONE;
+	if (a != LS_NONE && (!compatible(o->work[a].kind, k) || (key && o->work[a].key)))
+		a = LS_NONE;
 	for (int j = 0; j < AN_KINDS; j++) {
 		if (!compatible(j, k))
 			continue;
 		b = queue_front(o, &o->gp[d->tr.defs.streams[s].process].unplaced[j]);
-		if (b != AN_NONE && !(key && o->work[b].key) &&
-		    (a == AN_NONE || o->work[b].t_launch < o->work[a].t_launch))
+		if (b != LS_NONE && !(key && o->work[b].key) &&
+		    (a == LS_NONE || o->work[b].t_launch < o->work[a].t_launch))
 			a = b;
 	}
 	return a;
@@ -497,15 +495,15 @@ static int device_enter(struct an_deps *d, const struct ls_record *rec,
 	uint32_t w;
 	int rc;
 
-	if (ls_get_u64(rec, LS_F_CORR, &corr) == 0 && PKEY_FITS(ev->proc, corr))
-		key = PKEY(ev->proc, corr) + 1;
-	if ((w = match(d, ev->s, k, key)) == AN_NONE) {
+	if (ls_get_u64(rec, LS_F_CORR, &corr) == 0 && ls_key_pair(ev->proc, corr, &key))
+		key++;
+	if ((w = match(d, ev->s, k, key)) == LS_NONE) {
 		if ((rc = work_new(o, ev->proc, (uint8_t)k, &w)) < 0)
 			return rc;
 		o->st.no_launch++;
 		/* its launch may come yet */
 		if (key) {
-			if ((rc = an_idmap_put(&o->corr, key, w)) < 0)
+			if ((rc = ls_idmap_put(&o->corr, key, w)) < 0)
 				return rc;
 			o->work[w].key = key;
 			work_ref(o, w);
@@ -527,10 +525,10 @@ static int device_enter(struct an_deps *d, const struct ls_record *rec,
 	o->work[w].t0 = ev->t;
 	o->work[w].ran = ev->s;
 	/* work whose call is still to come is placed when it comes */
-	if (o->work[w].stream == AN_NONE && o->work[w].has_launch &&
+	if (o->work[w].stream == LS_NONE && o->work[w].has_launch &&
 	    (rc = place(d, w, ev->s)) < 0)
 		return rc;
-	work_hold(o, &o->gs[ev->s].running, AN_NONE);
+	work_hold(o, &o->gs[ev->s].running, LS_NONE);
 	o->gs[ev->s].running = w;
 	if (o->work[w].has_launch &&
 	    (rc = an_deps_edge(d, o->work[w].launch, ev->id, LS_E_LAUNCH)) < 0)
@@ -544,7 +542,7 @@ static int sync_new(struct an_offload *o, uint32_t s, enum ls_edge type, uint32_
 {
 	struct an_gsync *g;
 	uint32_t i;
-	int rc = an_pool_take(&o->sync, &o->nsync, &o->sync_cap, sizeof(*o->sync),
+	int rc = ls_pool_take(&o->sync, &o->nsync, &o->sync_cap, sizeof(*o->sync),
 			      &o->free_sync, &i);
 
 	if (rc < 0)
@@ -569,7 +567,7 @@ static void sync_free(struct an_offload *o, uint32_t i)
 
 	for (uint32_t k = 0; k < g->n; k++)
 		work_unref(o, g->target[k]);
-	an_pool_give(o->sync, sizeof(*o->sync), &o->free_sync, i);
+	ls_pool_give(o->sync, sizeof(*o->sync), &o->free_sync, i);
 }
 
 static int sync_add(struct an_offload *o, uint32_t i, uint32_t w)
@@ -579,7 +577,7 @@ static int sync_add(struct an_offload *o, uint32_t i, uint32_t w)
 	for (uint32_t k = 0; k < g->n; k++)
 		if (g->target[k] == w)
 			return 0;
-	if (an_vec_room(&g->target, &g->cap, g->n, sizeof(*g->target)) < 0)
+	if (ls_vec_room(&g->target, &g->cap, g->n, sizeof(*g->target)) < 0)
 		return LS_ERR_NOMEM;
 	work_ref(o, w);
 	g->target[g->n++] = w;
@@ -590,7 +588,7 @@ static int park(struct an_offload *o, uint32_t i)
 {
 	if (o->sync[i].parked)
 		return 0;
-	if (an_vec_room(&o->parked, &o->parked_cap, o->nparked, sizeof(*o->parked)) < 0)
+	if (ls_vec_room(&o->parked, &o->parked_cap, o->nparked, sizeof(*o->parked)) < 0)
 		return LS_ERR_NOMEM;
 	o->sync[i].parked = true;
 	o->parked[o->nparked++] = i;
@@ -615,14 +613,14 @@ static int device_wide(struct an_offload *o, uint32_t g, uint32_t p)
 	for (uint32_t i = 0; i < gp->nstreams; i++) {
 		uint32_t l = o->gs[gp->streams[i]].last;
 
-		if (l != AN_NONE && !o->work[l].synced && o->work[l].state != AN_WORK_LOST &&
+		if (l != LS_NONE && !o->work[l].synced && o->work[l].state != AN_WORK_LOST &&
 		    (rc = sync_add(o, g, l)) < 0)
 			return rc;
 	}
 	for (int k = 0; k < AN_KINDS; k++) {
 		uint32_t l = ring_back(&gp->unplaced[k]);
 
-		if (l != AN_NONE && o->work[l].state == AN_WORK_QUEUED && seen(o, p, k) &&
+		if (l != LS_NONE && o->work[l].state == AN_WORK_QUEUED && seen(o, p, k) &&
 		    (rc = sync_add(o, g, l)) < 0)
 			return rc;
 	}
@@ -642,16 +640,17 @@ static int event_key(struct an_deps *d, const struct ls_record *rec, uint32_t p,
 	int rc;
 
 	*key = 0;
-	if (ls_get_u64(rec, LS_F_CUDA_EVENT, &e) < 0 || !PKEY_FITS(p, 0)) {
+	if (ls_get_u64(rec, LS_F_CUDA_EVENT, &e) < 0 || !ls_key_pair(p, 0, key)) {
 		o->st.stray++;
 		return 0;
 	}
-	if (!an_idmap_get(&o->event_numbers, e, &n)) {
+	if (!ls_idmap_get(&o->event_numbers, e, &n)) {
 		n = (uint32_t)o->event_numbers.count;
-		if ((rc = an_idmap_put(&o->event_numbers, e, n)) < 0)
+		if ((rc = ls_idmap_put(&o->event_numbers, e, n)) < 0)
 			return rc;
 	}
-	*key = PKEY(p, n) + 1;
+	ls_key_pair(p, n, key);
+	++*key;
 	return 0;
 }
 
@@ -676,14 +675,14 @@ static int sync_begin(struct an_deps *d, struct an_frame *f, const struct ls_rec
 
 		if ((rc = event_key(d, rec, ev->proc, &key)) < 0 || !key)
 			return rc;
-		if (an_idmap_get(&o->events, key, &w))
+		if (ls_idmap_get(&o->events, key, &w))
 			return sync_add(o, g, w);
 		o->sync[g].event_key = key;	/* its record may come yet */
 		return park(o, g);
 	}
-	if ((s = ref_stream(d, rec, ev->proc)) == AN_NONE)
+	if ((s = ref_stream(d, rec, ev->proc)) == LS_NONE)
 		return device_wide(o, g, ev->proc);
-	return o->gs[s].last == AN_NONE ? 0 : sync_add(o, g, o->gs[s].last);
+	return o->gs[s].last == LS_NONE ? 0 : sync_add(o, g, o->gs[s].last);
 }
 
 /*
@@ -781,17 +780,17 @@ static int event_record(struct an_deps *d, const struct ls_record *rec,
 	if ((rc = event_key(d, rec, ev->proc, &key)) < 0 || !key)
 		return rc;
 	/* no stream: the legacy default one (of device 0) */
-	if (s == AN_NONE && (s = null_stream_of(d, ev->proc, 0)) == AN_NONE) {
+	if (s == LS_NONE && (s = null_stream_of(d, ev->proc, 0)) == LS_NONE) {
 		o->st.stray++;
 		return 0;
 	}
 	w = o->gs[s].last;
-	if (an_idmap_get(&o->events, key, &old)) {
-		an_idmap_del(&o->events, key);
+	if (ls_idmap_get(&o->events, key, &old)) {
+		ls_idmap_del(&o->events, key);
 		work_unref(o, old);
 	}
-	if (w != AN_NONE) {
-		if ((rc = an_idmap_put(&o->events, key, w)) < 0)
+	if (w != LS_NONE) {
+		if ((rc = ls_idmap_put(&o->events, key, w)) < 0)
 			return rc;
 		work_ref(o, w);
 	}
@@ -803,7 +802,7 @@ static int event_record(struct an_deps *d, const struct ls_record *rec,
 			continue;
 		g->event_key = 0;
 		o->st.late_events++;
-		if (w != AN_NONE && (rc = sync_add(o, o->parked[i], w)) < 0)
+		if (w != LS_NONE && (rc = sync_add(o, o->parked[i], w)) < 0)
 			return rc;
 	}
 	return unpark(d);
@@ -820,11 +819,11 @@ static int stream_wait(struct an_deps *d, const struct ls_record *rec,
 
 	if ((rc = event_key(d, rec, ev->proc, &key)) < 0 || !key)
 		return rc;
-	if (s == AN_NONE) {
+	if (s == LS_NONE) {
 		o->st.stray++;
 		return 0;
 	}
-	if (!an_idmap_get(&o->events, key, &w)) {
+	if (!ls_idmap_get(&o->events, key, &w)) {
 		o->st.unrecorded++;
 		return 0;
 	}
@@ -876,12 +875,12 @@ static int device_leave(struct an_deps *d, const struct an_event *ev)
 	uint32_t w = o->gs[ev->s].running;
 	int rc;
 
-	if (w == AN_NONE)
+	if (w == LS_NONE)
 		return 0;
 	o->work[w].state = AN_WORK_DONE;
 	o->work[w].leave = ev->id;
 	o->work[w].t1 = ev->t;
-	o->gs[ev->s].running = AN_NONE;
+	o->gs[ev->s].running = LS_NONE;
 	if ((rc = pending_edges(d, w)) == 0)
 		rc = unpark(d);
 	work_unref(o, w);
@@ -932,8 +931,8 @@ void an_offload_release(struct an_offload *o)
 	free(o->pending);
 	free(o->gs);
 	free(o->gp);
-	an_idmap_release(&o->corr);
-	an_idmap_release(&o->events);
-	an_idmap_release(&o->event_numbers);
+	ls_idmap_release(&o->corr);
+	ls_idmap_release(&o->events);
+	ls_idmap_release(&o->event_numbers);
 	an_offload_init(o);
 }

@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "../libstream/record.h"
-#include "idmap.h"
+#include "../libstream/idmap.h"
 #include "trace.h"
 
 struct an_deps;
@@ -34,10 +34,10 @@ struct an_work {
 	uint64_t key;		/* its entry in the correlation map, 0 none */
 	int64_t t_launch, t0, t1;
 	uint64_t placed;	/* order of placement on a stream, per process */
-	uint32_t proc, stream;	/* stream index, AN_NONE until placed */
-	uint32_t ran;		/* the stream it ran on, AN_NONE until it began */
+	uint32_t proc, stream;	/* stream index, LS_NONE until placed */
+	uint32_t ran;		/* the stream it ran on, LS_NONE until it began */
 	uint32_t refs;
-	uint32_t deps;		/* its first dependency (an_wdep), AN_NONE */
+	uint32_t deps;		/* its first dependency (an_wdep), LS_NONE */
 	uint8_t kind;		/* enum an_kind */
 	uint8_t state;		/* enum an_work_state */
 	bool has_launch, synced, null_covered;
@@ -129,9 +129,9 @@ struct an_offload {
 	uint32_t gs_cap;
 	struct an_gpu_proc *gp;		/* per process index */
 	uint32_t gp_cap;
-	struct an_idmap corr;		/* (process, corr) -> work */
-	struct an_idmap events;		/* (process, event number) -> work */
-	struct an_idmap event_numbers;	/* event address -> its number */
+	struct ls_idmap corr;		/* (process, corr) -> work */
+	struct ls_idmap events;		/* (process, event number) -> work */
+	struct ls_idmap event_numbers;	/* event address -> its number */
 	struct an_offload_stats st;
 };
 

@@ -4,10 +4,8 @@
 #include "../libstream/error.h"
 #include "deps.h"
 #include "omp.h"
-#include "vec.h"
+#include "../libstream/vec.h"
 
-#define LOCK_KEY(proc, lock) ((uint64_t)(proc) << 40 | (lock))
-#define LOCK_KEY_FITS(proc, lock) ((proc) < (1u << 24) && (lock) < ((uint64_t)1 << 40))
 
 void an_omp_init(struct an_omp *o)
 {
@@ -18,21 +16,21 @@ static struct an_team *team_of(struct an_omp *o, uint32_t p)
 {
 	uint32_t old = o->team_cap;
 
-	if (an_vec_room(&o->team, &o->team_cap, p, sizeof(*o->team)) < 0)
+	if (ls_vec_room(&o->team, &o->team_cap, p, sizeof(*o->team)) < 0)
 		return NULL;
 	memset(o->team + old, 0, (o->team_cap - old) * sizeof(*o->team));
 	return &o->team[p];
 }
 
-/* Index of stream s among the active team's members, or AN_NONE. */
+/* Index of stream s among the active team's members, or LS_NONE. */
 static uint32_t member(const struct an_team *t, uint32_t s)
 {
 	if (!t->active)
-		return AN_NONE;
+		return LS_NONE;
 	for (uint32_t i = 0; i < t->n; i++)
 		if (t->m[i].s == s)
 			return i;
-	return AN_NONE;
+	return LS_NONE;
 }
 
 static void barriers_drop(struct an_omp *o, struct an_team *t)
@@ -55,11 +53,11 @@ static int fork_event(struct an_omp *o, struct an_team *t, const struct an_event
 
 static int team_begin(struct an_deps *d, struct an_team *t, const struct an_event *ev)
 {
-	if (!t->active || member(t, ev->s) != AN_NONE) {
+	if (!t->active || member(t, ev->s) != LS_NONE) {
 		d->omp.st.outside++;
 		return 0;
 	}
-	if (an_vec_room(&t->m, &t->cap, t->n, sizeof(*t->m)) < 0)
+	if (ls_vec_room(&t->m, &t->cap, t->n, sizeof(*t->m)) < 0)
 		return LS_ERR_NOMEM;
 	t->m[t->n++] = (struct an_team_member){ .s = ev->s };
 	return ev->s == t->master ? 0 : an_deps_edge(d, t->fork, ev->id, LS_E_FORK);
@@ -69,7 +67,7 @@ static int team_end(struct an_deps *d, struct an_team *t, const struct an_event 
 {
 	uint32_t i = member(t, ev->s);
 
-	if (i == AN_NONE) {
+	if (i == LS_NONE) {
 		d->omp.st.outside++;
 		return 0;
 	}
@@ -108,26 +106,25 @@ static int lock_event(struct an_deps *d, const struct ls_record *rec,
 	uint32_t i;
 	int rc;
 
-	if (ls_get_u64(rec, LS_F_LOCK, &lock) < 0 || !LOCK_KEY_FITS(ev->proc, lock))
+	if (ls_get_u64(rec, LS_F_LOCK, &lock) < 0 || !ls_key_pair(ev->proc, lock, &key))
 		return 0;
-	key = LOCK_KEY(ev->proc, lock);
-	if (!an_idmap_get(&o->lock_ix, key, &i)) {
-		if (an_vec_room(&o->locks, &o->locks_cap, o->nlocks, sizeof(*o->locks)) < 0 ||
-		    (rc = an_idmap_put(&o->lock_ix, key, o->nlocks)) < 0)
+	if (!ls_idmap_get(&o->lock_ix, key, &i)) {
+		if (ls_vec_room(&o->locks, &o->locks_cap, o->nlocks, sizeof(*o->locks)) < 0 ||
+		    (rc = ls_idmap_put(&o->lock_ix, key, o->nlocks)) < 0)
 			return LS_ERR_NOMEM;
 		i = o->nlocks++;
-		o->locks[i] = (struct an_release){ 0, AN_NONE };
+		o->locks[i] = (struct an_release){ 0, LS_NONE };
 	}
 	r = &o->locks[i];
 	if (rec->kind == LS_K_LOCK_RELEASE) {
 		*r = (struct an_release){ ev->id, ev->s };
 		return 0;
 	}
-	if (r->s == AN_NONE || r->s == ev->s) {
-		r->s = AN_NONE;
+	if (r->s == LS_NONE || r->s == ev->s) {
+		r->s = LS_NONE;
 		return 0;
 	}
-	r->s = AN_NONE;
+	r->s = LS_NONE;
 	return an_deps_edge(d, r->ev, ev->id, LS_E_LOCK);
 }
 
@@ -156,7 +153,7 @@ static struct an_barrier *barrier(struct an_team *t, uint64_t seq)
 	for (uint32_t i = 0; i < t->nb; i++)
 		if (t->b[i].seq == seq)
 			return &t->b[i];
-	if (an_vec_room(&t->b, &t->bcap, t->nb, sizeof(*t->b)) < 0)
+	if (ls_vec_room(&t->b, &t->bcap, t->nb, sizeof(*t->b)) < 0)
 		return NULL;
 	b = &t->b[t->nb];
 	if (!(b->part = calloc(t->n, sizeof(*b->part))))
@@ -183,11 +180,11 @@ static int barrier_done(struct an_deps *d, struct an_team *t, struct an_barrier 
 		    (rc = an_deps_edge(d, b->part[last].enter, b->part[i].leave,
 				       LS_E_BARRIER)) < 0)
 			return rc;
-	if (an_vec_room(&o->acts, &o->acts_cap, t->n - 1, sizeof(*o->acts)) < 0)
+	if (ls_vec_room(&o->acts, &o->acts_cap, t->n - 1, sizeof(*o->acts)) < 0)
 		return LS_ERR_NOMEM;
 	for (uint32_t i = 0; i < t->n; i++)
 		o->acts[i] = b->part[i].enter;
-	return an_deps_instance(d, o->acts, t->n, AN_NONE, AN_NONE);
+	return an_deps_instance(d, o->acts, t->n, LS_NONE, LS_NONE);
 }
 
 int an_omp_barrier_leave(struct an_deps *d, const struct an_frame *f,
@@ -200,9 +197,9 @@ int an_omp_barrier_leave(struct an_deps *d, const struct an_frame *f,
 
 	if (!t)
 		return LS_ERR_NOMEM;
-	if ((i = member(t, ev->s)) == AN_NONE) {
+	if ((i = member(t, ev->s)) == LS_NONE) {
 		d->omp.st.outside++;
-		return an_deps_instance(d, &f->id, 1, AN_NONE, AN_NONE);
+		return an_deps_instance(d, &f->id, 1, LS_NONE, LS_NONE);
 	}
 	if (!(b = barrier(t, t->m[i].barriers++)))
 		return LS_ERR_NOMEM;
@@ -233,6 +230,6 @@ void an_omp_release(struct an_omp *o)
 	free(o->team);
 	free(o->locks);
 	free(o->acts);
-	an_idmap_release(&o->lock_ix);
+	ls_idmap_release(&o->lock_ix);
 	an_omp_init(o);
 }

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "../libstream/record.h"
-#include "idmap.h"
+#include "../libstream/idmap.h"
 #include "trace.h"
 
 struct an_deps;
@@ -53,7 +53,7 @@ struct an_omp_stats {
 	uint64_t open;		/* barrier instances some member never left */
 };
 
-/* A lock's last release, until the next acquire takes it (s AN_NONE). */
+/* A lock's last release, until the next acquire takes it (s LS_NONE). */
 struct an_release {
 	uint64_t ev;
 	uint32_t s;
@@ -64,7 +64,7 @@ struct an_omp {
 	uint32_t team_cap;
 	struct an_release *locks;
 	uint32_t nlocks, locks_cap;
-	struct an_idmap lock_ix;	/* (process, lock) -> index in locks */
+	struct ls_idmap lock_ix;	/* (process, lock) -> index in locks */
 	uint64_t *acts;		/* scratch: an instance's activities */
 	uint32_t acts_cap;
 	struct an_omp_stats st;

@@ -4,14 +4,14 @@
 #include <string.h>
 
 #include "../libstream/error.h"
-#include "defs.h"
+#include "../libstream/defs.h"
 #include "p2p.h"
-#include "vec.h"
+#include "../libstream/vec.h"
 
 void an_p2p_init(struct an_p2p *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->free = AN_NONE;
+	p->free = LS_NONE;
 }
 
 static struct an_p2p_chan *chan(struct an_p2p *p, uint32_t src, uint32_t dst)
@@ -19,14 +19,14 @@ static struct an_p2p_chan *chan(struct an_p2p *p, uint32_t src, uint32_t dst)
 	uint64_t key = (uint64_t)src << 32 | dst;
 	uint32_t c;
 
-	if (an_idmap_get(&p->chan_ix, key, &c))
+	if (ls_idmap_get(&p->chan_ix, key, &c))
 		return &p->chans[c];
-	if (an_vec_room(&p->chans, &p->chans_cap, p->nchans, sizeof(*p->chans)) < 0)
+	if (ls_vec_room(&p->chans, &p->chans_cap, p->nchans, sizeof(*p->chans)) < 0)
 		return NULL;
-	if (an_idmap_put(&p->chan_ix, key, p->nchans) < 0)
+	if (ls_idmap_put(&p->chan_ix, key, p->nchans) < 0)
 		return NULL;
 	p->chans[p->nchans] = (struct an_p2p_chan){
-		{ { AN_NONE, AN_NONE }, { AN_NONE, AN_NONE } } };
+		{ { LS_NONE, LS_NONE }, { LS_NONE, LS_NONE } } };
 	return &p->chans[p->nchans++];
 }
 
@@ -37,15 +37,15 @@ static struct an_p2p_chan *chan(struct an_p2p *p, uint32_t src, uint32_t dst)
 static int take(struct an_p2p *p, struct an_p2p_queue *q, uint32_t comm,
 		int64_t tag, struct an_msg_end *end)
 {
-	uint32_t prev = AN_NONE;
+	uint32_t prev = LS_NONE;
 
-	for (uint32_t m = q->head; m != AN_NONE; prev = m, m = p->msgs[m].next) {
+	for (uint32_t m = q->head; m != LS_NONE; prev = m, m = p->msgs[m].next) {
 		struct an_p2p_msg *msg = &p->msgs[m];
 
 		if (msg->comm != comm || msg->tag != tag)
 			continue;
 		*end = msg->end;
-		if (prev == AN_NONE)
+		if (prev == LS_NONE)
 			q->head = msg->next;
 		else
 			p->msgs[prev].next = msg->next;
@@ -63,15 +63,15 @@ static int append(struct an_p2p *p, struct an_p2p_queue *q, uint32_t comm,
 {
 	uint32_t m = p->free;
 
-	if (m != AN_NONE) {
+	if (m != LS_NONE) {
 		p->free = p->msgs[m].next;
 	} else {
-		if (an_vec_room(&p->msgs, &p->msgs_cap, p->nmsgs, sizeof(*p->msgs)) < 0)
+		if (ls_vec_room(&p->msgs, &p->msgs_cap, p->nmsgs, sizeof(*p->msgs)) < 0)
 			return LS_ERR_NOMEM;
 		m = p->nmsgs++;
 	}
-	p->msgs[m] = (struct an_p2p_msg){ end, tag, comm, AN_NONE };
-	if (q->tail == AN_NONE)
+	p->msgs[m] = (struct an_p2p_msg){ end, tag, comm, LS_NONE };
+	if (q->tail == LS_NONE)
 		q->head = m;
 	else
 		p->msgs[q->tail].next = m;
@@ -101,7 +101,7 @@ int an_p2p_arrive(struct an_p2p *p, enum an_p2p_side side, uint32_t src,
 
 void an_p2p_release(struct an_p2p *p)
 {
-	an_idmap_release(&p->chan_ix);
+	ls_idmap_release(&p->chan_ix);
 	free(p->chans);
 	free(p->msgs);
 	an_p2p_init(p);

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "idmap.h"
+#include "../libstream/idmap.h"
 
 /* One side of a message: its event and the time that side began. */
 struct an_msg_end {
@@ -42,7 +42,7 @@ struct an_p2p_chan {
 };
 
 struct an_p2p {
-	struct an_idmap chan_ix;	/* (sender << 32 | receiver) -> channel */
+	struct ls_idmap chan_ix;	/* (sender << 32 | receiver) -> channel */
 	struct an_p2p_chan *chans;
 	struct an_p2p_msg *msgs;
 	uint32_t nchans, chans_cap, nmsgs, msgs_cap, free;

@@ -5,7 +5,7 @@
 
 #include "../libstream/error.h"
 #include "pieces.h"
-#include "vec.h"
+#include "../libstream/vec.h"
 
 struct job {
 	struct an_pieces *p;
@@ -27,9 +27,9 @@ static void add(struct an_piece *out, uint32_t *n, struct an_piece pc)
 /* When node a's activity ended: INT64_MAX where that is not known. */
 static int64_t activity_end(const struct an_cp_node *nodes, const struct an_cp_node *a)
 {
-	uint32_t leave = a->own_enter == AN_NONE ? AN_NONE : nodes[a->own_enter].leave;
+	uint32_t leave = a->own_enter == LS_NONE ? LS_NONE : nodes[a->own_enter].leave;
 
-	return leave == AN_NONE ? INT64_MAX : nodes[leave].t;
+	return leave == LS_NONE ? INT64_MAX : nodes[leave].t;
 }
 
 /*
@@ -41,9 +41,9 @@ static struct an_piece transit(const struct an_cp_node *nodes, const struct an_c
 			       const struct an_cp_node *b, struct an_piece *pc)
 {
 	int64_t end = activity_end(nodes, a), split;
-	const struct an_cp_node *before = b->prev == AN_NONE ? NULL : &nodes[b->prev];
+	const struct an_cp_node *before = b->prev == LS_NONE ? NULL : &nodes[b->prev];
 	struct an_piece rest = { 0, 0, before ? before->after : 0, b->s,
-				 before ? before->after_r : AN_NONE };
+				 before ? before->after_r : LS_NONE };
 
 	pc->act = a->own;
 	pc->r = a->own_r;
@@ -99,7 +99,7 @@ static void *run(void *arg)
  * with the time each goes on from; count the steps back in time.
  */
 static int cut(struct an_pieces *p, const struct an_cp_node *nodes,
-	       const uint32_t *chain, uint32_t n, const struct an_stream *streams)
+	       const uint32_t *chain, uint32_t n, const struct ls_stream *streams)
 {
 	p->nsub = 0;
 	if (n && nodes[chain[0]].t > p->clock)
@@ -110,10 +110,10 @@ static int cut(struct an_pieces *p, const struct an_cp_node *nodes,
 		int64_t t = nodes[chain[i + 1]].t;
 
 		if (starts) {
-			if (an_vec_room(&p->sub, &p->sub_cap, p->nsub + 1, sizeof(*p->sub)) < 0 ||
-			    an_vec_room(&p->from, &p->from_cap, p->nsub, sizeof(*p->from)) < 0 ||
-			    an_vec_room(&p->count, &p->count_cap, p->nsub, sizeof(*p->count)) < 0 ||
-			    an_vec_room(&p->over, &p->over_cap, p->nsub, sizeof(*p->over)) < 0)
+			if (ls_vec_room(&p->sub, &p->sub_cap, p->nsub + 1, sizeof(*p->sub)) < 0 ||
+			    ls_vec_room(&p->from, &p->from_cap, p->nsub, sizeof(*p->from)) < 0 ||
+			    ls_vec_room(&p->count, &p->count_cap, p->nsub, sizeof(*p->count)) < 0 ||
+			    ls_vec_room(&p->over, &p->over_cap, p->nsub, sizeof(*p->over)) < 0)
 				return LS_ERR_NOMEM;
 			p->from[p->nsub] = p->clock;
 			p->sub[p->nsub++] = i;
@@ -130,13 +130,13 @@ static int cut(struct an_pieces *p, const struct an_cp_node *nodes,
 
 int an_pieces_resolve(struct an_pieces *p, const struct an_cp_node *nodes,
 		      const uint32_t *chain, uint32_t n,
-		      const struct an_stream *streams, unsigned jobs)
+		      const struct ls_stream *streams, unsigned jobs)
 {
 	struct job job[64];
 	pthread_t tid[64];
 	bool started[64] = { false };
 
-	if (n > 1 && an_vec_room(&p->v, &p->v_cap, 2 * (n - 1) - 1, sizeof(*p->v)) < 0)
+	if (n > 1 && ls_vec_room(&p->v, &p->v_cap, 2 * (n - 1) - 1, sizeof(*p->v)) < 0)
 		return LS_ERR_NOMEM;
 	if (cut(p, nodes, chain, n, streams) < 0)
 		return LS_ERR_NOMEM;

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "defs.h"
+#include "../libstream/defs.h"
 
 /* What the pieces need of an event on the path. */
 struct an_cp_node {
@@ -28,14 +28,14 @@ struct an_cp_node {
 	uint64_t own;		/* the activity it belongs to (enter id) */
 	uint64_t after;		/* the activity open after it on its stream */
 	uint32_t s;		/* stream index */
-	uint32_t own_r, after_r;	/* their region indices, AN_NONE: none */
+	uint32_t own_r, after_r;	/* their region indices, LS_NONE: none */
 	uint32_t pred;		/* what it waited for last (node index) */
 	uint32_t prev;		/* the event before it on its stream */
 	uint32_t leave;		/* an enter: its leave, once read */
-	uint32_t own_enter;	/* the enter of its activity (node index), AN_NONE: none kept */
+	uint32_t own_enter;	/* the enter of its activity (node index), LS_NONE: none kept */
 };
 
-/* Time of the path in one activity (act 0 and r AN_NONE: in none). */
+/* Time of the path in one activity (act 0 and r LS_NONE: in none). */
 struct an_piece {
 	int64_t t;
 	uint64_t dur, act;
@@ -71,7 +71,7 @@ struct an_pieces {
  */
 int an_pieces_resolve(struct an_pieces *p, const struct an_cp_node *nodes,
 		      const uint32_t *chain, uint32_t n,
-		      const struct an_stream *streams, unsigned jobs);
+		      const struct ls_stream *streams, unsigned jobs);
 
 void an_pieces_release(struct an_pieces *p);
 

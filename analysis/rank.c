@@ -4,25 +4,25 @@
 
 #include "../libstream/error.h"
 #include "rank.h"
-#include "vec.h"
+#include "../libstream/vec.h"
 
 /* A region or stream was defined: room for its totals. */
 static int defined(struct an_rank *k, const struct ls_record *rec)
 {
-	const struct an_defs *d = &k->tr.defs;
+	const struct ls_defs *d = &k->tr.defs;
 	const char *name;
 	uint32_t n, i;
 
 	if (rec->kind == LS_K_STREAM) {
 		i = d->nstreams - 1;
-		if (an_vec_room(&k->last, &k->last_cap, i, sizeof(*k->last)) < 0)
+		if (ls_vec_room(&k->last, &k->last_cap, i, sizeof(*k->last)) < 0)
 			return LS_ERR_NOMEM;
 		k->last[i] = INT64_MIN;
 		return 0;
 	}
 	if (rec->kind == LS_K_PROCESS) {
 		i = d->nprocs - 1;
-		if (an_vec_room(&k->proc_wait, &k->proc_cap, i, sizeof(*k->proc_wait)) < 0)
+		if (ls_vec_room(&k->proc_wait, &k->proc_cap, i, sizeof(*k->proc_wait)) < 0)
 			return LS_ERR_NOMEM;
 		memset(k->proc_wait[i], 0, sizeof(k->proc_wait[i]));
 		return 0;
@@ -30,7 +30,7 @@ static int defined(struct an_rank *k, const struct ls_record *rec)
 	if (rec->kind != LS_K_REGION)
 		return 0;
 	i = d->nregions - 1;
-	if (an_vec_room(&k->reg, &k->reg_cap, i, sizeof(*k->reg)) < 0)
+	if (ls_vec_room(&k->reg, &k->reg_cap, i, sizeof(*k->reg)) < 0)
 		return LS_ERR_NOMEM;
 	memset(&k->reg[i], 0, sizeof(k->reg[i]));
 	if (ls_get_str(rec, LS_F_NAME, &name, &n) < 0)
@@ -128,11 +128,11 @@ static int event(struct an_rank *k, const struct ls_record *rec, const char **wh
 	return rc;
 }
 
-/* The region index named by rec's r, or AN_NONE with *why set. */
+/* The region index named by rec's r, or LS_NONE with *why set. */
 static uint32_t region(const struct an_rank *k, const struct ls_record *rec,
 		       const char **why)
 {
-	return an_defs_field(&k->tr.defs.region_ix, rec, LS_F_R, rec->kind == LS_K_BLAME ?
+	return ls_defs_field(&k->tr.defs.region_ix, rec, LS_F_R, rec->kind == LS_K_BLAME ?
 			     "blame without the region of its activity ('r': from tr-waits 0.1.0 or later)" :
 			     "crit record of an undefined region", why);
 }
@@ -158,13 +158,13 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 			break;
 		if (ls_get_u64(rec, LS_F_R, &s) < 0)
 			return total(add_to(v, &k->cp, &k->cp_outside, NULL), why);
-		if ((i = region(k, rec, why)) == AN_NONE)
+		if ((i = region(k, rec, why)) == LS_NONE)
 			return LS_ERR_SYNTAX;
 		return total(add_to(v, &k->cp, &k->reg[i].cp, NULL), why);
 	case LS_K_BLAME:
 		if (!duration(rec, LS_F_NS, &v, why) || ls_get_str(rec, LS_F_PATTERN, &name, &n) < 0)
 			break;
-		if ((i = region(k, rec, why)) == AN_NONE)
+		if ((i = region(k, rec, why)) == LS_NONE)
 			return LS_ERR_SYNTAX;
 		p = (uint32_t)ls_pattern_lookup(name, n);
 		if (p < LS_P__COUNT && ls_pattern_idle(p)) {
@@ -185,7 +185,7 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 		if (ls_get_str(rec, LS_F_PATTERN, &name, &n) < 0 ||
 		    (p = (uint32_t)ls_pattern_lookup(name, n)) >= LS_P__COUNT)
 			break;
-		if ((i = an_index(&k->tr.defs.stream_ix, s)) == AN_NONE) {
+		if ((i = ls_index(&k->tr.defs.stream_ix, s)) == LS_NONE) {
 			*why = "wait state on an undefined stream";
 			return LS_ERR_SYNTAX;
 		}
@@ -212,7 +212,7 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 
 uint64_t an_rank_reads(void)
 {
-	return AN_DEFS_KINDS | ls_class_kinds(LS_C_EVENT) |
+	return LS_DEFS_KINDS | ls_class_kinds(LS_C_EVENT) |
 	       LS_KIND_BIT(LS_K_CRIT) | LS_KIND_BIT(LS_K_BLAME) | LS_KIND_BIT(LS_K_WAIT) |
 	       LS_KIND_BIT(LS_K_IDLE);
 }

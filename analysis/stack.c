@@ -2,11 +2,11 @@
 #include <stdlib.h>
 
 #include "stack.h"
-#include "vec.h"
+#include "../libstream/vec.h"
 
 struct an_frame *an_stack_push(struct an_stack *st)
 {
-	if (an_vec_room(&st->f, &st->cap, st->n, sizeof(*st->f)) < 0)
+	if (ls_vec_room(&st->f, &st->cap, st->n, sizeof(*st->f)) < 0)
 		return NULL;
 	return &st->f[st->n++];
 }

@@ -5,23 +5,23 @@
 
 #include "../libstream/error.h"
 #include "trace.h"
-#include "vec.h"
+#include "../libstream/vec.h"
 
 void an_trace_init(struct an_trace *tr)
 {
 	memset(tr, 0, sizeof(*tr));
-	an_defs_init(&tr->defs);
+	ls_defs_init(&tr->defs);
 }
 
 int an_trace_def(struct an_trace *tr, const struct ls_record *rec,
 		 const char **why)
 {
-	int rc = an_defs_take(&tr->defs, rec, why);
+	int rc = ls_defs_take(&tr->defs, rec, why);
 	uint32_t n = tr->defs.nstreams;
 
 	if (rc <= 0 || rec->kind != LS_K_STREAM)
 		return rc;
-	if (an_vec_room(&tr->stacks, &tr->stacks_cap, n - 1, sizeof(*tr->stacks)) < 0)
+	if (ls_vec_room(&tr->stacks, &tr->stacks_cap, n - 1, sizeof(*tr->stacks)) < 0)
 		return LS_ERR_NOMEM;
 	memset(&tr->stacks[n - 1], 0, sizeof(tr->stacks[n - 1]));
 	return 1;
@@ -52,7 +52,7 @@ int an_trace_event(struct an_trace *tr, const struct ls_record *rec,
 		*why = tr->why;
 		return LS_ERR_SYNTAX;
 	}
-	if ((ev->s = an_index(&tr->defs.stream_ix, s)) == AN_NONE) {
+	if ((ev->s = ls_index(&tr->defs.stream_ix, s)) == LS_NONE) {
 		*why = "event on an undefined stream";
 		return LS_ERR_SYNTAX;
 	}
@@ -67,10 +67,10 @@ int an_trace_event(struct an_trace *tr, const struct ls_record *rec,
 static uint32_t region_of(const struct an_trace *tr, const struct ls_record *rec,
 			  int *rc, const char **why)
 {
-	uint32_t ix = an_defs_field(&tr->defs.region_ix, rec, LS_F_R,
+	uint32_t ix = ls_defs_field(&tr->defs.region_ix, rec, LS_F_R,
 				    "enter or leave of an undefined region", why);
 
-	if (ix == AN_NONE)
+	if (ix == LS_NONE)
 		*rc = LS_ERR_SYNTAX;
 	return ix;
 }
@@ -82,7 +82,7 @@ struct an_frame *an_trace_enter(struct an_trace *tr, const struct ls_record *rec
 	uint32_t region = region_of(tr, rec, rc, why);
 	struct an_frame *f;
 
-	if (region == AN_NONE)
+	if (region == LS_NONE)
 		return NULL;
 	if (!(f = an_stack_push(&tr->stacks[ev->s]))) {
 		*rc = LS_ERR_NOMEM;
@@ -99,7 +99,7 @@ struct an_frame *an_trace_leave(struct an_trace *tr, const struct ls_record *rec
 	uint32_t region = region_of(tr, rec, rc, why), skipped;
 	struct an_frame *f;
 
-	if (region == AN_NONE)
+	if (region == LS_NONE)
 		return NULL;
 	*rc = 0;
 	if (!(f = an_stack_match(&tr->stacks[ev->s], region, &skipped))) {
@@ -122,6 +122,6 @@ void an_trace_release(struct an_trace *tr)
 	for (uint32_t s = 0; s < tr->defs.nstreams; s++)
 		an_stack_release(&tr->stacks[s]);
 	free(tr->stacks);
-	an_defs_release(&tr->defs);
+	ls_defs_release(&tr->defs);
 	an_trace_init(tr);
 }

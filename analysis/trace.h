@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "../libstream/record.h"
-#include "defs.h"
+#include "../libstream/defs.h"
 #include "stack.h"
 
 struct an_event {
@@ -20,7 +20,7 @@ struct an_event {
 };
 
 struct an_trace {
-	struct an_defs defs;
+	struct ls_defs defs;
 	struct an_stack *stacks;	/* per stream index */
 	uint32_t stacks_cap;
 	uint64_t unbalanced;	/* leaves without their enter, enters never left */
@@ -33,7 +33,7 @@ struct an_trace {
 void an_trace_init(struct an_trace *tr);
 
 /*
- * Take a definition (an_defs_take). Returns 1 if rec was one, 0 if not,
+ * Take a definition (ls_defs_take). Returns 1 if rec was one, 0 if not,
  * or a negative error (*why set for LS_ERR_SYNTAX).
  */
 int an_trace_def(struct an_trace *tr, const struct ls_record *rec,

@@ -4,17 +4,15 @@
 
 #include "../libstream/error.h"
 #include "coll.h"
-#include "vec.h"
+#include "../libstream/vec.h"
 #include "waits.h"
 
-#define POST_KEY(proc, req) ((uint64_t)(proc) << 40 | (req))
-#define POST_KEY_FITS(proc, req) ((proc) < (1u << 24) && (req) < ((uint64_t)1 << 40))
 
 void an_waits_init(struct an_waits *a, struct ls_writer *w)
 {
 	memset(a, 0, sizeof(*a));
 	an_trace_init(&a->tr);
-	a->free_act = a->free_pend = a->free_order = AN_NONE;
+	a->free_act = a->free_pend = a->free_order = LS_NONE;
 	an_gwaits_init(&a->g);
 	a->w = w;
 }
@@ -26,13 +24,13 @@ static int act_new(struct an_waits *a, const struct an_frame *f,
 {
 	uint32_t i;
 
-	if (an_pool_take(&a->acts, &a->nacts, &a->acts_cap, sizeof(*a->acts),
+	if (ls_pool_take(&a->acts, &a->nacts, &a->acts_cap, sizeof(*a->acts),
 			 &a->free_act, &i) < 0)
 		return LS_ERR_NOMEM;
 	a->acts[i] = (struct an_act){
 		.id = f->id, .t0 = f->t, .t1 = f->t, .s = ev->s, .proc = ev->proc,
-		.comm = AN_NONE, .inputs = 1, .refs = 1, .role = f->role, .region = f->region,
-		.live = true, .open = true, .cause_t = f->t, .cause_act = AN_NONE,
+		.comm = LS_NONE, .inputs = 1, .refs = 1, .role = f->role, .region = f->region,
+		.live = true, .open = true, .cause_t = f->t, .cause_act = LS_NONE,
 	};
 	*out = i;
 	return 0;
@@ -51,7 +49,7 @@ static void act_unref(struct an_waits *a, uint32_t i)
 		return;
 	an_interval_release(&x->before);
 	x->live = false;
-	an_pool_give(a->acts, sizeof(*a->acts), &a->free_act, i);
+	ls_pool_give(a->acts, sizeof(*a->acts), &a->free_act, i);
 }
 
 /* Pending sends, receives and posts. */
@@ -60,7 +58,7 @@ static int pend_new(struct an_waits *a, struct an_pending p, uint32_t *out)
 {
 	uint32_t i;
 
-	if (an_pool_take(&a->pend, &a->npend, &a->pend_cap, sizeof(*a->pend),
+	if (ls_pool_take(&a->pend, &a->npend, &a->pend_cap, sizeof(*a->pend),
 			 &a->free_pend, &i) < 0)
 		return LS_ERR_NOMEM;
 	a->pend[i] = p;
@@ -70,7 +68,7 @@ static int pend_new(struct an_waits *a, struct an_pending p, uint32_t *out)
 
 static void pend_free(struct an_waits *a, uint32_t i)
 {
-	an_pool_give(a->pend, sizeof(*a->pend), &a->free_pend, i);
+	ls_pool_give(a->pend, sizeof(*a->pend), &a->free_pend, i);
 }
 
 /* The queue of sends to process p not received yet, oldest first. */
@@ -78,10 +76,10 @@ static struct an_order_queue *queue_of(struct an_waits *a, uint32_t p)
 {
 	uint32_t old = a->queues_cap;
 
-	if (an_vec_room(&a->queues, &a->queues_cap, p, sizeof(*a->queues)) < 0)
+	if (ls_vec_room(&a->queues, &a->queues_cap, p, sizeof(*a->queues)) < 0)
 		return NULL;
 	for (uint32_t q = old; q < a->queues_cap; q++)
-		a->queues[q] = (struct an_order_queue){ AN_NONE, AN_NONE };
+		a->queues[q] = (struct an_order_queue){ LS_NONE, LS_NONE };
 	return &a->queues[p];
 }
 
@@ -92,15 +90,15 @@ static int order_push(struct an_waits *a, uint32_t p, int64_t t, uint32_t *out)
 
 	if (!q)
 		return LS_ERR_NOMEM;
-	if (i != AN_NONE) {
+	if (i != LS_NONE) {
 		a->free_order = a->order[i].next;
 	} else {
-		if (an_vec_room(&a->order, &a->order_cap, a->norder, sizeof(*a->order)) < 0)
+		if (ls_vec_room(&a->order, &a->order_cap, a->norder, sizeof(*a->order)) < 0)
 			return LS_ERR_NOMEM;
 		i = a->norder++;
 	}
-	a->order[i] = (struct an_order_node){ t, AN_NONE, false };
-	if (q->tail == AN_NONE)
+	a->order[i] = (struct an_order_node){ t, LS_NONE, false };
+	if (q->tail == LS_NONE)
 		q->head = i;
 	else
 		a->order[q->tail].next = i;
@@ -115,15 +113,15 @@ static void order_received(struct an_waits *a, uint32_t p, uint32_t node)
 	struct an_order_queue *q = &a->queues[p];
 
 	a->order[node].received = true;
-	while (q->head != AN_NONE && a->order[q->head].received) {
+	while (q->head != LS_NONE && a->order[q->head].received) {
 		uint32_t next = a->order[q->head].next;
 
 		a->order[q->head].next = a->free_order;
 		a->free_order = q->head;
 		q->head = next;
 	}
-	if (q->head == AN_NONE)
-		q->tail = AN_NONE;
+	if (q->head == LS_NONE)
+		q->tail = LS_NONE;
 }
 
 /* Wait states and blame. */
@@ -173,7 +171,7 @@ int an_waits_blame_split(struct an_waits *a, const struct an_wait *x,
 {
 	int rc;
 
-	if (an_vec_room(&a->split, &a->split_cap, iv->n - 1, sizeof(*a->split)) < 0)
+	if (ls_vec_room(&a->split, &a->split_cap, iv->n - 1, sizeof(*a->split)) < 0)
 		return LS_ERR_NOMEM;
 	an_blame_split(iv, x->dur, a->split);
 	for (uint32_t i = 0; i < iv->n; i++)
@@ -205,7 +203,7 @@ static int decide(struct an_waits *a, uint32_t i)
 	uint32_t cause = x->cause_act;
 	int rc = 0;
 
-	if (cause != AN_NONE) {
+	if (cause != LS_NONE) {
 		uint64_t want = (uint64_t)(x->cause_t - x->t0);
 		uint64_t lasted = x->t1 > x->t0 ? (uint64_t)(x->t1 - x->t0) : 0;
 
@@ -214,7 +212,7 @@ static int decide(struct an_waits *a, uint32_t i)
 			want = lasted;
 		if (want)
 			rc = wait_record(a, x, want);
-		x->cause_act = AN_NONE;
+		x->cause_act = LS_NONE;
 		act_unref(a, cause);
 	}
 	act_unref(a, i);
@@ -240,7 +238,7 @@ static void candidate(struct an_waits *a, uint32_t w, int64_t t, uint64_t ev,
 	x->cause_ev = ev;
 	x->cause_act = c;
 	x->pattern = (uint8_t)pattern;
-	if (old != AN_NONE)
+	if (old != LS_NONE)
 		act_unref(a, old);
 }
 
@@ -257,12 +255,12 @@ static void late_receiver(struct an_waits *a, uint32_t s, uint32_t w,
 			  const struct an_pending *recv)
 {
 	const struct an_act *x = &a->acts[s];
-	uint32_t post = AN_NONE, p;
+	uint32_t post = LS_NONE, p;
 	int64_t t;
-	uint64_t ev;
+	uint64_t ev, key;
 
-	if (recv->has_req && POST_KEY_FITS(a->acts[w].proc, recv->req) &&
-	    an_idmap_get(&a->post_ix, POST_KEY(a->acts[w].proc, recv->req), &p)) {
+	if (recv->has_req && ls_key_pair(a->acts[w].proc, recv->req, &key) &&
+	    ls_idmap_get(&a->post_ix, key, &p)) {
 		post = a->pend[p].act;
 		t = a->pend[p].t;
 		ev = a->pend[p].ev;
@@ -272,7 +270,7 @@ static void late_receiver(struct an_waits *a, uint32_t s, uint32_t w,
 		t = a->acts[w].t0;
 		ev = a->acts[w].id;
 	}
-	if (post != AN_NONE && blocking_send(x->role) && t > x->t0 &&
+	if (post != LS_NONE && blocking_send(x->role) && t > x->t0 &&
 	    (x->open || t < x->t1))
 		candidate(a, s, t, ev, post, LS_P_LATE_RECEIVER);
 }
@@ -280,11 +278,12 @@ static void late_receiver(struct an_waits *a, uint32_t s, uint32_t w,
 /* A posted receive is done with (received or cancelled). */
 static void post_done(struct an_waits *a, uint32_t proc, uint64_t req)
 {
+	uint64_t key;
 	uint32_t p;
 
-	if (!POST_KEY_FITS(proc, req) || !an_idmap_get(&a->post_ix, POST_KEY(proc, req), &p))
+	if (!ls_key_pair(proc, req, &key) || !ls_idmap_get(&a->post_ix, key, &p))
 		return;
-	an_idmap_del(&a->post_ix, POST_KEY(proc, req));
+	ls_idmap_del(&a->post_ix, key);
 	act_unref(a, a->pend[p].act);
 	pend_free(a, p);
 }
@@ -295,7 +294,7 @@ static int message_edge(struct an_waits *a, uint64_t from, uint64_t to)
 	struct an_pending send, recv;
 	int rc;
 
-	if (!an_idmap_get(&a->ev_ix, from, &ps) || !an_idmap_get(&a->ev_ix, to, &pr) ||
+	if (!ls_idmap_get(&a->ev_ix, from, &ps) || !ls_idmap_get(&a->ev_ix, to, &pr) ||
 	    !a->pend[ps].send || a->pend[pr].send) {
 		a->st.stray_edges++;
 		return 0;
@@ -316,7 +315,7 @@ static int message_edge(struct an_waits *a, uint64_t from, uint64_t to)
 			 * can take messages in the wrong order; a Wait on several
 			 * waits for all of them alike.
 			 */
-			bool wrong = q->head != AN_NONE &&
+			bool wrong = q->head != LS_NONE &&
 				     a->order[q->head].t < a->acts[w].t0 &&
 				     (a->acts[w].role == LS_R_MPI_RECV ||
 				      a->acts[w].role == LS_R_MPI_SENDRECV);
@@ -328,8 +327,8 @@ static int message_edge(struct an_waits *a, uint64_t from, uint64_t to)
 	}
 	if (recv.has_req)
 		post_done(a, a->acts[w].proc, recv.req);
-	an_idmap_del(&a->ev_ix, from);
-	an_idmap_del(&a->ev_ix, to);
+	ls_idmap_del(&a->ev_ix, from);
+	ls_idmap_del(&a->ev_ix, to);
 	pend_free(a, ps);
 	pend_free(a, pr);
 	if (blocking_send(a->acts[s].role) && (rc = input_done(a, s)) < 0)
@@ -369,7 +368,7 @@ static int edge(struct an_waits *a, const struct ls_record *rec, const char **wh
 	if ((n != 4 || memcmp(type, "coll", 4) != 0) &&
 	    (n != 7 || memcmp(type, "barrier", 7) != 0))
 		return an_gwaits_edge(a, type, n, from, to);
-	if (!an_idmap_get(&a->act_ix, from, &c) || !an_idmap_get(&a->act_ix, to, &w)) {
+	if (!ls_idmap_get(&a->act_ix, from, &c) || !ls_idmap_get(&a->act_ix, to, &w)) {
 		a->st.stray_edges++;
 		return 0;
 	}
@@ -402,12 +401,12 @@ static int instance(struct an_waits *a, const struct ls_record *rec, const char 
 			return LS_ERR_SYNTAX;
 		}
 		p += n;
-		if (!an_idmap_get(&a->act_ix, m.v.u, &i)) {
+		if (!ls_idmap_get(&a->act_ix, m.v.u, &i)) {
 			a->st.stray_edges++;
 			continue;
 		}
-		an_idmap_del(&a->act_ix, a->acts[i].id);
-		an_idmap_del(&a->act_ix, a->acts[i].leave);
+		ls_idmap_del(&a->act_ix, a->acts[i].id);
+		ls_idmap_del(&a->act_ix, a->acts[i].leave);
 		if ((rc = input_done(a, i)) < 0)
 			return rc;
 	}
@@ -492,8 +491,8 @@ static int close_frame(struct an_waits *a, const struct an_frame *f,
 		a->time[ev->s].in_mpi--;
 	if (own && (an_coll_expected(&a->tr.defs, x->role, x->comm, x->proc) ||
 		    x->role == LS_R_OMP_BARRIER)) {
-		if ((rc = an_idmap_put(&a->act_ix, x->id, i)) < 0 ||
-		    (rc = an_idmap_put(&a->act_ix, x->leave, i)) < 0)
+		if ((rc = ls_idmap_put(&a->act_ix, x->id, i)) < 0 ||
+		    (rc = ls_idmap_put(&a->act_ix, x->leave, i)) < 0)
 			return rc;
 		x->inputs++;
 	}
@@ -521,7 +520,7 @@ static int leave(struct an_waits *a, const struct ls_record *rec,
 	return 0;
 }
 
-/* The MPI activity an event happens in, or AN_NONE (counted). */
+/* The MPI activity an event happens in, or LS_NONE (counted). */
 static uint32_t event_act(struct an_waits *a, const struct an_event *ev)
 {
 	const struct an_frame *top = an_stack_top(&a->tr.stacks[ev->s]);
@@ -529,7 +528,7 @@ static uint32_t event_act(struct an_waits *a, const struct an_event *ev)
 	if (top && top->a)
 		return top->a - 1;
 	a->st.outside++;
-	return AN_NONE;
+	return LS_NONE;
 }
 
 static int send_event(struct an_waits *a, const struct ls_record *rec,
@@ -540,10 +539,10 @@ static int send_event(struct an_waits *a, const struct ls_record *rec,
 	uint64_t id;
 	int rc;
 
-	if (i == AN_NONE)
+	if (i == LS_NONE)
 		return 0;
 	if (ls_get_u64(rec, LS_F_PEER, &id) < 0 ||
-	    (peer = an_index(&a->tr.defs.proc_ix, id)) == AN_NONE) {
+	    (peer = ls_index(&a->tr.defs.proc_ix, id)) == LS_NONE) {
 		*why = "message naming an undefined process";
 		return LS_ERR_SYNTAX;
 	}
@@ -551,7 +550,7 @@ static int send_event(struct an_waits *a, const struct ls_record *rec,
 				    .send = true, .peer = peer };
 	if ((rc = order_push(a, peer, pend.t, &pend.order)) < 0 ||
 	    (rc = pend_new(a, pend, &p)) < 0 ||
-	    (rc = an_idmap_put(&a->ev_ix, ev->id, p)) < 0)
+	    (rc = ls_idmap_put(&a->ev_ix, ev->id, p)) < 0)
 		return rc;
 	act_ref(a, i);
 	a->acts[i].inputs += blocking_send(a->acts[i].role);
@@ -565,12 +564,12 @@ static int recv_event(struct an_waits *a, const struct ls_record *rec,
 	struct an_pending pend;
 	int rc;
 
-	if (i == AN_NONE)
+	if (i == LS_NONE)
 		return 0;
 	pend = (struct an_pending){ .act = i, .t = ev->t, .ev = ev->id };
 	pend.has_req = ls_get_u64(rec, LS_F_REQ, &pend.req) == 0;
 	if ((rc = pend_new(a, pend, &p)) < 0 ||
-	    (rc = an_idmap_put(&a->ev_ix, ev->id, p)) < 0)
+	    (rc = ls_idmap_put(&a->ev_ix, ev->id, p)) < 0)
 		return rc;
 	a->acts[i].inputs++;
 	return 0;
@@ -580,7 +579,7 @@ static int request_event(struct an_waits *a, const struct ls_record *rec,
 			 const struct an_event *ev)
 {
 	uint32_t i, p;
-	uint64_t req;
+	uint64_t req, key;
 	int rc;
 
 	if (ls_get_u64(rec, LS_F_REQ, &req) < 0)
@@ -589,12 +588,12 @@ static int request_event(struct an_waits *a, const struct ls_record *rec,
 		post_done(a, ev->proc, req);
 		return 0;
 	}
-	if ((i = event_act(a, ev)) == AN_NONE || !POST_KEY_FITS(ev->proc, req))
+	if ((i = event_act(a, ev)) == LS_NONE || !ls_key_pair(ev->proc, req, &key))
 		return 0;
 	post_done(a, ev->proc, req);	/* a request id used again */
 	if ((rc = pend_new(a, (struct an_pending){ .act = i, .t = a->acts[i].t0,
 						   .ev = ev->id }, &p)) < 0 ||
-	    (rc = an_idmap_put(&a->post_ix, POST_KEY(ev->proc, req), p)) < 0)
+	    (rc = ls_idmap_put(&a->post_ix, key, p)) < 0)
 		return rc;
 	act_ref(a, i);
 	return 0;
@@ -607,7 +606,7 @@ static int coll_end(struct an_waits *a, const struct ls_record *rec,
 	uint64_t comm;
 
 	if (top && top->a && ls_get_u64(rec, LS_F_COMM, &comm) == 0)
-		a->acts[top->a - 1].comm = an_index(&a->tr.defs.comm_ix, comm);
+		a->acts[top->a - 1].comm = ls_index(&a->tr.defs.comm_ix, comm);
 	return 0;
 }
 
@@ -621,7 +620,7 @@ static int definition(struct an_waits *a, const struct ls_record *rec,
 		return rc;
 	if (rec->kind == LS_K_PROCESS) {
 		/* a row of tallies per process, all patterns */
-		if (an_vec_room(&a->tally, &a->tally_cap, np * LS_P__COUNT - 1,
+		if (ls_vec_room(&a->tally, &a->tally_cap, np * LS_P__COUNT - 1,
 				sizeof(*a->tally)) < 0)
 			return LS_ERR_NOMEM;
 		memset(tally(a, np - 1, 0), 0, LS_P__COUNT * sizeof(*a->tally));
@@ -629,7 +628,7 @@ static int definition(struct an_waits *a, const struct ls_record *rec,
 	}
 	if (rec->kind != LS_K_STREAM)
 		return 0;
-	if (an_vec_room(&a->time, &a->time_cap, n - 1, sizeof(*a->time)) < 0 ||
+	if (ls_vec_room(&a->time, &a->time_cap, n - 1, sizeof(*a->time)) < 0 ||
 	    an_gwaits_stream(a) < 0)
 		return LS_ERR_NOMEM;
 	a->time[n - 1] = (struct an_stream_time){
@@ -650,7 +649,7 @@ static int definition(struct an_waits *a, const struct ls_record *rec,
 
 uint64_t an_waits_reads(void)
 {
-	return AN_DEFS_KINDS | LS_KIND_BIT(LS_K_EDGE) | LS_KIND_BIT(LS_K_INSTANCE) |
+	return LS_DEFS_KINDS | LS_KIND_BIT(LS_K_EDGE) | LS_KIND_BIT(LS_K_INSTANCE) |
 	       EVENTS_READ;
 }
 
@@ -663,7 +662,7 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 	/* most records find no batch open: that is checked before the call */
 	if (a->g.batch != AN_GB_NONE && (rc = an_gwaits_flush(a, rec)) < 0)
 		return rc;
-	if (AN_DEFS_KINDS & LS_KIND_BIT(rec->kind))
+	if (LS_DEFS_KINDS & LS_KIND_BIT(rec->kind))
 		return definition(a, rec, why);
 	if (rec->kind == LS_K_EDGE)
 		return edge(a, rec, why);
@@ -724,12 +723,12 @@ static int summary_record(struct an_waits *a, enum ls_pattern p,
 			  const struct an_tally *t, uint32_t proc,
 			  uint64_t min, uint64_t max)
 {
-	ls_build_begin(a->w, proc != AN_NONE ? 5 : 6);
+	ls_build_begin(a->w, proc != LS_NONE ? 5 : 6);
 	ls_put_kind(a->w, LS_K_WAIT_SUMMARY);
 	ls_put_pattern(a->w, p);
 	ls_put_u64(a->w, LS_F_COUNT, t->count);
 	ls_put_u64(a->w, LS_F_NS, t->ns);
-	if (proc != AN_NONE) {
+	if (proc != LS_NONE) {
 		ls_put_u64(a->w, LS_F_PROCESS, a->tr.defs.procs[proc].id);
 	} else {
 		ls_put_u64(a->w, LS_F_MIN, min);
@@ -766,7 +765,7 @@ int an_waits_summary(struct an_waits *a)
 
 		if (!all.count)
 			continue;
-		if ((rc = summary_record(a, p, &all, AN_NONE, min, max)) < 0)
+		if ((rc = summary_record(a, p, &all, LS_NONE, min, max)) < 0)
 			return rc;
 		for (uint32_t q = 0; q < a->tr.defs.nprocs; q++) {
 			const struct an_tally *t = tally(a, q, p);
@@ -792,9 +791,9 @@ void an_waits_release(struct an_waits *a)
 	free(a->queues);
 	free(a->tally);
 	free(a->split);
-	an_idmap_release(&a->ev_ix);
-	an_idmap_release(&a->act_ix);
-	an_idmap_release(&a->post_ix);
+	ls_idmap_release(&a->ev_ix);
+	ls_idmap_release(&a->act_ix);
+	ls_idmap_release(&a->post_ix);
 	an_gwaits_release(&a->g);
 	an_trace_release(&a->tr);
 }

@@ -19,7 +19,7 @@
 #include "../libstream/writer.h"
 #include "blame.h"
 #include "gwaits.h"
-#include "idmap.h"
+#include "../libstream/idmap.h"
 #include "trace.h"
 
 /* An MPI activity the analysis follows. */
@@ -91,9 +91,9 @@ struct an_waits {
 	uint32_t nacts, acts_cap, free_act;
 	struct an_pending *pend;
 	uint32_t npend, pend_cap, free_pend;
-	struct an_idmap ev_ix;		/* event id -> pending (sends, receives) */
-	struct an_idmap act_ix;		/* collective enter/leave id -> act */
-	struct an_idmap post_ix;	/* (process << 40 | req) -> pending post */
+	struct ls_idmap ev_ix;		/* event id -> pending (sends, receives) */
+	struct ls_idmap act_ix;		/* collective enter/leave id -> act */
+	struct ls_idmap post_ix;	/* (process << 40 | req) -> pending post */
 	struct an_order_node *order;
 	uint32_t norder, order_cap, free_order;
 	struct an_order_queue *queues;	/* per process index */

@@ -48,7 +48,7 @@ static double share(uint64_t part, uint64_t whole)
 /* Length, changes, and the time per process and per stream, on stderr. */
 static void summary(const char *input, const struct an_crit *c)
 {
-	const struct an_defs *d = &c->tr.defs;
+	const struct ls_defs *d = &c->tr.defs;
 	uint64_t run = c->st.nodes ? (uint64_t)(c->now - c->first) : 0;
 
 	fprintf(stderr, "%s: critical path %.9f s of a %.9f s run, %" PRIu64

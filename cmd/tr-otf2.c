@@ -172,11 +172,14 @@ static int run(struct archive *a, const char *input, const char *out_path, bool 
 	if (!(path = readable_twice(input, a->stage)) ||
 	    pass(o, path, name, out_path, otf2out_take) != 0)
 		goto out;
-	if (otf2out_open(o, a->stage, a->name) < 0 ||
-	    pass(o, path, name, out_path, otf2out_write) != 0 ||
-	    otf2out_close(o) < 0) {
-		if (otf2out_error(o)[0])
-			tool_error("%s: %s", out_path, otf2out_error(o));
+	if (otf2out_open(o, a->stage, a->name) < 0) {
+		tool_error("%s: %s", out_path, otf2out_error(o));
+		goto out;
+	}
+	if (pass(o, path, name, out_path, otf2out_write) != 0)
+		goto out;
+	if (otf2out_close(o) < 0) {
+		tool_error("%s: %s", out_path, otf2out_error(o));
 		goto out;
 	}
 	if (archive_place(a, force, err, sizeof(err)) < 0) {

@@ -22,6 +22,10 @@ group_passes() {
 	group_passes skim
 }
 
+@test "id map: puts, gets and deletes agree with a plain array" {
+	group_passes idmap
+}
+
 @test "JSON to msgpack and back, judged against msgpack-c's own packing" {
 	group_passes json
 }

@@ -1,14 +1,8 @@
 #!/usr/bin/env bats
-# Unit tests of analysis/ (tests/helper/an-unit.c): the id map against a
-# plain array, exact blame splits, collective shapes, message matching.
+# Unit tests of analysis/ (tests/helper/an-unit.c): exact blame splits,
+# collective shapes, message matching.
 
 load common
-
-@test "id map: puts, gets and deletes agree with a plain array" {
-	run an-unit idmap
-	assert_success
-	assert_output ""
-}
 
 @test "blame split: parts add up exactly, leftovers to the largest share" {
 	run an-unit split

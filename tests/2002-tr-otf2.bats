@@ -175,6 +175,20 @@ IN
 	assert_nothing_written
 }
 
+@test "locks: ids up to 2^32 - 1 come back; past OTF2's 32 bits one line, exit 1, nothing written" {
+	doc_examples | sed 's/"lock":1}/"lock":4294967295}/' > "$TMP/s.ndjson"
+	tr-otf2 -o "$TMP/ok/x" "$TMP/s.ndjson"
+	run tr-read -J "$TMP/ok/x.otf2"
+	assert_line --partial '"k":"lock_acquire","id":38,"t":7000,"s":0,"lock":4294967295}'
+	assert_line --partial '"k":"lock_release","id":39,"t":7100,"s":0,"lock":4294967295}'
+	doc_examples | sed 's/"lock":1}/"lock":4294967296}/' > "$TMP/s.ndjson"
+	mkdir "$TMP/out"
+	run --separate-stderr tr-otf2 -o "$TMP/out/x" "$TMP/s.ndjson"
+	assert_failure 1
+	assert_equal "$stderr" "tr-otf2: $TMP/s.ndjson: line 46: lock 4294967296 has no OTF2 number (OTF2 numbers locks in 32 bits)"
+	assert_nothing_written
+}
+
 @test "a folder that cannot be made: one line, exit 1" {
 	touch "$TMP/file"
 	run --separate-stderr tr-otf2 -o "$TMP/file/t" "$FIX/trace.tr"

@@ -26,7 +26,7 @@ struct otf2out *otf2out_new(void)
 	struct otf2out *o = calloc(1, sizeof(*o));
 
 	if (o)
-		an_defs_init(&o->defs);
+		ls_defs_init(&o->defs);
 	if (o && otf2out_string(o, "", 0) == NONE) {	/* ref 0: the empty string */
 		free(o);
 		return NULL;
@@ -285,7 +285,7 @@ void otf2out_free(struct otf2out *o)
 	free(o->strings.slot);
 	free(o->samples);
 	free(o->blame);
-	an_idmap_release(&o->blame_of);
-	an_idmap_release(&o->lock_order);
+	ls_idmap_release(&o->blame_of);
+	ls_idmap_release(&o->lock_order);
 	free(o);
 }

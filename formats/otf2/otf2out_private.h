@@ -4,8 +4,8 @@
 
 #include <otf2/otf2.h>
 
-#include "../../analysis/defs.h"
-#include "../../analysis/idmap.h"
+#include "../../libstream/defs.h"
+#include "../../libstream/idmap.h"
 #include "errors.h"
 #include "otf2out.h"
 
@@ -19,7 +19,7 @@ enum { A_STREAM_REF, A_EVENT_REF, A_RESULT, A_PATTERN, A__COUNT };
 #define P_CALLSITE 0
 
 
-/* What the writer keeps of each definition besides what an_defs keeps, by its index. */
+/* What the writer keeps of each definition besides what ls_defs keeps, by its index. */
 struct out_process {
 	OTF2_StringRef name;
 	uint32_t world;		/* index in the MPI locations group, or NONE */
@@ -91,7 +91,7 @@ struct otf2out {
 	struct otf2out_report report;
 	struct out_strings strings;
 
-	struct an_defs defs;
+	struct ls_defs defs;
 	struct out_process *procs;
 	struct out_stream *streams;
 	struct out_region *regions;
@@ -99,7 +99,7 @@ struct otf2out {
 	uint32_t cap_procs, cap_streams, cap_regions, cap_comms;
 	struct out_counter *counters;
 	uint32_t ncounters, cap_counters;
-	struct an_idmap counter_ix;	/* counter id -> index */
+	struct ls_idmap counter_ix;	/* counter id -> index */
 	uint32_t metric_base;	/* member and class ref of the first analysis metric */
 
 	bool has_epoch;
@@ -112,10 +112,10 @@ struct otf2out {
 
 	struct out_sample *samples;
 	uint32_t nsamples, cap_samples;
-	struct an_idmap blame_of;	/* activity (enter id) -> index into blame */
+	struct ls_idmap blame_of;	/* activity (enter id) -> index into blame */
 	struct out_blame *blame;
 	uint32_t nblame, cap_blame;
-	struct an_idmap lock_order;	/* (stream, lock) -> order of its acquire */
+	struct ls_idmap lock_order;	/* (stream, lock) -> order of its acquire */
 	uint64_t acquires;
 
 	OTF2_Archive *archive;

@@ -1,5 +1,5 @@
 /*
- * The writer's definitions: taken in pass 1 (through an_defs, which checks
+ * The writer's definitions: taken in pass 1 (through ls_defs, which checks
  * ids and references, plus the names and OTF2 roles kept here), written
  * after the events, when every location's event count is known. Processes
  * and streams become location groups and locations numbered in definition
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../analysis/vec.h"
+#include "../../libstream/vec.h"
 #include "../../libstream/error.h"
 #include "otf2out_private.h"
 #include "vocab.h"
@@ -51,9 +51,9 @@ static int take_region(struct otf2out *o, const struct ls_record *rec, uint32_t 
 		snprintf(buf, sizeof(buf), "%.*s", (int)n, paradigm);
 		r->paradigm = otf2_paradigm_by_name(buf);
 	}
-	if (role == LS_R_DEV_MEMCPY && o->defs.dirs[ix] == AN_DIR_HTOD)
+	if (role == LS_R_DEV_MEMCPY && o->defs.dirs[ix] == LS_DIR_HTOD)
 		r->copy = 1;
-	else if (role == LS_R_DEV_MEMCPY && o->defs.dirs[ix] == AN_DIR_DTOH)
+	else if (role == LS_R_DEV_MEMCPY && o->defs.dirs[ix] == LS_DIR_DTOH)
 		r->copy = -1;
 	if (!r->copy && !otf2_role_for(role, o->strings.v[r->name], &r->paradigm, &r->role))
 		o->report.roles_by_name++;
@@ -70,10 +70,10 @@ static int take_counter(struct otf2out *o, const struct ls_record *rec)
 		return otf2out_fail(o, LS_ERR_SYNTAX, "counter without a valid 'id'");
 	if (id >= UINT32_MAX - M__COUNT)
 		return otf2out_fail(o, LS_ERR_SYNTAX, "counter id too large for OTF2");
-	if (an_idmap_get(&o->counter_ix, id, &old))
+	if (ls_idmap_get(&o->counter_ix, id, &old))
 		return otf2out_fail(o, LS_ERR_SYNTAX, "definition id defined twice");
-	if (an_vec_room(&o->counters, &o->cap_counters, o->ncounters, sizeof(*c)) < 0 ||
-	    an_idmap_put(&o->counter_ix, id, o->ncounters) < 0)
+	if (ls_vec_room(&o->counters, &o->cap_counters, o->ncounters, sizeof(*c)) < 0 ||
+	    ls_idmap_put(&o->counter_ix, id, o->ncounters) < 0)
 		return otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
 	c = &o->counters[o->ncounters++];
 	*c = (struct out_counter){ id, 0, 0, OTF2_TYPE_UINT64, false };
@@ -85,16 +85,16 @@ static int take_counter(struct otf2out *o, const struct ls_record *rec)
 	return 0;
 }
 
-/* Room for index ix in a table kept beside one of an_defs'. */
+/* Room for index ix in a table kept beside one of ls_defs'. */
 #define ROOM(o, table, cap, ix) \
-	(an_vec_room(&(o)->table, &(o)->cap, (ix), sizeof(*(o)->table)) < 0 ? \
+	(ls_vec_room(&(o)->table, &(o)->cap, (ix), sizeof(*(o)->table)) < 0 ? \
 	 otf2out_fail((o), LS_ERR_NOMEM, "out of memory") : \
 	 (memset(&(o)->table[ix], 0, sizeof(*(o)->table)), 0))
 
 int otf2out_take_definition(struct otf2out *o, const struct ls_record *rec)
 {
 	const char *why = "";
-	int rc = an_defs_take(&o->defs, rec, &why);
+	int rc = ls_defs_take(&o->defs, rec, &why);
 	uint32_t ix;
 
 	if (rc == LS_ERR_SYNTAX)
@@ -144,8 +144,8 @@ void otf2out_release_definitions(struct otf2out *o)
 {
 	for (uint32_t i = 0; i < o->defs.nstreams; i++)
 		free(o->streams[i].stack);
-	an_defs_release(&o->defs);
-	an_idmap_release(&o->counter_ix);
+	ls_defs_release(&o->defs);
+	ls_idmap_release(&o->counter_ix);
 	free(o->procs);
 	free(o->streams);
 	free(o->regions);
@@ -163,7 +163,7 @@ static OTF2_StringRef fixed(struct otf2out *o, const char *s)
 	return otf2out_string(o, s, (uint32_t)strlen(s));
 }
 
-static OTF2_LocationType location_type(const struct an_stream *s)
+static OTF2_LocationType location_type(const struct ls_stream *s)
 {
 	return s->host ? OTF2_LOCATION_TYPE_CPU_THREAD :
 	       s->gpu ? OTF2_LOCATION_TYPE_ACCELERATOR_STREAM : OTF2_LOCATION_TYPE_METRIC;
@@ -289,7 +289,7 @@ static int write_group(OTF2_GlobalDefWriter *d, uint32_t ref, OTF2_GroupType typ
  * A team of streams that holds a non-host stream, or none (a thread team
  * holds its master): a device's, whose window device copies are on.
  */
-static bool window_team(const struct otf2out *o, const struct an_comm *c)
+static bool window_team(const struct otf2out *o, const struct ls_comm *c)
 {
 	if (!c->paradigm)
 		return false;
@@ -305,7 +305,7 @@ void otf2out_place_windows(struct otf2out *o)
 	for (uint32_t s = 0; s < o->defs.nstreams; s++)
 		o->streams[s].win = NONE;
 	for (uint32_t c = 0; c < o->defs.ncomms; c++) {
-		const struct an_comm *team = &o->defs.comms[c];
+		const struct ls_comm *team = &o->defs.comms[c];
 
 		if (!window_team(o, team))
 			continue;
@@ -373,7 +373,7 @@ static int write_team_groups(struct otf2out *o, OTF2_GlobalDefWriter *d, struct 
 		rc = write_group(d, g->next++, OTF2_GROUP_TYPE_COMM_LOCATIONS, paradigm, n,
 				 g->members);
 		for (uint32_t t = c; rc == 0 && t < o->defs.ncomms; t++) {
-			const struct an_comm *team = &o->defs.comms[t];
+			const struct ls_comm *team = &o->defs.comms[t];
 
 			if (!team->paradigm || strcmp(team->paradigm, name))
 				continue;
@@ -398,7 +398,7 @@ static int write_team_groups(struct otf2out *o, OTF2_GlobalDefWriter *d, struct 
 static int write_comm_groups(struct otf2out *o, OTF2_GlobalDefWriter *d, struct groups *g)
 {
 	for (uint32_t c = 0; c < o->defs.ncomms; c++) {
-		const struct an_comm *comm = &o->defs.comms[c];
+		const struct ls_comm *comm = &o->defs.comms[c];
 
 		if (comm->paradigm)
 			continue;	/* a team: write_team_groups */
@@ -447,7 +447,7 @@ static int write_copy_groups(struct otf2out *o, OTF2_GlobalDefWriter *d, struct 
 
 static int by_comm_id(const void *a, const void *b, void *data)
 {
-	const struct an_comm *comms = data;
+	const struct ls_comm *comms = data;
 	uint64_t x = comms[*(const uint32_t *)a].id, y = comms[*(const uint32_t *)b].id;
 
 	return (x > y) - (x < y);

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../analysis/vec.h"
+#include "../../libstream/vec.h"
 #include "../../libstream/check.h"
 #include "../../libstream/error.h"
 #include "otf2out_private.h"
@@ -18,10 +18,10 @@
 
 /* The index field f of rec names in m; NONE with the message if none. */
 static uint32_t lookup(struct otf2out *o, const struct ls_record *rec, enum ls_field f,
-		       const struct an_idmap *m, const char *what)
+		       const struct ls_idmap *m, const char *what)
 {
 	uint64_t id = 0;
-	uint32_t ix = ls_get_u64(rec, f, &id) == 0 ? an_index(m, id) : NONE;
+	uint32_t ix = ls_get_u64(rec, f, &id) == 0 ? ls_index(m, id) : NONE;
 
 	if (ix == NONE)
 		otf2out_fail(o, LS_ERR_SYNTAX, "%s names undefined %s %" PRIu64,
@@ -33,14 +33,14 @@ static uint32_t lookup(struct otf2out *o, const struct ls_record *rec, enum ls_f
 static uint32_t rank_in(struct otf2out *o, const struct ls_record *rec, enum ls_field f,
 			uint32_t comm)
 {
-	const struct an_comm *c = &o->defs.comms[comm];
+	const struct ls_comm *c = &o->defs.comms[comm];
 	uint32_t p = lookup(o, rec, f, &o->defs.proc_ix, "process"), rank;
 
 	if (p == NONE)
 		return NONE;
 	if (c->n == 0)	/* MPI_COMM_SELF: each process alone */
 		return 0;
-	if ((rank = an_comm_rank(c, p)) == AN_NONE)
+	if ((rank = ls_comm_rank(c, p)) == LS_NONE)
 		otf2out_fail(o, LS_ERR_SYNTAX, "%s: process %" PRIu64 " is not a member of comm %"
 			     PRIu64, ls_kind_name(rec->kind), o->defs.procs[p].id, c->id);
 	return rank;
@@ -123,7 +123,7 @@ int otf2out_take_event(struct otf2out *o, const struct ls_record *rec)
 		uint32_t ix;
 
 		if (ls_get_u64(rec, LS_F_R, &r) == 0 &&
-		    (ix = an_index(&o->defs.region_ix, r)) != AN_NONE && o->regions[ix].copy)
+		    (ix = ls_index(&o->defs.region_ix, r)) != LS_NONE && o->regions[ix].copy)
 			st->copies = true;
 	}
 	return check_references(o, rec);
@@ -139,7 +139,7 @@ static OTF2_AttributeList *api_attributes(struct otf2out *o, const struct ls_rec
 
 	if (ls_get_u64(rec, LS_F_REF_STREAM, &u) == 0)
 		OTF2_AttributeList_AddLocationRef(o->attrs, A_STREAM_REF,
-						  an_index(&o->defs.stream_ix, u));
+						  ls_index(&o->defs.stream_ix, u));
 	if (ls_get_u64(rec, LS_F_CUDA_EVENT, &u) == 0)
 		OTF2_AttributeList_AddUint64(o->attrs, A_EVENT_REF, u);
 	if (ls_get_i64(rec, LS_F_RESULT, &i) == 0)
@@ -159,12 +159,12 @@ static OTF2_ErrorCode write_enter(struct otf2out *o, OTF2_EvtWriter *w, uint32_t
 				  uint64_t id, int64_t t)
 {
 	struct out_stream *st = &o->streams[s];
-	uint32_t r = an_index(&o->defs.region_ix, u64_or(rec, LS_F_R, 0)), blame;
+	uint32_t r = ls_index(&o->defs.region_ix, u64_or(rec, LS_F_R, 0)), blame;
 	struct out_frame *f;
 	OTF2_ErrorCode rc;
 	uint64_t corr;
 
-	if (an_vec_room(&st->stack, &st->cap, st->depth, sizeof(*st->stack)) < 0)
+	if (ls_vec_room(&st->stack, &st->cap, st->depth, sizeof(*st->stack)) < 0)
 		return OTF2_ERROR_MEM_ALLOC_FAILED;
 	if (o->regions[r].copy > 0)
 		rc = OTF2_EvtWriter_RmaGet(w, NULL, ts, st->win, 0, u64_or(rec, LS_F_BYTES, 0), id);
@@ -180,7 +180,7 @@ static OTF2_ErrorCode write_enter(struct otf2out *o, OTF2_EvtWriter *w, uint32_t
 		f->has_corr = true;
 		f->corr = corr;
 	}
-	if (rc == OTF2_SUCCESS && an_idmap_get(&o->blame_of, id, &blame)) {
+	if (rc == OTF2_SUCCESS && ls_idmap_get(&o->blame_of, id, &blame)) {
 		f->blame = blame;
 		rc = otf2out_write_blame(o, s, t, blame, false) < 0 ? OTF2_ERROR_INTEGRITY_FAULT : rc;
 	}
@@ -192,7 +192,7 @@ static OTF2_ErrorCode write_leave(struct otf2out *o, OTF2_EvtWriter *w, uint32_t
 				  uint64_t id, int64_t t)
 {
 	struct out_stream *st = &o->streams[s];
-	uint32_t r = an_index(&o->defs.region_ix, u64_or(rec, LS_F_R, 0));
+	uint32_t r = ls_index(&o->defs.region_ix, u64_or(rec, LS_F_R, 0));
 	struct out_frame *f = st->depth ? &st->stack[--st->depth] : NULL;
 	OTF2_ErrorCode rc = OTF2_SUCCESS;
 	uint64_t corr;
@@ -221,7 +221,7 @@ static OTF2_ErrorCode write_leave(struct otf2out *o, OTF2_EvtWriter *w, uint32_t
 static OTF2_ErrorCode write_message(struct otf2out *o, OTF2_EvtWriter *w,
 				    const struct ls_record *rec, OTF2_TimeStamp ts)
 {
-	uint32_t comm = an_index(&o->defs.comm_ix, u64_or(rec, LS_F_COMM, 0));
+	uint32_t comm = ls_index(&o->defs.comm_ix, u64_or(rec, LS_F_COMM, 0));
 	uint32_t rank = rank_in(o, rec, LS_F_PEER, comm);
 	OTF2_CommRef ref = (OTF2_CommRef)o->defs.comms[comm].id;
 	uint32_t tag = (uint32_t)u64_or(rec, LS_F_TAG, 0);
@@ -239,7 +239,7 @@ static OTF2_ErrorCode write_message(struct otf2out *o, OTF2_EvtWriter *w,
 static OTF2_ErrorCode write_coll_end(struct otf2out *o, OTF2_EvtWriter *w,
 				     const struct ls_record *rec, OTF2_TimeStamp ts)
 {
-	uint32_t comm = an_index(&o->defs.comm_ix, u64_or(rec, LS_F_COMM, 0));
+	uint32_t comm = ls_index(&o->defs.comm_ix, u64_or(rec, LS_F_COMM, 0));
 	uint32_t root = ls_has(rec, LS_F_ROOT) ? rank_in(o, rec, LS_F_ROOT, comm)
 					       : OTF2_UNDEFINED_UINT32;
 	OTF2_CollectiveOp op = OTF2_COLLECTIVE_OP_CREATE_HANDLE;
@@ -258,17 +258,38 @@ static OTF2_ErrorCode write_coll_end(struct otf2out *o, OTF2_EvtWriter *w,
 					       u64_or(rec, LS_F_RECVD, 0));
 }
 
-/* A lock's acquire and release share the order number of the acquire. */
-static uint32_t lock_order(struct otf2out *o, uint32_t s, uint64_t lock, bool acquire)
+static int write_failed(struct otf2out *o)
 {
-	uint64_t key = (uint64_t)s << 32 | (uint32_t)lock;
-	uint32_t order;
+	return otf2out_fail(o, LS_ERR_IO, "cannot write the archive: %s",
+			    o->otf2_msg[0] ? o->otf2_msg : "libotf2 failed");
+}
 
-	if (acquire || !an_idmap_get(&o->lock_order, key, &order)) {
+/*
+ * A lock's acquire or release: OTF2 numbers locks in 32 bits, and a
+ * release carries the order number of its stream's acquire of that lock.
+ * Returns 0, or the failure (said) of a lock id past 32 bits or no memory.
+ */
+static int write_lock(struct otf2out *o, OTF2_EvtWriter *w, uint32_t s,
+		      const struct ls_record *rec, OTF2_TimeStamp ts)
+{
+	bool acquire = rec->kind == LS_K_LOCK_ACQUIRE;
+	uint64_t lock = u64_or(rec, LS_F_LOCK, 0), key;
+	uint32_t order;
+	OTF2_ErrorCode rc;
+
+	if (lock > UINT32_MAX || !ls_key_pair(s, lock, &key))
+		return otf2out_fail(o, LS_ERR_SYNTAX, "lock %" PRIu64 " has no OTF2 number "
+				    "(OTF2 numbers locks in 32 bits)", lock);
+	if (acquire || !ls_idmap_get(&o->lock_order, key, &order)) {
 		order = (uint32_t)++o->acquires;
-		an_idmap_put(&o->lock_order, key, order);
+		if (ls_idmap_put(&o->lock_order, key, order) < 0)
+			return otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
 	}
-	return order;
+	rc = acquire ? OTF2_EvtWriter_ThreadAcquireLock(w, NULL, ts, OTF2_PARADIGM_OPENMP,
+							(uint32_t)lock, order)
+		     : OTF2_EvtWriter_ThreadReleaseLock(w, NULL, ts, OTF2_PARADIGM_OPENMP,
+							(uint32_t)lock, order);
+	return rc == OTF2_SUCCESS ? 0 : write_failed(o);
 }
 
 static OTF2_ErrorCode write_sample(OTF2_EvtWriter *w, const struct ls_record *rec,
@@ -297,7 +318,7 @@ static OTF2_ErrorCode write_kind(struct otf2out *o, OTF2_EvtWriter *w, uint32_t 
 				 const struct ls_record *rec, int64_t t, uint64_t id)
 {
 	OTF2_TimeStamp ts = otf2out_ticks(o, t);
-	uint64_t req, lock;
+	uint64_t req;
 	bool on = false;
 
 	switch (rec->kind) {
@@ -333,14 +354,6 @@ static OTF2_ErrorCode write_kind(struct otf2out *o, OTF2_EvtWriter *w, uint32_t 
 		return OTF2_EvtWriter_ThreadTeamBegin(w, NULL, ts, OTF2_UNDEFINED_COMM);
 	case LS_K_TEAM_END:
 		return OTF2_EvtWriter_ThreadTeamEnd(w, NULL, ts, OTF2_UNDEFINED_COMM);
-	case LS_K_LOCK_ACQUIRE:
-		lock = u64_or(rec, LS_F_LOCK, 0);
-		return OTF2_EvtWriter_ThreadAcquireLock(w, NULL, ts, OTF2_PARADIGM_OPENMP,
-							(uint32_t)lock, lock_order(o, s, lock, true));
-	case LS_K_LOCK_RELEASE:
-		lock = u64_or(rec, LS_F_LOCK, 0);
-		return OTF2_EvtWriter_ThreadReleaseLock(w, NULL, ts, OTF2_PARADIGM_OPENMP,
-							(uint32_t)lock, lock_order(o, s, lock, false));
 	case LS_K_MEASURE:
 		ls_get_bool(rec, LS_F_ON, &on);
 		return OTF2_EvtWriter_MeasurementOnOff(w, NULL, ts, on ? OTF2_MEASUREMENT_ON
@@ -354,16 +367,21 @@ static OTF2_ErrorCode write_kind(struct otf2out *o, OTF2_EvtWriter *w, uint32_t 
 
 int otf2out_write_event(struct otf2out *o, const struct ls_record *rec)
 {
-	uint32_t s = an_index(&o->defs.stream_ix, u64_or(rec, LS_F_S, 0));
+	uint32_t s = ls_index(&o->defs.stream_ix, u64_or(rec, LS_F_S, 0));
 	uint64_t id = u64_or(rec, LS_F_ID, 0);
 	OTF2_EvtWriter *w;
 	int64_t t;
+	int rc;
 
 	ls_get_i64(rec, LS_F_T, &t);
-	if (otf2out_write_samples(o, s, t) < 0 || !(w = otf2out_writer(o, s)) ||
-	    write_kind(o, w, s, rec, t, id) != OTF2_SUCCESS)
-		return otf2out_fail(o, LS_ERR_IO, "cannot write the archive: %s",
-				    o->otf2_msg[0] ? o->otf2_msg : "libotf2 failed");
+	if (otf2out_write_samples(o, s, t) < 0 || !(w = otf2out_writer(o, s)))
+		return write_failed(o);
+	if (rec->kind == LS_K_LOCK_ACQUIRE || rec->kind == LS_K_LOCK_RELEASE) {
+		if ((rc = write_lock(o, w, s, rec, t)) < 0)
+			return rc;
+	} else if (write_kind(o, w, s, rec, t, id) != OTF2_SUCCESS) {
+		return write_failed(o);
+	}
 	o->report.events++;
 	return 0;
 }

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../analysis/vec.h"
+#include "../../libstream/vec.h"
 #include "../../libstream/check.h"
 #include "../../libstream/error.h"
 #include "otf2out_private.h"
@@ -28,7 +28,7 @@
 static int add_sample(struct otf2out *o, uint32_t s, int64_t t, enum metric m,
 		      double value, uint8_t pattern)
 {
-	if (an_vec_room(&o->samples, &o->cap_samples, o->nsamples, sizeof(*o->samples)) < 0)
+	if (ls_vec_room(&o->samples, &o->cap_samples, o->nsamples, sizeof(*o->samples)) < 0)
 		return otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
 	o->samples[o->nsamples] = (struct out_sample){ t, s, o->nsamples, m, pattern, value };
 	o->nsamples++;
@@ -86,9 +86,9 @@ static int take_blame(struct otf2out *o, const struct ls_record *rec)
 	ls_get_u64(rec, LS_F_TO, &to);
 	ls_get_u64(rec, LS_F_NS, &ns);
 	o->metrics[idle ? M_IDLE_BLAME : M_BLAME] = true;
-	if (!an_idmap_get(&o->blame_of, to, &b)) {
-		if (an_vec_room(&o->blame, &o->cap_blame, o->nblame, sizeof(*o->blame)) < 0 ||
-		    an_idmap_put(&o->blame_of, to, o->nblame) < 0)
+	if (!ls_idmap_get(&o->blame_of, to, &b)) {
+		if (ls_vec_room(&o->blame, &o->cap_blame, o->nblame, sizeof(*o->blame)) < 0 ||
+		    ls_idmap_put(&o->blame_of, to, o->nblame) < 0)
 			return otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
 		b = o->nblame++;
 		o->blame[b] = (struct out_blame){ 0, 0, false, LS_P__COUNT };
@@ -118,7 +118,7 @@ int otf2out_take_result(struct otf2out *o, const struct ls_record *rec)
 	ls_get_u64(rec, LS_F_S, &sid);
 	ls_get_i64(rec, LS_F_T, &t);
 	ls_get_u64(rec, LS_F_DUR, &dur);
-	if ((s = an_index(&o->defs.stream_ix, sid)) == NONE)
+	if ((s = ls_index(&o->defs.stream_ix, sid)) == NONE)
 		return otf2out_fail(o, LS_ERR_SYNTAX, "%s names undefined stream %" PRIu64,
 				    ls_kind_name(rec->kind), sid);
 	if (dur == 0)	/* nothing to mark; a span ends in range (ls_check_fields) */

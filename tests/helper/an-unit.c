@@ -1,8 +1,7 @@
 /*
  * Unit tests of analysis/, run by tests/0004-analysis-unit.bats:
- *   an-unit GROUP   run one group of checks (idmap, split, deps, p2p),
+ *   an-unit GROUP   run one group of checks (split, deps, p2p),
  *                   print failures, exit 1 if any
- * The id map is checked against a plain array as the judge.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,49 +9,8 @@
 
 #include "../../analysis/blame.h"
 #include "../../analysis/coll.h"
-#include "../../analysis/idmap.h"
 #include "../../analysis/p2p.h"
 #include "check.h"
-
-/* Random puts and deletes, mirrored in an array: the map must agree. */
-static void test_idmap(void)
-{
-	enum { KEYS = 5000 };
-	static uint32_t want[KEYS];
-	static bool in[KEYS];
-	struct an_idmap m = AN_IDMAP_INIT;
-	uint64_t state = 1;
-	size_t count = 0;
-
-	for (int step = 0; step < 200000; step++) {
-		uint32_t k, v;
-
-		state = state * 6364136223846793005u + 1442695040888963407u;
-		k = (uint32_t)(state >> 33) % KEYS;
-		if (state >> 63) {
-			CHECK(an_idmap_put(&m, (uint64_t)k << 20, (uint32_t)step) == 0);
-			count += !in[k];
-			in[k] = true;
-			want[k] = (uint32_t)step;
-		} else {
-			CHECK(an_idmap_del(&m, (uint64_t)k << 20) == in[k]);
-			count -= in[k];
-			in[k] = false;
-		}
-		if (step % 997 == 0) {
-			for (uint32_t j = 0; j < KEYS; j++) {
-				bool got = an_idmap_get(&m, (uint64_t)j << 20, &v);
-
-				CHECK(got == in[j]);
-				CHECK(!got || v == want[j]);
-			}
-		}
-	}
-	CHECK(m.count == count);
-	CHECK(!an_idmap_get(&m, UINT64_MAX, &(uint32_t){ 0 }));
-	CHECK(an_idmap_put(&m, UINT64_MAX, 7) == 0);
-	an_idmap_release(&m);
-}
 
 /* The split of a wait adds up exactly; the leftover goes to the largest. */
 static void test_split(void)
@@ -96,24 +54,24 @@ static void test_deps(void)
 	uint32_t dep[4];
 	struct an_coll_inst *inst;
 
-	inst = inst_of(LS_R_MPI_N2N, AN_NONE, t, 4);
+	inst = inst_of(LS_R_MPI_N2N, LS_NONE, t, 4);
 	an_coll_deps(inst, dep);
 	CHECK(dep[0] == 2 && dep[1] == 2 && dep[2] == 0 && dep[3] == 2);
 	free(inst);
 	inst = inst_of(LS_R_MPI_ONE2N, 3, t, 4);
 	an_coll_deps(inst, dep);
-	CHECK(dep[0] == 3 && dep[1] == 3 && dep[2] == 3 && dep[3] == AN_NONE);
+	CHECK(dep[0] == 3 && dep[1] == 3 && dep[2] == 3 && dep[3] == LS_NONE);
 	free(inst);
 	inst = inst_of(LS_R_MPI_N2ONE, 2, t, 4);
 	an_coll_deps(inst, dep);
-	CHECK(dep[0] == AN_NONE && dep[1] == AN_NONE && dep[2] == 0 && dep[3] == AN_NONE);
+	CHECK(dep[0] == LS_NONE && dep[1] == LS_NONE && dep[2] == 0 && dep[3] == LS_NONE);
 	free(inst);
-	inst = inst_of(LS_R_MPI_SCAN, AN_NONE, t, 4);
+	inst = inst_of(LS_R_MPI_SCAN, LS_NONE, t, 4);
 	an_coll_deps(inst, dep);
-	CHECK(dep[0] == AN_NONE && dep[1] == 0 && dep[2] == 0 && dep[3] == 2);
+	CHECK(dep[0] == LS_NONE && dep[1] == 0 && dep[2] == 0 && dep[3] == 2);
 	free(inst);
 	/* a rooted shape with no root named: everyone waits for everyone */
-	inst = inst_of(LS_R_MPI_ONE2N, AN_NONE, t, 4);
+	inst = inst_of(LS_R_MPI_ONE2N, LS_NONE, t, 4);
 	an_coll_deps(inst, dep);
 	CHECK(dep[0] == 2 && dep[2] == 0);
 	free(inst);
@@ -146,7 +104,7 @@ static void test_p2p(void)
 int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*run)(void); } groups[] = {
-		{ "idmap", test_idmap }, { "split", test_split },
+		{ "split", test_split },
 		{ "deps", test_deps }, { "p2p", test_p2p },
 	};
 
@@ -156,6 +114,6 @@ int main(int argc, char **argv)
 			return failures != 0;
 		}
 	}
-	fprintf(stderr, "usage: an-unit idmap|split|deps|p2p\n");
+	fprintf(stderr, "usage: an-unit split|deps|p2p\n");
 	return 2;
 }

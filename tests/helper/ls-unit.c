@@ -18,6 +18,7 @@
 
 #include "../../libstream/enc.h"
 #include "../../libstream/error.h"
+#include "../../libstream/idmap.h"
 #include "../../libstream/idset.h"
 #include "../../libstream/json.h"
 #include "../../libstream/pipe.h"
@@ -419,6 +420,46 @@ static void test_idset(void)
 	CHECK(!ls_idset_has(&set, 0));
 }
 
+/* Random puts and deletes, mirrored in an array: the map must agree. */
+static void test_idmap(void)
+{
+	enum { KEYS = 5000 };
+	static uint32_t want[KEYS];
+	static bool in[KEYS];
+	struct ls_idmap m = LS_IDMAP_INIT;
+	uint64_t state = 1;
+	size_t count = 0;
+
+	for (int step = 0; step < 200000; step++) {
+		uint32_t k, v;
+
+		state = state * 6364136223846793005u + 1442695040888963407u;
+		k = (uint32_t)(state >> 33) % KEYS;
+		if (state >> 63) {
+			CHECK(ls_idmap_put(&m, (uint64_t)k << 20, (uint32_t)step) == 0);
+			count += !in[k];
+			in[k] = true;
+			want[k] = (uint32_t)step;
+		} else {
+			CHECK(ls_idmap_del(&m, (uint64_t)k << 20) == in[k]);
+			count -= in[k];
+			in[k] = false;
+		}
+		if (step % 997 == 0) {
+			for (uint32_t j = 0; j < KEYS; j++) {
+				bool got = ls_idmap_get(&m, (uint64_t)j << 20, &v);
+
+				CHECK(got == in[j]);
+				CHECK(!got || v == want[j]);
+			}
+		}
+	}
+	CHECK(m.count == count);
+	CHECK(!ls_idmap_get(&m, UINT64_MAX, &(uint32_t){ 0 }));
+	CHECK(ls_idmap_put(&m, UINT64_MAX, 7) == 0);
+	ls_idmap_release(&m);
+}
+
 /* Ids in runs take a run each; in any order, the set is the set of a bitmap. */
 static void test_idset_runs(void)
 {
@@ -601,7 +642,7 @@ int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*run)(void); } groups[] = {
 		{ "mp", test_mp }, { "record", test_record }, { "json", test_json },
-		{ "idset", test_idset }, { "idset-runs", test_idset_runs }, { "schema", test_schema },
+		{ "idmap", test_idmap }, { "idset", test_idset }, { "idset-runs", test_idset_runs }, { "schema", test_schema },
 		{ "enc", test_enc },
 		{ "pipe", test_pipe }, { "skim", test_skim },
 	};

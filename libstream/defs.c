@@ -2,43 +2,43 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../libstream/error.h"
+#include "error.h"
 #include "defs.h"
 #include "vec.h"
 
-void an_defs_init(struct an_defs *d)
+void ls_defs_init(struct ls_defs *d)
 {
 	memset(d, 0, sizeof(*d));
 }
 
 /* Register id in m as the next index n. */
-static int define(struct an_idmap *m, uint64_t id, uint32_t n,
+static int define(struct ls_idmap *m, uint64_t id, uint32_t n,
 		  const char **why)
 {
 	uint32_t old;
 
-	if (an_idmap_get(m, id, &old)) {
+	if (ls_idmap_get(m, id, &old)) {
 		*why = "definition id defined twice";
 		return LS_ERR_SYNTAX;
 	}
-	return an_idmap_put(m, id, n);
+	return ls_idmap_put(m, id, n);
 }
 
-static int take_process(struct an_defs *d, const struct ls_record *rec,
+static int take_process(struct ls_defs *d, const struct ls_record *rec,
 			uint64_t id, const char **why)
 {
 	int rc;
 
-	if ((rc = an_vec_room(&d->procs, &d->procs_cap, d->nprocs, sizeof(*d->procs))) < 0 ||
+	if ((rc = ls_vec_room(&d->procs, &d->procs_cap, d->nprocs, sizeof(*d->procs))) < 0 ||
 	    (rc = define(&d->proc_ix, id, d->nprocs, why)) < 0)
 		return rc;
-	d->procs[d->nprocs] = (struct an_process){ id, ls_has(rec, LS_F_RANK), false };
+	d->procs[d->nprocs] = (struct ls_process){ id, ls_has(rec, LS_F_RANK), false };
 	d->ranked += ls_has(rec, LS_F_RANK);
 	d->nprocs++;
 	return 1;
 }
 
-static int take_stream(struct an_defs *d, const struct ls_record *rec,
+static int take_stream(struct ls_defs *d, const struct ls_record *rec,
 		       uint64_t id, const char **why)
 {
 	uint64_t process, device;
@@ -52,11 +52,11 @@ static int take_stream(struct an_defs *d, const struct ls_record *rec,
 		*why = "stream without a valid 'process' or 'type'";
 		return LS_ERR_SYNTAX;
 	}
-	if ((p = an_index(&d->proc_ix, process)) == AN_NONE) {
+	if ((p = ls_index(&d->proc_ix, process)) == LS_NONE) {
 		*why = "stream of an undefined process";
 		return LS_ERR_SYNTAX;
 	}
-	if ((rc = an_vec_room(&d->streams, &d->streams_cap, d->nstreams, sizeof(*d->streams))) < 0 ||
+	if ((rc = ls_vec_room(&d->streams, &d->streams_cap, d->nstreams, sizeof(*d->streams))) < 0 ||
 	    (rc = define(&d->stream_ix, id, d->nstreams, why)) < 0)
 		return rc;
 	host = n == 4 && memcmp(type, "host", 4) == 0;
@@ -64,7 +64,7 @@ static int take_stream(struct an_defs *d, const struct ls_record *rec,
 		device = 0;
 	if (ls_get_bool(rec, LS_F_NULL_STREAM, &null) < 0)
 		null = false;
-	d->streams[d->nstreams++] = (struct an_stream){
+	d->streams[d->nstreams++] = (struct ls_stream){
 		.id = id, .process = p, .host = host,
 		.first_host = host && !d->procs[p].has_host,
 		.gpu = n == 3 && memcmp(type, "gpu", 3) == 0,
@@ -78,13 +78,13 @@ static int take_stream(struct an_defs *d, const struct ls_record *rec,
 static uint8_t copy_dir(const char *dir, uint32_t n)
 {
 	if (n == 4 && memcmp(dir, "htod", 4) == 0)
-		return AN_DIR_HTOD;
+		return LS_DIR_HTOD;
 	if (n == 4 && memcmp(dir, "dtoh", 4) == 0)
-		return AN_DIR_DTOH;
-	return AN_DIR_OTHER;
+		return LS_DIR_DTOH;
+	return LS_DIR_OTHER;
 }
 
-static int take_region(struct an_defs *d, const struct ls_record *rec,
+static int take_region(struct ls_defs *d, const struct ls_record *rec,
 		       uint64_t id, const char **why)
 {
 	const char *role, *dir;
@@ -95,14 +95,14 @@ static int take_region(struct an_defs *d, const struct ls_record *rec,
 		*why = "region without a valid 'role'";
 		return LS_ERR_SYNTAX;
 	}
-	if ((rc = an_vec_room(&d->roles, &d->roles_cap, d->nregions, 1)) < 0 ||
-	    (rc = an_vec_room(&d->dirs, &d->dirs_cap, d->nregions, 1)) < 0 ||
-	    (rc = an_vec_room(&d->region_ids, &d->region_ids_cap, d->nregions,
+	if ((rc = ls_vec_room(&d->roles, &d->roles_cap, d->nregions, 1)) < 0 ||
+	    (rc = ls_vec_room(&d->dirs, &d->dirs_cap, d->nregions, 1)) < 0 ||
+	    (rc = ls_vec_room(&d->region_ids, &d->region_ids_cap, d->nregions,
 			      sizeof(*d->region_ids))) < 0 ||
 	    (rc = define(&d->region_ix, id, d->nregions, why)) < 0)
 		return rc;
 	d->dirs[d->nregions] = ls_get_str(rec, LS_F_DIR, &dir, &ndir) < 0 ?
-			       AN_DIR_NONE : copy_dir(dir, ndir);
+			       LS_DIR_NONE : copy_dir(dir, ndir);
 	/* a role of a newer minor version is plain host code to this one */
 	d->region_ids[d->nregions] = id;
 	d->roles[d->nregions++] = (uint8_t)ls_role_lookup(role, n);
@@ -125,8 +125,8 @@ static const struct list_of streams_of = { LS_F_STREAMS, "comm without a valid '
  * defines, each once (seen keeps them: index -> position).
  */
 static int take_list(const struct ls_record *rec, const struct list_of *l,
-		     const struct an_idmap *ix, uint32_t **out, uint32_t *n,
-		     struct an_idmap *seen, const char **why)
+		     const struct ls_idmap *ix, uint32_t **out, uint32_t *n,
+		     struct ls_idmap *seen, const char **why)
 {
 	const uint8_t *p, *end = rec->raw + rec->len;
 	struct mp_item it;
@@ -148,15 +148,15 @@ static int take_list(const struct ls_record *rec, const struct list_of *l,
 		long len = mp_head(p, end, &m);
 		uint32_t x;
 
-		if (len <= 0 || m.type != MP_UINT || (x = an_index(ix, m.v.u)) == AN_NONE) {
+		if (len <= 0 || m.type != MP_UINT || (x = ls_index(ix, m.v.u)) == LS_NONE) {
 			*why = l->undefined;
 			return LS_ERR_SYNTAX;
 		}
-		if (an_index(seen, x) != AN_NONE) {
+		if (ls_index(seen, x) != LS_NONE) {
 			*why = l->twice;
 			return LS_ERR_SYNTAX;
 		}
-		if ((rc = an_idmap_put(seen, x, *n)) < 0)
+		if ((rc = ls_idmap_put(seen, x, *n)) < 0)
 			return rc;
 		(*out)[*n] = x;
 		p += len;
@@ -165,10 +165,10 @@ static int take_list(const struct ls_record *rec, const struct list_of *l,
 }
 
 /* A team of streams: its paradigm, and its streams, each of a member process. */
-static int take_team(struct an_defs *d, const struct ls_record *rec, struct an_comm *c,
+static int take_team(struct ls_defs *d, const struct ls_record *rec, struct ls_comm *c,
 		     const char **why)
 {
-	struct an_idmap seen = AN_IDMAP_INIT;
+	struct ls_idmap seen = LS_IDMAP_INIT;
 	const char *name;
 	uint32_t n;
 	int rc;
@@ -180,27 +180,27 @@ static int take_team(struct an_defs *d, const struct ls_record *rec, struct an_c
 	if (!ls_has(rec, LS_F_STREAMS))
 		return 0;
 	rc = take_list(rec, &streams_of, &d->stream_ix, &c->streams, &c->nstreams, &seen, why);
-	an_idmap_release(&seen);
+	ls_idmap_release(&seen);
 	for (uint32_t i = 0; rc == 0 && i < c->nstreams; i++)
-		if (an_comm_rank(c, d->streams[c->streams[i]].process) == AN_NONE) {
+		if (ls_comm_rank(c, d->streams[c->streams[i]].process) == LS_NONE) {
 			*why = "comm stream whose process is not a member";
 			rc = LS_ERR_SYNTAX;
 		}
 	return rc;
 }
 
-static void release_comm(struct an_comm *c)
+static void release_comm(struct ls_comm *c)
 {
-	an_idmap_release(&c->rank_of);
+	ls_idmap_release(&c->rank_of);
 	free(c->members);
 	free(c->paradigm);
 	free(c->streams);
 }
 
-static int take_comm(struct an_defs *d, const struct ls_record *rec,
+static int take_comm(struct ls_defs *d, const struct ls_record *rec,
 		     uint64_t id, const char **why)
 {
-	struct an_comm c = { .id = id, .rank_of = AN_IDMAP_INIT };
+	struct ls_comm c = { .id = id, .rank_of = LS_IDMAP_INIT };
 	int rc;
 
 	if (!ls_has(rec, LS_F_MEMBERS)) {
@@ -210,7 +210,7 @@ static int take_comm(struct an_defs *d, const struct ls_record *rec,
 	if ((rc = take_list(rec, &members_of, &d->proc_ix, &c.members, &c.n, &c.rank_of,
 			    why)) < 0 ||
 	    (rc = take_team(d, rec, &c, why)) < 0 ||
-	    (rc = an_vec_room(&d->comms, &d->comms_cap, d->ncomms, sizeof(*d->comms))) < 0 ||
+	    (rc = ls_vec_room(&d->comms, &d->comms_cap, d->ncomms, sizeof(*d->comms))) < 0 ||
 	    (rc = define(&d->comm_ix, id, d->ncomms, why)) < 0) {
 		release_comm(&c);
 		return rc;
@@ -219,12 +219,12 @@ static int take_comm(struct an_defs *d, const struct ls_record *rec,
 	return 1;
 }
 
-int an_defs_take(struct an_defs *d, const struct ls_record *rec,
+int ls_defs_take(struct ls_defs *d, const struct ls_record *rec,
 		 const char **why)
 {
 	uint64_t id;
 
-	if (!(AN_DEFS_KINDS & LS_KIND_BIT(rec->kind)))
+	if (!(LS_DEFS_KINDS & LS_KIND_BIT(rec->kind)))
 		return 0;
 	if (ls_get_u64(rec, LS_F_ID, &id) < 0) {
 		*why = "definition without a valid 'id'";
@@ -242,7 +242,7 @@ int an_defs_take(struct an_defs *d, const struct ls_record *rec,
 	}
 }
 
-void an_defs_release(struct an_defs *d)
+void ls_defs_release(struct ls_defs *d)
 {
 	for (uint32_t i = 0; i < d->ncomms; i++)
 		release_comm(&d->comms[i]);
@@ -252,9 +252,9 @@ void an_defs_release(struct an_defs *d)
 	free(d->region_ids);
 	free(d->streams);
 	free(d->procs);
-	an_idmap_release(&d->proc_ix);
-	an_idmap_release(&d->stream_ix);
-	an_idmap_release(&d->region_ix);
-	an_idmap_release(&d->comm_ix);
-	an_defs_init(d);
+	ls_idmap_release(&d->proc_ix);
+	ls_idmap_release(&d->stream_ix);
+	ls_idmap_release(&d->region_ix);
+	ls_idmap_release(&d->comm_ix);
+	ls_defs_init(d);
 }

@@ -2,22 +2,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../libstream/error.h"
+#include "error.h"
 #include "idmap.h"
 
-static void place(struct an_idmap *m, uint64_t key, uint32_t val)
+static void place(struct ls_idmap *m, uint64_t key, uint32_t val)
 {
-	size_t i = an_idmap_home(m, key);
+	size_t i = ls_idmap_home(m, key);
 
 	while (m->slot[i].used)
 		i = (i + 1) & (m->cap - 1);
-	m->slot[i] = (struct an_idmap_slot){ key, val, 1 };
+	m->slot[i] = (struct ls_idmap_slot){ key, val, 1 };
 }
 
-static int grow(struct an_idmap *m)
+static int grow(struct ls_idmap *m)
 {
 	size_t cap = m->cap ? m->cap * 2 : 64;
-	struct an_idmap old = *m;
+	struct ls_idmap old = *m;
 
 	m->slot = calloc(cap, sizeof(*m->slot));
 	if (!m->slot) {
@@ -32,31 +32,31 @@ static int grow(struct an_idmap *m)
 	return 0;
 }
 
-int an_idmap_put(struct an_idmap *m, uint64_t key, uint32_t val)
+int ls_idmap_put(struct ls_idmap *m, uint64_t key, uint32_t val)
 {
 	size_t i;
 
 	/* at most half full: probes stay short */
 	if ((m->count + 1) * 2 > m->cap && grow(m) < 0)
 		return LS_ERR_NOMEM;
-	for (i = an_idmap_home(m, key); m->slot[i].used; i = (i + 1) & (m->cap - 1)) {
+	for (i = ls_idmap_home(m, key); m->slot[i].used; i = (i + 1) & (m->cap - 1)) {
 		if (m->slot[i].key == key) {
 			m->slot[i].val = val;
 			return 0;
 		}
 	}
-	m->slot[i] = (struct an_idmap_slot){ key, val, 1 };
+	m->slot[i] = (struct ls_idmap_slot){ key, val, 1 };
 	m->count++;
 	return 0;
 }
 
-bool an_idmap_del(struct an_idmap *m, uint64_t key)
+bool ls_idmap_del(struct ls_idmap *m, uint64_t key)
 {
 	size_t mask = m->cap - 1, i, j;
 
 	if (!m->cap)
 		return false;
-	for (i = an_idmap_home(m, key);; i = (i + 1) & mask) {
+	for (i = ls_idmap_home(m, key);; i = (i + 1) & mask) {
 		if (!m->slot[i].used)
 			return false;
 		if (m->slot[i].key == key)
@@ -67,7 +67,7 @@ bool an_idmap_del(struct an_idmap *m, uint64_t key)
 	 * home is not between the hole and where they are (cyclically).
 	 */
 	for (j = (i + 1) & mask; m->slot[j].used; j = (j + 1) & mask) {
-		size_t h = an_idmap_home(m, m->slot[j].key);
+		size_t h = ls_idmap_home(m, m->slot[j].key);
 
 		if (i <= j ? (h <= i || h > j) : (h <= i && h > j)) {
 			m->slot[i] = m->slot[j];
@@ -79,15 +79,15 @@ bool an_idmap_del(struct an_idmap *m, uint64_t key)
 	return true;
 }
 
-void an_idmap_clear(struct an_idmap *m)
+void ls_idmap_clear(struct ls_idmap *m)
 {
 	if (m->cap)
 		memset(m->slot, 0, m->cap * sizeof(*m->slot));
 	m->count = 0;
 }
 
-void an_idmap_release(struct an_idmap *m)
+void ls_idmap_release(struct ls_idmap *m)
 {
 	free(m->slot);
-	*m = (struct an_idmap)AN_IDMAP_INIT;
+	*m = (struct ls_idmap)LS_IDMAP_INIT;
 }

@@ -3,24 +3,24 @@
  * streams, region roles and communicators, each found by its id and
  * numbered densely (an index) in the order of definition.
  */
-#ifndef AN_DEFS_H
-#define AN_DEFS_H
+#ifndef LS_DEFS_H
+#define LS_DEFS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../libstream/record.h"
+#include "record.h"
 #include "idmap.h"
 
-#define AN_NONE UINT32_MAX
+#define LS_NONE UINT32_MAX
 
-struct an_process {
+struct ls_process {
 	uint64_t id;
 	bool ranked;		/* has an MPI rank: takes part in Init/Finalize */
 	bool has_host;		/* a host stream of it has been defined */
 };
 
-struct an_stream {
+struct ls_stream {
 	uint64_t id;
 	uint32_t process;	/* index */
 	bool host;		/* a host thread (not a GPU stream or metric) */
@@ -30,36 +30,36 @@ struct an_stream {
 	uint64_t device;	/* GPU: device number (0 if not given) */
 };
 
-struct an_comm {
+struct ls_comm {
 	uint64_t id;
 	uint32_t *members;	/* process indices, in rank order */
 	uint32_t n;		/* 0: MPI_COMM_SELF, each process alone */
-	struct an_idmap rank_of;	/* process index -> rank */
+	struct ls_idmap rank_of;	/* process index -> rank */
 	char *paradigm;		/* NULL: MPI; else a team of streams, its paradigm's name */
 	uint32_t *streams;	/* with a paradigm: its members, stream indices in rank order */
 	uint32_t nstreams;
 };
 
 /* A copy's direction, from its region's dir. */
-enum an_dir { AN_DIR_NONE, AN_DIR_HTOD, AN_DIR_DTOH, AN_DIR_OTHER };
+enum ls_dir { LS_DIR_NONE, LS_DIR_HTOD, LS_DIR_DTOH, LS_DIR_OTHER };
 
-struct an_defs {
-	struct an_process *procs;
-	struct an_stream *streams;
+struct ls_defs {
+	struct ls_process *procs;
+	struct ls_stream *streams;
 	uint8_t *roles;		/* enum ls_role per region index */
-	uint8_t *dirs;		/* copy direction per region index (an_dir) */
+	uint8_t *dirs;		/* copy direction per region index (ls_dir) */
 	uint64_t *region_ids;	/* id per region index */
-	struct an_comm *comms;
+	struct ls_comm *comms;
 	uint32_t nprocs, nstreams, nregions, ncomms;
 	uint32_t procs_cap, streams_cap, roles_cap, dirs_cap, region_ids_cap, comms_cap;
 	uint32_t ranked;	/* processes with a rank */
-	struct an_idmap proc_ix, stream_ix, region_ix, comm_ix;
+	struct ls_idmap proc_ix, stream_ix, region_ix, comm_ix;
 };
 
-void an_defs_init(struct an_defs *d);
+void ls_defs_init(struct ls_defs *d);
 
-/* The definitions an_defs_take keeps, as a set of LS_KIND_BIT. */
-#define AN_DEFS_KINDS (LS_KIND_BIT(LS_K_PROCESS) | LS_KIND_BIT(LS_K_STREAM) | \
+/* The definitions ls_defs_take keeps, as a set of LS_KIND_BIT. */
+#define LS_DEFS_KINDS (LS_KIND_BIT(LS_K_PROCESS) | LS_KIND_BIT(LS_K_STREAM) | \
 		       LS_KIND_BIT(LS_K_REGION) | LS_KIND_BIT(LS_K_COMM))
 
 /*
@@ -68,40 +68,40 @@ void an_defs_init(struct an_defs *d);
  * LS_ERR_NOMEM, or LS_ERR_SYNTAX with *why set (a required field missing
  * or of the wrong type, an id defined twice, an undefined process).
  */
-int an_defs_take(struct an_defs *d, const struct ls_record *rec,
+int ls_defs_take(struct ls_defs *d, const struct ls_record *rec,
 		 const char **why);
 
-/* Index of a defined id, or AN_NONE. */
-static inline uint32_t an_index(const struct an_idmap *m, uint64_t id)
+/* Index of a defined id, or LS_NONE. */
+static inline uint32_t ls_index(const struct ls_idmap *m, uint64_t id)
 {
 	uint32_t ix;
 
-	return an_idmap_get(m, id, &ix) ? ix : AN_NONE;
+	return ls_idmap_get(m, id, &ix) ? ix : LS_NONE;
 }
 
 /*
- * The index of the definition that field f of rec names in m, or AN_NONE
+ * The index of the definition that field f of rec names in m, or LS_NONE
  * with *why set to problem (the field missing, or naming no definition).
  */
-static inline uint32_t an_defs_field(const struct an_idmap *m, const struct ls_record *rec,
+static inline uint32_t ls_defs_field(const struct ls_idmap *m, const struct ls_record *rec,
 				     enum ls_field f, const char *problem, const char **why)
 {
 	uint64_t id;
 	uint32_t ix;
 
-	if (ls_get_u64(rec, f, &id) < 0 || (ix = an_index(m, id)) == AN_NONE) {
+	if (ls_get_u64(rec, f, &id) < 0 || (ix = ls_index(m, id)) == LS_NONE) {
 		*why = problem;
-		return AN_NONE;
+		return LS_NONE;
 	}
 	return ix;
 }
 
-/* Rank of process index p in comm c, or AN_NONE if it is not a member. */
-static inline uint32_t an_comm_rank(const struct an_comm *c, uint32_t p)
+/* Rank of process index p in comm c, or LS_NONE if it is not a member. */
+static inline uint32_t ls_comm_rank(const struct ls_comm *c, uint32_t p)
 {
-	return an_index(&c->rank_of, p);
+	return ls_index(&c->rank_of, p);
 }
 
-void an_defs_release(struct an_defs *d);
+void ls_defs_release(struct ls_defs *d);
 
 #endif

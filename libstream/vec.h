@@ -1,19 +1,19 @@
-/* Growing a vector by doubling: the one allocation pattern of analysis/. */
-#ifndef AN_VEC_H
-#define AN_VEC_H
+/* Growing a vector by doubling: the one allocation pattern of the tools. */
+#ifndef LS_VEC_H
+#define LS_VEC_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../libstream/error.h"
+#include "error.h"
 
 /*
  * Make room for element n of *v, which has room for *cap elements of size
  * bytes. Returns 0, or LS_ERR_NOMEM with *v unchanged.
  */
-static inline int an_vec_room(void *v, uint32_t *cap, uint32_t n, size_t size)
+static inline int ls_vec_room(void *v, uint32_t *cap, uint32_t n, size_t size)
 {
 	void **pv = v, *p;
 	uint32_t c;
@@ -40,7 +40,7 @@ static inline int an_vec_room(void *v, uint32_t *cap, uint32_t n, size_t size)
  * list at *free): a given-back one, else a new one. Its index in *out.
  * Returns 1 for a new element, 0 for a reused one, or LS_ERR_NOMEM.
  */
-static inline int an_pool_take(void *v, uint32_t *n, uint32_t *cap, size_t size,
+static inline int ls_pool_take(void *v, uint32_t *n, uint32_t *cap, size_t size,
 			       uint32_t *free_head, uint32_t *out)
 {
 	if (*free_head != UINT32_MAX) {
@@ -49,14 +49,14 @@ static inline int an_pool_take(void *v, uint32_t *n, uint32_t *cap, size_t size,
 		       sizeof(*free_head));
 		return 0;
 	}
-	if (an_vec_room(v, cap, *n, size) < 0)
+	if (ls_vec_room(v, cap, *n, size) < 0)
 		return LS_ERR_NOMEM;
 	*out = (*n)++;
 	return 1;
 }
 
 /* Give element i of v back to the free list at *free. */
-static inline void an_pool_give(void *v, size_t size, uint32_t *free_head, uint32_t i)
+static inline void ls_pool_give(void *v, size_t size, uint32_t *free_head, uint32_t i)
 {
 	memcpy((char *)v + (size_t)i * size, free_head, sizeof(*free_head));
 	*free_head = i;
