@@ -1,6 +1,6 @@
 # tr: critical-path and wait-state analysis of MPI + CUDA (+ OpenMP) traces.
 # make | make check | make bench | make install PREFIX=... DESTDIR=...
-# make DEV=1 (warnings are errors) | make SANITIZE=address,undefined
+# make DEV=1 (warnings are errors, records built are checked) | make SANITIZE=address,undefined
 
 PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
@@ -12,13 +12,15 @@ WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wpointer-arith -Wformat=2
 ifeq ($(DEV),1)
 WARN += -Werror -Wconversion -Wno-sign-conversion
+CHECKS = -DLS_CHECK_BUILD
 endif
 ifneq ($(SANITIZE),)
 CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=$(SANITIZE)
+CHECKS = -DLS_CHECK_BUILD
 endif
 VERSION = 0.1.0
-ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DTR_VERSION='"$(VERSION)"' $(WARN) $(CFLAGS) \
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DTR_VERSION='"$(VERSION)"' $(CHECKS) $(WARN) $(CFLAGS) \
 	-MMD -MP $(shell pkg-config --cflags msgpack otf2)
 LIBS = $(shell pkg-config --libs msgpack) -lm
 OTF2_LIBS = $(shell pkg-config --libs otf2)
@@ -113,7 +115,7 @@ check-threads: all
 # with clang (AddressSanitizer and UBSan on) and run N seconds each
 FUZZ_CC = clang
 FUZZ_SECONDS ?= 60
-FUZZ_FLAGS = -std=gnu11 -D_GNU_SOURCE -DTR_VERSION='"$(VERSION)"' -g -O1 \
+FUZZ_FLAGS = -std=gnu11 -D_GNU_SOURCE -DTR_VERSION='"$(VERSION)"' -DLS_CHECK_BUILD -g -O1 \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	$(shell pkg-config --cflags msgpack otf2)
 FUZZ_STAGES = deps waits critpath rank

@@ -251,7 +251,7 @@ int an_gwaits_enter(struct an_waits *a, const struct an_frame *f,
 	if (a->tr.defs.streams[ev->s].host) {
 		if (a->tr.stacks[ev->s].n == 1)
 			g->idle[ev->proc].busy++;
-		if (f->role < LS_R_LAUNCH || f->role > LS_R_GPU_API)
+		if (ls_role_group(f->role) != LS_G_GPU_CALL)
 			return 0;
 		if (ls_pool_take(&g->call, &g->ncall, &g->call_cap, sizeof(*g->call),
 				 &g->free_call, &i) < 0)
@@ -558,24 +558,25 @@ static int lock_edge(struct an_waits *a, uint64_t from, uint64_t to)
 	return an_waits_blame_split(a, &x, &h->released, s);
 }
 
-int an_gwaits_edge(struct an_waits *a, const char *type, uint32_t n,
-		   uint64_t from, uint64_t to)
+int an_gwaits_edge(struct an_waits *a, enum ls_edge type, uint64_t from, uint64_t to)
 {
-#define IS(s) (n == sizeof(s) - 1 && memcmp(type, s, n) == 0)
-	if (IS("launch"))
+	switch (type) {
+	case LS_E_LAUNCH:
 		return launch_edge(a, from, to);
-	if (IS("sync") || IS("event"))
+	case LS_E_SYNC:
+	case LS_E_EVENT:
 		return sync_edge(a, from, to);
-	if (IS("null_stream"))
+	case LS_E_NULL_STREAM:
 		return held_back(a, from, to, LS_P_NULL_STREAM);
-	if (IS("stream_wait"))
+	case LS_E_STREAM_WAIT:
 		return held_back(a, from, to, LS_P_STREAM_WAIT);
-	if (IS("join"))
+	case LS_E_JOIN:
 		return join_edge(a, from, to);
-	if (IS("lock"))
+	case LS_E_LOCK:
 		return lock_edge(a, from, to);
-	return 0;
-#undef IS
+	default:
+		return 0;
+	}
 }
 
 int an_gwaits_event(struct an_waits *a, const struct ls_record *rec,

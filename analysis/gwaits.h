@@ -143,8 +143,7 @@ int an_gwaits_event(struct an_waits *a, const struct ls_record *rec,
 		    const struct an_event *ev);
 
 /* An edge that is not an MPI one. */
-int an_gwaits_edge(struct an_waits *a, const char *type, uint32_t n,
-		   uint64_t from, uint64_t to);
+int an_gwaits_edge(struct an_waits *a, enum ls_edge type, uint64_t from, uint64_t to);
 
 /* Exclusive time ns of the top activity of stream s (a lock may be held). */
 int an_gwaits_accrue(struct an_waits *a, uint32_t s, const struct an_frame *top,

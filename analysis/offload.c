@@ -153,7 +153,9 @@ int an_offload_stream(struct an_deps *d)
 
 bool an_offload_role(enum ls_role r)
 {
-	return r >= LS_R_LAUNCH && r <= LS_R_DEV_MEMSET;
+	enum ls_role_group g = ls_role_group(r);
+
+	return g == LS_G_GPU_CALL || g == LS_G_GPU_WORK;
 }
 
 /* The kind of work a host call of region r enqueues, or -1. */

@@ -356,6 +356,7 @@ static int edge(struct an_waits *a, const struct ls_record *rec, const char **wh
 	uint64_t from, to;
 	uint32_t c, w;
 	const char *type;
+	enum ls_edge e;
 	uint32_t n;
 
 	if (ls_get_u64(rec, LS_F_FROM, &from) < 0 || ls_get_u64(rec, LS_F_TO, &to) < 0 ||
@@ -363,11 +364,11 @@ static int edge(struct an_waits *a, const struct ls_record *rec, const char **wh
 		*why = "edge without a valid 'from', 'to' or 'type'";
 		return LS_ERR_SYNTAX;
 	}
-	if (n == 3 && memcmp(type, "msg", 3) == 0)
+	e = ls_edge_lookup(type, n);
+	if (e == LS_E_MSG)
 		return message_edge(a, from, to);
-	if ((n != 4 || memcmp(type, "coll", 4) != 0) &&
-	    (n != 7 || memcmp(type, "barrier", 7) != 0))
-		return an_gwaits_edge(a, type, n, from, to);
+	if (e != LS_E_COLL && e != LS_E_BARRIER)
+		return an_gwaits_edge(a, e, from, to);
 	if (!ls_idmap_get(&a->act_ix, from, &c) || !ls_idmap_get(&a->act_ix, to, &w)) {
 		a->st.stray_edges++;
 		return 0;
@@ -379,28 +380,21 @@ static int edge(struct an_waits *a, const struct ls_record *rec, const char **wh
 /* An instance record: its members' waits are decided. */
 static int instance(struct an_waits *a, const struct ls_record *rec, const char **why)
 {
-	const uint8_t *p, *end = rec->raw + rec->len;
-	struct mp_item it;
-	long head;
+	struct ls_iter acts;
+	struct mp_item m;
 	int rc;
 
-	if (!ls_has(rec, LS_F_ACTS) ||
-	    (head = mp_head(p = rec->raw + rec->off[LS_F_ACTS], end, &it)) <= 0 ||
-	    it.type != MP_ARRAY) {
+	if (ls_array_field(rec, LS_F_ACTS, &acts) < 0) {
 		*why = "instance without a valid 'acts' array";
 		return LS_ERR_SYNTAX;
 	}
-	p += head;
-	for (uint32_t k = 0; k < it.v.n; k++) {
-		struct mp_item m;
-		long n = mp_head(p, end, &m);
+	while (ls_array_next(&acts, &m, NULL, NULL)) {
 		uint32_t i;
 
-		if (n <= 0 || m.type != MP_UINT) {
+		if (m.type != MP_UINT) {
 			*why = "instance 'acts' holding something else than event ids";
 			return LS_ERR_SYNTAX;
 		}
-		p += n;
 		if (!ls_idmap_get(&a->act_ix, m.v.u, &i)) {
 			a->st.stray_edges++;
 			continue;

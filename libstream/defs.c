@@ -44,6 +44,7 @@ static int take_stream(struct ls_defs *d, const struct ls_record *rec,
 	uint64_t process, device;
 	const char *type;
 	uint32_t p, n;
+	enum ls_stream_type st;
 	bool host, null;
 	int rc;
 
@@ -59,7 +60,8 @@ static int take_stream(struct ls_defs *d, const struct ls_record *rec,
 	if ((rc = ls_vec_room(&d->streams, &d->streams_cap, d->nstreams, sizeof(*d->streams))) < 0 ||
 	    (rc = define(&d->stream_ix, id, d->nstreams, why)) < 0)
 		return rc;
-	host = n == 4 && memcmp(type, "host", 4) == 0;
+	st = ls_stream_type_lookup(type, n);
+	host = st == LS_ST_HOST;
 	if (ls_get_u64(rec, LS_F_DEVICE, &device) < 0)
 		device = 0;
 	if (ls_get_bool(rec, LS_F_NULL_STREAM, &null) < 0)
@@ -67,7 +69,7 @@ static int take_stream(struct ls_defs *d, const struct ls_record *rec,
 	d->streams[d->nstreams++] = (struct ls_stream){
 		.id = id, .process = p, .host = host,
 		.first_host = host && !d->procs[p].has_host,
-		.gpu = n == 3 && memcmp(type, "gpu", 3) == 0,
+		.gpu = st == LS_ST_GPU,
 		.null = null, .device = device,
 	};
 	d->procs[p].has_host |= host;
@@ -77,11 +79,14 @@ static int take_stream(struct ls_defs *d, const struct ls_record *rec,
 /* The direction a copy region's dir names. */
 static uint8_t copy_dir(const char *dir, uint32_t n)
 {
-	if (n == 4 && memcmp(dir, "htod", 4) == 0)
+	switch (ls_copy_dir_lookup(dir, n)) {
+	case LS_CD_HTOD:
 		return LS_DIR_HTOD;
-	if (n == 4 && memcmp(dir, "dtoh", 4) == 0)
+	case LS_CD_DTOH:
 		return LS_DIR_DTOH;
-	return LS_DIR_OTHER;
+	default:
+		return LS_DIR_OTHER;
+	}
 }
 
 static int take_region(struct ls_defs *d, const struct ls_record *rec,
@@ -128,27 +133,22 @@ static int take_list(const struct ls_record *rec, const struct list_of *l,
 		     const struct ls_idmap *ix, uint32_t **out, uint32_t *n,
 		     struct ls_idmap *seen, const char **why)
 {
-	const uint8_t *p, *end = rec->raw + rec->len;
-	struct mp_item it;
-	long head;
+	struct ls_iter items;
+	struct mp_item m;
 	int rc;
 
 	*out = NULL;
 	*n = 0;
-	if ((head = mp_head(p = rec->raw + rec->off[l->field], end, &it)) <= 0 ||
-	    it.type != MP_ARRAY) {
+	if (ls_array_field(rec, l->field, &items) < 0) {
 		*why = l->bad;
 		return LS_ERR_SYNTAX;
 	}
-	if (it.v.n && !(*out = malloc(it.v.n * sizeof(**out))))
+	if (items.left && !(*out = malloc(items.left * sizeof(**out))))
 		return LS_ERR_NOMEM;
-	p += head;
-	for (; *n < it.v.n; (*n)++) {
-		struct mp_item m;
-		long len = mp_head(p, end, &m);
+	while (ls_array_next(&items, &m, NULL, NULL)) {
 		uint32_t x;
 
-		if (len <= 0 || m.type != MP_UINT || (x = ls_index(ix, m.v.u)) == LS_NONE) {
+		if (m.type != MP_UINT || (x = ls_index(ix, m.v.u)) == LS_NONE) {
 			*why = l->undefined;
 			return LS_ERR_SYNTAX;
 		}
@@ -158,8 +158,7 @@ static int take_list(const struct ls_record *rec, const struct list_of *l,
 		}
 		if ((rc = ls_idmap_put(seen, x, *n)) < 0)
 			return rc;
-		(*out)[*n] = x;
-		p += len;
+		(*out)[(*n)++] = x;
 	}
 	return 0;
 }

@@ -388,8 +388,10 @@ bool ls_array_next(struct ls_iter *it, struct mp_item *item, const uint8_t **raw
 
 	if (!it->left || mp_head(it->p, it->end, item) <= 0 || (n = mp_skip(it->p, it->end)) <= 0)
 		return false;
-	*raw = it->p;
-	*len = (size_t)n;
+	if (raw)
+		*raw = it->p;
+	if (len)
+		*len = (size_t)n;
 	it->p += n;
 	it->left--;
 	return true;

@@ -152,7 +152,10 @@ int ls_array_at(const uint8_t *p, const uint8_t *end, struct ls_iter *it);
 /* The items of array field f of rec: 0, LS_ERR_ABSENT or LS_ERR_TYPE. */
 int ls_array_field(const struct ls_record *rec, enum ls_field f, struct ls_iter *it);
 
-/* The next item: true, its head in *item and its bytes at *raw (*len); false at the end. */
+/*
+ * The next item: true, its head in *item and its bytes at *raw (*len;
+ * raw and len may be NULL); false at the end.
+ */
 bool ls_array_next(struct ls_iter *it, struct mp_item *item, const uint8_t **raw, size_t *len);
 
 /* The entries of the map value at p: 0, or LS_ERR_TYPE if it is not a map. */

@@ -18,13 +18,30 @@ static const char *const kind_names[] = {
 
 static const char *const role_names[] = {
 	"",
-#define LS_X(e, s) s,
+#define LS_X(e, s, g) s,
 	LS_ROLES(LS_X)
 #undef LS_X
 };
 
-static const char *const stream_types[] = { "host", "gpu", "metric", NULL };
-static const char *const dirs[] = { "htod", "dtoh", "dtod", "htoh", "ptop", NULL };
+static const uint8_t role_groups[] = {
+	LS_G_NONE,
+#define LS_X(e, s, g) LS_G_##g,
+	LS_ROLES(LS_X)
+#undef LS_X
+};
+
+static const char *const stream_types[] = {
+#define LS_X(e, s) s,
+	LS_STREAM_TYPES(LS_X)
+#undef LS_X
+	NULL
+};
+static const char *const dirs[] = {
+#define LS_X(e, s) s,
+	LS_COPY_DIRS(LS_X)
+#undef LS_X
+	NULL
+};
 static const char *const clocks[] = { "ns", NULL };
 static const char *const edge_types[] = {
 #define LS_X(e, s) s,
@@ -335,6 +352,11 @@ const char *ls_role_name(enum ls_role r)
 	return role_names[r];
 }
 
+enum ls_role_group ls_role_group(enum ls_role r)
+{
+	return (enum ls_role_group)role_groups[r];
+}
+
 const char *ls_edge_name(enum ls_edge e)
 {
 	return edge_types[e];
@@ -361,12 +383,32 @@ const char *ls_pattern_name(enum ls_pattern p)
 	return patterns[p];
 }
 
+/* The index of s[0..n) in a NULL-ended list, or -1. */
+static int list_index(const char *const *list, const char *s, uint32_t n)
+{
+	for (int i = 0; list[i]; i++)
+		if (name_eq(list[i], s, n))
+			return i;
+	return -1;
+}
+
 static bool list_has(const char *const *list, const char *s, uint32_t n)
 {
-	for (; *list; list++)
-		if (name_eq(*list, s, n))
-			return true;
-	return false;
+	return list_index(list, s, n) >= 0;
+}
+
+enum ls_stream_type ls_stream_type_lookup(const char *s, uint32_t n)
+{
+	int i = list_index(stream_types, s, n);
+
+	return i < 0 ? LS_ST__COUNT : (enum ls_stream_type)i;
+}
+
+enum ls_copy_dir ls_copy_dir_lookup(const char *s, uint32_t n)
+{
+	int i = list_index(dirs, s, n);
+
+	return i < 0 ? LS_CD__COUNT : (enum ls_copy_dir)i;
 }
 
 bool ls_vocab_has(enum ls_vocab vocab, const char *s, uint32_t n)

@@ -92,37 +92,70 @@ enum ls_kind {
 
 enum ls_class { LS_C_UNKNOWN, LS_C_HEADER, LS_C_DEF, LS_C_EVENT, LS_C_DERIVED, LS_C_TRAILER };
 
-/* Region roles: what an activity means to the analysis. */
+/*
+ * Region roles: what an activity means to the analysis, each in its
+ * group (ls_role_group): what the analysis asks of a role is asked of its
+ * group, never of its place in this list.
+ */
 #define LS_ROLES(X) \
-	X(CPU, "cpu") \
-	X(MPI_SEND, "mpi_send") X(MPI_RECV, "mpi_recv") \
-	X(MPI_SENDRECV, "mpi_sendrecv") X(MPI_ISEND, "mpi_isend") \
-	X(MPI_IRECV, "mpi_irecv") X(MPI_WAIT, "mpi_wait") \
-	X(MPI_TEST, "mpi_test") X(MPI_BARRIER, "mpi_barrier") \
-	X(MPI_N2N, "mpi_n2n") X(MPI_ONE2N, "mpi_one2n") \
-	X(MPI_N2ONE, "mpi_n2one") X(MPI_SCAN, "mpi_scan") \
-	X(MPI_INIT, "mpi_init") X(MPI_FINALIZE, "mpi_finalize") \
-	X(MPI_OTHER, "mpi_other") \
-	X(LAUNCH, "launch") X(MEMCPY, "memcpy") \
-	X(MEMCPY_ASYNC, "memcpy_async") X(MEMSET, "memset") \
-	X(MEMSET_ASYNC, "memset_async") X(ALLOC, "alloc") X(FREE, "free") \
-	X(STREAM_SYNC, "stream_sync") X(CTX_SYNC, "ctx_sync") \
-	X(EVENT_SYNC, "event_sync") X(EVENT_RECORD, "event_record") \
-	X(EVENT_QUERY, "event_query") X(STREAM_QUERY, "stream_query") \
-	X(STREAM_WAIT, "stream_wait") X(GPU_API, "gpu_api") \
-	X(KERNEL, "kernel") X(DEV_MEMCPY, "dev_memcpy") \
-	X(DEV_MEMSET, "dev_memset") \
-	X(OMP_PARALLEL, "omp_parallel") X(OMP_IMPLICIT_TASK, "omp_implicit_task") \
-	X(OMP_BARRIER, "omp_barrier") X(OMP_CRITICAL, "omp_critical") \
-	X(OMP_LOCK, "omp_lock") X(OMP_UNLOCK, "omp_unlock") \
-	X(OMP_TASK, "omp_task") X(OMP_OTHER, "omp_other")
+	X(CPU, "cpu", HOST) \
+	X(MPI_SEND, "mpi_send", MPI) X(MPI_RECV, "mpi_recv", MPI) \
+	X(MPI_SENDRECV, "mpi_sendrecv", MPI) X(MPI_ISEND, "mpi_isend", MPI) \
+	X(MPI_IRECV, "mpi_irecv", MPI) X(MPI_WAIT, "mpi_wait", MPI) \
+	X(MPI_TEST, "mpi_test", MPI) X(MPI_BARRIER, "mpi_barrier", MPI) \
+	X(MPI_N2N, "mpi_n2n", MPI) X(MPI_ONE2N, "mpi_one2n", MPI) \
+	X(MPI_N2ONE, "mpi_n2one", MPI) X(MPI_SCAN, "mpi_scan", MPI) \
+	X(MPI_INIT, "mpi_init", MPI) X(MPI_FINALIZE, "mpi_finalize", MPI) \
+	X(MPI_OTHER, "mpi_other", MPI) \
+	X(LAUNCH, "launch", GPU_CALL) X(MEMCPY, "memcpy", GPU_CALL) \
+	X(MEMCPY_ASYNC, "memcpy_async", GPU_CALL) X(MEMSET, "memset", GPU_CALL) \
+	X(MEMSET_ASYNC, "memset_async", GPU_CALL) X(ALLOC, "alloc", GPU_CALL) \
+	X(FREE, "free", GPU_CALL) \
+	X(STREAM_SYNC, "stream_sync", GPU_CALL) X(CTX_SYNC, "ctx_sync", GPU_CALL) \
+	X(EVENT_SYNC, "event_sync", GPU_CALL) X(EVENT_RECORD, "event_record", GPU_CALL) \
+	X(EVENT_QUERY, "event_query", GPU_CALL) X(STREAM_QUERY, "stream_query", GPU_CALL) \
+	X(STREAM_WAIT, "stream_wait", GPU_CALL) X(GPU_API, "gpu_api", GPU_CALL) \
+	X(KERNEL, "kernel", GPU_WORK) X(DEV_MEMCPY, "dev_memcpy", GPU_WORK) \
+	X(DEV_MEMSET, "dev_memset", GPU_WORK) \
+	X(OMP_PARALLEL, "omp_parallel", OMP) \
+	X(OMP_IMPLICIT_TASK, "omp_implicit_task", OMP) \
+	X(OMP_BARRIER, "omp_barrier", OMP) X(OMP_CRITICAL, "omp_critical", OMP) \
+	X(OMP_LOCK, "omp_lock", OMP) X(OMP_UNLOCK, "omp_unlock", OMP) \
+	X(OMP_TASK, "omp_task", OMP) X(OMP_OTHER, "omp_other", OMP)
+
+/*
+ * Role groups: plain host code, MPI calls, host calls of a GPU runtime,
+ * work running on a GPU stream, OpenMP constructs.
+ */
+enum ls_role_group { LS_G_NONE, LS_G_HOST, LS_G_MPI, LS_G_GPU_CALL, LS_G_GPU_WORK, LS_G_OMP };
 
 enum ls_role {
 	LS_R_UNKNOWN,
-#define LS_X(e, s) LS_R_##e,
+#define LS_X(e, s, g) LS_R_##e,
 	LS_ROLES(LS_X)
 #undef LS_X
 	LS_R__COUNT
+};
+
+/* Stream types (stream's type). */
+#define LS_STREAM_TYPES(X) X(HOST, "host") X(GPU, "gpu") X(METRIC, "metric")
+
+enum ls_stream_type {
+#define LS_X(e, s) LS_ST_##e,
+	LS_STREAM_TYPES(LS_X)
+#undef LS_X
+	LS_ST__COUNT
+};
+
+/* Copy directions (region's dir). */
+#define LS_COPY_DIRS(X) \
+	X(HTOD, "htod") X(DTOH, "dtoh") X(DTOD, "dtod") X(HTOH, "htoh") X(PTOP, "ptop")
+
+enum ls_copy_dir {
+#define LS_X(e, s) LS_CD_##e,
+	LS_COPY_DIRS(LS_X)
+#undef LS_X
+	LS_CD__COUNT
 };
 
 /* Edge types: what kind of dependency an edge is. */
@@ -322,6 +355,8 @@ uint64_t ls_class_kinds(enum ls_class cls);
 /* Role for a role string; LS_R_UNKNOWN for one this version lacks. */
 enum ls_role ls_role_lookup(const char *s, uint32_t n);
 const char *ls_role_name(enum ls_role r);
+/* The group of role r (LS_G_NONE for LS_R_UNKNOWN). */
+enum ls_role_group ls_role_group(enum ls_role r);
 
 const char *ls_edge_name(enum ls_edge e);
 
@@ -334,6 +369,12 @@ static inline bool ls_pattern_idle(enum ls_pattern p)
 {
 	return p == LS_P_GPU_IDLE || p == LS_P_BLAME_SYNC;
 }
+
+/* The stream type named s[0..n), or LS_ST__COUNT if there is none. */
+enum ls_stream_type ls_stream_type_lookup(const char *s, uint32_t n);
+
+/* The copy direction named s[0..n), or LS_CD__COUNT if there is none. */
+enum ls_copy_dir ls_copy_dir_lookup(const char *s, uint32_t n);
 
 /* The edge type named s[0..n), or LS_E__COUNT if there is none. */
 enum ls_edge ls_edge_lookup(const char *s, uint32_t n);

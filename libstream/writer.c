@@ -1,10 +1,13 @@
 /* Writing record streams: buffering, building, NDJSON conversion. */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "error.h"
 #include "json.h"
+#include "mp.h"
 #include "pipe.h"
 #include "writer.h"
 
@@ -66,12 +69,42 @@ int ls_write_raw(struct ls_writer *w, const uint8_t *p, size_t n)
 	return maybe_flush(w);
 }
 
+#ifdef LS_CHECK_BUILD
+/*
+ * The record built must hold exactly the fields ls_build_begin was told
+ * of: one more or less and the map swallows or loses the next record.
+ * Checked in development and sanitizer builds (make DEV=1, SANITIZE=...).
+ */
+static void check_built(const struct ls_writer *w)
+{
+	const uint8_t *p = w->build->p + w->start, *end = w->build->p + w->build->len;
+	struct mp_item it;
+	long n = mp_head(p, end, &it);
+
+	if (n > 0 && it.type != MP_MAP)
+		n = -1;
+	for (uint32_t i = 0; n > 0 && i < 2 * it.v.n; i++) {
+		long m = mp_skip(p + n, end);
+
+		n = m > 0 ? n + m : -1;
+	}
+	if (n <= 0 || p + n != end) {
+		fprintf(stderr, "ls_build_end: the record built does not hold the %u fields "
+			"ls_build_begin was given\n", (unsigned)it.v.n);
+		abort();
+	}
+}
+#endif
+
 int ls_build_end(struct ls_writer *w)
 {
 	if (w->oom) {
 		w->build->len = w->start;
 		return LS_ERR_NOMEM;
 	}
+#ifdef LS_CHECK_BUILD
+	check_built(w);
+#endif
 	if (w->format == LS_FMT_JSON)
 		return ls_write_raw(w, w->rec.p, w->rec.len);
 	return maybe_flush(w);

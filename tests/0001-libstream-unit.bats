@@ -49,3 +49,10 @@ group_passes() {
 @test "pipes between stages get 1 MiB where the system allows it" {
 	group_passes pipe
 }
+
+@test "a record built with fewer fields than ls_build_begin was told stops a checked build (DEV=1, sanitizers)" {
+	run --separate-stderr ls-unit build-miscount
+	[ "$output" != unchecked ] || skip "built without LS_CHECK_BUILD (make DEV=1 checks)"
+	assert_failure 134
+	assert_equal "$stderr" "ls_build_end: the record built does not hold the 3 fields ls_build_begin was given"
+}

@@ -146,13 +146,17 @@ static OTF2_RegionRole natural_role(enum ls_role role)
 /* The paradigm a region of role has where its own cannot carry it. */
 static OTF2_Paradigm natural_paradigm(enum ls_role role)
 {
-	if (role >= LS_R_MPI_SEND && role <= LS_R_MPI_OTHER)
+	switch (ls_role_group(role)) {
+	case LS_G_MPI:
 		return OTF2_PARADIGM_MPI;
-	if (role >= LS_R_LAUNCH && role <= LS_R_DEV_MEMSET)
+	case LS_G_GPU_CALL:
+	case LS_G_GPU_WORK:
 		return OTF2_PARADIGM_CUDA;
-	if (role >= LS_R_OMP_PARALLEL && role <= LS_R_OMP_OTHER)
+	case LS_G_OMP:
 		return OTF2_PARADIGM_OPENMP;
-	return OTF2_PARADIGM_USER;
+	default:
+		return OTF2_PARADIGM_USER;
+	}
 }
 
 /* The natural role first, then every other known one. */

@@ -4,6 +4,7 @@
  *   ls-unit kinds     list the record kinds of the schema, one a line
  *   ls-unit roles     list the region roles of the schema, one a line
  *   ls-unit role-table  list the API name table: "name role" a line
+ *   ls-unit build-miscount  build a record of fewer fields than said
  * msgpack-c's own unpacker serves as the independent judge of our bytes.
  */
 #include <fcntl.h>
@@ -493,8 +494,36 @@ static void test_idset_runs(void)
 	ls_idset_release(&set);
 }
 
+/* A role's group as its documented name says it (docs/stream.md's list). */
+static enum ls_role_group group_by_name(const char *role)
+{
+	if (strncmp(role, "mpi_", 4) == 0)
+		return LS_G_MPI;
+	if (strncmp(role, "omp_", 4) == 0)
+		return LS_G_OMP;
+	if (strcmp(role, "kernel") == 0 || strncmp(role, "dev_", 4) == 0)
+		return LS_G_GPU_WORK;
+	if (strcmp(role, "cpu") == 0)
+		return LS_G_HOST;
+	return LS_G_GPU_CALL;
+}
+
 static void test_schema(void)
 {
+	CHECK(ls_role_group(LS_R_UNKNOWN) == LS_G_NONE);
+	for (int r = 1; r < LS_R__COUNT; r++)
+		CHECK(ls_role_group((enum ls_role)r) == group_by_name(ls_role_name((enum ls_role)r)));
+	CHECK(ls_stream_type_lookup("host", 4) == LS_ST_HOST);
+	CHECK(ls_stream_type_lookup("gpu", 3) == LS_ST_GPU);
+	CHECK(ls_stream_type_lookup("metric", 6) == LS_ST_METRIC);
+	CHECK(ls_stream_type_lookup("gpux", 3) == LS_ST_GPU);
+	CHECK(ls_stream_type_lookup("cpu", 3) == LS_ST__COUNT);
+	CHECK(ls_copy_dir_lookup("htod", 4) == LS_CD_HTOD);
+	CHECK(ls_copy_dir_lookup("dtoh", 4) == LS_CD_DTOH);
+	CHECK(ls_copy_dir_lookup("ptop", 4) == LS_CD_PTOP);
+	CHECK(ls_copy_dir_lookup("hto", 3) == LS_CD__COUNT);
+	CHECK(ls_edge_lookup("stream_wait", 11) == LS_E_STREAM_WAIT);
+	CHECK(ls_edge_lookup("stream", 6) == LS_E__COUNT);
 	for (int f = 0; f < LS_F__COUNT; f++) {
 		const char *name = ls_field_name((enum ls_field)f);
 		uint32_t n = (uint32_t)strlen(name);
@@ -650,6 +679,19 @@ int main(int argc, char **argv)
 	if (argc == 2 && strcmp(argv[1], "kinds") == 0) {
 		for (int k = 1; k < LS_K__COUNT; k++)
 			puts(ls_kind_name((enum ls_kind)k));
+		return 0;
+	}
+	if (argc == 2 && strcmp(argv[1], "build-miscount") == 0) {
+		/* a record told of 3 fields and given 2: a checked build stops */
+		struct ls_writer w;
+
+		ls_writer_init(&w, STDOUT_FILENO, LS_FMT_MSGPACK);
+		ls_build_begin(&w, 3);
+		ls_put_kind(&w, LS_K_PROCESS);
+		ls_put_u64(&w, LS_F_ID, 0);
+		ls_build_end(&w);
+		ls_writer_release(&w);
+		puts("unchecked");
 		return 0;
 	}
 	if (argc == 2 && strcmp(argv[1], "roles") == 0) {
