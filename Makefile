@@ -25,8 +25,8 @@ ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DTR_VERSION='"$(VERSION)"' $(CHECKS) $(WA
 LIBS = $(shell pkg-config --libs msgpack) -lm
 OTF2_LIBS = $(shell pkg-config --libs otf2)
 
-LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/defs.o libstream/header.o \
-	libstream/idmap.o libstream/idset.o libstream/json.o libstream/mp.o libstream/pipe.o \
+LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/defs.o libstream/event.o \
+	libstream/front.o libstream/header.o libstream/idmap.o libstream/idset.o libstream/json.o libstream/mp.o libstream/pipe.o \
 	libstream/range.o libstream/reader.o libstream/record.o libstream/roles.o \
 	libstream/schema.o libstream/utf8.o libstream/writer.o
 OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o formats/otf2/vocab.o \
@@ -60,7 +60,7 @@ formats/otf2/libotf2out.a: $(OTF2OUT_OBJS)
 analysis/libanalysis.a: $(ANALYSIS_OBJS)
 	$(AR) rcs $@ $^
 
-bin/tr-read: cmd/tr-read.o $(TOOL_OBJS) formats/otf2/libotf2in.a libstream/libstream.a
+bin/tr-read: cmd/tr-read.o formats/readers.o $(TOOL_OBJS) formats/otf2/libotf2in.a libstream/libstream.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS)
 

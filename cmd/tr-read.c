@@ -1,6 +1,7 @@
 /*
  * tr-read: a trace (an OTF2 archive as Score-P writes it) into the record
- * stream of docs/stream.md, in global time order.
+ * stream of docs/stream.md, in global time order: the reader of its format
+ * (formats/readers.c) through the reader front (libstream/front.h).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -11,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../formats/otf2/otf2in.h"
+#include "../formats/readers.h"
 #include "../libstream/error.h"
 #include "tool.h"
 
@@ -48,7 +49,7 @@ static int parse_time(const char *s, const char *end, int64_t *out)
 }
 
 /* "begin:end", either side may be empty. */
-static int parse_window(const char *arg, struct otf2in_options *opt)
+static int parse_window(const char *arg, struct ls_front_options *opt)
 {
 	const char *colon = strchr(arg, ':');
 
@@ -65,27 +66,20 @@ static int parse_window(const char *arg, struct otf2in_options *opt)
 }
 
 /* Odd but legal content: said once each, never fatal. */
-static void report_oddities(const char *path, const struct otf2in_report *r)
+static void report_oddities(const char *path, const struct ls_front_report *r)
 {
-	const struct tool_count odd[] = {
+	struct tool_count odd[3 + LS_FRONT_MAX_ODD] = {
 		{ r->leave_without_enter, "leaves without a matching enter (measurement switched off, or a time window)" },
 		{ r->leave_mismatch, "leaves of another region than the one entered" },
 		{ r->open_at_end, "enters never left (a rank that did not finish, or a time window)" },
-		{ r->undefined_location, "events on undefined locations, left out" },
-		{ r->unknown_records, "records of types this libotf2 does not know, left out" },
-		{ r->rma_unmatched, "RMA completions without an open copy, left out" },
-		{ r->unknown_peer, "messages or roots naming a rank outside their communicator, left out" },
-		{ r->unknown_comm, "collective operations on a communicator not written, left out" },
-		{ r->comms_unplaced, "communicators with a rank of no process (or a process twice) or of no stream, left out" },
-		{ r->orphan_locations, "locations of an undefined process, left out with their events" },
-		{ r->unknown_counter, "metric values of an undefined metric, left out" },
-		{ r->bad_utf8, "names that are not valid UTF-8: the bytes that break it replaced by U+FFFD" },
 	};
 
-	tool_report_counts(path, odd, sizeof(odd) / sizeof(odd[0]));
+	for (uint32_t i = 0; i < r->nodd; i++)
+		odd[3 + i] = (struct tool_count){ r->odd[i].n, r->odd[i].what };
+	tool_report_counts(path, odd, 3 + r->nodd);
 }
 
-static void print_stats(const char *path, const struct otf2in_report *r)
+static void print_stats(const char *path, const struct ls_front_report *r)
 {
 	fprintf(stderr, "%s: records by kind\n", path);
 	for (int k = 1; k < LS_K__COUNT; k++)
@@ -97,9 +91,11 @@ static void print_stats(const char *path, const struct otf2in_report *r)
 			fprintf(stderr, "  %-18s %12" PRIu64 "\n", ls_role_name((enum ls_role)i), r->roles[i]);
 	if (r->filtered)
 		fprintf(stderr, "%s: %" PRIu64 " events left out by -p, -s or -t\n", path, r->filtered);
-	if (r->ignored_records)
+	if (r->ignored)
 		fprintf(stderr, "%s: %" PRIu64 " records without meaning here, left out\n", path,
-			r->ignored_records);
+			r->ignored);
+	if (r->runs)
+		fprintf(stderr, "%s: events sorted in %" PRIu64 " runs on disk\n", path, r->runs);
 }
 
 int main(int argc, char **argv)
@@ -113,8 +109,10 @@ int main(int argc, char **argv)
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct otf2in_options opt = { NULL, LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0 };
-	struct otf2in_report report;
+	struct ls_front_options opt = { LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0, 0 };
+	struct ls_front_report report = { .nodd = 0 };
+	const struct reader *reader;
+	struct ls_front front;
 	struct tool_output out = { false, false };
 	bool stats = false;
 	enum ls_format format;
@@ -123,7 +121,6 @@ int main(int argc, char **argv)
 	int ch, status;
 
 	tool_init("tr-read", argc, argv);
-	opt.stage = tool_stage();
 	while ((ch = getopt_long(argc, argv, TOOL_OPTIONS "p:s:t:", longopts, NULL)) != -1) {
 		if (tool_option(ch, &out, usage))
 			continue;
@@ -155,9 +152,14 @@ int main(int argc, char **argv)
 	}
 
 	ls_writer_init(&w, STDOUT_FILENO, format);
-	status = otf2in_read(argv[optind], &opt, &w, &report, err, sizeof(err)) < 0;
+	ls_front_init(&front, &w, &opt, &report);
+	if (!(reader = reader_for(argv[optind], err, sizeof(err))))
+		status = 1;
+	else
+		status = reader->read(argv[optind], tool_stage(), &front, &w, err, sizeof(err)) < 0;
 	if (status && !w.err)
 		tool_error("%s: %s", argv[optind], err);
+	ls_front_release(&front);
 	report_oddities(argv[optind], &report);
 	if (stats)
 		print_stats(argv[optind], &report);

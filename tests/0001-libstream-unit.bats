@@ -22,6 +22,12 @@ group_passes() {
 	group_passes skim
 }
 
+@test "reader front: (t, s) order in memory, with the reader's word and through runs on disk; selection; no file left" {
+	mkdir "$BATS_TEST_TMPDIR/tmp"
+	TMPDIR="$BATS_TEST_TMPDIR/tmp" group_passes front
+	assert_equal "$(ls -A "$BATS_TEST_TMPDIR/tmp")" ""
+}
+
 @test "id map: puts, gets and deletes agree with a plain array" {
 	group_passes idmap
 }

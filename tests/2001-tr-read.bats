@@ -166,16 +166,20 @@ memcpy DtoH dtoh"
 	assert_failure 1
 	assert_output ""
 	assert_equal "$stderr" "tr-read: $TMP/none.otf2: No such file or directory"
-	run --separate-stderr tr-read "$FIX"
-	assert_failure 1
-	assert_equal "$stderr" "tr-read: $FIX: not an OTF2 archive (give the anchor file, NAME.otf2)"
-	for f in "$FIX/trace.def" "$DATA/stream/pass-through.ndjson"; do
+	# no format fits: the formats tr-read knows, and how to give each
+	for f in "$FIX" "$FIX/trace.def" "$DATA/stream/pass-through.ndjson" /dev/null; do
 		run --separate-stderr tr-read "$f"
 		assert_failure 1
 		assert_output ""
-		assert_equal "$(printf '%s\n' "$stderr" | wc -l)" 1
-		[[ "$stderr" == "tr-read: $f: not an OTF2 archive"* ]]
+		assert_equal "$stderr" "tr-read: $f: not a trace tr-read reads (it reads OTF2 archives, by their anchor file, NAME.otf2)"
 	done
+	# an anchor file cut short: recognized, and libotf2 says what is wrong
+	head -c 8 "$FIX/trace.otf2" > "$TMP/cut.otf2"
+	run --separate-stderr tr-read "$TMP/cut.otf2"
+	assert_failure 1
+	assert_output ""
+	assert_equal "$(printf '%s\n' "$stderr" | wc -l)" 1
+	[[ "$stderr" == "tr-read: $TMP/cut.otf2: not an OTF2 archive"* ]]
 }
 
 @test "an archive with its event files missing fails with one line" {

@@ -71,7 +71,7 @@ static OTF2_CallbackCode on_string(void *data, OTF2_StringRef self, const char *
 		in->strings.v[self] = strdup(s);
 	} else {
 		in->strings.v[self] = ls_utf8_repair(s);
-		in->report->bad_utf8++;
+		in->report.bad_utf8++;
 	}
 	if (!in->strings.v[self]) {
 		otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
@@ -342,7 +342,7 @@ static void derive_processes(struct otf2in *in)
 		struct location *l = &in->locs[i];
 
 		l->orphan = l->group >= in->lgroups.n || !in->lgroups.v[l->group].defined;
-		in->report->orphan_locations += l->orphan;
+		in->report.orphan_locations += l->orphan;
 	}
 }
 
@@ -427,7 +427,7 @@ static int derive_comms(struct otf2in *in)
 		if (!c->mpi && g && g->type == OTF2_GROUP_TYPE_COMM_GROUP) {
 			if (derive_team(in, c, g, &c->written) < 0)
 				return in->status;
-			in->report->comms_unplaced += !c->written;
+			in->report.comms_unplaced += !c->written;
 			continue;
 		}
 		if (!c->mpi || g->type == OTF2_GROUP_TYPE_COMM_SELF)
@@ -445,7 +445,7 @@ static int derive_comms(struct otf2in *in)
 		c->n = g->n;
 		if (!placeable(c, in->nprocesses)) {
 			c->written = false;
-			in->report->comms_unplaced++;
+			in->report.comms_unplaced++;
 		}
 	}
 	return 0;
@@ -625,7 +625,7 @@ int otf2in_write_definitions(struct otf2in *in, const char *path)
 	int rc;
 
 	snprintf(producer, sizeof(producer), "tr-read %s", TR_VERSION);
-	if ((rc = ls_write_header(in->w, producer, path, in->opt->stage)) < 0)
+	if ((rc = ls_write_header(in->w, producer, path, in->stage)) < 0)
 		return rc;
 	for (uint32_t i = 0; i < in->lgroups.n; i++) {
 		const struct location_group *g = &in->lgroups.v[i];
@@ -638,9 +638,8 @@ int otf2in_write_definitions(struct otf2in *in, const char *path)
 
 		if (l->orphan)
 			continue;
-		l->selected = ls_ranges_has(&in->opt->processes, location_process(in, l)) &&
-			      ls_ranges_has(&in->opt->streams, l->stream);
-		if ((rc = write_stream(in, l)) < 0)
+		if ((rc = ls_front_stream(in->front, l->stream, location_process(in, l))) < 0 ||
+		    (rc = write_stream(in, l)) < 0)
 			return rc;
 	}
 	if ((rc = add_copy_regions(in)) < 0)
@@ -649,7 +648,8 @@ int otf2in_write_definitions(struct otf2in *in, const char *path)
 		const struct region *r = &in->regions.v[i];
 
 		if (r->defined &&
-		    (rc = write_region(in, i, r->name, r->role, r->paradigm, r->dir)) < 0)
+		    ((rc = ls_front_region(in->front, i, r->role)) < 0 ||
+		     (rc = write_region(in, i, r->name, r->role, r->paradigm, r->dir)) < 0))
 			return rc;
 	}
 	for (uint32_t i = 0; i < in->comms.n; i++)

@@ -1,14 +1,15 @@
 /*
- * OTF2 events into event records. libotf2's global reader merges the
- * locations by timestamp; events with the same timestamp wait in a buffer
- * and are written ordered by stream (then as read), so the output keeps
- * the stream's (t, s) order whatever order libotf2 breaks ties in.
+ * OTF2 events into the reader front. libotf2's global reader merges the
+ * locations by timestamp: each new time tells the front that no earlier
+ * event will come, so it holds only the events of one time, which it
+ * writes ordered by stream (then as read).
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../libstream/error.h"
+#include "../../libstream/vec.h"
 #include "otf2in_private.h"
 #include "vocab.h"
 
@@ -61,207 +62,53 @@ static int to_ns(struct otf2in *in, const struct location *l, OTF2_TimeStamp tic
 	return 0;
 }
 
-static int write_pending(struct otf2in *in, const struct pending *p, int64_t t)
+/* A failure of the front, said as ours. */
+static int front_failed(struct otf2in *in, int rc)
 {
-		uint32_t n = 4;
-
-	for (uint32_t bits = p->fields; bits; bits &= bits - 1)
-		n++;
-
-	switch (p->kind) {
-	case LS_K_ENTER:
-	case LS_K_LEAVE:
-		n += 1;
-		break;
-	case LS_K_SEND:
-	case LS_K_RECV:
-		n += 4;
-		break;
-	case LS_K_COLL_END:
-		n += 4;
-		break;
-	case LS_K_SAMPLE:
-		n += 1;
-		break;
-	default:
-		break;
-	}
-	ls_build_begin(in->w, n);
-	ls_put_kind(in->w, p->kind);
-	ls_put_u64(in->w, LS_F_ID, in->next_id++);
-	ls_put_i64(in->w, LS_F_T, t);
-	ls_put_u64(in->w, LS_F_S, p->stream);
-	switch (p->kind) {
-	case LS_K_ENTER:
-	case LS_K_LEAVE:
-		ls_put_u64(in->w, LS_F_R, p->region);
-		break;
-	case LS_K_SEND:
-	case LS_K_RECV:
-		ls_put_u64(in->w, LS_F_PEER, p->peer);
-		ls_put_i64(in->w, LS_F_TAG, p->tag);
-		ls_put_u64(in->w, LS_F_COMM, p->comm);
-		ls_put_u64(in->w, LS_F_BYTES, p->bytes);
-		break;
-	case LS_K_COLL_END:
-		ls_put_u64(in->w, LS_F_COMM, p->comm);
-		ls_put_u64(in->w, LS_F_SENT, p->sent);
-		ls_put_u64(in->w, LS_F_RECVD, p->recvd);
-		ls_put_str(in->w, LS_F_OP, p->op);
-		break;
-	default:
-		break;
-	}
-	if (p->fields & PF_REF_STREAM)
-		ls_put_u64(in->w, LS_F_REF_STREAM, p->ref_stream);
-	if (p->fields & PF_CUDA_EVENT)
-		ls_put_u64(in->w, LS_F_CUDA_EVENT, p->cuda_event);
-	if (p->fields & PF_RESULT)
-		ls_put_i64(in->w, LS_F_RESULT, p->result);
-	if (p->fields & PF_CORR)
-		ls_put_u64(in->w, LS_F_CORR, p->corr);
-	if (p->fields & PF_BYTES)
-		ls_put_u64(in->w, LS_F_BYTES, p->bytes);
-	if (p->fields & PF_REQ)
-		ls_put_u64(in->w, LS_F_REQ, p->req);
-	if (p->fields & PF_ROOT)
-		ls_put_u64(in->w, LS_F_ROOT, p->root);
-	if (p->fields & PF_AUX) {
-		switch (p->kind) {
-		case LS_K_FORK:
-			ls_put_u64(in->w, LS_F_THREADS, p->aux);
-			break;
-		case LS_K_LOCK_ACQUIRE:
-		case LS_K_LOCK_RELEASE:
-			ls_put_u64(in->w, LS_F_LOCK, p->aux);
-			break;
-		case LS_K_MEASURE:
-			ls_put_bool(in->w, LS_F_ON, p->aux != 0);
-			break;
-		case LS_K_SAMPLE:
-			ls_put_u64(in->w, LS_F_COUNTER, p->aux);
-			break;
-		default:
-			break;
-		}
-	}
-	if (p->kind == LS_K_SAMPLE) {
-		if (p->val_type == OTF2_TYPE_DOUBLE)
-			ls_put_f64(in->w, LS_F_VAL, p->val.floating_point);
-		else if (p->val_type == OTF2_TYPE_INT64)
-			ls_put_i64(in->w, LS_F_VAL, p->val.signed_int);
-		else
-			ls_put_u64(in->w, LS_F_VAL, p->val.unsigned_int);
-	}
-	in->report->kinds[p->kind]++;
-	if (p->kind == LS_K_ENTER)
-		in->report->roles[in->regions.v[p->region].role]++;
-	return ls_build_end(in->w);
-}
-
-static int by_stream(const void *a, const void *b)
-{
-	const struct pending *x = a, *y = b;
-
-	if (x->stream != y->stream)
-		return x->stream < y->stream ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/* Mostly one or two events share a timestamp: insertion sort those. */
-static void sort_by_stream(struct pending *p, uint32_t n)
-{
-	if (n > 8) {
-		qsort(p, n, sizeof(*p), by_stream);
-		return;
-	}
-	for (uint32_t i = 1; i < n; i++) {
-		struct pending x = p[i];
-		uint32_t j = i;
-
-		while (j > 0 && by_stream(&p[j - 1], &x) > 0) {
-			p[j] = p[j - 1];
-			j--;
-		}
-		p[j] = x;
-	}
-}
-
-static int flush(struct otf2in *in)
-{
-	int rc = 0;
-
-	/* no frame may point into the buffer once it is written */
-	for (uint32_t i = 0; i < in->nbuf; i++) {
-		const struct pending *p = &in->buf[i];
-		struct location *l = &in->locs[p->loc];
-
-		if (p->kind == LS_K_ENTER && p->depth < l->depth && l->stack[p->depth].pending == i)
-			l->stack[p->depth].pending = NONE;
-	}
-	sort_by_stream(in->buf, in->nbuf);
-	for (uint32_t i = 0; i < in->nbuf && rc == 0; i++)
-		rc = write_pending(in, &in->buf[i], in->buf_t);
-	in->nbuf = 0;
-	if (rc < 0)
-		return otf2in_fail(in, rc, "cannot write the stream");
-	return 0;
+	return otf2in_fail(in, rc, "%s", ls_front_error(in->front)[0] ? ls_front_error(in->front)
+								     : "cannot write the stream");
 }
 
 /*
  * The location of an event, if it is to be written; NULL (counted) if
- * undefined or left out by the options. Flushes the buffer when time moves on.
+ * undefined or left out by the options. A new time lets the front write
+ * the events of the time before.
  */
 static struct location *event_location(struct otf2in *in, OTF2_LocationRef ref,
 				       OTF2_TimeStamp ticks, int64_t *t)
 {
 	struct location *l = otf2in_location(in, ref);
+	int rc;
 
 	if (!l) {
-		in->report->undefined_location++;
+		in->report.undefined_location++;
 		return NULL;
 	}
 	if (to_ns(in, l, ticks, t) < 0)
 		return NULL;
-	if (!l->selected || (in->opt->window && (*t < in->opt->begin || *t > in->opt->end))) {
-		in->report->filtered++;
+	if (!ls_front_keeps(in->front, l->stream, *t))
+		return NULL;
+	if ((rc = ls_front_until(in->front, *t)) < 0) {
+		front_failed(in, rc);
 		return NULL;
 	}
-	if (in->nbuf > 0 && *t != in->buf_t && flush(in) < 0)
-		return NULL;
-	in->buf_t = *t;
 	return l;
 }
 
-static struct pending *add(struct otf2in *in, const struct location *l, enum ls_kind kind)
+static struct ls_event *add(struct otf2in *in, const struct location *l, int64_t t,
+			    enum ls_kind kind)
 {
-	struct pending *p;
+	struct ls_event *ev = ls_front_add(in->front, l->stream, t, kind);
 
-	if (in->nbuf == in->capbuf) {
-		uint32_t cap = in->capbuf ? 2 * in->capbuf : 256;
-		struct pending *grown = realloc(in->buf, cap * sizeof(*grown));
-
-		if (!grown) {
-			otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
-			return NULL;
-		}
-		in->buf = grown;
-		in->capbuf = cap;
-	}
-	/* only what every kind reads is set; the rest is set by the kind's maker */
-	p = &in->buf[in->nbuf++];
-	p->kind = kind;
-	p->stream = l->stream;
-	p->loc = (uint32_t)(l - in->locs);
-	p->fields = 0;
-	p->seq = in->seq++;
-	return p;
+	if (!ev)
+		front_failed(in, LS_ERR_NOMEM);
+	return ev;
 }
 
 #define CHECK_STATUS(in) ((in)->status < 0 ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS)
 
 /* The attributes Score-P hangs on CUDA/HIP API calls. */
-static void take_attributes(struct otf2in *in, struct pending *p, OTF2_AttributeList *attrs)
+static void take_attributes(struct otf2in *in, struct ls_event *p, OTF2_AttributeList *attrs)
 {
 	uint32_t n = attrs ? OTF2_AttributeList_GetNumberOfElements(attrs) : 0;
 
@@ -280,70 +127,59 @@ static void take_attributes(struct otf2in *in, struct pending *p, OTF2_Attribute
 			target = otf2in_location(in, v.locationRef);
 			if (target) {
 				p->ref_stream = target->stream;
-				p->fields |= PF_REF_STREAM;
+				p->fields |= LS_EF_REF_STREAM;
 			}
 		} else if (ref == in->attr_event_ref) {
 			p->cuda_event = u;
-			p->fields |= PF_CUDA_EVENT;
+			p->fields |= LS_EF_CUDA_EVENT;
 		} else if (ref == in->attr_result) {
 			p->result = type == OTF2_TYPE_INT32 ? v.int32 : (int64_t)u;
-			p->fields |= PF_RESULT;
+			p->fields |= LS_EF_RESULT;
 		}
 	}
 }
 
-static int push(struct otf2in *in, struct location *l, uint32_t region, uint32_t pending)
+static int push(struct otf2in *in, struct location *l, uint32_t region, uint64_t enter)
 {
-	if (l->depth == l->cap) {
-		uint32_t cap = l->cap ? 2 * l->cap : 16;
-		struct frame *grown = realloc(l->stack, cap * sizeof(*grown));
-
-		if (!grown)
-			return otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
-		l->stack = grown;
-		l->cap = cap;
-	}
-	l->stack[l->depth++] = (struct frame){ region, pending, false, 0 };
+	if (ls_vec_room(&l->stack, &l->cap, l->depth, sizeof(*l->stack)) < 0)
+		return otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
+	l->stack[l->depth++] = (struct frame){ region, enter, false, 0 };
 	return 0;
 }
 
-static OTF2_CallbackCode enter(struct otf2in *in, struct location *l, uint32_t region,
+static OTF2_CallbackCode enter(struct otf2in *in, struct location *l, int64_t t, uint32_t region,
 			       OTF2_AttributeList *attrs, uint64_t bytes)
 {
-	struct pending *p = add(in, l, LS_K_ENTER);
+	struct ls_event *p = add(in, l, t, LS_K_ENTER);
 
 	if (!p)
 		return OTF2_CALLBACK_INTERRUPT;
 	p->region = region;
-	p->depth = l->depth;
 	take_attributes(in, p, attrs);
 	if (bytes != UINT64_MAX) {
 		p->bytes = bytes;
-		p->fields |= PF_BYTES;
+		p->fields |= LS_EF_BYTES;
 	}
-	push(in, l, region, in->nbuf - 1);
+	push(in, l, region, p->seq);
 	return CHECK_STATUS(in);
 }
 
-static OTF2_CallbackCode leave(struct otf2in *in, struct location *l, uint32_t region,
+/* A leave; the front checks that it matches its stream's enter. */
+static OTF2_CallbackCode leave(struct otf2in *in, struct location *l, int64_t t, uint32_t region,
 			       OTF2_AttributeList *attrs)
 {
-	struct pending *p = add(in, l, LS_K_LEAVE);
+	struct ls_event *p = add(in, l, t, LS_K_LEAVE);
 
 	if (!p)
 		return OTF2_CALLBACK_INTERRUPT;
 	p->region = region;
 	take_attributes(in, p, attrs);
-	if (l->depth == 0) {
-		in->report->leave_without_enter++;
+	if (l->depth == 0)
 		return OTF2_CALLBACK_SUCCESS;
-	}
 	l->depth--;
-	if (l->stack[l->depth].region != region)
-		in->report->leave_mismatch++;
 	if (l->stack[l->depth].has_corr) {
 		p->corr = l->stack[l->depth].corr;
-		p->fields |= PF_CORR;
+		p->fields |= LS_EF_CORR;
 	}
 	return OTF2_CALLBACK_SUCCESS;
 }
@@ -358,10 +194,10 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef ref, OTF2_TimeStamp ticks, vo
 	if (!l)
 		return CHECK_STATUS(in);
 	if (region >= in->regions.n || !in->regions.v[region].defined) {
-		in->report->ignored_records++;
+		in->report.ignored_records++;
 		return OTF2_CALLBACK_SUCCESS;
 	}
-	return enter(in, l, region, attrs, UINT64_MAX);
+	return enter(in, l, t, region, attrs, UINT64_MAX);
 }
 
 static OTF2_CallbackCode on_leave(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
@@ -374,20 +210,21 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef ref, OTF2_TimeStamp ticks, vo
 	if (!l)
 		return CHECK_STATUS(in);
 	if (region >= in->regions.n || !in->regions.v[region].defined) {
-		in->report->ignored_records++;
+		in->report.ignored_records++;
 		return OTF2_CALLBACK_SUCCESS;
 	}
-	return leave(in, l, region, attrs);
+	return leave(in, l, t, region, attrs);
 }
 
 /*
  * Score-P's "callsite id" links a launch to its kernel. It comes inside
  * the activity: on the device at the kernel's own timestamp, so it lands
- * on the enter still waiting in the buffer; on the host later, so it
+ * on the enter the front still holds open; on the host later, so it
  * lands on the launch's leave.
  */
 static void callsite(struct otf2in *in, struct location *l, uint64_t value)
 {
+	struct ls_event *ev;
 	struct frame *f;
 
 	if (l->depth == 0)
@@ -395,9 +232,9 @@ static void callsite(struct otf2in *in, struct location *l, uint64_t value)
 	f = &l->stack[l->depth - 1];
 	f->has_corr = true;
 	f->corr = value;
-	if (f->pending != NONE) {
-		in->buf[f->pending].corr = value;
-		in->buf[f->pending].fields |= PF_CORR;
+	if ((ev = ls_front_open(in->front, f->enter))) {
+		ev->corr = value;
+		ev->fields |= LS_EF_CORR;
 	}
 }
 
@@ -411,7 +248,7 @@ static OTF2_CallbackCode on_param_uint(OTF2_LocationRef ref, OTF2_TimeStamp tick
 
 	(void)attrs;
 	if (param != in->param_callsite) {
-		in->report->ignored_records++;
+		in->report.ignored_records++;
 		return OTF2_CALLBACK_SUCCESS;
 	}
 	l = event_location(in, ref, ticks, &t);
@@ -444,7 +281,7 @@ static uint32_t peer_process(struct otf2in *in, const struct location *l, OTF2_C
 		return in->lgroups.v[l->group].process;
 	if (c && rank < c->n)
 		return c->process[rank];
-	in->report->unknown_peer++;
+	in->report.unknown_peer++;
 	return NONE;
 }
 
@@ -454,7 +291,7 @@ static OTF2_CallbackCode message(struct otf2in *in, OTF2_LocationRef ref, OTF2_T
 {
 	int64_t t;
 	struct location *l = event_location(in, ref, ticks, &t);
-	struct pending *p;
+	struct ls_event *p;
 	uint32_t peer;
 
 	if (!l)
@@ -462,7 +299,7 @@ static OTF2_CallbackCode message(struct otf2in *in, OTF2_LocationRef ref, OTF2_T
 	peer = peer_process(in, l, comm, rank);
 	if (peer == NONE)
 		return OTF2_CALLBACK_SUCCESS;
-	p = add(in, l, kind);
+	p = add(in, l, t, kind);
 	if (!p)
 		return OTF2_CALLBACK_INTERRUPT;
 	p->peer = peer;
@@ -471,7 +308,7 @@ static OTF2_CallbackCode message(struct otf2in *in, OTF2_LocationRef ref, OTF2_T
 	p->bytes = bytes;
 	if (req) {
 		p->req = *req;
-		p->fields |= PF_REQ;
+		p->fields |= LS_EF_REQ;
 	}
 	return OTF2_CALLBACK_SUCCESS;
 }
@@ -508,21 +345,21 @@ static OTF2_CallbackCode on_irecv(OTF2_LocationRef ref, OTF2_TimeStamp ticks, vo
 	return message(data, ref, ticks, LS_K_RECV, sender, comm, tag, bytes, &req);
 }
 
-/* An event with at most one small field of its own: req (PF_REQ) or aux. */
+/* An event with at most one small field of its own: req (LS_EF_REQ) or aux. */
 static OTF2_CallbackCode simple(struct otf2in *in, OTF2_LocationRef ref, OTF2_TimeStamp ticks,
 				enum ls_kind kind, uint32_t field, uint64_t value)
 {
 	int64_t t;
 	struct location *l = event_location(in, ref, ticks, &t);
-	struct pending *p;
+	struct ls_event *p;
 
 	if (!l)
 		return CHECK_STATUS(in);
-	p = add(in, l, kind);
+	p = add(in, l, t, kind);
 	if (!p)
 		return OTF2_CALLBACK_INTERRUPT;
 	p->fields = field;
-	if (field == PF_REQ)
+	if (field == LS_EF_REQ)
 		p->req = value;
 	else
 		p->aux = value;
@@ -533,28 +370,28 @@ static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef ref, OTF2_TimeStamp 
 					   OTF2_AttributeList *attrs, uint64_t req)
 {
 	(void)attrs;
-	return simple(data, ref, ticks, LS_K_SEND_DONE, PF_REQ, req);
+	return simple(data, ref, ticks, LS_K_SEND_DONE, LS_EF_REQ, req);
 }
 
 static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
 					  OTF2_AttributeList *attrs, uint64_t req)
 {
 	(void)attrs;
-	return simple(data, ref, ticks, LS_K_RECV_POST, PF_REQ, req);
+	return simple(data, ref, ticks, LS_K_RECV_POST, LS_EF_REQ, req);
 }
 
 static OTF2_CallbackCode on_request_test(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
 					 OTF2_AttributeList *attrs, uint64_t req)
 {
 	(void)attrs;
-	return simple(data, ref, ticks, LS_K_REQ_TEST, PF_REQ, req);
+	return simple(data, ref, ticks, LS_K_REQ_TEST, LS_EF_REQ, req);
 }
 
 static OTF2_CallbackCode on_request_cancelled(OTF2_LocationRef ref, OTF2_TimeStamp ticks,
 					      void *data, OTF2_AttributeList *attrs, uint64_t req)
 {
 	(void)attrs;
-	return simple(data, ref, ticks, LS_K_REQ_CANCEL, PF_REQ, req);
+	return simple(data, ref, ticks, LS_K_REQ_CANCEL, LS_EF_REQ, req);
 }
 
 static OTF2_CallbackCode on_coll_begin(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
@@ -572,16 +409,16 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef ref, OTF2_TimeStamp ticks,
 	struct otf2in *in = data;
 	int64_t t;
 	struct location *l = event_location(in, ref, ticks, &t);
-	struct pending *p;
+	struct ls_event *p;
 
 	(void)attrs;
 	if (!l)
 		return CHECK_STATUS(in);
 	if (!written_comm(in, comm)) {
-		in->report->unknown_comm++;
+		in->report.unknown_comm++;
 		return OTF2_CALLBACK_SUCCESS;
 	}
-	p = add(in, l, LS_K_COLL_END);
+	p = add(in, l, t, LS_K_COLL_END);
 	if (!p)
 		return OTF2_CALLBACK_INTERRUPT;
 	p->comm = comm;
@@ -591,7 +428,7 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef ref, OTF2_TimeStamp ticks,
 	if (root != OTF2_UNDEFINED_UINT32) {
 		p->root = peer_process(in, l, comm, root);
 		if (p->root != NONE)
-			p->fields |= PF_ROOT;
+			p->fields |= LS_EF_ROOT;
 	}
 	return OTF2_CALLBACK_SUCCESS;
 }
@@ -600,7 +437,7 @@ static OTF2_CallbackCode on_fork(OTF2_LocationRef ref, OTF2_TimeStamp ticks, voi
 				 OTF2_AttributeList *attrs, OTF2_Paradigm model, uint32_t threads)
 {
 	(void)attrs, (void)model;
-	return simple(data, ref, ticks, LS_K_FORK, PF_AUX, threads);
+	return simple(data, ref, ticks, LS_K_FORK, LS_EF_AUX, threads);
 }
 
 static OTF2_CallbackCode on_join(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
@@ -629,7 +466,7 @@ static OTF2_CallbackCode on_acquire(OTF2_LocationRef ref, OTF2_TimeStamp ticks, 
 				    uint32_t order)
 {
 	(void)attrs, (void)model, (void)order;
-	return simple(data, ref, ticks, LS_K_LOCK_ACQUIRE, PF_AUX, lock);
+	return simple(data, ref, ticks, LS_K_LOCK_ACQUIRE, LS_EF_AUX, lock);
 }
 
 static OTF2_CallbackCode on_release(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
@@ -637,14 +474,14 @@ static OTF2_CallbackCode on_release(OTF2_LocationRef ref, OTF2_TimeStamp ticks, 
 				    uint32_t order)
 {
 	(void)attrs, (void)model, (void)order;
-	return simple(data, ref, ticks, LS_K_LOCK_RELEASE, PF_AUX, lock);
+	return simple(data, ref, ticks, LS_K_LOCK_RELEASE, LS_EF_AUX, lock);
 }
 
 static OTF2_CallbackCode on_measurement(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
 					OTF2_AttributeList *attrs, OTF2_MeasurementMode mode)
 {
 	(void)attrs;
-	return simple(data, ref, ticks, LS_K_MEASURE, PF_AUX, mode == OTF2_MEASUREMENT_ON);
+	return simple(data, ref, ticks, LS_K_MEASURE, LS_EF_AUX, mode == OTF2_MEASUREMENT_ON);
 }
 
 /* One sample per member of the metric class (an instance names its class). */
@@ -661,25 +498,33 @@ static OTF2_CallbackCode on_metric(OTF2_LocationRef ref, OTF2_TimeStamp ticks, v
 	if (m && m->class_ref != NONE)
 		m = m->class_ref < in->metrics.n ? &in->metrics.v[m->class_ref] : NULL;
 	if (!m || !m->defined || m->n != n) {
-		in->report->ignored_records++;
+		in->report.ignored_records++;
 		return OTF2_CALLBACK_SUCCESS;
 	}
 	l = event_location(in, ref, ticks, &t);
 	if (!l)
 		return CHECK_STATUS(in);
 	for (uint8_t i = 0; i < n; i++) {
-		struct pending *p;
+		struct ls_event *p;
 
 		if (m->members[i] >= in->members.n || !in->members.v[m->members[i]].defined) {
-			in->report->unknown_counter++;
+			in->report.unknown_counter++;
 			continue;
 		}
-		if (!(p = add(in, l, LS_K_SAMPLE)))
+		if (!(p = add(in, l, t, LS_K_SAMPLE)))
 			return OTF2_CALLBACK_INTERRUPT;
-		p->fields = PF_AUX;
+		p->fields = LS_EF_AUX;
 		p->aux = m->members[i];
-		p->val_type = types[i];
-		p->val = values[i];
+		if (types[i] == OTF2_TYPE_DOUBLE) {
+			p->val_type = LS_VAL_F64;
+			p->val.f = values[i].floating_point;
+		} else if (types[i] == OTF2_TYPE_INT64) {
+			p->val_type = LS_VAL_INT;
+			p->val.i = values[i].signed_int;
+		} else {
+			p->val_type = LS_VAL_UINT;
+			p->val.u = values[i].unsigned_int;
+		}
 	}
 	return OTF2_CALLBACK_SUCCESS;
 }
@@ -694,7 +539,7 @@ static OTF2_CallbackCode copy_begin(struct otf2in *in, OTF2_LocationRef ref, OTF
 
 	if (!l)
 		return CHECK_STATUS(in);
-	return enter(in, l, region, NULL, bytes);
+	return enter(in, l, t, region, NULL, bytes);
 }
 
 static OTF2_CallbackCode on_rma_get(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
@@ -731,10 +576,10 @@ static OTF2_CallbackCode on_rma_complete(OTF2_LocationRef ref, OTF2_TimeStamp ti
 		return CHECK_STATUS(in);
 	top = l->depth ? l->stack[l->depth - 1].region : NONE;
 	if (top != in->region_htod && top != in->region_dtoh) {
-		in->report->rma_unmatched++;
+		in->report.rma_unmatched++;
 		return OTF2_CALLBACK_SUCCESS;
 	}
-	return leave(in, l, top, NULL);
+	return leave(in, l, t, top, NULL);
 }
 
 static OTF2_CallbackCode on_unknown(OTF2_LocationRef ref, OTF2_TimeStamp ticks, void *data,
@@ -743,7 +588,7 @@ static OTF2_CallbackCode on_unknown(OTF2_LocationRef ref, OTF2_TimeStamp ticks, 
 	struct otf2in *in = data;
 
 	(void)ref, (void)ticks, (void)attrs;
-	in->report->unknown_records++;
+	in->report.unknown_records++;
 	return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -758,7 +603,7 @@ static OTF2_CallbackCode on_unknown(OTF2_LocationRef ref, OTF2_TimeStamp ticks, 
 					       OTF2_TimeStamp ticks UNUSED, void *data, \
 					       OTF2_AttributeList *attrs UNUSED, __VA_ARGS__) \
 	{ \
-		((struct otf2in *)data)->report->ignored_records++; \
+		((struct otf2in *)data)->report.ignored_records++; \
 		return OTF2_CALLBACK_SUCCESS; \
 	}
 
@@ -829,9 +674,7 @@ int otf2in_register_events(struct otf2in *in, OTF2_GlobalEvtReader *reader)
 
 int otf2in_finish_events(struct otf2in *in)
 {
-	if (in->nbuf > 0 && flush(in) < 0)
-		return in->status;
-	for (uint32_t i = 0; i < in->nlocs; i++)
-		in->report->open_at_end += in->locs[i].depth;
-	return 0;
+	int rc = ls_front_finish(in->front);
+
+	return rc < 0 ? front_failed(in, rc) : 0;
 }

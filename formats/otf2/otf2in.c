@@ -77,6 +77,29 @@ static int read_events(struct otf2in *in, OTF2_Reader *reader)
 	return in->status;
 }
 
+/* What was odd, to the front's one report. */
+static void report(struct otf2in *in)
+{
+	const struct otf2in_report *r = &in->report;
+
+	ls_front_odd(in->front, r->undefined_location, "events on undefined locations, left out");
+	ls_front_odd(in->front, r->unknown_records,
+		     "records of types this libotf2 does not know, left out");
+	ls_front_odd(in->front, r->rma_unmatched, "RMA completions without an open copy, left out");
+	ls_front_odd(in->front, r->unknown_peer,
+		     "messages or roots naming a rank outside their communicator, left out");
+	ls_front_odd(in->front, r->unknown_comm,
+		     "collective operations on a communicator not written, left out");
+	ls_front_odd(in->front, r->comms_unplaced, "communicators with a rank of no process "
+		     "(or a process twice) or of no stream, left out");
+	ls_front_odd(in->front, r->orphan_locations,
+		     "locations of an undefined process, left out with their events");
+	ls_front_odd(in->front, r->unknown_counter, "metric values of an undefined metric, left out");
+	ls_front_odd(in->front, r->bad_utf8, "names that are not valid UTF-8: the bytes that "
+		     "break it replaced by U+FFFD");
+	in->front->report->ignored += r->ignored_records;
+}
+
 static void release(struct otf2in *in)
 {
 	for (uint32_t i = 0; i < in->strings.n; i++)
@@ -98,20 +121,23 @@ static void release(struct otf2in *in)
 	free(in->metrics.v);
 	free(in->locs);
 	free(in->loc_slot);
-	free(in->buf);
 }
 
-int otf2in_read(const char *path, const struct otf2in_options *opt,
-		struct ls_writer *w, struct otf2in_report *report, char *err,
-		size_t n)
+bool otf2in_sniff(const uint8_t *head, size_t n)
 {
-	struct otf2in in = { .opt = opt, .report = report, .w = w, .err = err, .errlen = n };
+	/* an anchor file: a byte of its own, the byte order, then "OTF2" */
+	return n >= 6 && memcmp(head + 2, "OTF2", 4) == 0;
+}
+
+int otf2in_read(const char *path, const struct ls_stage *stage, struct ls_front *front,
+		struct ls_writer *w, char *err, size_t n)
+{
+	struct otf2in in = { .stage = stage, .front = front, .w = w, .err = err, .errlen = n };
 	char otf2_msg[OTF2_MSG_SIZE] = "";
 	OTF2_ErrorCallback previous;
 	OTF2_Reader *reader;
 	struct stat st;
 
-	memset(report, 0, sizeof(*report));
 	err[0] = '\0';
 	/* libotf2 takes any path and fails late; say plainly what is wrong */
 	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
@@ -135,6 +161,7 @@ out:
 	if (reader)
 		OTF2_Reader_Close(reader);
 	OTF2_Error_RegisterCallback(previous, NULL);
+	report(&in);
 	release(&in);
 	return in.status;
 }

@@ -8,12 +8,27 @@
 
 #define NONE UINT32_MAX
 
+/* What reading OTF2 found, besides the front's counts: oddities said once. */
+struct otf2in_report {
+	uint64_t undefined_location;	/* events on locations the archive did not define */
+	uint64_t unknown_records;	/* record types this libotf2 does not know */
+	uint64_t ignored_records;	/* known record types with no meaning here */
+	uint64_t rma_unmatched;		/* RMA completions without an open copy */
+	uint64_t unknown_peer;		/* ranks not in their communicator */
+	uint64_t unknown_comm;		/* collectives on a communicator not written */
+	uint64_t comms_unplaced;	/* MPI communicators with a rank of no process, or twice;
+					   teams with a rank of no stream */
+	uint64_t orphan_locations;	/* locations of no defined process */
+	uint64_t unknown_counter;	/* metric values of an undefined member */
+	uint64_t bad_utf8;		/* strings repaired to valid UTF-8 */
+};
+
 enum loc_type { LOC_HOST, LOC_GPU, LOC_METRIC };
 
-/* An activity open on a location: its region, and its enter while unwritten. */
+/* An activity open on a location: its region, and its enter (the front's seq). */
 struct frame {
 	uint32_t region;
-	uint32_t pending;	/* index of its enter in the same-time buffer, or NONE */
+	uint64_t enter;
 	bool has_corr;
 	uint64_t corr;
 };
@@ -26,7 +41,6 @@ struct location {
 	enum loc_type type;
 	bool null_stream;
 	bool orphan;		/* of no defined process: left out, with its events */
-	bool selected;
 	struct frame *stack;
 	uint32_t depth, cap;
 };
@@ -79,36 +93,13 @@ struct metric {		/* a metric class, or an instance pointing at one */
 	bool defined;
 };
 
-/* An event read but not yet written: events of one timestamp wait here
- * to be sorted by stream. */
-struct pending {
-	enum ls_kind kind;
-	uint32_t stream;
-	uint32_t loc, depth;	/* enters: the frame that points here */
-	uint64_t seq;
-	uint32_t region;
-	uint32_t fields;	/* PF_* bits: which optional fields are set */
-	uint64_t ref_stream, cuda_event, corr, bytes, req, aux;
-	int64_t result, tag;
-	uint32_t peer, comm, root;
-	uint64_t sent, recvd;
-	const char *op;
-	OTF2_Type val_type;
-	OTF2_MetricValue val;
-};
-
-enum {
-	PF_REF_STREAM = 1 << 0, PF_CUDA_EVENT = 1 << 1, PF_RESULT = 1 << 2,
-	PF_CORR = 1 << 3, PF_BYTES = 1 << 4, PF_REQ = 1 << 5, PF_ROOT = 1 << 6,
-	PF_AUX = 1 << 7,	/* threads (fork), lock (lock_*), on (measure), counter (sample) */
-};
-
 /* A dense table indexed by an OTF2 ref, grown on demand. */
 #define TABLE(type) struct { type *v; uint32_t n; }
 
 struct otf2in {
-	const struct otf2in_options *opt;
-	struct otf2in_report *report;
+	const struct ls_stage *stage;	/* the tool reading, for the header's stages */
+	struct otf2in_report report;
+	struct ls_front *front;
 	struct ls_writer *w;
 	char *err;
 	size_t errlen;
@@ -130,12 +121,8 @@ struct otf2in {
 	uint32_t attr_stream_ref, attr_event_ref, attr_result, param_callsite;
 	uint32_t region_htod, region_dtoh;	/* ours, for device copies */
 
-	struct pending *buf;
-	uint32_t nbuf, capbuf;
-	int64_t buf_t;		/* the time of the events buffered */
 	bool any_event;		/* an event was read: last_t is its time */
 	int64_t last_t;
-	uint64_t seq, next_id;
 };
 
 /* Grow a TABLE so that index i exists; new entries are zeroed. */
@@ -157,7 +144,7 @@ struct location *otf2in_location(struct otf2in *in, OTF2_LocationRef ref);
 /* Register the event callbacks on the global event reader. */
 int otf2in_register_events(struct otf2in *in, OTF2_GlobalEvtReader *reader);
 
-/* Write what is still buffered and count what is left open. */
+/* Write what the front still holds. */
 int otf2in_finish_events(struct otf2in *in);
 
 /* Remember the first failure, with its message; returns the code. */

@@ -92,8 +92,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *tmp = getenv("TMPDIR");
 	static const struct ls_stage self = { "fuzz-otf2in", TR_VERSION, 0, NULL };
-	struct otf2in_options opt = { &self, LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0 };
-	struct otf2in_report report;
+	struct ls_front_options opt = { LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0, 0 };
+	struct ls_front_report report;
+	struct ls_front front;
 	struct ls_writer w;
 	char dir[4096], sub[8192], anchor[8192], err[512];
 	int out;
@@ -115,7 +116,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(anchor, sizeof(anchor), "%s/%s", dir, files[0]);
 	out = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	ls_writer_init(&w, out, LS_FMT_MSGPACK);
-	otf2in_read(anchor, &opt, &w, &report, err, sizeof(err));
+	ls_front_init(&front, &w, &opt, &report);
+	otf2in_read(anchor, &self, &front, &w, err, sizeof(err));
+	ls_front_release(&front);
 	ls_writer_flush(&w);
 	ls_writer_release(&w);
 	close(out);

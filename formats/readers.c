@@ -1,0 +1,60 @@
+/* The table of trace formats, and picking one for an input. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "otf2/otf2in.h"
+#include "readers.h"
+
+static const struct reader readers[] = {
+	{ "OTF2 archives", "by their anchor file, NAME.otf2", otf2in_sniff, otf2in_read },
+};
+
+#define NREADERS (sizeof(readers) / sizeof(readers[0]))
+
+/* "... (it reads OTF2 archives, by their anchor file, NAME.otf2; ...)" */
+static void none_fits(char *err, size_t n)
+{
+	size_t at = (size_t)snprintf(err, n, "not a trace tr-read reads (it reads");
+
+	for (size_t i = 0; i < NREADERS && at < n; i++)
+		at += (size_t)snprintf(err + at, n - at, "%s %s, %s", i ? ";" : "",
+				       readers[i].name, readers[i].give);
+	if (at < n)
+		snprintf(err + at, n - at, ")");
+}
+
+const struct reader *reader_for(const char *path, char *err, size_t n)
+{
+	uint8_t head[64];
+	struct stat st;
+	ssize_t got;
+	int fd;
+
+	if (stat(path, &st) < 0) {
+		snprintf(err, n, "%s", strerror(errno));
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		none_fits(err, n);
+		return NULL;
+	}
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		snprintf(err, n, "%s", strerror(errno));
+		return NULL;
+	}
+	got = read(fd, head, sizeof(head));
+	close(fd);
+	if (got < 0) {
+		snprintf(err, n, "%s", strerror(errno));
+		return NULL;
+	}
+	for (size_t i = 0; i < NREADERS; i++)
+		if (readers[i].sniff(head, (size_t)got))
+			return &readers[i];
+	none_fits(err, n);
+	return NULL;
+}

@@ -1,0 +1,350 @@
+/* The reader front: selection, (t, s) order, ids, balance and counts. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "front.h"
+#include "vec.h"
+
+#define MAX_ID (UINT32_C(1) << 24)
+#define DEFAULT_MEM ((size_t)64 << 20)
+#define RUN_BLOCK 512	/* events read back from a run at a time */
+
+static int fail(struct ls_front *f, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct ls_front *f, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (f->err[0])
+		return code;	/* the first failure is the one to say */
+	va_start(ap, fmt);
+	vsnprintf(f->err, sizeof(f->err), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+void ls_front_init(struct ls_front *f, struct ls_writer *w, const struct ls_front_options *opt,
+		   struct ls_front_report *report)
+{
+	size_t mem = opt->mem ? opt->mem : DEFAULT_MEM;
+
+	memset(f, 0, sizeof(*f));
+	memset(report, 0, sizeof(*report));
+	f->w = w;
+	f->opt = opt;
+	f->report = report;
+	f->max = mem / sizeof(struct ls_event) < 16 ? 16 :
+		 mem / sizeof(struct ls_event) > UINT32_MAX / 2 ? UINT32_MAX / 2 :
+		 (uint32_t)(mem / sizeof(struct ls_event));
+}
+
+/* Make a dense table of size bytes per entry hold index id; new entries zeroed. */
+static int reserve(struct ls_front *f, void *table, uint32_t *n, size_t size, uint64_t id,
+		   const char *what)
+{
+	void **pv = table, *grown;
+	uint32_t cap = *n ? *n : 16;
+
+	if (id >= MAX_ID)
+		return fail(f, LS_ERR_RANGE, "%s id %" PRIu64 " is past the reader's numbering (2^24)",
+			    what, id);
+	if (id < *n)
+		return 0;
+	while (cap <= id)
+		cap *= 2;
+	if (!(grown = realloc(*pv, (size_t)cap * size)))
+		return fail(f, LS_ERR_NOMEM, "out of memory");
+	memset((char *)grown + (size_t)*n * size, 0, (size_t)(cap - *n) * size);
+	*pv = grown;
+	*n = cap;
+	return 0;
+}
+
+int ls_front_stream(struct ls_front *f, uint64_t id, uint64_t process)
+{
+	int rc = reserve(f, &f->streams, &f->nstreams, sizeof(*f->streams), id, "stream");
+
+	if (rc < 0)
+		return rc;
+	f->streams[id].defined = true;
+	f->streams[id].selected = ls_ranges_has(&f->opt->processes, process) &&
+				  ls_ranges_has(&f->opt->streams, id);
+	return 0;
+}
+
+int ls_front_region(struct ls_front *f, uint64_t id, enum ls_role role)
+{
+	int rc = reserve(f, &f->roles, &f->nregions, 1, id, "region");
+
+	if (rc < 0)
+		return rc;
+	f->roles[id] = (uint8_t)role;
+	return 0;
+}
+
+bool ls_front_keeps(struct ls_front *f, uint64_t stream, int64_t t)
+{
+	if (stream >= f->nstreams || !f->streams[stream].selected ||
+	    (f->opt->window && (t < f->opt->begin || t > f->opt->end))) {
+		f->report->filtered++;
+		return false;
+	}
+	return true;
+}
+
+/* The stream's order: time, then stream, then as they came. */
+static int before(const struct ls_event *x, const struct ls_event *y)
+{
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	if (x->stream != y->stream)
+		return x->stream < y->stream ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static int by_order(const void *a, const void *b)
+{
+	return before(a, b);
+}
+
+/* Mostly one or two events wait at a time: insertion sort those. */
+static void sort_events(struct ls_event *v, uint32_t n)
+{
+	if (n > 8) {
+		qsort(v, n, sizeof(*v), by_order);
+		return;
+	}
+	for (uint32_t i = 1; i < n; i++) {
+		struct ls_event x = v[i];
+		uint32_t j = i;
+
+		while (j > 0 && before(&v[j - 1], &x) > 0) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
+}
+
+/* Write one event in its turn: its id, the balance of its stream, the counts. */
+static int emit(struct ls_front *f, const struct ls_event *ev)
+{
+	struct ls_front_stream *s = &f->streams[ev->stream];
+
+	if (ev->kind == LS_K_ENTER) {
+		if (ls_vec_room(&s->open, &s->cap, s->depth, sizeof(*s->open)) < 0)
+			return fail(f, LS_ERR_NOMEM, "out of memory");
+		s->open[s->depth++] = ev->region;
+		if (ev->region < f->nregions)
+			f->report->roles[f->roles[ev->region]]++;
+	} else if (ev->kind == LS_K_LEAVE) {
+		if (s->depth == 0)
+			f->report->leave_without_enter++;
+		else if (s->open[--s->depth] != ev->region)
+			f->report->leave_mismatch++;
+	}
+	f->report->kinds[ev->kind]++;
+	if (ls_event_write(f->w, ev, f->next_id++) < 0)
+		return fail(f, LS_ERR_IO, "cannot write the stream");
+	return 0;
+}
+
+/* Write the held events before t (all of them: t = INT64_MAX); keep the rest. */
+static int write_before(struct ls_front *f, int64_t t)
+{
+	uint32_t k = 0;
+	int rc;
+
+	sort_events(f->buf, f->nbuf);
+	for (; k < f->nbuf && (f->buf[k].t < t || t == INT64_MAX); k++)
+		if ((rc = emit(f, &f->buf[k])) < 0)
+			return rc;
+	memmove(f->buf, f->buf + k, (size_t)(f->nbuf - k) * sizeof(*f->buf));
+	f->nbuf -= k;
+	f->open_from = f->nbuf;
+	return 0;
+}
+
+/* Sort what is held into a run of its own in an unlinked temporary file. */
+static int spill(struct ls_front *f)
+{
+	const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	struct ls_front_run run = { NULL, NULL, 0, 0 };
+	char path[4096];
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/tr-read-run-XXXXXX", dir) >= (int)sizeof(path) ||
+	    (fd = mkstemp(path)) < 0)
+		return fail(f, LS_ERR_IO, "cannot make a temporary file in %s to sort events in: %s",
+			    dir, strerror(errno));
+	unlink(path);	/* gone with the process, however it ends */
+	if (!(run.file = fdopen(fd, "w+b"))) {
+		close(fd);
+		return fail(f, LS_ERR_NOMEM, "out of memory");
+	}
+	sort_events(f->buf, f->nbuf);
+	if (fwrite(f->buf, sizeof(*f->buf), f->nbuf, run.file) != f->nbuf ||
+	    fflush(run.file) != 0) {
+		int e = errno;
+
+		fclose(run.file);
+		return fail(f, LS_ERR_IO, "cannot sort events in a temporary file in %s: %s", dir,
+			    strerror(e));
+	}
+	if (ls_vec_room(&f->runs, &f->runs_cap, f->nruns, sizeof(*f->runs)) < 0) {
+		fclose(run.file);
+		return fail(f, LS_ERR_NOMEM, "out of memory");
+	}
+	rewind(run.file);
+	f->runs[f->nruns++] = run;
+	f->report->runs++;
+	f->nbuf = f->open_from = 0;
+	return 0;
+}
+
+struct ls_event *ls_front_add(struct ls_front *f, uint64_t stream, int64_t t, enum ls_kind kind)
+{
+	struct ls_event *ev;
+
+	if (stream >= f->nstreams || !f->streams[stream].defined) {
+		fail(f, LS_ERR_SYNTAX, "an event on stream %" PRIu64 ", which the reader did not "
+		     "declare", stream);
+		return NULL;
+	}
+	if (f->any_until && t < f->until) {
+		fail(f, LS_ERR_SYNTAX, "an event at %" PRId64 " ns on stream %" PRIu64 " after the "
+		     "reader was done with the times before %" PRId64 " ns", t, stream, f->until);
+		return NULL;
+	}
+	if (f->nbuf == f->cap) {
+		if (f->nbuf >= f->max) {
+			if (spill(f) < 0)
+				return NULL;
+		} else if (ls_vec_room(&f->buf, &f->cap, f->nbuf, sizeof(*f->buf)) < 0) {
+			fail(f, LS_ERR_NOMEM, "out of memory");
+			return NULL;
+		}
+	}
+	/* only what every kind reads is set; the reader sets the rest */
+	ev = &f->buf[f->nbuf++];
+	ev->kind = kind;
+	ev->stream = stream;
+	ev->t = t;
+	ev->seq = f->seq++;
+	ev->fields = 0;
+	return ev;
+}
+
+struct ls_event *ls_front_open(struct ls_front *f, uint64_t seq)
+{
+	uint64_t first;
+
+	if (f->open_from >= f->nbuf)
+		return NULL;
+	first = f->buf[f->open_from].seq;
+	if (seq < first || seq - first >= f->nbuf - f->open_from)
+		return NULL;
+	return &f->buf[f->open_from + (seq - first)];
+}
+
+int ls_front_until(struct ls_front *f, int64_t t)
+{
+	if (f->any_until && t <= f->until)
+		return 0;
+	f->any_until = true;
+	f->until = t;
+	if (f->nruns)	/* earlier events may lie in a run: all wait for the merge */
+		return 0;
+	return f->nbuf ? write_before(f, t) : 0;
+}
+
+/* The next event of run r, or NULL at its end (or on a read error, said). */
+static const struct ls_event *run_head(struct ls_front *f, struct ls_front_run *r)
+{
+	if (r->at == r->n) {
+		if (!r->block && !(r->block = malloc(RUN_BLOCK * sizeof(*r->block)))) {
+			fail(f, LS_ERR_NOMEM, "out of memory");
+			return NULL;
+		}
+		r->n = (uint32_t)fread(r->block, sizeof(*r->block), RUN_BLOCK, r->file);
+		r->at = 0;
+		if (r->n == 0) {
+			if (ferror(r->file))
+				fail(f, LS_ERR_IO, "cannot read back sorted events: %s",
+				     strerror(errno));
+			return NULL;
+		}
+	}
+	return &r->block[r->at];
+}
+
+/* Merge the runs: the earliest head each time (runs are few). */
+static int merge(struct ls_front *f)
+{
+	int rc;
+
+	if (f->nbuf && (rc = spill(f)) < 0)
+		return rc;
+	for (;;) {
+		struct ls_front_run *best = NULL;
+		const struct ls_event *head = NULL;
+
+		for (uint32_t i = 0; i < f->nruns; i++) {
+			const struct ls_event *h = run_head(f, &f->runs[i]);
+
+			if (f->err[0])
+				return LS_ERR_IO;
+			if (h && (!head || before(h, head) < 0)) {
+				head = h;
+				best = &f->runs[i];
+			}
+		}
+		if (!best)
+			return 0;
+		if ((rc = emit(f, head)) < 0)
+			return rc;
+		best->at++;
+	}
+}
+
+int ls_front_finish(struct ls_front *f)
+{
+	int rc = f->nruns ? merge(f) : write_before(f, INT64_MAX);
+
+	if (rc < 0)
+		return rc;
+	for (uint32_t s = 0; s < f->nstreams; s++)
+		f->report->open_at_end += f->streams[s].depth;
+	return 0;
+}
+
+void ls_front_odd(struct ls_front *f, uint64_t n, const char *what)
+{
+	if (f->report->nodd < LS_FRONT_MAX_ODD)
+		f->report->odd[f->report->nodd++] = (typeof(f->report->odd[0])){ n, what };
+}
+
+const char *ls_front_error(const struct ls_front *f)
+{
+	return f->err;
+}
+
+void ls_front_release(struct ls_front *f)
+{
+	for (uint32_t s = 0; s < f->nstreams; s++)
+		free(f->streams[s].open);
+	for (uint32_t r = 0; r < f->nruns; r++) {
+		fclose(f->runs[r].file);
+		free(f->runs[r].block);
+	}
+	free(f->runs);
+	free(f->streams);
+	free(f->roles);
+	free(f->buf);
+}

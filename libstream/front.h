@@ -1,0 +1,136 @@
+/*
+ * The reader front: what every trace reader shares between the events it
+ * decodes and the stream it writes. A reader declares its streams and
+ * regions, then adds events in whatever order its format delivers them;
+ * the front leaves out what -p, -s and -t exclude, puts the rest in the
+ * stream's (t, s) order (equal ones as they came), numbers them 0, 1,
+ * 2, ..., checks that each stream's leaves match its enters, and counts
+ * what it wrote and what was odd, for one report.
+ *
+ * Order: events wait in memory until the reader says no earlier one will
+ * come (ls_front_until; a reader merging in time order says so at every
+ * new time, and then holds only the events of one time). A reader that
+ * cannot say so holds everything: past the memory bound the front sorts
+ * what it holds into a run in an unlinked temporary file, and at the end
+ * merges the runs; memory stays bounded, and nothing is left behind on
+ * any exit.
+ */
+#ifndef LS_FRONT_H
+#define LS_FRONT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "event.h"
+#include "range.h"
+#include "writer.h"
+
+struct ls_front_options {
+	struct ls_ranges processes;	/* empty: all */
+	struct ls_ranges streams;	/* empty: all */
+	bool window;			/* keep only events with begin <= t <= end */
+	int64_t begin, end;
+	size_t mem;			/* bytes of events held before spilling; 0: 64 MiB */
+};
+
+#define LS_FRONT_MAX_ODD 16
+
+/* What the front wrote and found odd, and what the reader found odd. */
+struct ls_front_report {
+	uint64_t kinds[LS_K__COUNT];	/* records written, by kind */
+	uint64_t roles[LS_R__COUNT];	/* enters written, by region role */
+	uint64_t leave_without_enter;
+	uint64_t leave_mismatch;	/* leave of another region than the open one */
+	uint64_t open_at_end;		/* enters never left */
+	uint64_t filtered;		/* events left out by -p, -s, -t */
+	uint64_t runs;			/* sorted runs spilled to temporary files */
+	uint64_t ignored;		/* records of the format with no meaning here */
+	struct {			/* the reader's oddities (ls_front_odd) */
+		uint64_t n;
+		const char *what;
+	} odd[LS_FRONT_MAX_ODD];
+	uint32_t nodd;
+};
+
+struct ls_front_stream {
+	bool defined, selected;
+	uint64_t *open;			/* regions entered and not left */
+	uint32_t depth, cap;
+};
+
+/* One sorted run in a temporary file, read back a block at a time. */
+struct ls_front_run {
+	FILE *file;
+	struct ls_event *block;
+	uint32_t at, n;
+};
+
+struct ls_front {
+	struct ls_writer *w;
+	const struct ls_front_options *opt;
+	struct ls_front_report *report;
+	struct ls_front_stream *streams;	/* by stream id */
+	uint32_t nstreams;
+	uint8_t *roles;				/* by region id */
+	uint32_t nregions;
+	struct ls_event *buf;
+	uint32_t nbuf, cap, max;		/* max: the bound, in events */
+	uint32_t open_from;	/* events from here on came after the last ls_front_until */
+	bool any_until;
+	int64_t until;
+	uint64_t seq, next_id;
+	struct ls_front_run *runs;
+	uint32_t nruns, runs_cap;
+	char err[160];
+};
+
+void ls_front_init(struct ls_front *f, struct ls_writer *w, const struct ls_front_options *opt,
+		   struct ls_front_report *report);
+
+/*
+ * Declare stream id (of process) and region id (of role). Ids are the
+ * reader's own dense numbers, below 2^24. Returns 0, or a negative error
+ * with the reason in ls_front_error.
+ */
+int ls_front_stream(struct ls_front *f, uint64_t id, uint64_t process);
+int ls_front_region(struct ls_front *f, uint64_t id, enum ls_role role);
+
+/* Whether an event at t on stream is kept (else counted as left out). */
+bool ls_front_keeps(struct ls_front *f, uint64_t stream, int64_t t);
+
+/*
+ * Room for the next event, with its kind, stream, t and seq set and no
+ * optional field; the reader fills in the rest before its next call.
+ * NULL on an error (out of memory, a spill that failed, or t before the
+ * time the reader said it was done with), said in ls_front_error.
+ */
+struct ls_event *ls_front_add(struct ls_front *f, uint64_t stream, int64_t t, enum ls_kind kind);
+
+/*
+ * The event of seq, if it came after the last ls_front_until and is still
+ * in memory (to add what the format gives later, such as Score-P's callsite
+ * id); else NULL.
+ */
+struct ls_event *ls_front_open(struct ls_front *f, uint64_t seq);
+
+/*
+ * No event before t will come: write those held. Returns 0, or a negative
+ * error (the write failed: the writer's err says why).
+ */
+int ls_front_until(struct ls_front *f, int64_t t);
+
+/* Write every event still held, and count the enters never left. */
+int ls_front_finish(struct ls_front *f);
+
+/*
+ * Odd but legal content the reader met n times (said once, in the order
+ * given, after the front's own, where n is not 0); what must outlive f.
+ */
+void ls_front_odd(struct ls_front *f, uint64_t n, const char *what);
+
+const char *ls_front_error(const struct ls_front *f);
+
+void ls_front_release(struct ls_front *f);
+
+#endif
