@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../libstream/reader.h"
+#include "../libstream/vec.h"
 #include "../libstream/writer.h"
 #include "rank-diff.h"
 #include "tool.h"
@@ -27,15 +28,8 @@ static struct row *row_of(struct rows *t, const char *name, uint32_t len)
 	for (uint32_t i = 0; i < t->n; i++)
 		if (strlen(t->v[i].name) == len && memcmp(t->v[i].name, name, len) == 0)
 			return &t->v[i];
-	if (t->n == t->cap) {
-		uint32_t cap = t->cap ? 2 * t->cap : 64;
-		struct row *v = realloc(t->v, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		t->v = v;
-		t->cap = cap;
-	}
+	if (ls_vec_room(&t->v, &t->cap, t->n, sizeof(*t->v)) < 0)
+		return NULL;
 	t->v[t->n] = (struct row){ strndup(name, len), { 0, 0 }, { 0, 0 }, { 0, 0 } };
 	return t->v[t->n].name ? &t->v[t->n++] : NULL;
 }

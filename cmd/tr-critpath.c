@@ -24,14 +24,12 @@ static int take(void *ctx, const struct ls_record *rec, const char **why)
 static void report(const char *input, const struct an_crit *c)
 {
 	const struct an_crit_stats *st = &c->st;
+	const struct tool_count odd[] = {
+		{ st->lost, "dependencies came for events whose part of the path was already decided; the path may differ there" },
+		{ st->cycles, "dependency cycles (edges against the order of events) cut" },
+	};
 
-	if (st->lost)
-		tool_error("%s: %" PRIu64 " dependencies came for events whose part of "
-			   "the path was already decided; the path may differ there",
-			   input, st->lost);
-	if (st->cycles)
-		tool_error("%s: %" PRIu64 " dependency cycles (edges against the order "
-			   "of events) cut", input, st->cycles);
+	tool_report_counts(input, odd, sizeof(odd) / sizeof(odd[0]));
 	if (st->unreached)
 		tool_error("%s: the run's end does not depend on the path written "
 			   "before it (streams that never synchronize)", input);

@@ -29,56 +29,33 @@ static void held(const void *ctx, char *what, size_t n)
 		 d->p2p.pending[AN_P2P_SEND], d->p2p.pending[AN_P2P_RECV], d->coll.open);
 }
 
-struct oddity {
-	size_t off;
-	const char *what;
-};
-
-/* Each nonzero count at base + off, once, with what it counts. */
-static void oddities(const char *input, const void *base, const struct oddity *odd,
-		     size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		uint64_t c = *(const uint64_t *)(const void *)((const char *)base + odd[i].off);
-
-		if (c)
-			tool_error("%s: %" PRIu64 " %s", input, c, odd[i].what);
-	}
-}
-
-#define ODD(type, field, what) { offsetof(struct type, field), what }
-
 /* What was odd in the input, once each; with --stats what was found. */
 static void report(const char *input, const struct an_deps *d, bool stats)
 {
-	static const struct oddity mpi[] = {
-		ODD(an_deps_stats, unmatched_sends, "sends never received"),
-		ODD(an_deps_stats, unmatched_recvs, "receives without a send"),
-		ODD(an_deps_stats, clock, "receives that completed before their send began (clock skew)"),
-		ODD(an_deps_stats, open_instances, "collective instances missing a member"),
-		ODD(an_deps_stats, coll_alone, "collectives in no instance (no communicator, or not a member)"),
-		ODD(an_deps_stats, mixed, "collective instances whose members ran different operations"),
-		ODD(an_deps_stats, unbalanced, "enters and leaves that do not pair"),
-	}, gpu[] = {
-		ODD(an_offload_stats, no_launch, "GPU activities no launch or copy call was found for"),
-		ODD(an_offload_stats, never_ran, "launches or copies whose GPU activity never came"),
-		ODD(an_offload_stats, idle_syncs, "GPU synchronizations with nothing to wait for"),
-		ODD(an_offload_stats, unresolved, "GPU synchronizations whose work never ended"),
-		ODD(an_offload_stats, unrecorded, "waits on CUDA events never recorded"),
-		ODD(an_offload_stats, late, "GPU activities that came before the call that enqueued them (host and device clocks differ)"),
-		ODD(an_offload_stats, late_events, "event synchronizations read before the event's record (out-of-order records)"),
-		ODD(an_offload_stats, stray, "GPU calls without a valid GPU stream or event"),
-		ODD(an_offload_stats, order, "GPU dependencies that ended after their work began (clock skew)"),
-	};
-	static const struct oddity omp[] = {
-		ODD(an_omp_stats, outside, "OpenMP team events or barriers outside a known team"),
-		ODD(an_omp_stats, open, "OpenMP barriers some team thread never left"),
-	};
 	const struct an_deps_stats *st = &d->st;
+	const struct an_offload_stats *g = &d->gpu.st;
+	const struct tool_count odd[] = {
+		{ st->unmatched_sends, "sends never received" },
+		{ st->unmatched_recvs, "receives without a send" },
+		{ st->clock, "receives that completed before their send began (clock skew)" },
+		{ st->open_instances, "collective instances missing a member" },
+		{ st->coll_alone, "collectives in no instance (no communicator, or not a member)" },
+		{ st->mixed, "collective instances whose members ran different operations" },
+		{ st->unbalanced, "enters and leaves that do not pair" },
+		{ g->no_launch, "GPU activities no launch or copy call was found for" },
+		{ g->never_ran, "launches or copies whose GPU activity never came" },
+		{ g->idle_syncs, "GPU synchronizations with nothing to wait for" },
+		{ g->unresolved, "GPU synchronizations whose work never ended" },
+		{ g->unrecorded, "waits on CUDA events never recorded" },
+		{ g->late, "GPU activities that came before the call that enqueued them (host and device clocks differ)" },
+		{ g->late_events, "event synchronizations read before the event's record (out-of-order records)" },
+		{ g->stray, "GPU calls without a valid GPU stream or event" },
+		{ g->order, "GPU dependencies that ended after their work began (clock skew)" },
+		{ d->omp.st.outside, "OpenMP team events or barriers outside a known team" },
+		{ d->omp.st.open, "OpenMP barriers some team thread never left" },
+	};
 
-	oddities(input, st, mpi, sizeof(mpi) / sizeof(mpi[0]));
-	oddities(input, &d->gpu.st, gpu, sizeof(gpu) / sizeof(gpu[0]));
-	oddities(input, &d->omp.st, omp, sizeof(omp) / sizeof(omp[0]));
+	tool_report_counts(input, odd, sizeof(odd) / sizeof(odd[0]));
 	if (!stats)
 		return;
 	fprintf(stderr, "%s: edges\n", input);

@@ -22,23 +22,15 @@ static int take(void *ctx, const struct ls_record *rec, const char **why)
 static void report(const char *input, const struct an_waits *a)
 {
 	const struct an_waits_stats *st = &a->st;
+	const struct tool_count odd[] = {
+		{ st->clock, "messages received before they were sent (clock skew): no wait state for them" },
+		{ st->clamped, "wait states cut to their activity's duration (clock skew)" },
+		{ st->stray_edges, "edges or instance members naming no MPI send, receive or collective" },
+		{ st->undecided, "MPI activities still waiting for an edge at the end (unmatched messages, incomplete collectives)" },
+		{ a->g.stray, "GPU or OpenMP edges naming activities tr-waits does not follow (or no longer keeps)" },
+	};
 
-	if (st->clock)
-		tool_error("%s: %" PRIu64 " messages received before they were sent "
-			   "(clock skew): no wait state for them", input, st->clock);
-	if (st->clamped)
-		tool_error("%s: %" PRIu64 " wait states cut to their activity's "
-			   "duration (clock skew)", input, st->clamped);
-	if (st->stray_edges)
-		tool_error("%s: %" PRIu64 " edges or instance members naming no "
-			   "MPI send, receive or collective", input, st->stray_edges);
-	if (st->undecided)
-		tool_error("%s: %" PRIu64 " MPI activities still waiting for an edge "
-			   "at the end (unmatched messages, incomplete collectives)",
-			   input, st->undecided);
-	if (a->g.stray)
-		tool_error("%s: %" PRIu64 " GPU or OpenMP edges naming activities "
-			   "tr-waits does not follow (or no longer keeps)", input, a->g.stray);
+	tool_report_counts(input, odd, sizeof(odd) / sizeof(odd[0]));
 }
 
 /* The per-pattern table on stderr, in seconds. */

@@ -44,26 +44,15 @@ void ls_front_init(struct ls_front *f, struct ls_writer *w, const struct ls_fron
 		 (uint32_t)(mem / sizeof(struct ls_event));
 }
 
-/* Make a dense table of size bytes per entry hold index id; new entries zeroed. */
+/* Make a dense table of size bytes per entry hold index id. */
 static int reserve(struct ls_front *f, void *table, uint32_t *n, size_t size, uint64_t id,
 		   const char *what)
 {
-	void **pv = table, *grown;
-	uint32_t cap = *n ? *n : 16;
+	int rc = ls_table_reserve(table, n, size, id, MAX_ID);
 
-	if (id >= MAX_ID)
-		return fail(f, LS_ERR_RANGE, "%s id %" PRIu64 " is past the reader's numbering (2^24)",
-			    what, id);
-	if (id < *n)
-		return 0;
-	while (cap <= id)
-		cap *= 2;
-	if (!(grown = realloc(*pv, (size_t)cap * size)))
-		return fail(f, LS_ERR_NOMEM, "out of memory");
-	memset((char *)grown + (size_t)*n * size, 0, (size_t)(cap - *n) * size);
-	*pv = grown;
-	*n = cap;
-	return 0;
+	if (rc == LS_ERR_RANGE)
+		return fail(f, rc, "%s id %" PRIu64 " is past the reader's numbering (2^24)", what, id);
+	return rc < 0 ? fail(f, rc, "out of memory") : 0;
 }
 
 int ls_front_stream(struct ls_front *f, uint64_t id, uint64_t process)

@@ -31,6 +31,32 @@ static inline int ls_vec_room(void *v, uint32_t *cap, uint32_t n, size_t size)
 }
 
 /*
+ * A dense table of *n entries of size bytes, indexed by ids a reader
+ * numbers itself: make index i exist (ids below limit), new entries zeroed.
+ * Returns 0, LS_ERR_RANGE (i >= limit) or LS_ERR_NOMEM, the table unchanged.
+ */
+static inline int ls_table_reserve(void *v, uint32_t *n, size_t size, uint64_t i, uint64_t limit)
+{
+	void **pv = v;
+	uint32_t want;
+	char *p;
+
+	if (i < *n)
+		return 0;
+	if (i >= limit || limit > (UINT64_C(1) << 31))
+		return LS_ERR_RANGE;
+	want = *n ? *n : 16;
+	while (want <= i)
+		want *= 2;
+	if (!(p = realloc(*pv, (size_t)want * size)))
+		return LS_ERR_NOMEM;
+	memset(p + (size_t)*n * size, 0, (size_t)(want - *n) * size);
+	*pv = p;
+	*n = want;
+	return 0;
+}
+
+/*
  * Pools: vectors whose elements are taken and given back. A given-back
  * element keeps the index of the next free one in its first 4 bytes.
  */

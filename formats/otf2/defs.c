@@ -13,27 +13,6 @@
 #include "otf2in_private.h"
 #include "vocab.h"
 
-int otf2in_table_reserve(void **v, uint32_t *n, size_t size, uint64_t i)
-{
-	uint32_t want;
-	char *p;
-
-	if (i < *n)
-		return 0;
-	if (i >= (1u << 28))	/* refs are dense; far beyond is a broken archive */
-		return LS_ERR_RANGE;
-	want = *n ? *n : 16;
-	while (want <= i)
-		want *= 2;
-	p = realloc(*v, (size_t)want * size);
-	if (!p)
-		return LS_ERR_NOMEM;
-	memset(p + (size_t)*n * size, 0, (size_t)(want - *n) * size);
-	*v = p;
-	*n = want;
-	return 0;
-}
-
 const char *otf2in_string(const struct otf2in *in, OTF2_StringRef ref)
 {
 	if (ref < in->strings.n && in->strings.v[ref])
@@ -122,15 +101,13 @@ static OTF2_CallbackCode on_location(void *data, OTF2_LocationRef self, OTF2_Str
 				     OTF2_LocationGroupRef group)
 {
 	struct otf2in *in = data;
-	struct location *l, *grown;
+	struct location *l;
 
 	(void)events;
-	grown = realloc(in->locs, (in->nlocs + 1) * sizeof(*grown));
-	if (!grown) {
+	if (ls_vec_room(&in->locs, &in->locs_cap, in->nlocs, sizeof(*in->locs)) < 0) {
 		otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
 		return OTF2_CALLBACK_INTERRUPT;
 	}
-	in->locs = grown;
 	l = &in->locs[in->nlocs];
 	memset(l, 0, sizeof(*l));
 	l->ref = self;

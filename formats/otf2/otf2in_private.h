@@ -4,6 +4,7 @@
 
 #include <otf2/otf2.h>
 
+#include "../../libstream/vec.h"
 #include "otf2in.h"
 
 #define NONE UINT32_MAX
@@ -114,7 +115,7 @@ struct otf2in {
 	TABLE(struct metric_member) members;
 	TABLE(struct metric) metrics;
 	struct location *locs;	/* in definition order */
-	uint32_t nlocs;
+	uint32_t nlocs, locs_cap;
 	uint32_t *loc_slot;	/* hash of refs: index into locs + 1, 0 = empty */
 	uint32_t loc_mask;
 	uint32_t nprocesses;
@@ -125,10 +126,9 @@ struct otf2in {
 	int64_t last_t;
 };
 
-/* Grow a TABLE so that index i exists; new entries are zeroed. */
-int otf2in_table_reserve(void **v, uint32_t *n, size_t size, uint64_t i);
-#define TABLE_RESERVE(t, i) \
-	otf2in_table_reserve((void **)&(t).v, &(t).n, sizeof(*(t).v), (i))
+/* Grow a TABLE so that index i exists; new entries are zeroed. Refs are
+ * dense: far beyond 2^28 is a broken archive. */
+#define TABLE_RESERVE(t, i) ls_table_reserve(&(t).v, &(t).n, sizeof(*(t).v), (i), UINT32_C(1) << 28)
 
 const char *otf2in_string(const struct otf2in *in, OTF2_StringRef ref);
 

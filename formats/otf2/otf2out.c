@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../libstream/error.h"
+#include "../../libstream/vec.h"
 #include "errors.h"
 #include "otf2out_private.h"
 
@@ -77,15 +78,8 @@ OTF2_StringRef otf2out_string(struct otf2out *o, const char *s, uint32_t n)
 		if (strncmp(have, s, n) == 0 && have[n] == '\0')
 			return t->slot[h] - 1;
 	}
-	if (t->n == t->cap) {
-		uint32_t cap = t->cap ? 2 * t->cap : 64;
-		char **v = realloc(t->v, cap * sizeof(*v));
-
-		if (!v)
-			return NONE;
-		t->v = v;
-		t->cap = cap;
-	}
+	if (ls_vec_room(&t->v, &t->cap, t->n, sizeof(*t->v)) < 0)
+		return NONE;
 	if (!(copy = strndup(s, n)))
 		return NONE;
 	t->v[t->n] = copy;
