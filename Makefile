@@ -34,7 +34,7 @@ OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o fo
 OTF2OUT_OBJS = formats/otf2/otf2out.o formats/otf2/out_defs.o formats/otf2/out_events.o \
 	formats/otf2/out_metrics.o formats/otf2/vocab.o formats/otf2/errors.o
 ANALYSIS_OBJS = analysis/blame.o analysis/coll.o analysis/critpath.o \
-	analysis/deps.o analysis/gwaits.o analysis/idlewait.o analysis/offload.o analysis/omp.o \
+	analysis/deps.o analysis/edges.o analysis/gwaits.o analysis/idlewait.o analysis/offload.o analysis/omp.o \
 	analysis/p2p.o analysis/pieces.o analysis/rank.o analysis/stack.o analysis/trace.o \
 	analysis/waits.o
 TOOL_OBJS = cmd/tool.o

@@ -11,20 +11,9 @@ void an_deps_init(struct an_deps *d, struct ls_writer *w)
 	an_trace_init(&d->tr);
 	an_p2p_init(&d->p2p);
 	an_coll_init(&d->coll);
-	an_offload_init(&d->gpu);
-	an_omp_init(&d->omp);
-	d->w = w;
-}
-
-int an_deps_edge(struct an_deps *d, uint64_t from, uint64_t to, enum ls_edge type)
-{
-	ls_build_begin(d->w, 4);
-	ls_put_kind(d->w, LS_K_EDGE);
-	ls_put_u64(d->w, LS_F_FROM, from);
-	ls_put_u64(d->w, LS_F_TO, to);
-	ls_put_str(d->w, LS_F_TYPE, ls_edge_name(type));
-	d->st.edges[type]++;
-	return ls_build_end(d->w);
+	d->out = (struct an_edges){ .w = w, .defs = &d->tr.defs };
+	an_offload_init(&d->gpu, &d->tr, &d->out);
+	an_omp_init(&d->omp, &d->tr, &d->out);
 }
 
 /* The process index a field names, or LS_NONE with *why set. */
@@ -67,13 +56,13 @@ static int message(struct an_deps *d, const struct ls_record *rec,
 		if (rc <= 0)
 			return rc;
 		d->st.clock += other.t < self.t;
-		return an_deps_edge(d, ev->id, other.ev, LS_E_MSG);
+		return an_edges_write(&d->out, ev->id, other.ev, LS_E_MSG);
 	}
 	rc = an_p2p_arrive(&d->p2p, AN_P2P_RECV, peer, ev->proc, comm, tag, self, &other);
 	if (rc <= 0)
 		return rc;
 	d->st.clock += self.t < other.t;
-	return an_deps_edge(d, other.ev, ev->id, LS_E_MSG);
+	return an_edges_write(&d->out, other.ev, ev->id, LS_E_MSG);
 }
 
 /* A collective's end event names its comm and root: keep them on its frame. */
@@ -95,25 +84,6 @@ static int coll_end(struct an_deps *d, const struct ls_record *rec,
 	return 0;
 }
 
-/* The instance record: every member's activity, in rank order. */
-int an_deps_instance(struct an_deps *d, const uint64_t *acts, uint32_t n,
-		     uint32_t comm, uint32_t root)
-{
-	const struct ls_defs *defs = &d->tr.defs;
-
-	ls_build_begin(d->w, 2 + (comm != LS_NONE) + (root != LS_NONE));
-	ls_put_kind(d->w, LS_K_INSTANCE);
-	ls_put_array(d->w, LS_F_ACTS, n);
-	for (uint32_t i = 0; i < n; i++)
-		ls_put_item_u64(d->w, acts[i]);
-	if (comm != LS_NONE)
-		ls_put_u64(d->w, LS_F_COMM, defs->comms[comm].id);
-	if (root != LS_NONE)
-		ls_put_u64(d->w, LS_F_ROOT, defs->procs[root].id);
-	d->st.instances++;
-	return ls_build_end(d->w);
-}
-
 static int instance_done(struct an_deps *d, struct an_coll_inst *inst)
 {
 	const struct an_coll_group *grp = &d->coll.groups[inst->group];
@@ -127,7 +97,7 @@ static int instance_done(struct an_deps *d, struct an_coll_inst *inst)
 	d->st.mixed += inst->mixed;
 	for (uint32_t i = 0; i < inst->n; i++) {
 		if (d->dep[i] != LS_NONE &&
-		    (rc = an_deps_edge(d, inst->m[d->dep[i]].enter, inst->m[i].leave,
+		    (rc = an_edges_write(&d->out, inst->m[d->dep[i]].enter, inst->m[i].leave,
 			       LS_E_COLL)) < 0)
 			return rc;
 	}
@@ -135,7 +105,7 @@ static int instance_done(struct an_deps *d, struct an_coll_inst *inst)
 		d->acts[i] = inst->m[i].enter;
 	if (inst->root != LS_NONE && grp->comm != LS_NONE)
 		root = d->tr.defs.comms[grp->comm].members[inst->root];
-	return an_deps_instance(d, d->acts, inst->n, grp->comm, root);
+	return an_edges_instance(&d->out, d->acts, inst->n, grp->comm, root);
 }
 
 /* A collective activity ends: its part in an instance is done. */
@@ -153,7 +123,7 @@ static int coll_leave(struct an_deps *d, const struct an_frame *f,
 	if (rc == 0)
 		d->st.coll_alone++;
 	if (rc == 2)
-		return an_deps_instance(d, &f->id, 1, comm, root);
+		return an_edges_instance(&d->out, &f->id, 1, comm, root);
 	if (rc <= 0)
 		return rc;
 	rc = an_coll_leave(&d->coll, &d->tr.defs, part, f->role, root, &m, &inst);
@@ -187,7 +157,7 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 	if (LS_DEFS_KINDS & LS_KIND_BIT(rec->kind)) {
 		if ((rc = an_trace_def(&d->tr, rec, why)) <= 0)
 			return rc;
-		return rec->kind == LS_K_STREAM ? an_offload_stream(d) : 0;
+		return rec->kind == LS_K_STREAM ? an_offload_stream(&d->gpu) : 0;
 	}
 	if (!(EVENTS_READ & LS_KIND_BIT(rec->kind)))
 		return 0;
@@ -197,16 +167,16 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 	case LS_K_ENTER:
 		if (!(f = an_trace_enter(&d->tr, rec, &ev, &rc, why)))
 			return rc;
-		return an_offload_role(f->role) ? an_offload_enter(d, f, rec, &ev) : 0;
+		return an_offload_role(f->role) ? an_offload_enter(&d->gpu, f, rec, &ev) : 0;
 	case LS_K_LEAVE:
 		if (!(f = an_trace_leave(&d->tr, rec, &ev, &rc, why)))
 			return rc;
 		if (an_role_collective(f->role) || an_role_world(f->role))
 			rc = coll_leave(d, f, &ev);
 		else if (an_offload_role(f->role))
-			rc = an_offload_leave(d, f, rec, &ev);
+			rc = an_offload_leave(&d->gpu, f, rec, &ev);
 		else if (f->role == LS_R_OMP_BARRIER)
-			rc = an_omp_barrier_leave(d, f, &ev);
+			rc = an_omp_barrier_leave(&d->omp, f, &ev);
 		an_stack_pop_to(&d->tr.stacks[ev.s], f);
 		return rc;
 	case LS_K_COLL_END:
@@ -214,7 +184,7 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 	case LS_K_SEND: case LS_K_RECV:
 		return message(d, rec, &ev, why);
 	default:
-		return an_omp_event(d, rec, &ev);
+		return an_omp_event(&d->omp, rec, &ev);
 	}
 }
 

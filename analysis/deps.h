@@ -12,14 +12,13 @@
 
 #include "../libstream/writer.h"
 #include "coll.h"
+#include "edges.h"
 #include "offload.h"
 #include "omp.h"
 #include "p2p.h"
 #include "trace.h"
 
 struct an_deps_stats {
-	uint64_t edges[LS_E__COUNT];
-	uint64_t instances;	/* matched collective instances, self ones too */
 	uint64_t clock;		/* receives that completed before their send began */
 	uint64_t coll_alone;	/* collectives in no instance: no comm, not a member */
 	uint64_t mixed;		/* instances whose members ran different operations */
@@ -35,19 +34,9 @@ struct an_deps {
 	uint32_t *dep;		/* scratch: an_coll_deps of an instance */
 	uint64_t *acts;		/* scratch: its members' activities */
 	uint32_t dep_cap, acts_cap;
-	struct ls_writer *w;
+	struct an_edges out;	/* what the rules of every paradigm find */
 	struct an_deps_stats st;
 };
-
-/* Write an edge record (counted). Returns 0 or a writer error. */
-int an_deps_edge(struct an_deps *d, uint64_t from, uint64_t to, enum ls_edge type);
-
-/*
- * Write an instance record: acts, and comm and root where not LS_NONE
- * (indices). Returns 0 or a writer error.
- */
-int an_deps_instance(struct an_deps *d, const uint64_t *acts, uint32_t n,
-		     uint32_t comm, uint32_t root);
 
 /* Write edges to w (borrowed). */
 void an_deps_init(struct an_deps *d, struct ls_writer *w);

@@ -2,16 +2,17 @@
 #include <string.h>
 
 #include "../libstream/error.h"
-#include "deps.h"
 #include "offload.h"
 #include "../libstream/vec.h"
 
 /* Correlation ids and CUDA events are per process: keys pair them. */
 
-void an_offload_init(struct an_offload *o)
+void an_offload_init(struct an_offload *o, const struct an_trace *tr, struct an_edges *out)
 {
 	memset(o, 0, sizeof(*o));
 	o->free_work = o->free_dep = o->free_sync = LS_NONE;
+	o->tr = tr;
+	o->out = out;
 }
 
 /* FIFO rings. */
@@ -126,10 +127,9 @@ static int dep_add(struct an_offload *o, uint32_t w, uint32_t from, enum ls_edge
 
 /* Per stream and per process state, sized as they are defined. */
 
-int an_offload_stream(struct an_deps *d)
+int an_offload_stream(struct an_offload *o)
 {
-	struct an_offload *o = &d->gpu;
-	const struct ls_defs *defs = &d->tr.defs;
+	const struct ls_defs *defs = &o->tr->defs;
 	uint32_t s = defs->nstreams - 1, p = defs->streams[s].process;
 	uint32_t old = o->gp_cap, old_gs = o->gs_cap;
 	struct an_gpu_proc *gp;
@@ -195,9 +195,9 @@ static bool compatible(int a, int b)
 }
 
 /* The GPU stream of process p a call's ref_stream names, or LS_NONE. */
-static uint32_t ref_stream(struct an_deps *d, const struct ls_record *rec, uint32_t p)
+static uint32_t ref_stream(struct an_offload *o, const struct ls_record *rec, uint32_t p)
 {
-	const struct ls_defs *defs = &d->tr.defs;
+	const struct ls_defs *defs = &o->tr->defs;
 	uint64_t id;
 	uint32_t s;
 
@@ -205,17 +205,17 @@ static uint32_t ref_stream(struct an_deps *d, const struct ls_record *rec, uint3
 		return LS_NONE;
 	s = ls_index(&defs->stream_ix, id);
 	if (s == LS_NONE || !defs->streams[s].gpu || defs->streams[s].process != p) {
-		d->gpu.st.stray++;
+		o->st.stray++;
 		return LS_NONE;
 	}
 	return s;
 }
 
 /* The legacy default stream of process p's device dev, or LS_NONE. */
-static uint32_t null_stream_of(const struct an_deps *d, uint32_t p, uint64_t dev)
+static uint32_t null_stream_of(const struct an_offload *o, uint32_t p, uint64_t dev)
 {
-	const struct ls_defs *defs = &d->tr.defs;
-	const struct an_gpu_proc *gp = &d->gpu.gp[p];
+	const struct ls_defs *defs = &o->tr->defs;
+	const struct an_gpu_proc *gp = &o->gp[p];
 
 	for (uint32_t i = 0; i < gp->nstreams; i++) {
 		const struct ls_stream *x = &defs->streams[gp->streams[i]];
@@ -230,13 +230,12 @@ static uint32_t null_stream_of(const struct an_deps *d, uint32_t p, uint64_t dev
  * Work w is placed on stream s: it runs after what the null stream
  * serializes it with, and after the stream_wait its stream was told of.
  */
-static int place(struct an_deps *d, uint32_t w, uint32_t s)
+static int place(struct an_offload *o, uint32_t w, uint32_t s)
 {
-	struct an_offload *o = &d->gpu;
-	const struct ls_defs *defs = &d->tr.defs;
+	const struct ls_defs *defs = &o->tr->defs;
 	struct an_gpu_stream *g = &o->gs[s];
 	struct an_gpu_proc *gp = &o->gp[o->work[w].proc];
-	uint32_t n = null_stream_of(d, o->work[w].proc, defs->streams[s].device);
+	uint32_t n = null_stream_of(o, o->work[w].proc, defs->streams[s].device);
 	int rc;
 
 	if (n == s) {
@@ -338,14 +337,13 @@ static uint32_t adopt_unplaced(struct an_offload *o, uint32_t p, int k)
  * (it ends at t, on a stream read later, or the clocks disagree), the
  * edge waits for x's end.
  */
-static int after(struct an_deps *d, uint32_t x, uint64_t to, int64_t t, enum ls_edge type)
+static int after(struct an_offload *o, uint32_t x, uint64_t to, int64_t t, enum ls_edge type)
 {
-	struct an_offload *o = &d->gpu;
 	const struct an_work *w = &o->work[x];
 
 	if (w->state == AN_WORK_DONE) {
 		o->st.order += w->t1 > t;
-		return an_deps_edge(d, w->leave, to, type);
+		return an_edges_write(o->out, w->leave, to, type);
 	}
 	if (ls_vec_room(&o->pending, &o->pending_cap, o->npending, sizeof(*o->pending)) < 0)
 		return LS_ERR_NOMEM;
@@ -356,9 +354,8 @@ static int after(struct an_deps *d, uint32_t x, uint64_t to, int64_t t, enum ls_
 }
 
 /* Work w has ended: the edges that waited for it. */
-static int pending_edges(struct an_deps *d, uint32_t w)
+static int pending_edges(struct an_offload *o, uint32_t w)
 {
-	struct an_offload *o = &d->gpu;
 	uint32_t j = 0;
 	int rc = 0;
 
@@ -370,7 +367,7 @@ static int pending_edges(struct an_deps *d, uint32_t w)
 			continue;
 		}
 		o->st.order += o->work[w].t1 > p.t;
-		rc = an_deps_edge(d, o->work[w].leave, p.to, p.type);
+		rc = an_edges_write(o->out, o->work[w].leave, p.to, p.type);
 		work_unref(o, w);
 	}
 	o->npending = j;
@@ -378,13 +375,12 @@ static int pending_edges(struct an_deps *d, uint32_t w)
 }
 
 /* The edges into work w, which began at its enter, from what it waited for. */
-static int began_after(struct an_deps *d, uint32_t w)
+static int began_after(struct an_offload *o, uint32_t w)
 {
-	struct an_offload *o = &d->gpu;
 	int rc;
 
 	for (uint32_t x = o->work[w].deps; x != LS_NONE; x = o->dep[x].next)
-		if ((rc = after(d, o->dep[x].work, o->work[w].enter, o->work[w].t0,
+		if ((rc = after(o, o->dep[x].work, o->work[w].enter, o->work[w].t0,
 				o->dep[x].type)) < 0)
 			return rc;
 	return 0;
@@ -395,34 +391,33 @@ static int began_after(struct an_deps *d, uint32_t w)
  * disagree): only now is it enqueued on the stream it ran on, so no
  * synchronization read before its call waits for it.
  */
-static int late_launch(struct an_deps *d, uint32_t w, const struct an_event *ev,
+static int late_launch(struct an_offload *o, uint32_t w, const struct an_event *ev,
 		       uint32_t *out)
 {
-	struct an_work *x = &d->gpu.work[w];
+	struct an_work *x = &o->work[w];
 	int rc;
 
 	x->launch = ev->id;
 	x->t_launch = ev->t;
 	x->has_launch = true;
-	d->gpu.st.late++;
-	d->gpu.st.no_launch--;
-	lost_before(&d->gpu, x->ran, w);
+	o->st.late++;
+	o->st.no_launch--;
+	lost_before(o, x->ran, w);
 	*out = w;
-	if ((rc = an_deps_edge(d, ev->id, x->enter, LS_E_LAUNCH)) < 0)
+	if ((rc = an_edges_write(o->out, ev->id, x->enter, LS_E_LAUNCH)) < 0)
 		return rc;
 	if (x->stream != LS_NONE)
 		return 0;
-	if ((rc = place(d, w, x->ran)) < 0)
+	if ((rc = place(o, w, x->ran)) < 0)
 		return rc;
-	return began_after(d, w);
+	return began_after(o, w);
 }
 
 /* A host call enqueues work of kind k; returns its index in *out. */
-static int enqueue(struct an_deps *d, const struct ls_record *rec,
+static int enqueue(struct an_offload *o, const struct ls_record *rec,
 		   const struct an_event *ev, int k, bool blocking, uint32_t *out)
 {
-	struct an_offload *o = &d->gpu;
-	uint32_t s = ref_stream(d, rec, ev->proc), w;
+	uint32_t s = ref_stream(o, rec, ev->proc), w;
 	uint64_t corr, key = 0;
 	int rc;
 
@@ -432,11 +427,11 @@ static int enqueue(struct an_deps *d, const struct ls_record *rec,
 		ls_idmap_del(&o->corr, key);
 		o->work[w].key = 0;
 		work_unref(o, w);	/* the map's reference; it is still running or synced on */
-		return late_launch(d, w, ev, out);
+		return late_launch(o, w, ev, out);
 	}
 	if ((w = s == LS_NONE ? adopt_unplaced(o, ev->proc, k) :
 		 adopt(o, &o->gs[s].orphans, k)) != LS_NONE)
-		return late_launch(d, w, ev, out);
+		return late_launch(o, w, ev, out);
 	if ((rc = work_new(o, ev->proc, (uint8_t)k, &w)) < 0)
 		return rc;
 	o->work[w].launch = ev->id;
@@ -451,7 +446,7 @@ static int enqueue(struct an_deps *d, const struct ls_record *rec,
 		return rc;
 	work_ref(o, w);		/* its queue's */
 	if (s != LS_NONE) {
-		if ((rc = place(d, w, s)) < 0)
+		if ((rc = place(o, w, s)) < 0)
 			return rc;
 		rc = ring_push(&o->gs[s].queue, w);
 	} else {
@@ -462,9 +457,8 @@ static int enqueue(struct an_deps *d, const struct ls_record *rec,
 }
 
 /* The enqueued work a device activity of kind k on stream s runs. */
-static uint32_t match(struct an_deps *d, uint32_t s, int k, uint64_t key)
+static uint32_t match(struct an_offload *o, uint32_t s, int k, uint64_t key)
 {
-	struct an_offload *o = &d->gpu;
 	uint32_t a, b, w;
 
 	if (key && ls_idmap_get(&o->corr, key, &w) && o->work[w].state == AN_WORK_QUEUED &&
@@ -480,7 +474,7 @@ static uint32_t match(struct an_deps *d, uint32_t s, int k, uint64_t key)
 	for (int j = 0; j < AN_KINDS; j++) {
 		if (!compatible(j, k))
 			continue;
-		b = queue_front(o, &o->gp[d->tr.defs.streams[s].process].unplaced[j]);
+		b = queue_front(o, &o->gp[o->tr->defs.streams[s].process].unplaced[j]);
 		if (b != LS_NONE && !(key && o->work[b].key) &&
 		    (a == LS_NONE || o->work[b].t_launch < o->work[a].t_launch))
 			a = b;
@@ -489,17 +483,16 @@ static uint32_t match(struct an_deps *d, uint32_t s, int k, uint64_t key)
 }
 
 /* A device activity begins: the work it runs. */
-static int device_enter(struct an_deps *d, const struct ls_record *rec,
+static int device_enter(struct an_offload *o, const struct ls_record *rec,
 			const struct an_event *ev, int k)
 {
-	struct an_offload *o = &d->gpu;
 	uint64_t corr, key = 0;
 	uint32_t w;
 	int rc;
 
 	if (ls_get_u64(rec, LS_F_CORR, &corr) == 0 && ls_key_pair(ev->proc, corr, &key))
 		key++;
-	if ((w = match(d, ev->s, k, key)) == LS_NONE) {
+	if ((w = match(o, ev->s, k, key)) == LS_NONE) {
 		if ((rc = work_new(o, ev->proc, (uint8_t)k, &w)) < 0)
 			return rc;
 		o->st.no_launch++;
@@ -528,14 +521,14 @@ static int device_enter(struct an_deps *d, const struct ls_record *rec,
 	o->work[w].ran = ev->s;
 	/* work whose call is still to come is placed when it comes */
 	if (o->work[w].stream == LS_NONE && o->work[w].has_launch &&
-	    (rc = place(d, w, ev->s)) < 0)
+	    (rc = place(o, w, ev->s)) < 0)
 		return rc;
 	work_hold(o, &o->gs[ev->s].running, LS_NONE);
 	o->gs[ev->s].running = w;
 	if (o->work[w].has_launch &&
-	    (rc = an_deps_edge(d, o->work[w].launch, ev->id, LS_E_LAUNCH)) < 0)
+	    (rc = an_edges_write(o->out, o->work[w].launch, ev->id, LS_E_LAUNCH)) < 0)
 		return rc;
-	return began_after(d, w);
+	return began_after(o, w);
 }
 
 /* Synchronizations. */
@@ -634,9 +627,8 @@ static int device_wide(struct an_offload *o, uint32_t g, uint32_t p)
  * are addresses, too wide to pair with a process: each address gets a
  * number of its own, kept for the run. Returns 0 or LS_ERR_NOMEM.
  */
-static int event_key(struct an_deps *d, const struct ls_record *rec, uint32_t p, uint64_t *key)
+static int event_key(struct an_offload *o, const struct ls_record *rec, uint32_t p, uint64_t *key)
 {
-	struct an_offload *o = &d->gpu;
 	uint64_t e;
 	uint32_t n;
 	int rc;
@@ -657,10 +649,9 @@ static int event_key(struct an_deps *d, const struct ls_record *rec, uint32_t p,
 }
 
 /* A synchronizing call begins: what it will wait for. */
-static int sync_begin(struct an_deps *d, struct an_frame *f, const struct ls_record *rec,
+static int sync_begin(struct an_offload *o, struct an_frame *f, const struct ls_record *rec,
 		      const struct an_event *ev)
 {
-	struct an_offload *o = &d->gpu;
 	bool event = f->role == LS_R_EVENT_SYNC || f->role == LS_R_EVENT_QUERY;
 	uint32_t g, s, w;
 	int64_t result;
@@ -675,14 +666,14 @@ static int sync_begin(struct an_deps *d, struct an_frame *f, const struct ls_rec
 	if (event) {
 		uint64_t key;
 
-		if ((rc = event_key(d, rec, ev->proc, &key)) < 0 || !key)
+		if ((rc = event_key(o, rec, ev->proc, &key)) < 0 || !key)
 			return rc;
 		if (ls_idmap_get(&o->events, key, &w))
 			return sync_add(o, g, w);
 		o->sync[g].event_key = key;	/* its record may come yet */
 		return park(o, g);
 	}
-	if ((s = ref_stream(d, rec, ev->proc)) == LS_NONE)
+	if ((s = ref_stream(o, rec, ev->proc)) == LS_NONE)
 		return device_wide(o, g, ev->proc);
 	return o->gs[s].last == LS_NONE ? 0 : sync_add(o, g, o->gs[s].last);
 }
@@ -691,9 +682,8 @@ static int sync_begin(struct an_deps *d, struct an_frame *f, const struct ls_rec
  * Sync g is done if it has left and all its work has ended: its edges are
  * written and it is freed (returns 1). Returns 0 if it has to wait.
  */
-static int resolve(struct an_deps *d, uint32_t i)
+static int resolve(struct an_offload *o, uint32_t i)
 {
-	struct an_offload *o = &d->gpu;
 	struct an_gsync *g = &o->sync[i];
 	int rc;
 
@@ -725,7 +715,7 @@ static int resolve(struct an_deps *d, uint32_t i)
 		if (w->state == AN_WORK_LOST)
 			continue;
 		w->synced = true;
-		if ((rc = an_deps_edge(d, w->leave, g->leave, g->type)) < 0)
+		if ((rc = an_edges_write(o->out, w->leave, g->leave, g->type)) < 0)
 			return rc;
 	}
 	sync_free(o, i);
@@ -733,16 +723,15 @@ static int resolve(struct an_deps *d, uint32_t i)
 }
 
 /* Resolve what waited and now can be, keeping the order they came in. */
-static int unpark(struct an_deps *d)
+static int unpark(struct an_offload *o)
 {
-	struct an_offload *o = &d->gpu;
 	uint32_t j = 0;
 	int rc;
 
 	for (uint32_t i = 0; i < o->nparked; i++) {
 		uint32_t g = o->parked[i];
 
-		if ((rc = resolve(d, g)) < 0)
+		if ((rc = resolve(o, g)) < 0)
 			return rc;
 		if (!rc)
 			o->parked[j++] = g;
@@ -751,10 +740,9 @@ static int unpark(struct an_deps *d)
 	return 0;
 }
 
-static int sync_leave(struct an_deps *d, const struct an_frame *f,
+static int sync_leave(struct an_offload *o, const struct an_frame *f,
 		      const struct ls_record *rec, const struct an_event *ev)
 {
-	struct an_offload *o = &d->gpu;
 	uint32_t g = f->a - 1;
 	int64_t result;
 	int rc;
@@ -764,25 +752,24 @@ static int sync_leave(struct an_deps *d, const struct an_frame *f,
 	if (ls_get_i64(rec, LS_F_RESULT, &result) == 0)
 		o->sync[g].failed = result != 0;
 	if (o->sync[g].parked)
-		return unpark(d);
-	if ((rc = resolve(d, g)) != 0)
+		return unpark(o);
+	if ((rc = resolve(o, g)) != 0)
 		return rc < 0 ? rc : 0;
 	return park(o, g);
 }
 
 /* cuEventRecord: the event stands for the last work on its stream. */
-static int event_record(struct an_deps *d, const struct ls_record *rec,
+static int event_record(struct an_offload *o, const struct ls_record *rec,
 			const struct an_event *ev)
 {
-	struct an_offload *o = &d->gpu;
-	uint32_t s = ref_stream(d, rec, ev->proc), w, old;
+	uint32_t s = ref_stream(o, rec, ev->proc), w, old;
 	uint64_t key;
 	int rc;
 
-	if ((rc = event_key(d, rec, ev->proc, &key)) < 0 || !key)
+	if ((rc = event_key(o, rec, ev->proc, &key)) < 0 || !key)
 		return rc;
 	/* no stream: the legacy default one (of device 0) */
-	if (s == LS_NONE && (s = null_stream_of(d, ev->proc, 0)) == LS_NONE) {
+	if (s == LS_NONE && (s = null_stream_of(o, ev->proc, 0)) == LS_NONE) {
 		o->st.stray++;
 		return 0;
 	}
@@ -807,19 +794,18 @@ static int event_record(struct an_deps *d, const struct ls_record *rec,
 		if (w != LS_NONE && (rc = sync_add(o, o->parked[i], w)) < 0)
 			return rc;
 	}
-	return unpark(d);
+	return unpark(o);
 }
 
 /* cuStreamWaitEvent: the stream's next work waits for the event's work. */
-static int stream_wait(struct an_deps *d, const struct ls_record *rec,
+static int stream_wait(struct an_offload *o, const struct ls_record *rec,
 		       const struct an_event *ev)
 {
-	struct an_offload *o = &d->gpu;
-	uint32_t s = ref_stream(d, rec, ev->proc), w;
+	uint32_t s = ref_stream(o, rec, ev->proc), w;
 	uint64_t key;
 	int rc;
 
-	if ((rc = event_key(d, rec, ev->proc, &key)) < 0 || !key)
+	if ((rc = event_key(o, rec, ev->proc, &key)) < 0 || !key)
 		return rc;
 	if (s == LS_NONE) {
 		o->st.stray++;
@@ -845,35 +831,34 @@ static bool synchronizing(enum ls_role r)
 	}
 }
 
-int an_offload_enter(struct an_deps *d, struct an_frame *f,
+int an_offload_enter(struct an_offload *o, struct an_frame *f,
 		     const struct ls_record *rec, const struct an_event *ev)
 {
 	int k;
 	uint32_t w;
 	int rc;
 
-	if (d->tr.defs.streams[ev->s].gpu)
-		return (k = device_kind(&d->tr.defs, f->region)) < 0 ? 0 :
-		       device_enter(d, rec, ev, k);
-	if (synchronizing(f->role) && (rc = sync_begin(d, f, rec, ev)) < 0)
+	if (o->tr->defs.streams[ev->s].gpu)
+		return (k = device_kind(&o->tr->defs, f->region)) < 0 ? 0 :
+		       device_enter(o, rec, ev, k);
+	if (synchronizing(f->role) && (rc = sync_begin(o, f, rec, ev)) < 0)
 		return rc;
-	if ((k = work_kind(&d->tr.defs, f->region)) >= 0) {
+	if ((k = work_kind(&o->tr->defs, f->region)) >= 0) {
 		/* a blocking copy also waits for the copy it makes */
-		if ((rc = enqueue(d, rec, ev, k, f->a != 0, &w)) < 0 ||
-		    (f->a && (rc = sync_add(&d->gpu, f->a - 1, w)) < 0))
+		if ((rc = enqueue(o, rec, ev, k, f->a != 0, &w)) < 0 ||
+		    (f->a && (rc = sync_add(o, f->a - 1, w)) < 0))
 			return rc;
 	}
 	if (f->role == LS_R_EVENT_RECORD)
-		return event_record(d, rec, ev);
+		return event_record(o, rec, ev);
 	if (f->role == LS_R_STREAM_WAIT)
-		return stream_wait(d, rec, ev);
+		return stream_wait(o, rec, ev);
 	return 0;
 }
 
 /* A device activity ends: so does its work. */
-static int device_leave(struct an_deps *d, const struct an_event *ev)
+static int device_leave(struct an_offload *o, const struct an_event *ev)
 {
-	struct an_offload *o = &d->gpu;
 	uint32_t w = o->gs[ev->s].running;
 	int rc;
 
@@ -883,18 +868,18 @@ static int device_leave(struct an_deps *d, const struct an_event *ev)
 	o->work[w].leave = ev->id;
 	o->work[w].t1 = ev->t;
 	o->gs[ev->s].running = LS_NONE;
-	if ((rc = pending_edges(d, w)) == 0)
-		rc = unpark(d);
+	if ((rc = pending_edges(o, w)) == 0)
+		rc = unpark(o);
 	work_unref(o, w);
 	return rc;
 }
 
-int an_offload_leave(struct an_deps *d, const struct an_frame *f,
+int an_offload_leave(struct an_offload *o, const struct an_frame *f,
 		     const struct ls_record *rec, const struct an_event *ev)
 {
-	if (d->tr.defs.streams[ev->s].gpu)
-		return device_kind(&d->tr.defs, f->region) < 0 ? 0 : device_leave(d, ev);
-	return f->a ? sync_leave(d, f, rec, ev) : 0;
+	if (o->tr->defs.streams[ev->s].gpu)
+		return device_kind(&o->tr->defs, f->region) < 0 ? 0 : device_leave(o, ev);
+	return f->a ? sync_leave(o, f, rec, ev) : 0;
 }
 
 void an_offload_finish(struct an_offload *o)
@@ -936,5 +921,5 @@ void an_offload_release(struct an_offload *o)
 	ls_idmap_release(&o->corr);
 	ls_idmap_release(&o->events);
 	ls_idmap_release(&o->event_numbers);
-	an_offload_init(o);
+	an_offload_init(o, o->tr, o->out);
 }

@@ -21,9 +21,9 @@
 
 #include "../libstream/record.h"
 #include "../libstream/idmap.h"
+#include "edges.h"
 #include "trace.h"
 
-struct an_deps;
 
 /* LOST: its kind of device activity is not in the trace (never recorded). */
 enum an_work_state { AN_WORK_QUEUED, AN_WORK_RUNNING, AN_WORK_DONE, AN_WORK_LOST };
@@ -132,21 +132,24 @@ struct an_offload {
 	struct ls_idmap corr;		/* (process, corr) -> work */
 	struct ls_idmap events;		/* (process, event number) -> work */
 	struct ls_idmap event_numbers;	/* event address -> its number */
+	const struct an_trace *tr;
+	struct an_edges *out;
 	struct an_offload_stats st;
 };
 
-void an_offload_init(struct an_offload *o);
+/* The rules see the trace state tr and put what they find in out (both borrowed). */
+void an_offload_init(struct an_offload *o, const struct an_trace *tr, struct an_edges *out);
 
-/* A stream was defined (the last in d's defs). Returns 0 or LS_ERR_NOMEM. */
-int an_offload_stream(struct an_deps *d);
+/* A stream was defined (the last in the trace's defs). Returns 0 or LS_ERR_NOMEM. */
+int an_offload_stream(struct an_offload *o);
 
 /*
  * An enter or a leave of activity f on a stream (before f is popped).
  * Returns 0, or a negative error.
  */
-int an_offload_enter(struct an_deps *d, struct an_frame *f,
+int an_offload_enter(struct an_offload *o, struct an_frame *f,
 		     const struct ls_record *rec, const struct an_event *ev);
-int an_offload_leave(struct an_deps *d, const struct an_frame *f,
+int an_offload_leave(struct an_offload *o, const struct an_frame *f,
 		     const struct ls_record *rec, const struct an_event *ev);
 
 /* Whether a region of role r is one an_offload follows. */

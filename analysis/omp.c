@@ -2,14 +2,15 @@
 #include <string.h>
 
 #include "../libstream/error.h"
-#include "deps.h"
 #include "omp.h"
 #include "../libstream/vec.h"
 
 
-void an_omp_init(struct an_omp *o)
+void an_omp_init(struct an_omp *o, const struct an_trace *tr, struct an_edges *out)
 {
 	memset(o, 0, sizeof(*o));
+	o->tr = tr;
+	o->out = out;
 }
 
 static struct an_team *team_of(struct an_omp *o, uint32_t p)
@@ -51,24 +52,24 @@ static int fork_event(struct an_omp *o, struct an_team *t, const struct an_event
 	return 0;
 }
 
-static int team_begin(struct an_deps *d, struct an_team *t, const struct an_event *ev)
+static int team_begin(struct an_omp *o, struct an_team *t, const struct an_event *ev)
 {
 	if (!t->active || member(t, ev->s) != LS_NONE) {
-		d->omp.st.outside++;
+		o->st.outside++;
 		return 0;
 	}
 	if (ls_vec_room(&t->m, &t->cap, t->n, sizeof(*t->m)) < 0)
 		return LS_ERR_NOMEM;
 	t->m[t->n++] = (struct an_team_member){ .s = ev->s };
-	return ev->s == t->master ? 0 : an_deps_edge(d, t->fork, ev->id, LS_E_FORK);
+	return ev->s == t->master ? 0 : an_edges_write(o->out, t->fork, ev->id, LS_E_FORK);
 }
 
-static int team_end(struct an_deps *d, struct an_team *t, const struct an_event *ev)
+static int team_end(struct an_omp *o, struct an_team *t, const struct an_event *ev)
 {
 	uint32_t i = member(t, ev->s);
 
 	if (i == LS_NONE) {
-		d->omp.st.outside++;
+		o->st.outside++;
 		return 0;
 	}
 	t->m[i].end = ev->id;
@@ -76,19 +77,19 @@ static int team_end(struct an_deps *d, struct an_team *t, const struct an_event 
 	return 0;
 }
 
-static int join_event(struct an_deps *d, struct an_team *t, const struct an_event *ev)
+static int join_event(struct an_omp *o, struct an_team *t, const struct an_event *ev)
 {
 	int rc;
 
 	if (!t->active) {
-		d->omp.st.outside++;
+		o->st.outside++;
 		return 0;
 	}
 	for (uint32_t i = 0; i < t->n; i++)
 		if (t->m[i].s != ev->s && t->m[i].ended &&
-		    (rc = an_deps_edge(d, t->m[i].end, ev->id, LS_E_JOIN)) < 0)
+		    (rc = an_edges_write(o->out, t->m[i].end, ev->id, LS_E_JOIN)) < 0)
 			return rc;
-	barriers_drop(&d->omp, t);
+	barriers_drop(o, t);
 	t->active = false;
 	return 0;
 }
@@ -97,10 +98,9 @@ static int join_event(struct an_deps *d, struct an_team *t, const struct an_even
  * A lock is released (kept: one slot per lock), or acquired after its
  * release on another thread (an edge from the release).
  */
-static int lock_event(struct an_deps *d, const struct ls_record *rec,
+static int lock_event(struct an_omp *o, const struct ls_record *rec,
 		      const struct an_event *ev)
 {
-	struct an_omp *o = &d->omp;
 	struct an_release *r;
 	uint64_t lock, key;
 	uint32_t i;
@@ -125,23 +125,23 @@ static int lock_event(struct an_deps *d, const struct ls_record *rec,
 		return 0;
 	}
 	r->s = LS_NONE;
-	return an_deps_edge(d, r->ev, ev->id, LS_E_LOCK);
+	return an_edges_write(o->out, r->ev, ev->id, LS_E_LOCK);
 }
 
-int an_omp_event(struct an_deps *d, const struct ls_record *rec,
+int an_omp_event(struct an_omp *o, const struct ls_record *rec,
 		 const struct an_event *ev)
 {
 	struct an_team *t;
 
 	if (rec->kind == LS_K_LOCK_ACQUIRE || rec->kind == LS_K_LOCK_RELEASE)
-		return lock_event(d, rec, ev);
-	if (!(t = team_of(&d->omp, ev->proc)))
+		return lock_event(o, rec, ev);
+	if (!(t = team_of(o, ev->proc)))
 		return LS_ERR_NOMEM;
 	switch (rec->kind) {
-	case LS_K_FORK: return fork_event(&d->omp, t, ev);
-	case LS_K_TEAM_BEGIN: return team_begin(d, t, ev);
-	case LS_K_TEAM_END: return team_end(d, t, ev);
-	default: return join_event(d, t, ev);
+	case LS_K_FORK: return fork_event(o, t, ev);
+	case LS_K_TEAM_BEGIN: return team_begin(o, t, ev);
+	case LS_K_TEAM_END: return team_end(o, t, ev);
+	default: return join_event(o, t, ev);
 	}
 }
 
@@ -165,9 +165,8 @@ static struct an_barrier *barrier(struct an_team *t, uint64_t seq)
 }
 
 /* Every member has left barrier b: its edges, then its instance. */
-static int barrier_done(struct an_deps *d, struct an_team *t, struct an_barrier *b)
+static int barrier_done(struct an_omp *o, struct an_team *t, struct an_barrier *b)
 {
-	struct an_omp *o = &d->omp;
 	uint32_t last = 0;
 	int rc;
 
@@ -177,20 +176,20 @@ static int barrier_done(struct an_deps *d, struct an_team *t, struct an_barrier 
 			last = i;
 	for (uint32_t i = 0; i < t->n; i++)
 		if (i != last &&
-		    (rc = an_deps_edge(d, b->part[last].enter, b->part[i].leave,
+		    (rc = an_edges_write(o->out, b->part[last].enter, b->part[i].leave,
 				       LS_E_BARRIER)) < 0)
 			return rc;
 	if (ls_vec_room(&o->acts, &o->acts_cap, t->n - 1, sizeof(*o->acts)) < 0)
 		return LS_ERR_NOMEM;
 	for (uint32_t i = 0; i < t->n; i++)
 		o->acts[i] = b->part[i].enter;
-	return an_deps_instance(d, o->acts, t->n, LS_NONE, LS_NONE);
+	return an_edges_instance(o->out, o->acts, t->n, LS_NONE, LS_NONE);
 }
 
-int an_omp_barrier_leave(struct an_deps *d, const struct an_frame *f,
+int an_omp_barrier_leave(struct an_omp *o, const struct an_frame *f,
 			 const struct an_event *ev)
 {
-	struct an_team *t = team_of(&d->omp, ev->proc);
+	struct an_team *t = team_of(o, ev->proc);
 	struct an_barrier *b;
 	uint32_t i;
 	int rc;
@@ -198,16 +197,16 @@ int an_omp_barrier_leave(struct an_deps *d, const struct an_frame *f,
 	if (!t)
 		return LS_ERR_NOMEM;
 	if ((i = member(t, ev->s)) == LS_NONE) {
-		d->omp.st.outside++;
-		return an_deps_instance(d, &f->id, 1, LS_NONE, LS_NONE);
+		o->st.outside++;
+		return an_edges_instance(o->out, &f->id, 1, LS_NONE, LS_NONE);
 	}
 	if (!(b = barrier(t, t->m[i].barriers++)))
 		return LS_ERR_NOMEM;
 	b->part[i] = (struct an_barrier_part){ f->id, ev->id, f->t,
-					       d->tr.defs.streams[ev->s].id };
+					       o->tr->defs.streams[ev->s].id };
 	if (++b->left < t->n)
 		return 0;
-	rc = barrier_done(d, t, b);
+	rc = barrier_done(o, t, b);
 	free(b->part);
 	memmove(b, b + 1, (size_t)(t->b + --t->nb - b) * sizeof(*b));
 	return rc;
@@ -231,5 +230,5 @@ void an_omp_release(struct an_omp *o)
 	free(o->locks);
 	free(o->acts);
 	ls_idmap_release(&o->lock_ix);
-	an_omp_init(o);
+	an_omp_init(o, o->tr, o->out);
 }

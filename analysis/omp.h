@@ -14,9 +14,9 @@
 
 #include "../libstream/record.h"
 #include "../libstream/idmap.h"
+#include "edges.h"
 #include "trace.h"
 
-struct an_deps;
 
 struct an_team_member {
 	uint32_t s;		/* stream index */
@@ -67,17 +67,20 @@ struct an_omp {
 	struct ls_idmap lock_ix;	/* (process, lock) -> index in locks */
 	uint64_t *acts;		/* scratch: an instance's activities */
 	uint32_t acts_cap;
+	const struct an_trace *tr;
+	struct an_edges *out;
 	struct an_omp_stats st;
 };
 
-void an_omp_init(struct an_omp *o);
+/* The rules see the trace state tr and put what they find in out (both borrowed). */
+void an_omp_init(struct an_omp *o, const struct an_trace *tr, struct an_edges *out);
 
 /* fork, join, team_begin, team_end, lock_acquire, lock_release. */
-int an_omp_event(struct an_deps *d, const struct ls_record *rec,
+int an_omp_event(struct an_omp *o, const struct ls_record *rec,
 		 const struct an_event *ev);
 
 /* A barrier activity f ends at ev. */
-int an_omp_barrier_leave(struct an_deps *d, const struct an_frame *f,
+int an_omp_barrier_leave(struct an_omp *o, const struct an_frame *f,
 			 const struct an_event *ev);
 
 void an_omp_finish(struct an_omp *o);

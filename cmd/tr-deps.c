@@ -60,9 +60,9 @@ static void report(const char *input, const struct an_deps *d, bool stats)
 		return;
 	fprintf(stderr, "%s: edges\n", input);
 	for (int e = 0; e < LS_E__COUNT; e++)
-		if (st->edges[e])
-			fprintf(stderr, "  %-12s %12" PRIu64 "\n", ls_edge_name(e), st->edges[e]);
-	fprintf(stderr, "  %-12s %12" PRIu64 "\n", "instances", st->instances);
+		if (d->out.count[e])
+			fprintf(stderr, "  %-12s %12" PRIu64 "\n", ls_edge_name(e), d->out.count[e]);
+	fprintf(stderr, "  %-12s %12" PRIu64 "\n", "instances", d->out.instances);
 }
 
 int main(int argc, char **argv)

@@ -1,0 +1,32 @@
+/*
+ * Where tr-deps' rules put the edges and collective instances they find:
+ * written at once, counted. Each paradigm's rules (MPI in deps.c, GPU in offload.c, OpenMP
+ * in omp.c) get this and the trace state, not tr-deps itself.
+ */
+#ifndef AN_EDGES_H
+#define AN_EDGES_H
+
+#include <stdint.h>
+
+#include "../libstream/defs.h"
+#include "../libstream/schema.h"
+#include "../libstream/writer.h"
+
+struct an_edges {
+	struct ls_writer *w;
+	const struct ls_defs *defs;	/* for the ids of comms and processes */
+	uint64_t count[LS_E__COUNT];
+	uint64_t instances;	/* matched collective instances, self ones too */
+};
+
+/* Write an edge record (counted). Returns 0 or a writer error. */
+int an_edges_write(struct an_edges *e, uint64_t from, uint64_t to, enum ls_edge type);
+
+/*
+ * Write an instance record: acts, and comm and root where not LS_NONE
+ * (indices). Returns 0 or a writer error.
+ */
+int an_edges_instance(struct an_edges *e, const uint64_t *acts, uint32_t n, uint32_t comm,
+		      uint32_t root);
+
+#endif
