@@ -154,6 +154,16 @@ bench: all
 bench-mem: all
 	bench/mem
 
+# make bench-json: libstream's NDJSON parser against yajl doing the same
+# (libyajl-dev, not a dependency of the tools: apt-get install libyajl-dev)
+bench/json-parse: bench/json-parse.c libstream/libstream.a
+	@pkg-config --exists yajl || { echo "make bench-json needs libyajl-dev" >&2; exit 1; }
+	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags yajl 2>/dev/null) $(LDFLAGS) -o $@ \
+		bench/json-parse.c libstream/libstream.a $(shell pkg-config --libs yajl 2>/dev/null) $(LIBS)
+
+bench-json: all bench/json-parse
+	bench/json
+
 example: all
 	pipelines/example.sh
 
@@ -172,7 +182,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(MAN7)))
 
 clean:
-	rm -rf bin $(PROGRAMS) $(HELPERS) tests/fuzz/out libstream/libstream.a formats/otf2/libotf2in.a \
+	rm -rf bin $(PROGRAMS) $(HELPERS) bench/json-parse tests/fuzz/out libstream/libstream.a formats/otf2/libotf2in.a \
 		analysis/libanalysis.a formats/otf2/libotf2out.a
 	find . -name '*.o' -delete -o -name '*.d' -delete
 
