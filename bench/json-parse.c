@@ -216,20 +216,20 @@ int main(int argc, char **argv)
 		/* yajl doing our job: each line's record in msgpack */
 		t0 = now();
 		{
-			struct ls_buf out = LS_BUF_INIT;
-			struct to_mp c = { .out = &out };
+			struct ls_buf mp = LS_BUF_INIT;
+			struct to_mp c = { .out = &mp };
 			yajl_handle h = yajl_alloc(&to_msgpack, NULL, &c);
 
 			yajl_config(h, yajl_allow_multiple_values, 1);
 			for (char *p = text, *nl; p < text + size; p = nl + 1) {
 				nl = memchr(p, '\n', (size_t)(text + size - p));
-				out.len = 0;
+				mp.len = 0;
 				if (yajl_parse(h, (const unsigned char *)p, (size_t)(nl - p + 1)) !=
 				    yajl_status_ok)
 					return fprintf(stderr, "yajl: cannot parse a line\n"), 1;
 			}
 			yajl_free(h);
-			ls_buf_release(&out);
+			ls_buf_release(&mp);
 		}
 		yajl_mp[r] = now() - t0;
 	}
