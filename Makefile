@@ -35,7 +35,7 @@ OTF2OUT_OBJS = formats/otf2/otf2out.o formats/otf2/out_defs.o formats/otf2/out_e
 	formats/otf2/out_metrics.o formats/otf2/vocab.o formats/otf2/errors.o
 ANALYSIS_OBJS = analysis/blame.o analysis/coll.o analysis/critpath.o \
 	analysis/deps.o analysis/edges.o analysis/gwaits.o analysis/idlewait.o analysis/offload.o analysis/omp.o \
-	analysis/p2p.o analysis/pieces.o analysis/rank.o analysis/stack.o analysis/trace.o \
+	analysis/p2p.o analysis/pieces.o analysis/rank.o analysis/stack.o analysis/trace.o analysis/waitrec.o \
 	analysis/waits.o
 TOOL_OBJS = cmd/tool.o
 STAGE_OBJS = cmd/stage.o cmd/maxmem.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a

@@ -4,15 +4,16 @@
 #include "../libstream/error.h"
 #include "gwaits.h"
 #include "../libstream/vec.h"
-#include "waits.h"
 
 /* Shares of idle time are in units of 1/IDLE_UNITS ns per busy thread. */
 #define IDLE_UNITS 5040
 
-void an_gwaits_init(struct an_gwaits *g)
+void an_gwaits_init(struct an_gwaits *g, const struct an_trace *tr, struct an_waitrec *out)
 {
 	memset(g, 0, sizeof(*g));
 	g->free_dev = g->free_call = LS_NONE;
+	g->tr = tr;
+	g->out = out;
 }
 
 static uint32_t ring_push(struct an_gring *r, uint32_t x)
@@ -47,10 +48,9 @@ static void call_evict(struct an_gwaits *g, uint32_t i)
 	ls_pool_give(g->call, sizeof(*g->call), &g->free_call, i);
 }
 
-int an_gwaits_stream(struct an_waits *a)
+int an_gwaits_stream(struct an_gwaits *g)
 {
-	struct an_gwaits *g = &a->g;
-	const struct ls_defs *defs = &a->tr.defs;
+	const struct ls_defs *defs = &g->tr->defs;
 	uint32_t s = defs->nstreams - 1, p = defs->streams[s].process;
 	uint32_t old = g->gs_cap, oldp = g->idle_cap;
 	struct an_gidle *id;
@@ -93,33 +93,15 @@ static int share(struct an_interval *iv, uint32_t **ss, uint32_t *ss_cap,
 	return 0;
 }
 
-/* Blame x's dur over iv, whose share i is an activity of stream ss[i]. */
-static int blame_shares(struct an_waits *a, const struct an_wait *x,
-			const struct an_interval *iv, const uint32_t *ss)
-{
-	int rc;
-
-	if (ls_vec_room(&a->split, &a->split_cap, iv->n - 1, sizeof(*a->split)) < 0)
-		return LS_ERR_NOMEM;
-	an_blame_split(iv, x->dur, a->split);
-	for (uint32_t i = 0; i < iv->n; i++)
-		if (a->split[i] &&
-		    (rc = an_waits_blame(a, iv->v[i].act, iv->v[i].region, a->split[i], x->pattern,
-					 x->at, ss[i])) < 0)
-			return rc;
-	return 0;
-}
-
 /*
  * Blame wait x on the GPU activities of streams ss[0 .. n-1] by how much
  * of [t0, t1] each ran; on activity act (of region index region) of
  * stream s if none did.
  */
-static int blame_overlap(struct an_waits *a, const struct an_wait *x,
+static int blame_overlap(struct an_gwaits *g, const struct an_wait *x,
 			 const uint32_t *ss, uint32_t n, int64_t t0, int64_t t1,
 			 uint64_t act, uint32_t region, uint32_t s)
 {
-	struct an_gwaits *g = &a->g;
 	struct an_interval *iv = &g->scratch;
 	int rc;
 
@@ -150,8 +132,8 @@ static int blame_overlap(struct an_waits *a, const struct an_wait *x,
 		}
 	}
 	if (!iv->total)
-		return an_waits_blame(a, act, region, x->dur, x->pattern, x->at, s);
-	return blame_shares(a, x, iv, g->sc_s);
+		return an_waitrec_blame(g->out, act, region, x->dur, x->pattern, x->at, s);
+	return an_waitrec_blame_split(g->out, x, iv, g->sc_s, 0);
 }
 
 /*
@@ -181,14 +163,14 @@ static void idle_accrue(struct an_gidle *id, int64_t t)
 }
 
 /* Host stream s's top activity gets what it is due since its mark. */
-static int idle_credit(struct an_waits *a, struct an_gidle *id, uint32_t s)
+static int idle_credit(struct an_gwaits *g, struct an_gidle *id, uint32_t s)
 {
-	struct an_frame *top = an_stack_top(&a->tr.stacks[s]);
-	uint64_t due = id->v - a->g.gs[s].idle_mark;
+	struct an_frame *top = an_stack_top(&g->tr->stacks[s]);
+	uint64_t due = id->v - g->gs[s].idle_mark;
 	uint32_t slot = 0;
 	int rc;
 
-	a->g.gs[s].idle_mark = id->v;
+	g->gs[s].idle_mark = id->v;
 	if (!top || !due)
 		return 0;
 	/* one share per activity however often it comes back on top */
@@ -200,19 +182,19 @@ static int idle_credit(struct an_waits *a, struct an_gidle *id, uint32_t s)
 }
 
 /* Every GPU stream of process p was idle until t: the gpu_idle wait. */
-static int idle_end(struct an_waits *a, uint32_t p)
+static int idle_end(struct an_gwaits *g, uint32_t p)
 {
-	struct an_gidle *id = &a->g.idle[p];
+	struct an_gidle *id = &g->idle[p];
 	struct an_wait x = { id->last_act, id->since, id->ns, 0, id->last_s,
 			     LS_P_GPU_IDLE, false };
 	int rc = 0;
 
 	for (uint32_t i = 0; i < id->nhosts && id->any; i++)
-		if ((rc = idle_credit(a, id, id->hosts[i])) < 0)
+		if ((rc = idle_credit(g, id, id->hosts[i])) < 0)
 			return rc;
 
-	if (id->any && id->ns && (rc = an_waits_wait(a, &x)) == 0)
-		rc = blame_shares(a, &x, &id->iv, id->iv_s);
+	if (id->any && id->ns && (rc = an_waitrec_wait(g->out, &x)) == 0)
+		rc = an_waitrec_blame_split(g->out, &x, &id->iv, id->iv_s, 0);
 	for (uint32_t i = 0; i < id->iv.n; i++)
 		ls_idmap_del(&id->ix, id->iv.v[i].act);
 	id->iv.n = 0;
@@ -221,13 +203,13 @@ static int idle_end(struct an_waits *a, uint32_t p)
 	return rc;
 }
 
-int an_gwaits_before(struct an_waits *a, const struct an_event *ev)
+int an_gwaits_before(struct an_gwaits *g, const struct an_event *ev)
 {
-	struct an_gidle *id = &a->g.idle[ev->proc];
+	struct an_gidle *id = &g->idle[ev->proc];
 
 	idle_accrue(id, ev->t);
 	/* an enter or leave on a host thread changes its top activity */
-	return idle(id) && a->tr.defs.streams[ev->s].host ? idle_credit(a, id, ev->s) : 0;
+	return idle(id) && g->tr->defs.streams[ev->s].host ? idle_credit(g, id, ev->s) : 0;
 }
 
 static uint64_t query_key(const struct ls_record *rec, enum ls_role r)
@@ -239,17 +221,16 @@ static uint64_t query_key(const struct ls_record *rec, enum ls_role r)
 	return ls_get_u64(rec, LS_F_REF_STREAM, &v) == 0 ? 2 * v + 2 : 0;
 }
 
-int an_gwaits_enter(struct an_waits *a, const struct an_frame *f,
+int an_gwaits_enter(struct an_gwaits *g, const struct an_frame *f,
 		    const struct ls_record *rec, const struct an_event *ev)
 {
-	struct an_gwaits *g = &a->g;
 	struct an_gstream *gs = &g->gs[ev->s];
 	uint32_t i;
 	int64_t result;
 	int rc;
 
-	if (a->tr.defs.streams[ev->s].host) {
-		if (a->tr.stacks[ev->s].n == 1)
+	if (g->tr->defs.streams[ev->s].host) {
+		if (g->tr->stacks[ev->s].n == 1)
 			g->idle[ev->proc].busy++;
 		if (ls_role_group(f->role) != LS_G_GPU_CALL)
 			return 0;
@@ -265,7 +246,7 @@ int an_gwaits_enter(struct an_waits *a, const struct an_frame *f,
 	}
 	if (!device_role(f->role))
 		return 0;
-	if (!g->idle[ev->proc].running++ && (rc = idle_end(a, ev->proc)) < 0)
+	if (!g->idle[ev->proc].running++ && (rc = idle_end(g, ev->proc)) < 0)
 		return rc;
 	if (ls_pool_take(&g->dev, &g->ndev, &g->dev_cap, sizeof(*g->dev),
 			 &g->free_dev, &i) < 0)
@@ -279,16 +260,15 @@ int an_gwaits_enter(struct an_waits *a, const struct an_frame *f,
 	return ls_idmap_put(&g->dev_enter, f->id, i);
 }
 
-int an_gwaits_leave(struct an_waits *a, const struct an_frame *f,
+int an_gwaits_leave(struct an_gwaits *g, const struct an_frame *f,
 		    const struct ls_record *rec, const struct an_event *ev)
 {
-	struct an_gwaits *g = &a->g;
 	struct an_gstream *gs = &g->gs[ev->s];
 	struct an_gidle *id = &g->idle[ev->proc];
 	uint32_t i;
 	int64_t result;
 
-	if (a->tr.defs.streams[ev->s].host) {
+	if (g->tr->defs.streams[ev->s].host) {
 		gs->last_left = f->id;
 		gs->last_left_r = f->region;
 		if (!ls_idmap_get(&g->call_enter, f->id, &i))
@@ -326,17 +306,16 @@ int an_gwaits_leave(struct an_waits *a, const struct an_frame *f,
 	return ls_idmap_put(&g->dev_leave, ev->id, i);
 }
 
-void an_gwaits_popped(struct an_waits *a, const struct an_event *ev)
+void an_gwaits_popped(struct an_gwaits *g, const struct an_event *ev)
 {
-	if (a->tr.defs.streams[ev->s].host && !a->tr.stacks[ev->s].n &&
-	    a->g.idle[ev->proc].busy)
-		a->g.idle[ev->proc].busy--;
+	if (g->tr->defs.streams[ev->s].host && !g->tr->stacks[ev->s].n &&
+	    g->idle[ev->proc].busy)
+		g->idle[ev->proc].busy--;
 }
 
 /* A device activity was held back by another stream's work (src). */
-static int held_back(struct an_waits *a, uint64_t from, uint64_t to, enum ls_pattern p)
+static int held_back(struct an_gwaits *g, uint64_t from, uint64_t to, enum ls_pattern p)
 {
-	struct an_gwaits *g = &a->g;
 	uint32_t si, di;
 	const struct an_dev_act *src, *dst;
 	int64_t end;
@@ -354,15 +333,14 @@ static int held_back(struct an_waits *a, uint64_t from, uint64_t to, enum ls_pat
 		return 0;
 	x = (struct an_wait){ dst->enter, dst->ready, (uint64_t)(end - dst->ready), from,
 			      dst->s, (uint8_t)p, true };
-	if ((rc = an_waits_wait(a, &x)) < 0)
+	if ((rc = an_waitrec_wait(g->out, &x)) < 0)
 		return rc;
-	return blame_overlap(a, &x, &src->s, 1, dst->ready, end, src->enter, src->region,
+	return blame_overlap(g, &x, &src->s, 1, dst->ready, end, src->enter, src->region,
 			     src->s);
 }
 
-static int launch_edge(struct an_waits *a, uint64_t from, uint64_t to)
+static int launch_edge(struct an_gwaits *g, uint64_t from, uint64_t to)
 {
-	struct an_gwaits *g = &a->g;
 	uint32_t d, c;
 
 	if (!ls_idmap_get(&g->dev_enter, to, &d))
@@ -375,9 +353,8 @@ static int launch_edge(struct an_waits *a, uint64_t from, uint64_t to)
 }
 
 /* A sync or event edge: part of its synchronization's batch. */
-static int sync_edge(struct an_waits *a, uint64_t from, uint64_t to)
+static int sync_edge(struct an_gwaits *g, uint64_t from, uint64_t to)
 {
-	struct an_gwaits *g = &a->g;
 	uint32_t d, c;
 
 	if (!ls_idmap_get(&g->dev_leave, from, &d) ||
@@ -398,9 +375,9 @@ static int sync_edge(struct an_waits *a, uint64_t from, uint64_t to)
 }
 
 /* Polling: unsuccessful queries of c's target before its work ended at end. */
-static int polls(struct an_waits *a, const struct an_gcall *c, const struct an_dev_act *l)
+static int polls(struct an_gwaits *g, const struct an_gcall *c, const struct an_dev_act *l)
 {
-	struct an_gstream *gs = &a->g.gs[c->s];
+	struct an_gstream *gs = &g->gs[c->s];
 	uint32_t j = 0;
 	int rc;
 
@@ -418,8 +395,8 @@ static int polls(struct an_waits *a, const struct an_gcall *c, const struct an_d
 		x = (struct an_wait){ q->enter, q->t0, (uint64_t)(end - q->t0), l->leave,
 				      q->s, q->role == LS_R_EVENT_QUERY ?
 				      LS_P_EVENT_QUERY : LS_P_STREAM_QUERY, true };
-		if ((rc = an_waits_wait(a, &x)) < 0 ||
-		    (rc = blame_overlap(a, &x, &l->s, 1, q->t0, end, l->enter, l->region, l->s)) < 0)
+		if ((rc = an_waitrec_wait(g->out, &x)) < 0 ||
+		    (rc = blame_overlap(g, &x, &l->s, 1, q->t0, end, l->enter, l->region, l->s)) < 0)
 			return rc;
 	}
 	gs->nfailed = j;
@@ -432,9 +409,8 @@ static bool explicit_sync(enum ls_role r)
 }
 
 /* A synchronization and the work it waited for: its wait states. */
-static int decide_sync(struct an_waits *a)
+static int decide_sync(struct an_gwaits *g)
 {
-	struct an_gwaits *g = &a->g;
 	const struct an_gcall *c = &g->call[g->bcall];
 	const struct an_dev_act *l = NULL;
 	uint32_t n = 0;
@@ -453,7 +429,7 @@ static int decide_sync(struct an_waits *a)
 	if (!l)
 		return 0;
 	if (query_role(c->role))
-		return polls(a, c, l);
+		return polls(g, c, l);
 	if (l->t1 > c->t0) {
 		int64_t end = l->t1 < c->t1 ? l->t1 : c->t1;
 		struct an_wait x = { c->enter, c->t0, (uint64_t)(end - c->t0), l->leave,
@@ -464,8 +440,8 @@ static int decide_sync(struct an_waits *a)
 				return LS_ERR_NOMEM;
 			for (uint32_t i = 0; i < n; i++)
 				g->bss[i] = g->dev[g->bdev[i]].s;
-			if ((rc = an_waits_wait(a, &x)) < 0 ||
-			    (rc = blame_overlap(a, &x, g->bss, n, c->t0, end, l->enter,
+			if ((rc = an_waitrec_wait(g->out, &x)) < 0 ||
+			    (rc = blame_overlap(g, &x, g->bss, n, c->t0, end, l->enter,
 						 l->region, l->s)) < 0)
 				return rc;
 		}
@@ -481,8 +457,8 @@ static int decide_sync(struct an_waits *a)
 		if (d->t1 >= c->t0 || d->idle_blamed)
 			continue;
 		d->idle_blamed = true;
-		if ((rc = an_waits_wait(a, &x)) < 0 ||
-		    (rc = an_waits_blame(a, c->enter, c->region, x.dur, LS_P_BLAME_SYNC,
+		if ((rc = an_waitrec_wait(g->out, &x)) < 0 ||
+		    (rc = an_waitrec_blame(g->out, c->enter, c->region, x.dur, LS_P_BLAME_SYNC,
 					 d->enter, c->s)) < 0)
 			return rc;
 	}
@@ -490,9 +466,8 @@ static int decide_sync(struct an_waits *a)
 }
 
 /* The master waited at the join for the last team thread to end. */
-static int decide_join(struct an_waits *a)
+static int decide_join(struct an_gwaits *g)
 {
-	struct an_gwaits *g = &a->g;
 	int64_t end = g->bend < g->bjoin ? g->bend : g->bjoin;
 	struct an_wait x;
 	int rc;
@@ -501,22 +476,21 @@ static int decide_join(struct an_waits *a)
 		return 0;
 	x = (struct an_wait){ g->bat, g->bt, (uint64_t)(end - g->bt), g->bcause, g->bs,
 			      LS_P_OMP_FORK_JOIN, true };
-	if ((rc = an_waits_wait(a, &x)) < 0)
+	if ((rc = an_waitrec_wait(g->out, &x)) < 0)
 		return rc;
-	return an_waits_blame(a, g->gs[g->bcause_s].last_left, g->gs[g->bcause_s].last_left_r,
+	return an_waitrec_blame(g->out, g->gs[g->bcause_s].last_left, g->gs[g->bcause_s].last_left_r,
 			      x.dur, x.pattern, x.at, g->bcause_s);
 }
 
-static int join_edge(struct an_waits *a, uint64_t from, uint64_t to)
+static int join_edge(struct an_gwaits *g, uint64_t from, uint64_t to)
 {
-	struct an_gwaits *g = &a->g;
 	const struct an_gidle *id;
 
 	if (g->batch != AN_GB_JOIN || g->to != to) {
 		g->stray++;
 		return 0;
 	}
-	id = &g->idle[a->tr.defs.streams[g->bs].process];
+	id = &g->idle[g->tr->defs.streams[g->bs].process];
 	for (uint32_t i = 0; i < id->nhosts; i++) {
 		const struct an_gstream *gs = &g->gs[id->hosts[i]];
 
@@ -530,9 +504,8 @@ static int join_edge(struct an_waits *a, uint64_t from, uint64_t to)
 }
 
 /* Lock contention: the acquiring activity waited for the release. */
-static int lock_edge(struct an_waits *a, uint64_t from, uint64_t to)
+static int lock_edge(struct an_gwaits *g, uint64_t from, uint64_t to)
 {
-	struct an_gwaits *g = &a->g;
 	const struct an_gstream *h;
 	uint32_t s;
 	int64_t end;
@@ -550,41 +523,40 @@ static int lock_edge(struct an_waits *a, uint64_t from, uint64_t to)
 	x = (struct an_wait){ g->acquire_act, g->acquire_act_t,
 			      (uint64_t)(end - g->acquire_act_t), from, g->acquire_s,
 			      LS_P_OMP_LOCK, true };
-	if ((rc = an_waits_wait(a, &x)) < 0)
+	if ((rc = an_waitrec_wait(g->out, &x)) < 0)
 		return rc;
 	if (!h->released.total)
-		return an_waits_blame(a, h->release_act, h->release_r, x.dur, x.pattern,
+		return an_waitrec_blame(g->out, h->release_act, h->release_r, x.dur, x.pattern,
 				      x.at, s);
-	return an_waits_blame_split(a, &x, &h->released, s);
+	return an_waitrec_blame_split(g->out, &x, &h->released, NULL, s);
 }
 
-int an_gwaits_edge(struct an_waits *a, enum ls_edge type, uint64_t from, uint64_t to)
+int an_gwaits_edge(struct an_gwaits *g, enum ls_edge type, uint64_t from, uint64_t to)
 {
 	switch (type) {
 	case LS_E_LAUNCH:
-		return launch_edge(a, from, to);
+		return launch_edge(g, from, to);
 	case LS_E_SYNC:
 	case LS_E_EVENT:
-		return sync_edge(a, from, to);
+		return sync_edge(g, from, to);
 	case LS_E_NULL_STREAM:
-		return held_back(a, from, to, LS_P_NULL_STREAM);
+		return held_back(g, from, to, LS_P_NULL_STREAM);
 	case LS_E_STREAM_WAIT:
-		return held_back(a, from, to, LS_P_STREAM_WAIT);
+		return held_back(g, from, to, LS_P_STREAM_WAIT);
 	case LS_E_JOIN:
-		return join_edge(a, from, to);
+		return join_edge(g, from, to);
 	case LS_E_LOCK:
-		return lock_edge(a, from, to);
+		return lock_edge(g, from, to);
 	default:
 		return 0;
 	}
 }
 
-int an_gwaits_event(struct an_waits *a, const struct ls_record *rec,
+int an_gwaits_event(struct an_gwaits *g, const struct ls_record *rec,
 		    const struct an_event *ev)
 {
-	struct an_gwaits *g = &a->g;
 	struct an_gstream *gs = &g->gs[ev->s];
-	const struct an_frame *top = an_stack_top(&a->tr.stacks[ev->s]);
+	const struct an_frame *top = an_stack_top(&g->tr->stacks[ev->s]);
 	struct an_interval swap;
 	int rc;
 
@@ -633,10 +605,10 @@ int an_gwaits_event(struct an_waits *a, const struct ls_record *rec,
 	}
 }
 
-int an_gwaits_accrue(struct an_waits *a, uint32_t s, const struct an_frame *top,
+int an_gwaits_accrue(struct an_gwaits *g, uint32_t s, const struct an_frame *top,
 		     uint64_t ns)
 {
-	struct an_gstream *gs = &a->g.gs[s];
+	struct an_gstream *gs = &g->gs[s];
 
 	if (!gs->holding)
 		return 0;
@@ -646,9 +618,8 @@ int an_gwaits_accrue(struct an_waits *a, uint32_t s, const struct an_frame *top,
 	return an_interval_add(&gs->held, &gs->held_slot, top->id, top->region, ns);
 }
 
-int an_gwaits_flush(struct an_waits *a, const struct ls_record *rec)
+int an_gwaits_flush(struct an_gwaits *g, const struct ls_record *rec)
 {
-	struct an_gwaits *g = &a->g;
 	uint8_t b = g->batch;
 	uint64_t to;
 
@@ -658,7 +629,7 @@ int an_gwaits_flush(struct an_waits *a, const struct ls_record *rec)
 	    to == g->to)
 		return 0;
 	g->batch = AN_GB_NONE;
-	return b == AN_GB_SYNC ? decide_sync(a) : decide_join(a);
+	return b == AN_GB_SYNC ? decide_sync(g) : decide_join(g);
 }
 
 void an_gwaits_release(struct an_gwaits *g)
@@ -687,5 +658,5 @@ void an_gwaits_release(struct an_gwaits *g)
 	ls_idmap_release(&g->call_enter);
 	ls_idmap_release(&g->call_leave);
 	ls_idmap_release(&g->release_ix);
-	an_gwaits_init(g);
+	an_gwaits_init(g, g->tr, g->out);
 }

@@ -17,8 +17,7 @@
 #include "blame.h"
 #include "../libstream/idmap.h"
 #include "trace.h"
-
-struct an_waits;
+#include "waitrec.h"
 
 /* A device activity, kept while a wait may still be blamed on it. */
 struct an_dev_act {
@@ -119,38 +118,41 @@ struct an_gwaits {
 	uint32_t *sc_s;			/* the stream of each scratch share */
 	uint32_t sc_cap;
 	uint64_t stray;		/* edges naming activities not (or no longer) followed */
+	const struct an_trace *tr;
+	struct an_waitrec *out;
 };
 
-void an_gwaits_init(struct an_gwaits *g);
+/* The rules see the trace state tr and write through out (both borrowed). */
+void an_gwaits_init(struct an_gwaits *g, const struct an_trace *tr, struct an_waitrec *out);
 
 /* A stream was defined (the last one). Returns 0 or LS_ERR_NOMEM. */
-int an_gwaits_stream(struct an_waits *a);
+int an_gwaits_stream(struct an_gwaits *g);
 
 /* Before an enter or leave at ev is applied to the stacks. */
-int an_gwaits_before(struct an_waits *a, const struct an_event *ev);
+int an_gwaits_before(struct an_gwaits *g, const struct an_event *ev);
 
 /* After enter f was pushed; before leave f is popped. */
-int an_gwaits_enter(struct an_waits *a, const struct an_frame *f,
+int an_gwaits_enter(struct an_gwaits *g, const struct an_frame *f,
 		    const struct ls_record *rec, const struct an_event *ev);
-int an_gwaits_leave(struct an_waits *a, const struct an_frame *f,
+int an_gwaits_leave(struct an_gwaits *g, const struct an_frame *f,
 		    const struct ls_record *rec, const struct an_event *ev);
 
 /* After a leave was popped (the stream may now be idle). */
-void an_gwaits_popped(struct an_waits *a, const struct an_event *ev);
+void an_gwaits_popped(struct an_gwaits *g, const struct an_event *ev);
 
 /* team_end, join, lock_acquire, lock_release. */
-int an_gwaits_event(struct an_waits *a, const struct ls_record *rec,
+int an_gwaits_event(struct an_gwaits *g, const struct ls_record *rec,
 		    const struct an_event *ev);
 
 /* An edge that is not an MPI one. */
-int an_gwaits_edge(struct an_waits *a, enum ls_edge type, uint64_t from, uint64_t to);
+int an_gwaits_edge(struct an_gwaits *g, enum ls_edge type, uint64_t from, uint64_t to);
 
 /* Exclusive time ns of the top activity of stream s (a lock may be held). */
-int an_gwaits_accrue(struct an_waits *a, uint32_t s, const struct an_frame *top,
+int an_gwaits_accrue(struct an_gwaits *g, uint32_t s, const struct an_frame *top,
 		     uint64_t ns);
 
 /* Decide the batch read so far unless rec continues it. */
-int an_gwaits_flush(struct an_waits *a, const struct ls_record *rec);
+int an_gwaits_flush(struct an_gwaits *g, const struct ls_record *rec);
 
 void an_gwaits_release(struct an_gwaits *g);
 

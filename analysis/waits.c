@@ -7,14 +7,13 @@
 #include "../libstream/vec.h"
 #include "waits.h"
 
-
 void an_waits_init(struct an_waits *a, struct ls_writer *w)
 {
 	memset(a, 0, sizeof(*a));
 	an_trace_init(&a->tr);
 	a->free_act = a->free_pend = a->free_order = LS_NONE;
-	an_gwaits_init(&a->g);
-	a->w = w;
+	an_waitrec_init(&a->out, w, &a->tr);
+	an_gwaits_init(&a->g, &a->tr, &a->out);
 }
 
 /* Activities: made at enter, freed when nothing refers to them. */
@@ -126,62 +125,6 @@ static void order_received(struct an_waits *a, uint32_t p, uint32_t node)
 
 /* Wait states and blame. */
 
-static struct an_tally *tally(struct an_waits *a, uint32_t p, enum ls_pattern pat)
-{
-	return &a->tally[(size_t)p * LS_P__COUNT + pat];
-}
-
-int an_waits_blame(struct an_waits *a, uint64_t to, uint32_t region, uint64_t ns,
-		   enum ls_pattern p, uint64_t wait, uint32_t s)
-{
-	ls_build_begin(a->w, 7);
-	ls_put_kind(a->w, LS_K_BLAME);
-	ls_put_u64(a->w, LS_F_TO, to);
-	ls_put_u64(a->w, LS_F_R, a->tr.defs.region_ids[region]);
-	ls_put_u64(a->w, LS_F_NS, ns);
-	ls_put_pattern(a->w, p);
-	ls_put_u64(a->w, LS_F_WAIT, wait);
-	ls_put_u64(a->w, LS_F_S, a->tr.defs.streams[s].id);
-	return ls_build_end(a->w);
-}
-
-int an_waits_wait(struct an_waits *a, const struct an_wait *x)
-{
-	struct an_tally *t = tally(a, a->tr.defs.streams[x->s].process, x->pattern);
-
-	bool idle = ls_pattern_idle(x->pattern);	/* idleness, not a wait state */
-
-	t->count++;
-	t->ns += x->dur;
-	a->st.waits += !idle;
-	ls_build_begin(a->w, 6 + x->has_cause);
-	ls_put_kind(a->w, idle ? LS_K_IDLE : LS_K_WAIT);
-	ls_put_u64(a->w, LS_F_AT, x->at);
-	ls_put_i64(a->w, LS_F_T, x->t);
-	ls_put_u64(a->w, LS_F_DUR, x->dur);
-	ls_put_pattern(a->w, x->pattern);
-	ls_put_u64(a->w, LS_F_S, a->tr.defs.streams[x->s].id);
-	if (x->has_cause)
-		ls_put_u64(a->w, LS_F_CAUSE, x->cause);
-	return ls_build_end(a->w);
-}
-
-int an_waits_blame_split(struct an_waits *a, const struct an_wait *x,
-			 const struct an_interval *iv, uint32_t s)
-{
-	int rc;
-
-	if (ls_vec_room(&a->split, &a->split_cap, iv->n - 1, sizeof(*a->split)) < 0)
-		return LS_ERR_NOMEM;
-	an_blame_split(iv, x->dur, a->split);
-	for (uint32_t i = 0; i < iv->n; i++)
-		if (a->split[i] &&
-		    (rc = an_waits_blame(a, iv->v[i].act, iv->v[i].region, a->split[i], x->pattern,
-					 x->at, s)) < 0)
-			return rc;
-	return 0;
-}
-
 /* Write x's wait state of dur ns and its blame. */
 static int wait_record(struct an_waits *a, const struct an_act *x, uint64_t dur)
 {
@@ -189,11 +132,11 @@ static int wait_record(struct an_waits *a, const struct an_act *x, uint64_t dur)
 	struct an_wait w = { x->id, x->t0, dur, x->cause_ev, x->s, x->pattern, true };
 	int rc;
 
-	if ((rc = an_waits_wait(a, &w)) < 0)
+	if ((rc = an_waitrec_wait(&a->out, &w)) < 0)
 		return rc;
 	if (c->before.total == 0)	/* nothing ran before the cause: itself */
-		return an_waits_blame(a, c->id, c->region, dur, x->pattern, x->id, c->s);
-	return an_waits_blame_split(a, &w, &c->before, c->s);
+		return an_waitrec_blame(&a->out, c->id, c->region, dur, x->pattern, x->id, c->s);
+	return an_waitrec_blame_split(&a->out, &w, &c->before, NULL, c->s);
 }
 
 /* All of x's inputs are in: its wait is decided. */
@@ -368,7 +311,7 @@ static int edge(struct an_waits *a, const struct ls_record *rec, const char **wh
 	if (e == LS_E_MSG)
 		return message_edge(a, from, to);
 	if (e != LS_E_COLL && e != LS_E_BARRIER)
-		return an_gwaits_edge(a, e, from, to);
+		return an_gwaits_edge(&a->g, e, from, to);
 	if (!ls_idmap_get(&a->act_ix, from, &c) || !ls_idmap_get(&a->act_ix, to, &w)) {
 		a->st.stray_edges++;
 		return 0;
@@ -430,7 +373,7 @@ static int accrue(struct an_waits *a, uint32_t s, int64_t t)
 		rc = an_interval_add(&st->now, &top->b, top->id, top->region,
 				     (uint64_t)(t - st->last));
 	if (top && rc == 0)
-		rc = an_gwaits_accrue(a, s, top, (uint64_t)(t - st->last));
+		rc = an_gwaits_accrue(&a->g, s, top, (uint64_t)(t - st->last));
 	st->last = t;
 	return rc;
 }
@@ -444,11 +387,11 @@ static int enter(struct an_waits *a, const struct ls_record *rec,
 	uint32_t i;
 	int rc;
 
-	if ((rc = an_gwaits_before(a, ev)) < 0 || (rc = accrue(a, ev->s, ev->t)) < 0)
+	if ((rc = an_gwaits_before(&a->g, ev)) < 0 || (rc = accrue(a, ev->s, ev->t)) < 0)
 		return rc;
 	if (!(f = an_trace_enter(&a->tr, rec, ev, &rc, why)))
 		return rc;
-	if ((rc = an_gwaits_enter(a, f, rec, ev)) < 0)
+	if ((rc = an_gwaits_enter(&a->g, f, rec, ev)) < 0)
 		return rc;
 	if (!an_role_mpi_comm(f->role) && f->role != LS_R_OMP_BARRIER)
 		return 0;
@@ -500,17 +443,17 @@ static int leave(struct an_waits *a, const struct ls_record *rec,
 	struct an_frame *f;
 	int rc;
 
-	if ((rc = an_gwaits_before(a, ev)) < 0 || (rc = accrue(a, ev->s, ev->t)) < 0)
+	if ((rc = an_gwaits_before(&a->g, ev)) < 0 || (rc = accrue(a, ev->s, ev->t)) < 0)
 		return rc;
 	if (!(f = an_trace_leave(&a->tr, rec, ev, &rc, why)))
 		return rc;
-	if ((rc = an_gwaits_leave(a, f, rec, ev)) < 0)
+	if ((rc = an_gwaits_leave(&a->g, f, rec, ev)) < 0)
 		return rc;
 	for (struct an_frame *g = an_stack_top(stack); g >= f; g--)
 		if ((rc = close_frame(a, g, ev, g == f)) < 0)
 			return rc;
 	an_stack_pop_to(stack, f);
-	an_gwaits_popped(a, ev);
+	an_gwaits_popped(&a->g, ev);
 	return 0;
 }
 
@@ -614,16 +557,12 @@ static int definition(struct an_waits *a, const struct ls_record *rec,
 		return rc;
 	if (rec->kind == LS_K_PROCESS) {
 		/* a row of tallies per process, all patterns */
-		if (ls_vec_room(&a->tally, &a->tally_cap, np * LS_P__COUNT - 1,
-				sizeof(*a->tally)) < 0)
-			return LS_ERR_NOMEM;
-		memset(tally(a, np - 1, 0), 0, LS_P__COUNT * sizeof(*a->tally));
-		return 0;
+		return an_waitrec_process(&a->out, np);
 	}
 	if (rec->kind != LS_K_STREAM)
 		return 0;
 	if (ls_vec_room(&a->time, &a->time_cap, n - 1, sizeof(*a->time)) < 0 ||
-	    an_gwaits_stream(a) < 0)
+	    an_gwaits_stream(&a->g) < 0)
 		return LS_ERR_NOMEM;
 	a->time[n - 1] = (struct an_stream_time){
 		INT64_MIN, 0,
@@ -654,7 +593,7 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 	int rc;
 
 	/* most records find no batch open: that is checked before the call */
-	if (a->g.batch != AN_GB_NONE && (rc = an_gwaits_flush(a, rec)) < 0)
+	if (a->g.batch != AN_GB_NONE && (rc = an_gwaits_flush(&a->g, rec)) < 0)
 		return rc;
 	if (LS_DEFS_KINDS & LS_KIND_BIT(rec->kind))
 		return definition(a, rec, why);
@@ -687,13 +626,13 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 		/* a lock's holder is blamed for its time from acquire to release */
 		if ((rc = accrue(a, ev.s, ev.t)) < 0)
 			return rc;
-		return an_gwaits_event(a, rec, &ev);
+		return an_gwaits_event(&a->g, rec, &ev);
 	}
 }
 
 int an_waits_finish(struct an_waits *a)
 {
-	int rc = an_gwaits_flush(a, NULL);
+	int rc = an_gwaits_flush(&a->g, NULL);
 
 	if (rc < 0)
 		return rc;
@@ -717,18 +656,18 @@ static int summary_record(struct an_waits *a, enum ls_pattern p,
 			  const struct an_tally *t, uint32_t proc,
 			  uint64_t min, uint64_t max)
 {
-	ls_build_begin(a->w, proc != LS_NONE ? 5 : 6);
-	ls_put_kind(a->w, LS_K_WAIT_SUMMARY);
-	ls_put_pattern(a->w, p);
-	ls_put_u64(a->w, LS_F_COUNT, t->count);
-	ls_put_u64(a->w, LS_F_NS, t->ns);
+	ls_build_begin(a->out.w, proc != LS_NONE ? 5 : 6);
+	ls_put_kind(a->out.w, LS_K_WAIT_SUMMARY);
+	ls_put_pattern(a->out.w, p);
+	ls_put_u64(a->out.w, LS_F_COUNT, t->count);
+	ls_put_u64(a->out.w, LS_F_NS, t->ns);
 	if (proc != LS_NONE) {
-		ls_put_u64(a->w, LS_F_PROCESS, a->tr.defs.procs[proc].id);
+		ls_put_u64(a->out.w, LS_F_PROCESS, a->tr.defs.procs[proc].id);
 	} else {
-		ls_put_u64(a->w, LS_F_MIN, min);
-		ls_put_u64(a->w, LS_F_MAX, max);
+		ls_put_u64(a->out.w, LS_F_MIN, min);
+		ls_put_u64(a->out.w, LS_F_MAX, max);
 	}
-	return ls_build_end(a->w);
+	return ls_build_end(a->out.w);
 }
 
 struct an_tally an_waits_total(const struct an_waits *a, enum ls_pattern p,
@@ -739,7 +678,7 @@ struct an_tally an_waits_total(const struct an_waits *a, enum ls_pattern p,
 	*min = a->tr.defs.nprocs ? UINT64_MAX : 0;
 	*max = 0;
 	for (uint32_t q = 0; q < a->tr.defs.nprocs; q++) {
-		const struct an_tally *t = &a->tally[(size_t)q * LS_P__COUNT + p];
+		const struct an_tally *t = an_waitrec_tally(&a->out, q, p);
 
 		all.count += t->count;
 		all.ns += t->ns;
@@ -762,7 +701,7 @@ int an_waits_summary(struct an_waits *a)
 		if ((rc = summary_record(a, p, &all, LS_NONE, min, max)) < 0)
 			return rc;
 		for (uint32_t q = 0; q < a->tr.defs.nprocs; q++) {
-			const struct an_tally *t = tally(a, q, p);
+			const struct an_tally *t = an_waitrec_tally(&a->out, q, p);
 
 			if (t->count && (rc = summary_record(a, p, t, q, 0, 0)) < 0)
 				return rc;
@@ -783,8 +722,7 @@ void an_waits_release(struct an_waits *a)
 	free(a->pend);
 	free(a->order);
 	free(a->queues);
-	free(a->tally);
-	free(a->split);
+	an_waitrec_release(&a->out);
 	ls_idmap_release(&a->ev_ix);
 	ls_idmap_release(&a->act_ix);
 	ls_idmap_release(&a->post_ix);

@@ -19,6 +19,7 @@
 #include "../libstream/writer.h"
 #include "blame.h"
 #include "gwaits.h"
+#include "waitrec.h"
 #include "../libstream/idmap.h"
 #include "trace.h"
 
@@ -75,12 +76,8 @@ struct an_stream_time {
 	struct an_interval now;
 };
 
-struct an_tally {
-	uint64_t count, ns;
-};
-
 struct an_waits_stats {
-	uint64_t waits, clock, clamped, stray_edges, undecided, outside;
+	uint64_t clock, clamped, stray_edges, undecided, outside;
 };
 
 struct an_waits {
@@ -98,41 +95,10 @@ struct an_waits {
 	uint32_t norder, order_cap, free_order;
 	struct an_order_queue *queues;	/* per process index */
 	uint32_t queues_cap;
-	struct an_tally *tally;		/* [process index][pattern] */
-	uint32_t tally_cap;
-	uint64_t *split;		/* scratch for an_blame_split */
-	uint32_t split_cap;
+	struct an_waitrec out;		/* wait states, blame, tallies */
 	struct an_gwaits g;		/* CUDA, OpenMP locks and joins */
-	struct ls_writer *w;
 	struct an_waits_stats st;
 };
-
-/* A wait state, as written. */
-struct an_wait {
-	uint64_t at;
-	int64_t t;
-	uint64_t dur, cause;
-	uint32_t s;		/* stream index */
-	uint8_t pattern;
-	bool has_cause;
-};
-
-/*
- * Write wait state x (tallied): a wait record, or for the idleness
- * patterns (ls_pattern_idle) an idle record. Returns 0 or a writer error.
- */
-int an_waits_wait(struct an_waits *a, const struct an_wait *x);
-
-/*
- * Write a blame record: ns of wait state `wait` to activity to (of region
- * index region) on stream s.
- */
-int an_waits_blame(struct an_waits *a, uint64_t to, uint32_t region, uint64_t ns,
-		   enum ls_pattern p, uint64_t wait, uint32_t s);
-
-/* Blame x's dur over the shares of iv (total > 0), activities of stream s. */
-int an_waits_blame_split(struct an_waits *a, const struct an_wait *x,
-			 const struct an_interval *iv, uint32_t s);
 
 /* Write wait and blame records to w (borrowed). */
 void an_waits_init(struct an_waits *a, struct ls_writer *w);
