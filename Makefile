@@ -33,10 +33,10 @@ OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o fo
 	formats/otf2/errors.o
 OTF2OUT_OBJS = formats/otf2/otf2out.o formats/otf2/out_defs.o formats/otf2/out_events.o \
 	formats/otf2/out_metrics.o formats/otf2/vocab.o formats/otf2/errors.o
-ANALYSIS_OBJS = analysis/blame.o analysis/coll.o analysis/critpath.o \
-	analysis/deps.o analysis/edges.o analysis/gwaits.o analysis/idlewait.o analysis/offload.o analysis/omp.o \
-	analysis/p2p.o analysis/pieces.o analysis/rank.o analysis/stack.o analysis/trace.o analysis/waitrec.o \
-	analysis/waits.o
+ANALYSIS_OBJS = analysis/blame.o analysis/critpath.o analysis/deps.o analysis/edges.o \
+	analysis/gpu/deps.o analysis/gpu/waits.o analysis/idlewait.o analysis/mpi/coll.o \
+	analysis/mpi/p2p.o analysis/omp/deps.o analysis/omp/waits.o analysis/pieces.o \
+	analysis/rank.o analysis/stack.o analysis/trace.o analysis/waitrec.o analysis/waits.o
 TOOL_OBJS = cmd/tool.o
 STAGE_OBJS = cmd/stage.o cmd/maxmem.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
 PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps bin/tr-waits bin/tr-critpath bin/tr-rank bin/tr-otf2
@@ -57,8 +57,10 @@ formats/otf2/libotf2in.a: $(OTF2IN_OBJS)
 formats/otf2/libotf2out.a: $(OTF2OUT_OBJS)
 	$(AR) rcs $@ $^
 
+# thin: members keep their paths (analysis/deps.o, analysis/gpu/deps.o, ...)
 analysis/libanalysis.a: $(ANALYSIS_OBJS)
-	$(AR) rcs $@ $^
+	rm -f $@
+	$(AR) rcsT $@ $^
 
 bin/tr-read: cmd/tr-read.o formats/readers.o $(TOOL_OBJS) formats/otf2/libotf2in.a libstream/libstream.a
 	@mkdir -p bin
@@ -121,7 +123,8 @@ FUZZ_FLAGS = -std=gnu11 -D_GNU_SOURCE -DTR_VERSION='"$(VERSION)"' -DLS_CHECK_BUI
 FUZZ_STAGES = deps waits critpath rank
 FUZZ_TARGETS = read $(FUZZ_STAGES) otf2out otf2in
 FUZZ_BINS = $(addprefix tests/fuzz/out/fuzz-,$(FUZZ_TARGETS))
-FUZZ_HEADERS = $(wildcard libstream/*.h analysis/*.h formats/otf2/*.h cmd/*.h tests/fuzz/*.h)
+FUZZ_HEADERS = $(wildcard libstream/*.h analysis/*.h analysis/*/*.h formats/*.h formats/otf2/*.h cmd/*.h \
+	tests/fuzz/*.h)
 LIBSTREAM_SRCS = $(LIBSTREAM_OBJS:.o=.c)
 ANALYSIS_SRCS = $(ANALYSIS_OBJS:.o=.c)
 

@@ -11,11 +11,11 @@
 #include <stdint.h>
 
 #include "../libstream/writer.h"
-#include "coll.h"
+#include "mpi/coll.h"
 #include "edges.h"
-#include "offload.h"
-#include "omp.h"
-#include "p2p.h"
+#include "gpu/deps.h"
+#include "omp/deps.h"
+#include "mpi/p2p.h"
 #include "trace.h"
 
 struct an_deps_stats {

@@ -1,7 +1,8 @@
 /*
  * Where tr-deps' rules put the edges and collective instances they find:
- * written at once, counted. Each paradigm's rules (MPI in deps.c, GPU in offload.c, OpenMP
- * in omp.c) get this and the trace state, not tr-deps itself.
+ * written at once, counted. Each paradigm's rules (MPI in deps.c with
+ * mpi/, GPU in gpu/deps.c, OpenMP in omp/deps.c) get this and the trace
+ * state, not tr-deps itself.
  */
 #ifndef AN_EDGES_H
 #define AN_EDGES_H

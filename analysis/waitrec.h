@@ -2,7 +2,8 @@
  * What tr-waits' rules find, as records: wait states (idle records for the
  * idleness patterns), the blame for them, and the tallies per process and
  * pattern for the summaries. The MPI rules (waits.c) and the GPU and
- * OpenMP ones (gwaits.c) write through this, not through each other.
+ * OpenMP ones (gpu/waits.c, omp/waits.c) write through this, not through
+ * each other.
  */
 #ifndef AN_WAITREC_H
 #define AN_WAITREC_H

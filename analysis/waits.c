@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "../libstream/error.h"
-#include "coll.h"
+#include "mpi/coll.h"
 #include "../libstream/vec.h"
 #include "waits.h"
 
@@ -14,6 +14,7 @@ void an_waits_init(struct an_waits *a, struct ls_writer *w)
 	a->free_act = a->free_pend = a->free_order = LS_NONE;
 	an_waitrec_init(&a->out, w, &a->tr);
 	an_gwaits_init(&a->g, &a->tr, &a->out);
+	an_ompwaits_init(&a->omp, &a->tr, &a->out);
 }
 
 /* Activities: made at enter, freed when nothing refers to them. */
@@ -311,7 +312,8 @@ static int edge(struct an_waits *a, const struct ls_record *rec, const char **wh
 	if (e == LS_E_MSG)
 		return message_edge(a, from, to);
 	if (e != LS_E_COLL && e != LS_E_BARRIER)
-		return an_gwaits_edge(&a->g, e, from, to);
+		return e == LS_E_JOIN || e == LS_E_LOCK ? an_ompwaits_edge(&a->omp, e, from, to)
+							: an_gwaits_edge(&a->g, e, from, to);
 	if (!ls_idmap_get(&a->act_ix, from, &c) || !ls_idmap_get(&a->act_ix, to, &w)) {
 		a->st.stray_edges++;
 		return 0;
@@ -373,7 +375,7 @@ static int accrue(struct an_waits *a, uint32_t s, int64_t t)
 		rc = an_interval_add(&st->now, &top->b, top->id, top->region,
 				     (uint64_t)(t - st->last));
 	if (top && rc == 0)
-		rc = an_gwaits_accrue(&a->g, s, top, (uint64_t)(t - st->last));
+		rc = an_ompwaits_accrue(&a->omp, s, top, (uint64_t)(t - st->last));
 	st->last = t;
 	return rc;
 }
@@ -447,6 +449,8 @@ static int leave(struct an_waits *a, const struct ls_record *rec,
 		return rc;
 	if (!(f = an_trace_leave(&a->tr, rec, ev, &rc, why)))
 		return rc;
+	if (a->tr.defs.streams[ev->s].host)
+		an_ompwaits_leave(&a->omp, f, ev);
 	if ((rc = an_gwaits_leave(&a->g, f, rec, ev)) < 0)
 		return rc;
 	for (struct an_frame *g = an_stack_top(stack); g >= f; g--)
@@ -562,7 +566,7 @@ static int definition(struct an_waits *a, const struct ls_record *rec,
 	if (rec->kind != LS_K_STREAM)
 		return 0;
 	if (ls_vec_room(&a->time, &a->time_cap, n - 1, sizeof(*a->time)) < 0 ||
-	    an_gwaits_stream(&a->g) < 0)
+	    an_gwaits_stream(&a->g) < 0 || an_ompwaits_stream(&a->omp) < 0)
 		return LS_ERR_NOMEM;
 	a->time[n - 1] = (struct an_stream_time){
 		INT64_MIN, 0,
@@ -593,7 +597,8 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 	int rc;
 
 	/* most records find no batch open: that is checked before the call */
-	if (a->g.batch != AN_GB_NONE && (rc = an_gwaits_flush(&a->g, rec)) < 0)
+	if ((a->g.batch && (rc = an_gwaits_flush(&a->g, rec)) < 0) ||
+	    (a->omp.batch && (rc = an_ompwaits_flush(&a->omp, rec)) < 0))
 		return rc;
 	if (LS_DEFS_KINDS & LS_KIND_BIT(rec->kind))
 		return definition(a, rec, why);
@@ -626,15 +631,15 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 		/* a lock's holder is blamed for its time from acquire to release */
 		if ((rc = accrue(a, ev.s, ev.t)) < 0)
 			return rc;
-		return an_gwaits_event(&a->g, rec, &ev);
+		return an_ompwaits_event(&a->omp, rec, &ev);
 	}
 }
 
 int an_waits_finish(struct an_waits *a)
 {
-	int rc = an_gwaits_flush(&a->g, NULL);
+	int rc;
 
-	if (rc < 0)
+	if ((rc = an_gwaits_flush(&a->g, NULL)) < 0 || (rc = an_ompwaits_flush(&a->omp, NULL)) < 0)
 		return rc;
 	for (uint32_t i = 0; i < a->nacts; i++) {
 		struct an_act *x = &a->acts[i];
@@ -727,5 +732,6 @@ void an_waits_release(struct an_waits *a)
 	ls_idmap_release(&a->act_ix);
 	ls_idmap_release(&a->post_ix);
 	an_gwaits_release(&a->g);
+	an_ompwaits_release(&a->omp);
 	an_trace_release(&a->tr);
 }

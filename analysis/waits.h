@@ -18,7 +18,8 @@
 
 #include "../libstream/writer.h"
 #include "blame.h"
-#include "gwaits.h"
+#include "gpu/waits.h"
+#include "omp/waits.h"
 #include "waitrec.h"
 #include "../libstream/idmap.h"
 #include "trace.h"
@@ -96,7 +97,8 @@ struct an_waits {
 	struct an_order_queue *queues;	/* per process index */
 	uint32_t queues_cap;
 	struct an_waitrec out;		/* wait states, blame, tallies */
-	struct an_gwaits g;		/* CUDA, OpenMP locks and joins */
+	struct an_gwaits g;		/* CUDA */
+	struct an_ompwaits omp;		/* OpenMP locks and joins */
 	struct an_waits_stats st;
 };
 

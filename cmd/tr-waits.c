@@ -27,7 +27,7 @@ static void report(const char *input, const struct an_waits *a)
 		{ st->clamped, "wait states cut to their activity's duration (clock skew)" },
 		{ st->stray_edges, "edges or instance members naming no MPI send, receive or collective" },
 		{ st->undecided, "MPI activities still waiting for an edge at the end (unmatched messages, incomplete collectives)" },
-		{ a->g.stray, "GPU or OpenMP edges naming activities tr-waits does not follow (or no longer keeps)" },
+		{ a->g.stray + a->omp.stray, "GPU or OpenMP edges naming activities tr-waits does not follow (or no longer keeps)" },
 	};
 
 	tool_report_counts(input, odd, sizeof(odd) / sizeof(odd[0]));

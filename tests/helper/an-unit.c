@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "../../analysis/blame.h"
-#include "../../analysis/coll.h"
-#include "../../analysis/p2p.h"
+#include "../../analysis/mpi/coll.h"
+#include "../../analysis/mpi/p2p.h"
 #include "check.h"
 
 /* The split of a wait adds up exactly; the leftover goes to the largest. */

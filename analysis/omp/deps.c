@@ -1,9 +1,9 @@
 /* tr-deps for OpenMP: fork, join, barrier and lock edges. */
 #include <string.h>
 
-#include "../libstream/error.h"
-#include "omp.h"
-#include "../libstream/vec.h"
+#include "../../libstream/error.h"
+#include "deps.h"
+#include "../../libstream/vec.h"
 
 
 void an_omp_init(struct an_omp *o, const struct an_trace *tr, struct an_edges *out)

@@ -1,9 +1,9 @@
 /* tr-waits for CUDA and for OpenMP locks and joins. */
 #include <string.h>
 
-#include "../libstream/error.h"
-#include "gwaits.h"
-#include "../libstream/vec.h"
+#include "../../libstream/error.h"
+#include "waits.h"
+#include "../../libstream/vec.h"
 
 /* Shares of idle time are in units of 1/IDLE_UNITS ns per busy thread. */
 #define IDLE_UNITS 5040
@@ -269,8 +269,6 @@ int an_gwaits_leave(struct an_gwaits *g, const struct an_frame *f,
 	int64_t result;
 
 	if (g->tr->defs.streams[ev->s].host) {
-		gs->last_left = f->id;
-		gs->last_left_r = f->region;
 		if (!ls_idmap_get(&g->call_enter, f->id, &i))
 			return 0;
 		g->call[i].leave = ev->id;
@@ -358,12 +356,12 @@ static int sync_edge(struct an_gwaits *g, uint64_t from, uint64_t to)
 	uint32_t d, c;
 
 	if (!ls_idmap_get(&g->dev_leave, from, &d) ||
-	    (g->batch != AN_GB_SYNC && !ls_idmap_get(&g->call_leave, to, &c))) {
+	    (!g->batch && !ls_idmap_get(&g->call_leave, to, &c))) {
 		g->stray++;
 		return 0;
 	}
-	if (g->batch != AN_GB_SYNC) {
-		g->batch = AN_GB_SYNC;
+	if (!g->batch) {
+		g->batch = true;
 		g->to = to;
 		g->bcall = c;
 		g->nbdev = 0;
@@ -465,72 +463,6 @@ static int decide_sync(struct an_gwaits *g)
 	return 0;
 }
 
-/* The master waited at the join for the last team thread to end. */
-static int decide_join(struct an_gwaits *g)
-{
-	int64_t end = g->bend < g->bjoin ? g->bend : g->bjoin;
-	struct an_wait x;
-	int rc;
-
-	if (end <= g->bt)	/* also no team thread ended after the master (bend INT64_MIN) */
-		return 0;
-	x = (struct an_wait){ g->bat, g->bt, (uint64_t)(end - g->bt), g->bcause, g->bs,
-			      LS_P_OMP_FORK_JOIN, true };
-	if ((rc = an_waitrec_wait(g->out, &x)) < 0)
-		return rc;
-	return an_waitrec_blame(g->out, g->gs[g->bcause_s].last_left, g->gs[g->bcause_s].last_left_r,
-			      x.dur, x.pattern, x.at, g->bcause_s);
-}
-
-static int join_edge(struct an_gwaits *g, uint64_t from, uint64_t to)
-{
-	const struct an_gidle *id;
-
-	if (g->batch != AN_GB_JOIN || g->to != to) {
-		g->stray++;
-		return 0;
-	}
-	id = &g->idle[g->tr->defs.streams[g->bs].process];
-	for (uint32_t i = 0; i < id->nhosts; i++) {
-		const struct an_gstream *gs = &g->gs[id->hosts[i]];
-
-		if (gs->team_end == from && gs->team_end_t > g->bend) {
-			g->bend = gs->team_end_t;
-			g->bcause = from;
-			g->bcause_s = id->hosts[i];
-		}
-	}
-	return 0;
-}
-
-/* Lock contention: the acquiring activity waited for the release. */
-static int lock_edge(struct an_gwaits *g, uint64_t from, uint64_t to)
-{
-	const struct an_gstream *h;
-	uint32_t s;
-	int64_t end;
-	struct an_wait x;
-	int rc;
-
-	if (to != g->last_acquire || !ls_idmap_get(&g->release_ix, from, &s)) {
-		g->stray++;
-		return 0;
-	}
-	h = &g->gs[s];
-	end = h->release_t < g->acquire_t ? h->release_t : g->acquire_t;
-	if (end <= g->acquire_act_t)
-		return 0;
-	x = (struct an_wait){ g->acquire_act, g->acquire_act_t,
-			      (uint64_t)(end - g->acquire_act_t), from, g->acquire_s,
-			      LS_P_OMP_LOCK, true };
-	if ((rc = an_waitrec_wait(g->out, &x)) < 0)
-		return rc;
-	if (!h->released.total)
-		return an_waitrec_blame(g->out, h->release_act, h->release_r, x.dur, x.pattern,
-				      x.at, s);
-	return an_waitrec_blame_split(g->out, &x, &h->released, NULL, s);
-}
-
 int an_gwaits_edge(struct an_gwaits *g, enum ls_edge type, uint64_t from, uint64_t to)
 {
 	switch (type) {
@@ -543,102 +475,28 @@ int an_gwaits_edge(struct an_gwaits *g, enum ls_edge type, uint64_t from, uint64
 		return held_back(g, from, to, LS_P_NULL_STREAM);
 	case LS_E_STREAM_WAIT:
 		return held_back(g, from, to, LS_P_STREAM_WAIT);
-	case LS_E_JOIN:
-		return join_edge(g, from, to);
-	case LS_E_LOCK:
-		return lock_edge(g, from, to);
 	default:
 		return 0;
 	}
 }
 
-int an_gwaits_event(struct an_gwaits *g, const struct ls_record *rec,
-		    const struct an_event *ev)
-{
-	struct an_gstream *gs = &g->gs[ev->s];
-	const struct an_frame *top = an_stack_top(&g->tr->stacks[ev->s]);
-	struct an_interval swap;
-	int rc;
-
-	switch (rec->kind) {
-	case LS_K_TEAM_END:
-		gs->team_end = ev->id;
-		gs->team_end_t = ev->t;
-		return 0;
-	case LS_K_JOIN:
-		if (gs->team_end_t == 0 && gs->team_end == 0)
-			return 0;
-		g->batch = AN_GB_JOIN;
-		g->to = ev->id;
-		g->bs = ev->s;
-		g->bt = gs->team_end_t;
-		g->bjoin = ev->t;
-		g->bend = INT64_MIN;
-		g->bat = top ? top->id : gs->last_left;
-		return 0;
-	case LS_K_LOCK_ACQUIRE:
-		g->last_acquire = top ? ev->id : 0;
-		g->acquire_t = ev->t;
-		g->acquire_act = top ? top->id : 0;
-		g->acquire_act_t = top ? top->t : 0;
-		g->acquire_s = ev->s;
-		gs->held.n = 0;
-		gs->held.total = 0;
-		gs->held_top = UINT64_MAX;
-		gs->holding = true;
-		return 0;
-	default:	/* release: what it held is what a waiter is blamed on */
-		ls_idmap_del(&g->release_ix, gs->release);
-		swap = gs->released;
-		gs->released = gs->held;
-		gs->held = swap;
-		gs->held.n = 0;
-		gs->held.total = 0;
-		gs->holding = false;
-		gs->release = ev->id;
-		gs->release_t = ev->t;
-		gs->release_act = top ? top->id : gs->last_left;
-		gs->release_r = top ? top->region : gs->last_left_r;
-		if ((rc = ls_idmap_put(&g->release_ix, ev->id, ev->s)) < 0)
-			return rc;
-		return 0;
-	}
-}
-
-int an_gwaits_accrue(struct an_gwaits *g, uint32_t s, const struct an_frame *top,
-		     uint64_t ns)
-{
-	struct an_gstream *gs = &g->gs[s];
-
-	if (!gs->holding)
-		return 0;
-	if (gs->held_top != top->id)
-		gs->held_slot = 0;
-	gs->held_top = top->id;
-	return an_interval_add(&gs->held, &gs->held_slot, top->id, top->region, ns);
-}
-
 int an_gwaits_flush(struct an_gwaits *g, const struct ls_record *rec)
 {
-	uint8_t b = g->batch;
 	uint64_t to;
 
-	if (b == AN_GB_NONE)
+	if (!g->batch)
 		return 0;
 	if (rec && rec->kind == LS_K_EDGE && ls_get_u64(rec, LS_F_TO, &to) == 0 &&
 	    to == g->to)
 		return 0;
-	g->batch = AN_GB_NONE;
-	return b == AN_GB_SYNC ? decide_sync(g) : decide_join(g);
+	g->batch = false;
+	return decide_sync(g);
 }
 
 void an_gwaits_release(struct an_gwaits *g)
 {
-	for (uint32_t s = 0; s < g->gs_cap && g->gs; s++) {
+	for (uint32_t s = 0; s < g->gs_cap && g->gs; s++)
 		free(g->gs[s].failed);
-		an_interval_release(&g->gs[s].held);
-		an_interval_release(&g->gs[s].released);
-	}
 	for (uint32_t p = 0; p < g->idle_cap && g->idle; p++) {
 		an_interval_release(&g->idle[p].iv);
 		ls_idmap_release(&g->idle[p].ix);
@@ -657,6 +515,5 @@ void an_gwaits_release(struct an_gwaits *g)
 	ls_idmap_release(&g->dev_enter);
 	ls_idmap_release(&g->call_enter);
 	ls_idmap_release(&g->call_leave);
-	ls_idmap_release(&g->release_ix);
 	an_gwaits_init(g, g->tr, g->out);
 }

@@ -2,10 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../libstream/error.h"
+#include "../../libstream/error.h"
 #include "coll.h"
-#include "stack.h"
-#include "../libstream/vec.h"
+#include "../stack.h"
+#include "../../libstream/vec.h"
 
 /* Pseudo group keys of Init and Finalize, beyond every comm index. */
 #define KEY_INIT ((uint64_t)1 << 32)

@@ -1,9 +1,9 @@
 /* tr-deps for CUDA: launch, synchronization and inter-stream edges. */
 #include <string.h>
 
-#include "../libstream/error.h"
-#include "offload.h"
-#include "../libstream/vec.h"
+#include "../../libstream/error.h"
+#include "deps.h"
+#include "../../libstream/vec.h"
 
 /* Correlation ids and CUDA events are per process: keys pair them. */
 

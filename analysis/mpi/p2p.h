@@ -6,12 +6,12 @@
  * receives match like any other. Either side may come first: a receive
  * seen before its send (skewed clocks) waits for it.
  */
-#ifndef AN_P2P_H
-#define AN_P2P_H
+#ifndef AN_MPI_P2P_H
+#define AN_MPI_P2P_H
 
 #include <stdint.h>
 
-#include "../libstream/idmap.h"
+#include "../../libstream/idmap.h"
 
 /* One side of a message: its event and the time that side began. */
 struct an_msg_end {

@@ -6,16 +6,16 @@
  * another thread. One team per process at a time (nested parallel regions
  * are taken as part of the enclosing team).
  */
-#ifndef AN_OMP_H
-#define AN_OMP_H
+#ifndef AN_OMP_DEPS_H
+#define AN_OMP_DEPS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../libstream/record.h"
-#include "../libstream/idmap.h"
-#include "edges.h"
-#include "trace.h"
+#include "../../libstream/record.h"
+#include "../../libstream/idmap.h"
+#include "../edges.h"
+#include "../trace.h"
 
 
 struct an_team_member {

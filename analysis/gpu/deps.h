@@ -13,16 +13,16 @@
  * drift from host clocks, so an activity may come before the call that
  * enqueued it: it waits (an orphan) for the next such call.
  */
-#ifndef AN_OFFLOAD_H
-#define AN_OFFLOAD_H
+#ifndef AN_GPU_DEPS_H
+#define AN_GPU_DEPS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../libstream/record.h"
-#include "../libstream/idmap.h"
-#include "edges.h"
-#include "trace.h"
+#include "../../libstream/record.h"
+#include "../../libstream/idmap.h"
+#include "../edges.h"
+#include "../trace.h"
 
 
 /* LOST: its kind of device activity is not in the trace (never recorded). */

@@ -1,23 +1,22 @@
 /*
- * tr-waits for CUDA and OpenMP locks and joins: wait states read off
- * tr-deps' launch, sync, event, stream_wait, null_stream, lock and join
- * edges, and GPU idleness.
+ * tr-waits for CUDA: wait states read off tr-deps' launch, sync, event,
+ * stream_wait and null_stream edges, and GPU idleness.
  *
  * A synchronization's edges come together, right after the edge's target
- * is resolved; so do a join's. They are taken as one batch, decided when
- * the next record that is not one of them comes.
+ * is resolved. They are taken as one batch, decided when the next record
+ * that is not one of them comes.
  */
-#ifndef AN_GWAITS_H
-#define AN_GWAITS_H
+#ifndef AN_GPU_WAITS_H
+#define AN_GPU_WAITS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../libstream/record.h"
-#include "blame.h"
-#include "../libstream/idmap.h"
-#include "trace.h"
-#include "waitrec.h"
+#include "../../libstream/record.h"
+#include "../blame.h"
+#include "../../libstream/idmap.h"
+#include "../trace.h"
+#include "../waitrec.h"
 
 /* A device activity, kept while a wait may still be blamed on it. */
 struct an_dev_act {
@@ -54,17 +53,6 @@ struct an_gstream {
 	uint64_t idle_mark;	/* host: its process's idle v when its top last changed */
 	struct an_gcall *failed;	/* host: unsuccessful queries pending */
 	uint32_t nfailed, failed_cap;
-	/* OpenMP */
-	struct an_interval held;	/* exclusive time since a lock acquire */
-	uint32_t held_slot;
-	uint64_t held_top;
-	bool holding;
-	struct an_interval released;	/* held, as of its last release */
-	uint64_t release, release_act;
-	uint32_t release_r, last_left_r;	/* regions of release_act, last_left */
-	int64_t release_t;
-	uint64_t team_end, last_left;
-	int64_t team_end_t;
 };
 
 /* Per process: when every GPU stream of it is idle, who is busy. */
@@ -85,8 +73,6 @@ struct an_gidle {
 	uint32_t nhosts, hosts_cap;
 };
 
-enum an_gbatch { AN_GB_NONE, AN_GB_SYNC, AN_GB_JOIN };
-
 struct an_gwaits {
 	struct an_dev_act *dev;
 	uint32_t ndev, dev_cap, free_dev;
@@ -95,25 +81,17 @@ struct an_gwaits {
 	struct ls_idmap dev_leave;	/* leave id -> dev, once ended */
 	struct ls_idmap dev_enter;	/* enter id -> dev, while running */
 	struct ls_idmap call_enter, call_leave;	/* -> call */
-	struct ls_idmap release_ix;	/* lock release id -> stream */
 	struct an_gstream *gs;		/* per stream index */
 	uint32_t gs_cap;
 	struct an_gidle *idle;		/* per process index */
 	uint32_t idle_cap;
-	/* the batch being read */
-	uint8_t batch;
+	/* the synchronization being read */
+	bool batch;
 	uint64_t to;
-	uint32_t bcall;			/* SYNC: the call */
-	uint32_t *bdev;			/* SYNC: the devs its edges come from */
+	uint32_t bcall;			/* the call */
+	uint32_t *bdev;			/* the devs its edges come from */
 	uint32_t nbdev, bdev_cap;
-	uint32_t *bss, bss_cap;		/* SYNC: their streams (scratch) */
-	uint32_t bs;			/* JOIN: master stream */
-	uint64_t bat, bcause;		/* JOIN: waiting activity, latest end */
-	int64_t bt, bjoin, bend;
-	uint32_t bcause_s;
-	uint64_t last_acquire, acquire_act;
-	int64_t acquire_t, acquire_act_t;
-	uint32_t acquire_s;
+	uint32_t *bss, bss_cap;		/* their streams (scratch) */
 	struct an_interval scratch;
 	uint32_t *sc_s;			/* the stream of each scratch share */
 	uint32_t sc_cap;
@@ -140,16 +118,8 @@ int an_gwaits_leave(struct an_gwaits *g, const struct an_frame *f,
 /* After a leave was popped (the stream may now be idle). */
 void an_gwaits_popped(struct an_gwaits *g, const struct an_event *ev);
 
-/* team_end, join, lock_acquire, lock_release. */
-int an_gwaits_event(struct an_gwaits *g, const struct ls_record *rec,
-		    const struct an_event *ev);
-
-/* An edge that is not an MPI one. */
+/* A launch, sync, event, null_stream or stream_wait edge. */
 int an_gwaits_edge(struct an_gwaits *g, enum ls_edge type, uint64_t from, uint64_t to);
-
-/* Exclusive time ns of the top activity of stream s (a lock may be held). */
-int an_gwaits_accrue(struct an_gwaits *g, uint32_t s, const struct an_frame *top,
-		     uint64_t ns);
 
 /* Decide the batch read so far unless rec continues it. */
 int an_gwaits_flush(struct an_gwaits *g, const struct ls_record *rec);

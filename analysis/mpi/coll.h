@@ -5,14 +5,14 @@
  * process. An instance is complete when all its members have left it;
  * instances complete in order.
  */
-#ifndef AN_COLL_H
-#define AN_COLL_H
+#ifndef AN_MPI_COLL_H
+#define AN_MPI_COLL_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../libstream/defs.h"
-#include "../libstream/idmap.h"
+#include "../../libstream/defs.h"
+#include "../../libstream/idmap.h"
 
 /* One process's part in an instance: its activity. */
 struct an_coll_member {

@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../libstream/error.h"
-#include "../libstream/defs.h"
+#include "../../libstream/error.h"
+#include "../../libstream/defs.h"
 #include "p2p.h"
-#include "../libstream/vec.h"
+#include "../../libstream/vec.h"
 
 void an_p2p_init(struct an_p2p *p)
 {

@@ -1,0 +1,203 @@
+/* tr-waits for OpenMP: lock contention and the wait at a join. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../libstream/error.h"
+#include "../../libstream/vec.h"
+#include "waits.h"
+
+void an_ompwaits_init(struct an_ompwaits *o, const struct an_trace *tr, struct an_waitrec *out)
+{
+	memset(o, 0, sizeof(*o));
+	o->tr = tr;
+	o->out = out;
+}
+
+int an_ompwaits_stream(struct an_ompwaits *o)
+{
+	const struct ls_defs *defs = &o->tr->defs;
+	uint32_t s = defs->nstreams - 1, p = defs->streams[s].process;
+	uint32_t old = o->os_cap, oldp = o->op_cap;
+	struct an_omp_proc *op;
+
+	if (ls_vec_room(&o->os, &o->os_cap, s, sizeof(*o->os)) < 0)
+		return LS_ERR_NOMEM;
+	memset(o->os + old, 0, (o->os_cap - old) * sizeof(*o->os));
+	if (ls_vec_room(&o->op, &o->op_cap, p, sizeof(*o->op)) < 0)
+		return LS_ERR_NOMEM;
+	memset(o->op + oldp, 0, (o->op_cap - oldp) * sizeof(*o->op));
+	if (!defs->streams[s].host)
+		return 0;
+	op = &o->op[p];
+	if (ls_vec_room(&op->hosts, &op->hosts_cap, op->nhosts, sizeof(*op->hosts)) < 0)
+		return LS_ERR_NOMEM;
+	op->hosts[op->nhosts++] = s;
+	return 0;
+}
+
+void an_ompwaits_leave(struct an_ompwaits *o, const struct an_frame *f, const struct an_event *ev)
+{
+	o->os[ev->s].last_left = f->id;
+	o->os[ev->s].last_left_r = f->region;
+}
+
+/* The master waited at the join for the last team thread to end. */
+static int decide_join(struct an_ompwaits *o)
+{
+	int64_t end = o->bend < o->bjoin ? o->bend : o->bjoin;
+	struct an_wait x;
+	int rc;
+
+	if (end <= o->bt)	/* also no team thread ended after the master (bend INT64_MIN) */
+		return 0;
+	x = (struct an_wait){ o->bat, o->bt, (uint64_t)(end - o->bt), o->bcause, o->bs,
+			      LS_P_OMP_FORK_JOIN, true };
+	if ((rc = an_waitrec_wait(o->out, &x)) < 0)
+		return rc;
+	return an_waitrec_blame(o->out, o->os[o->bcause_s].last_left, o->os[o->bcause_s].last_left_r,
+				x.dur, x.pattern, x.at, o->bcause_s);
+}
+
+static int join_edge(struct an_ompwaits *o, uint64_t from, uint64_t to)
+{
+	const struct an_omp_proc *op;
+
+	if (!o->batch || o->to != to) {
+		o->stray++;
+		return 0;
+	}
+	op = &o->op[o->tr->defs.streams[o->bs].process];
+	for (uint32_t i = 0; i < op->nhosts; i++) {
+		const struct an_omp_stream *os = &o->os[op->hosts[i]];
+
+		if (os->team_end == from && os->team_end_t > o->bend) {
+			o->bend = os->team_end_t;
+			o->bcause = from;
+			o->bcause_s = op->hosts[i];
+		}
+	}
+	return 0;
+}
+
+/* Lock contention: the acquiring activity waited for the release. */
+static int lock_edge(struct an_ompwaits *o, uint64_t from, uint64_t to)
+{
+	const struct an_omp_stream *h;
+	uint32_t s;
+	int64_t end;
+	struct an_wait x;
+	int rc;
+
+	if (to != o->last_acquire || !ls_idmap_get(&o->release_ix, from, &s)) {
+		o->stray++;
+		return 0;
+	}
+	h = &o->os[s];
+	end = h->release_t < o->acquire_t ? h->release_t : o->acquire_t;
+	if (end <= o->acquire_act_t)
+		return 0;
+	x = (struct an_wait){ o->acquire_act, o->acquire_act_t,
+			      (uint64_t)(end - o->acquire_act_t), from, o->acquire_s,
+			      LS_P_OMP_LOCK, true };
+	if ((rc = an_waitrec_wait(o->out, &x)) < 0)
+		return rc;
+	if (!h->released.total)
+		return an_waitrec_blame(o->out, h->release_act, h->release_r, x.dur, x.pattern,
+					x.at, s);
+	return an_waitrec_blame_split(o->out, &x, &h->released, NULL, s);
+}
+
+int an_ompwaits_edge(struct an_ompwaits *o, enum ls_edge type, uint64_t from, uint64_t to)
+{
+	return type == LS_E_JOIN ? join_edge(o, from, to) :
+	       type == LS_E_LOCK ? lock_edge(o, from, to) : 0;
+}
+
+int an_ompwaits_event(struct an_ompwaits *o, const struct ls_record *rec,
+		      const struct an_event *ev)
+{
+	struct an_omp_stream *os = &o->os[ev->s];
+	const struct an_frame *top = an_stack_top(&o->tr->stacks[ev->s]);
+	struct an_interval swap;
+
+	switch (rec->kind) {
+	case LS_K_TEAM_END:
+		os->team_end = ev->id;
+		os->team_end_t = ev->t;
+		return 0;
+	case LS_K_JOIN:
+		if (os->team_end_t == 0 && os->team_end == 0)
+			return 0;
+		o->batch = true;
+		o->to = ev->id;
+		o->bs = ev->s;
+		o->bt = os->team_end_t;
+		o->bjoin = ev->t;
+		o->bend = INT64_MIN;
+		o->bat = top ? top->id : os->last_left;
+		return 0;
+	case LS_K_LOCK_ACQUIRE:
+		o->last_acquire = top ? ev->id : 0;
+		o->acquire_t = ev->t;
+		o->acquire_act = top ? top->id : 0;
+		o->acquire_act_t = top ? top->t : 0;
+		o->acquire_s = ev->s;
+		os->held.n = 0;
+		os->held.total = 0;
+		os->held_top = UINT64_MAX;
+		os->holding = true;
+		return 0;
+	default:	/* release: what it held is what a waiter is blamed on */
+		ls_idmap_del(&o->release_ix, os->release);
+		swap = os->released;
+		os->released = os->held;
+		os->held = swap;
+		os->held.n = 0;
+		os->held.total = 0;
+		os->holding = false;
+		os->release = ev->id;
+		os->release_t = ev->t;
+		os->release_act = top ? top->id : os->last_left;
+		os->release_r = top ? top->region : os->last_left_r;
+		return ls_idmap_put(&o->release_ix, ev->id, ev->s);
+	}
+}
+
+int an_ompwaits_accrue(struct an_ompwaits *o, uint32_t s, const struct an_frame *top,
+		       uint64_t ns)
+{
+	struct an_omp_stream *os = &o->os[s];
+
+	if (!os->holding)
+		return 0;
+	if (os->held_top != top->id)
+		os->held_slot = 0;
+	os->held_top = top->id;
+	return an_interval_add(&os->held, &os->held_slot, top->id, top->region, ns);
+}
+
+int an_ompwaits_flush(struct an_ompwaits *o, const struct ls_record *rec)
+{
+	uint64_t to;
+
+	if (!o->batch)
+		return 0;
+	if (rec && rec->kind == LS_K_EDGE && ls_get_u64(rec, LS_F_TO, &to) == 0 && to == o->to)
+		return 0;
+	o->batch = false;
+	return decide_join(o);
+}
+
+void an_ompwaits_release(struct an_ompwaits *o)
+{
+	for (uint32_t s = 0; s < o->os_cap && o->os; s++) {
+		an_interval_release(&o->os[s].held);
+		an_interval_release(&o->os[s].released);
+	}
+	for (uint32_t p = 0; p < o->op_cap && o->op; p++)
+		free(o->op[p].hosts);
+	free(o->os);
+	free(o->op);
+	ls_idmap_release(&o->release_ix);
+	an_ompwaits_init(o, o->tr, o->out);
+}
