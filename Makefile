@@ -121,7 +121,7 @@ FUZZ_FLAGS = -std=gnu11 -D_GNU_SOURCE -DTR_VERSION='"$(VERSION)"' -DLS_CHECK_BUI
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	$(shell pkg-config --cflags msgpack otf2)
 FUZZ_STAGES = deps waits critpath rank
-FUZZ_TARGETS = read $(FUZZ_STAGES) otf2out otf2in
+FUZZ_TARGETS = read front $(FUZZ_STAGES) otf2out otf2in
 FUZZ_BINS = $(addprefix tests/fuzz/out/fuzz-,$(FUZZ_TARGETS))
 FUZZ_HEADERS = $(wildcard libstream/*.h analysis/*.h analysis/*/*.h formats/*.h formats/otf2/*.h cmd/*.h \
 	tests/fuzz/*.h)
@@ -129,6 +129,10 @@ LIBSTREAM_SRCS = $(LIBSTREAM_OBJS:.o=.c)
 ANALYSIS_SRCS = $(ANALYSIS_OBJS:.o=.c)
 
 tests/fuzz/out/fuzz-read: tests/fuzz/read.c tests/fuzz/input.c $(LIBSTREAM_SRCS) $(FUZZ_HEADERS)
+	@mkdir -p tests/fuzz/out
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(filter %.c,$^) $(LIBS)
+
+tests/fuzz/out/fuzz-front: tests/fuzz/front.c $(LIBSTREAM_SRCS) $(FUZZ_HEADERS)
 	@mkdir -p tests/fuzz/out
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(filter %.c,$^) $(LIBS)
 

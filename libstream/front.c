@@ -154,7 +154,8 @@ static int write_before(struct ls_front *f, int64_t t)
 	for (; k < f->nbuf && (f->buf[k].t < t || t == INT64_MAX); k++)
 		if ((rc = emit(f, &f->buf[k])) < 0)
 			return rc;
-	memmove(f->buf, f->buf + k, (size_t)(f->nbuf - k) * sizeof(*f->buf));
+	if (k < f->nbuf)
+		memmove(f->buf, f->buf + k, (size_t)(f->nbuf - k) * sizeof(*f->buf));
 	f->nbuf -= k;
 	f->open_from = f->nbuf;
 	return 0;

@@ -189,6 +189,20 @@ IN
 	assert_nothing_written
 }
 
+@test "a name with a NUL byte ends there, as OTF2 strings do (the fuzzer's overflow in otf2out_string)" {
+	# many names after a NUL: one of them probes the slot of the empty string,
+	# which a comparison up to the NUL took for a match and read past (ASan)
+	{ doc_examples | sed 's/"name":"main"/"name":"ma\\u0000in"/' | head -14
+	  for i in $(seq 100 399); do
+		echo "{\"k\":\"region\",\"id\":$i,\"name\":\"\\u0000r$i\",\"role\":\"cpu\"}"
+	  done
+	  doc_examples | tail -n +15; } > "$TMP/s.ndjson"
+	tr-otf2 -o "$TMP/o/x" "$TMP/s.ndjson" 2> /dev/null
+	run tr-read -J "$TMP/o/x.otf2"
+	assert_line '{"k":"region","id":0,"name":"ma","role":"cpu","paradigm":"user"}'
+	assert_line '{"k":"region","id":399,"name":"","role":"cpu","paradigm":"user"}'
+}
+
 @test "a folder that cannot be made: one line, exit 1" {
 	touch "$TMP/file"
 	run --separate-stderr tr-otf2 -o "$TMP/file/t" "$FIX/trace.tr"

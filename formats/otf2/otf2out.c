@@ -70,6 +70,7 @@ OTF2_StringRef otf2out_string(struct otf2out *o, const char *s, uint32_t n)
 	uint32_t h;
 	char *copy;
 
+	n = (uint32_t)strnlen(s, n);	/* an OTF2 string ends at a NUL byte */
 	if ((t->n + 1) * 2 > t->mask && strings_grow(t) < 0)
 		return NONE;
 	for (h = string_hash(s, n) & t->mask; t->slot[h]; h = (h + 1) & t->mask) {

@@ -128,7 +128,10 @@ struct otf2out {
 int otf2out_fail(struct otf2out *o, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* The string's ref, defining it at first use; NONE when out of memory. */
+/*
+ * The string s[0..n) (up to a NUL byte in it: OTF2 strings end there) as a
+ * ref, defining it at first use; NONE when out of memory.
+ */
 OTF2_StringRef otf2out_string(struct otf2out *o, const char *s, uint32_t n);
 
 /* Pass 1 of a definition record (process, stream, region, comm, counter). */
