@@ -364,10 +364,11 @@ const char *ls_edge_name(enum ls_edge e)
 
 enum ls_edge ls_edge_lookup(const char *s, uint32_t n)
 {
-	/* on the path of every edge: lengths first, no strlen */
+	/* on the path of every edge: length and first byte tell the names
+	 * apart, so memcmp runs once, to confirm */
 	for (int e = 0; e < LS_E__COUNT; e++)
-		if (edge_len[e] == n && memcmp(edge_types[e], s, n) == 0)
-			return (enum ls_edge)e;
+		if (edge_len[e] == n && n && edge_types[e][0] == s[0])
+			return memcmp(edge_types[e], s, n) == 0 ? (enum ls_edge)e : LS_E__COUNT;
 	return LS_E__COUNT;
 }
 
