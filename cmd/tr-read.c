@@ -110,7 +110,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ls_front_options opt = { LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0, 0 };
-	struct ls_front_report report = { .nodd = 0 };
+	struct ls_front_report report;
 	const struct reader *reader;
 	struct ls_front front;
 	struct tool_output out = { false, false };

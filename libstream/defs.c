@@ -32,7 +32,7 @@ static int take_process(struct ls_defs *d, const struct ls_record *rec,
 	if ((rc = ls_vec_room(&d->procs, &d->procs_cap, d->nprocs, sizeof(*d->procs))) < 0 ||
 	    (rc = define(&d->proc_ix, id, d->nprocs, why)) < 0)
 		return rc;
-	d->procs[d->nprocs] = (struct ls_process){ id, ls_has(rec, LS_F_RANK), false };
+	d->procs[d->nprocs] = (struct ls_process){ .id = id, .ranked = ls_has(rec, LS_F_RANK) };
 	d->ranked += ls_has(rec, LS_F_RANK);
 	d->nprocs++;
 	return 1;
@@ -45,6 +45,7 @@ static int take_stream(struct ls_defs *d, const struct ls_record *rec,
 	const char *type;
 	uint32_t p, n;
 	enum ls_stream_type st;
+	struct ls_process *pr;
 	bool host, null;
 	int rc;
 
@@ -57,22 +58,26 @@ static int take_stream(struct ls_defs *d, const struct ls_record *rec,
 		*why = "stream of an undefined process";
 		return LS_ERR_SYNTAX;
 	}
-	if ((rc = ls_vec_room(&d->streams, &d->streams_cap, d->nstreams, sizeof(*d->streams))) < 0 ||
-	    (rc = define(&d->stream_ix, id, d->nstreams, why)) < 0)
-		return rc;
 	st = ls_stream_type_lookup(type, n);
 	host = st == LS_ST_HOST;
+	pr = &d->procs[p];
+	if ((rc = ls_vec_room(&d->streams, &d->streams_cap, d->nstreams, sizeof(*d->streams))) < 0 ||
+	    (host && (rc = ls_vec_room(&pr->hosts, &pr->hosts_cap, pr->nhosts,
+				       sizeof(*pr->hosts))) < 0) ||
+	    (rc = define(&d->stream_ix, id, d->nstreams, why)) < 0)
+		return rc;
 	if (ls_get_u64(rec, LS_F_DEVICE, &device) < 0)
 		device = 0;
 	if (ls_get_bool(rec, LS_F_NULL_STREAM, &null) < 0)
 		null = false;
 	d->streams[d->nstreams++] = (struct ls_stream){
 		.id = id, .process = p, .host = host,
-		.first_host = host && !d->procs[p].has_host,
+		.first_host = host && !pr->nhosts,
 		.gpu = st == LS_ST_GPU,
 		.null = null, .device = device,
 	};
-	d->procs[p].has_host |= host;
+	if (host)
+		pr->hosts[pr->nhosts++] = d->nstreams - 1;
 	return 1;
 }
 
@@ -250,6 +255,8 @@ void ls_defs_release(struct ls_defs *d)
 	free(d->dirs);
 	free(d->region_ids);
 	free(d->streams);
+	for (uint32_t i = 0; i < d->nprocs; i++)
+		free(d->procs[i].hosts);
 	free(d->procs);
 	ls_idmap_release(&d->proc_ix);
 	ls_idmap_release(&d->stream_ix);

@@ -17,7 +17,8 @@
 struct ls_process {
 	uint64_t id;
 	bool ranked;		/* has an MPI rank: takes part in Init/Finalize */
-	bool has_host;		/* a host stream of it has been defined */
+	uint32_t *hosts;	/* its host streams (indices), in order of definition */
+	uint32_t nhosts, hosts_cap;
 };
 
 struct ls_stream {

@@ -212,14 +212,11 @@ struct ls_event *ls_front_add(struct ls_front *f, uint64_t stream, int64_t t, en
 		     "reader was done with the times before %" PRId64 " ns", t, stream, f->until);
 		return NULL;
 	}
-	if (f->nbuf == f->cap) {
-		if (f->nbuf >= f->max) {
-			if (spill(f) < 0)
-				return NULL;
-		} else if (ls_vec_room(&f->buf, &f->cap, f->nbuf, sizeof(*f->buf)) < 0) {
-			fail(f, LS_ERR_NOMEM, "out of memory");
-			return NULL;
-		}
+	if (f->nbuf >= f->max && spill(f) < 0)	/* the bound, whatever room the buffer has */
+		return NULL;
+	if (ls_vec_room(&f->buf, &f->cap, f->nbuf, sizeof(*f->buf)) < 0) {
+		fail(f, LS_ERR_NOMEM, "out of memory");
+		return NULL;
 	}
 	/* only what every kind reads is set; the reader sets the rest */
 	ev = &f->buf[f->nbuf++];

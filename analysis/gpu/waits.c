@@ -53,7 +53,6 @@ int an_gwaits_stream(struct an_gwaits *g)
 	const struct ls_defs *defs = &g->tr->defs;
 	uint32_t s = defs->nstreams - 1, p = defs->streams[s].process;
 	uint32_t old = g->gs_cap, oldp = g->idle_cap;
-	struct an_gidle *id;
 
 	if (ls_vec_room(&g->gs, &g->gs_cap, s, sizeof(*g->gs)) < 0)
 		return LS_ERR_NOMEM;
@@ -62,12 +61,6 @@ int an_gwaits_stream(struct an_gwaits *g)
 	if (ls_vec_room(&g->idle, &g->idle_cap, p, sizeof(*g->idle)) < 0)
 		return LS_ERR_NOMEM;
 	memset(g->idle + oldp, 0, (g->idle_cap - oldp) * sizeof(*g->idle));
-	if (!defs->streams[s].host)
-		return 0;
-	id = &g->idle[p];
-	if (ls_vec_room(&id->hosts, &id->hosts_cap, id->nhosts, sizeof(*id->hosts)) < 0)
-		return LS_ERR_NOMEM;
-	id->hosts[id->nhosts++] = s;
 	return 0;
 }
 
@@ -185,12 +178,13 @@ static int idle_credit(struct an_gwaits *g, struct an_gidle *id, uint32_t s)
 static int idle_end(struct an_gwaits *g, uint32_t p)
 {
 	struct an_gidle *id = &g->idle[p];
+	const struct ls_process *pr = &g->tr->defs.procs[p];
 	struct an_wait x = { id->last_act, id->since, id->ns, 0, id->last_s,
 			     LS_P_GPU_IDLE, false };
 	int rc = 0;
 
-	for (uint32_t i = 0; i < id->nhosts && id->any; i++)
-		if ((rc = idle_credit(g, id, id->hosts[i])) < 0)
+	for (uint32_t i = 0; i < pr->nhosts && id->any; i++)
+		if ((rc = idle_credit(g, id, pr->hosts[i])) < 0)
 			return rc;
 
 	if (id->any && id->ns && (rc = an_waitrec_wait(g->out, &x)) == 0)
@@ -265,6 +259,7 @@ int an_gwaits_leave(struct an_gwaits *g, const struct an_frame *f,
 {
 	struct an_gstream *gs = &g->gs[ev->s];
 	struct an_gidle *id = &g->idle[ev->proc];
+	const struct ls_process *pr = &g->tr->defs.procs[ev->proc];
 	uint32_t i;
 	int64_t result;
 
@@ -298,8 +293,8 @@ int an_gwaits_leave(struct an_gwaits *g, const struct an_frame *f,
 		id->last_act = f->id;
 		id->last_s = ev->s;
 		id->v = 0;
-		for (uint32_t k = 0; k < id->nhosts; k++)
-			g->gs[id->hosts[k]].idle_mark = 0;
+		for (uint32_t k = 0; k < pr->nhosts; k++)
+			g->gs[pr->hosts[k]].idle_mark = 0;
 	}
 	return ls_idmap_put(&g->dev_leave, ev->id, i);
 }
@@ -501,7 +496,6 @@ void an_gwaits_release(struct an_gwaits *g)
 		an_interval_release(&g->idle[p].iv);
 		ls_idmap_release(&g->idle[p].ix);
 		free(g->idle[p].iv_s);
-		free(g->idle[p].hosts);
 	}
 	an_interval_release(&g->scratch);
 	free(g->sc_s);

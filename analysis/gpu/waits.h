@@ -69,8 +69,6 @@ struct an_gidle {
 	uint32_t *iv_s;		/* the stream of each share */
 	struct ls_idmap ix;	/* activity -> its share */
 	uint32_t iv_cap;
-	uint32_t *hosts;	/* host stream indices */
-	uint32_t nhosts, hosts_cap;
 };
 
 struct an_gwaits {

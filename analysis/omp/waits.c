@@ -15,23 +15,11 @@ void an_ompwaits_init(struct an_ompwaits *o, const struct an_trace *tr, struct a
 
 int an_ompwaits_stream(struct an_ompwaits *o)
 {
-	const struct ls_defs *defs = &o->tr->defs;
-	uint32_t s = defs->nstreams - 1, p = defs->streams[s].process;
-	uint32_t old = o->os_cap, oldp = o->op_cap;
-	struct an_omp_proc *op;
+	uint32_t s = o->tr->defs.nstreams - 1, old = o->os_cap;
 
 	if (ls_vec_room(&o->os, &o->os_cap, s, sizeof(*o->os)) < 0)
 		return LS_ERR_NOMEM;
 	memset(o->os + old, 0, (o->os_cap - old) * sizeof(*o->os));
-	if (ls_vec_room(&o->op, &o->op_cap, p, sizeof(*o->op)) < 0)
-		return LS_ERR_NOMEM;
-	memset(o->op + oldp, 0, (o->op_cap - oldp) * sizeof(*o->op));
-	if (!defs->streams[s].host)
-		return 0;
-	op = &o->op[p];
-	if (ls_vec_room(&op->hosts, &op->hosts_cap, op->nhosts, sizeof(*op->hosts)) < 0)
-		return LS_ERR_NOMEM;
-	op->hosts[op->nhosts++] = s;
 	return 0;
 }
 
@@ -60,20 +48,20 @@ static int decide_join(struct an_ompwaits *o)
 
 static int join_edge(struct an_ompwaits *o, uint64_t from, uint64_t to)
 {
-	const struct an_omp_proc *op;
+	const struct ls_process *pr;
 
 	if (!o->batch || o->to != to) {
 		o->stray++;
 		return 0;
 	}
-	op = &o->op[o->tr->defs.streams[o->bs].process];
-	for (uint32_t i = 0; i < op->nhosts; i++) {
-		const struct an_omp_stream *os = &o->os[op->hosts[i]];
+	pr = &o->tr->defs.procs[o->tr->defs.streams[o->bs].process];
+	for (uint32_t i = 0; i < pr->nhosts; i++) {
+		const struct an_omp_stream *os = &o->os[pr->hosts[i]];
 
 		if (os->team_end == from && os->team_end_t > o->bend) {
 			o->bend = os->team_end_t;
 			o->bcause = from;
-			o->bcause_s = op->hosts[i];
+			o->bcause_s = pr->hosts[i];
 		}
 	}
 	return 0;
@@ -194,10 +182,7 @@ void an_ompwaits_release(struct an_ompwaits *o)
 		an_interval_release(&o->os[s].held);
 		an_interval_release(&o->os[s].released);
 	}
-	for (uint32_t p = 0; p < o->op_cap && o->op; p++)
-		free(o->op[p].hosts);
 	free(o->os);
-	free(o->op);
 	ls_idmap_release(&o->release_ix);
 	an_ompwaits_init(o, o->tr, o->out);
 }

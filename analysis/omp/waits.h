@@ -30,17 +30,9 @@ struct an_omp_stream {
 	int64_t team_end_t;
 };
 
-/* Per process: its host streams (a join's team). */
-struct an_omp_proc {
-	uint32_t *hosts;
-	uint32_t nhosts, hosts_cap;
-};
-
 struct an_ompwaits {
 	struct an_omp_stream *os;	/* per stream index */
 	uint32_t os_cap;
-	struct an_omp_proc *op;		/* per process index */
-	uint32_t op_cap;
 	struct ls_idmap release_ix;	/* lock release id -> stream */
 	/* the join being read */
 	bool batch;

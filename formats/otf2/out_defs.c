@@ -267,7 +267,7 @@ static int write_world(struct otf2out *o, OTF2_GlobalDefWriter *d, struct groups
 		uint32_t p = o->defs.streams[s].process;
 
 		if (o->procs[p].world == NONE &&
-		    (o->defs.streams[s].host || !o->defs.procs[p].has_host)) {
+		    (o->defs.streams[s].host || !o->defs.procs[p].nhosts)) {
 			o->procs[p].world = nworld;
 			g->members[nworld++] = s;
 		}

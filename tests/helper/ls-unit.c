@@ -8,6 +8,8 @@
  * msgpack-c's own unpacker serves as the independent judge of our bytes.
  */
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -539,6 +541,57 @@ static void front_run(bool spill, bool until)
 	fclose(out);
 }
 
+/*
+ * A spill that cannot be made (no such folder) or written (the file size
+ * limit, as a full disk): the event is refused, said, and nothing is left.
+ */
+static void front_spill_fails(void)
+{
+	struct ls_front_options opt = { LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0,
+					16 * sizeof(struct ls_event) };
+	const char *tmp = getenv("TMPDIR");
+	char *saved = tmp ? strdup(tmp) : NULL;
+	struct ls_front_report r;
+	struct rlimit was, small = { 1024, 1024 };
+	struct ls_front f;
+	struct ls_writer w;
+	const char *want;
+	bool refused;
+
+	for (int round = 0; round < 2; round++) {
+		ls_writer_init(&w, -1, LS_FMT_MSGPACK);
+		ls_front_init(&f, &w, &opt, &r);
+		CHECK(ls_front_stream(&f, 0, 0) == 0);
+		if (round == 0) {
+			setenv("TMPDIR", "/nonexistent-tr-test", 1);
+		} else {
+			signal(SIGXFSZ, SIG_IGN);
+			getrlimit(RLIMIT_FSIZE, &was);
+			setrlimit(RLIMIT_FSIZE, &small);
+		}
+		refused = false;
+		for (int k = 0; k < 17 && !refused; k++)
+			refused = !ls_front_add(&f, 0, k, LS_K_ENTER);
+		CHECK(refused);
+		want = round == 0 ?
+		       "cannot make a temporary file in /nonexistent-tr-test to sort events in: " :
+		       "cannot sort events in a temporary file in ";
+		CHECK(strncmp(ls_front_error(&f), want, strlen(want)) == 0);
+		if (round == 0) {
+			if (saved)
+				setenv("TMPDIR", saved, 1);
+			else
+				unsetenv("TMPDIR");
+		} else {
+			setrlimit(RLIMIT_FSIZE, &was);
+			signal(SIGXFSZ, SIG_DFL);
+		}
+		ls_front_release(&f);
+		ls_writer_release(&w);
+	}
+	free(saved);
+}
+
 static void test_front(void)
 {
 	struct ls_front_options opt = { LS_RANGES_INIT, LS_RANGES_INIT, true, 10, 20, 0 };
@@ -567,6 +620,7 @@ static void test_front(void)
 	CHECK(!ls_front_add(&f, 5, 14, LS_K_LEAVE));
 	ls_front_release(&f);
 	ls_writer_release(&w);
+	front_spill_fails();
 }
 
 /* Ids in runs take a run each; in any order, the set is the set of a bitmap. */
