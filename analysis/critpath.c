@@ -3,22 +3,59 @@
 #include <string.h>
 
 #include "../libstream/error.h"
-#include "critpath.h"
 #include "../libstream/vec.h"
+#include "critpath.h"
+#include "graph.h"
+#include "pieces.h"
+#include "trace.h"
+/* Scratch of a collection, per node. */
+struct an_crit_mark {
+	uint32_t stamp;		/* the chain that reached it first (+1), 0 none */
+	uint32_t nchild, child;	/* nodes whose predecessor it is, one of them */
+	uint8_t root, drop;
+	uint8_t pin;		/* kept though no root reaches it */
+};
+
+struct an_crit {
+	struct an_trace tr;	/* frames' a: their enter's node + 1; b: 1 once a message sent in it was received */
+	struct an_graph g;	/* the events taken */
+	struct an_cp_node *n;	/* what the path keeps of each, by the graph's node index */
+	uint32_t cap;
+	struct ls_idmap unsent;	/* blocking sends ended, their message not yet received: enter ids */
+	uint32_t base;		/* the last node of the path written */
+	uint32_t fin;		/* the latest leave of MPI_Finalize */
+	uint32_t gc_at;		/* collect when the graph holds that many nodes */
+	struct an_crit_mark *mark;
+	uint32_t *roots, *chain, *origins;
+	uint32_t mark_cap, roots_cap, chain_cap, origins_cap;
+	struct an_pieces pieces;
+	struct an_piece open;	/* the last piece, not yet written */
+	bool has_open;
+	uint64_t *per_stream;	/* ns on the path per stream index */
+	uint32_t per_stream_cap;
+	unsigned jobs;
+	struct ls_writer *w;
+	struct an_crit_stats st;
+};
+
 
 #define GC_MIN (1u << 16)
 #define STAMP_BASE UINT32_MAX
 
-void an_crit_init(struct an_crit *c, struct ls_writer *w, unsigned jobs)
+struct an_crit *an_crit_new(struct ls_writer *w, unsigned jobs)
 {
-	memset(c, 0, sizeof(*c));
+	struct an_crit *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
 	an_trace_init(&c->tr);
+	an_graph_init(&c->g);
 	c->base = c->fin = LS_NONE;
 	c->gc_at = GC_MIN;
-	c->now = INT64_MIN;
 	c->jobs = jobs ? jobs : 1;
 	c->pieces.clock = INT64_MIN;
 	c->w = w;
+	return c;
 }
 
 void an_crit_keep_all(struct an_crit *c)
@@ -28,9 +65,7 @@ void an_crit_keep_all(struct an_crit *c)
 
 size_t an_crit_bytes_per_node(void)
 {
-	/* the id map is at most half full: two slots a node, up to four after it grew */
-	return sizeof(struct an_cp_node) + 2 * sizeof(struct ls_idmap_slot) +
-	       sizeof(struct an_crit_mark);
+	return an_graph_bytes_per_node() + sizeof(struct an_cp_node) + sizeof(struct an_crit_mark);
 }
 
 /* Output */
@@ -78,10 +113,10 @@ static int write_chain(struct an_crit *c, uint32_t len)
 	int rc;
 
 	for (uint32_t i = 0; i + 1 < len; i++)
-		c->st.changes += c->n[c->chain[i]].s != c->n[c->chain[i + 1]].s;
+		c->st.changes += c->g.n[c->chain[i]].s != c->g.n[c->chain[i + 1]].s;
 	p->skew = 0;
 	p->overrun = 0;
-	if ((rc = an_pieces_resolve(p, c->n, c->chain, len, c->tr.defs.streams,
+	if ((rc = an_pieces_resolve(p, c->g.n, c->n, c->chain, len, c->tr.defs.streams,
 				    c->jobs)) < 0)
 		return rc;
 	c->st.skew += p->skew;
@@ -96,48 +131,6 @@ static int write_chain(struct an_crit *c, uint32_t len)
 /* Nodes and their predecessors */
 
 /*
- * Event id to node. The newest nodes, whose ids run on by one (as tr-read
- * numbers events), are found by their place in that run, so they need no
- * room in the id map nor time to enter and clear it; the others are in
- * the map.
- */
-static bool node_of(const struct an_crit *c, uint64_t id, uint32_t *i)
-{
-	if (id - c->run_id < c->run_n) {
-		*i = c->run_at + (uint32_t)(id - c->run_id);
-		return true;
-	}
-	return ls_idmap_get(&c->ix, id, i);
-}
-
-/* Node i starts a run: the run before it goes into the id map. */
-static int start_run(struct an_crit *c, uint32_t i)
-{
-	int rc;
-
-	for (uint32_t k = c->run_at; k < c->run_at + c->run_n; k++)
-		if ((rc = ls_idmap_put(&c->ix, c->n[k].id, k)) < 0)
-			return rc;
-	c->run_at = i;
-	c->run_id = c->n[i].id;
-	c->run_n = 1;
-	return 0;
-}
-
-/*
- * Node i was added: it extends the run, or starts the next. Nodes are
- * added, and kept at a collection, in order, so i always follows the run.
- */
-static inline int index_node(struct an_crit *c, uint32_t i)
-{
-	if (c->run_n && c->n[i].id == c->run_id + c->run_n) {
-		c->run_n++;
-		return 0;
-	}
-	return start_run(c, i);
-}
-
-/*
  * Add event ev as a node, in activity own and with after open after it.
  * since: the time a dependency must pass to be waited for (a leave: its
  * activity's enter), INT64_MIN for that of the event before it.
@@ -146,29 +139,21 @@ static int add_node(struct an_crit *c, const struct an_event *ev,
 		    const struct an_frame *own, const struct an_frame *after,
 		    int64_t since, uint32_t *out)
 {
-	uint32_t i = c->nn, *last = &c->last[ev->s];
+	uint32_t i, last = c->g.last[ev->s];
 	int rc;
 
-	if (ls_vec_room(&c->n, &c->cap, i, sizeof(*c->n)) < 0)
+	if (ls_vec_room(&c->n, &c->cap, c->g.nn, sizeof(*c->n)) < 0)
 		return LS_ERR_NOMEM;
+	if ((rc = an_graph_add(&c->g, ev->id, ev->t, ev->s, &i)) < 0)
+		return rc;
 	c->n[i] = (struct an_cp_node){
-		.t = ev->t, .id = ev->id,
 		.own = own ? own->id : 0, .own_r = own ? own->region : LS_NONE,
 		.after = after ? after->id : 0, .after_r = after ? after->region : LS_NONE,
-		.s = ev->s, .pred = *last, .prev = *last, .leave = LS_NONE,
+		.pred = last, .leave = LS_NONE,
 		/* frames' a is their enter's node + 1; an enter's is set after this */
 		.own_enter = own && own->a ? own->a - 1 : LS_NONE,
 	};
-	c->n[i].since = since != INT64_MIN || *last == LS_NONE ? since : c->n[*last].t;
-	if ((rc = index_node(c, i)) < 0)
-		return rc;
-	*last = i;
-	c->nn++;
-	c->st.nodes++;
-	if (ev->t > c->now)
-		c->now = ev->t;
-	if (c->st.nodes == 1 || ev->t < c->first)
-		c->first = ev->t;
+	c->n[i].since = since != INT64_MIN || last == LS_NONE ? since : c->g.n[last].t;
 	*out = i;
 	return 0;
 }
@@ -179,35 +164,36 @@ static void depend(struct an_crit *c, uint64_t from, uint32_t ti)
 	struct an_cp_node *to = &c->n[ti];
 	uint32_t fi;
 
-	if (!node_of(c, from, &fi)) {
+	if (!an_graph_find(&c->g, from, &fi)) {
 		/* it may have been later than what the event waited for */
-		c->st.lost += c->dropped && to->since < c->dropped_t;
+		c->st.lost += c->g.dropped && to->since < c->g.dropped_t;
 		return;
 	}
-	if (fi == ti || c->n[fi].t <= to->since)
+	if (fi == ti || c->g.n[fi].t <= to->since)
 		return;
 	if (ti == c->base) {	/* its part of the path is written */
 		c->st.lost++;
 		return;
 	}
 	to->pred = fi;
-	to->since = c->n[fi].t;
+	to->since = c->g.n[fi].t;
 }
 
 /*
  * The message sent at node x was received: its activity, if still open,
  * is marked so (frame b); if it ended, it no longer waits for it.
  */
-static void received(struct an_crit *c, const struct an_cp_node *x)
+static void received(struct an_crit *c, uint32_t x)
 {
-	struct an_stack *st = &c->tr.stacks[x->s];
+	struct an_stack *st = &c->tr.stacks[c->g.n[x].s];
+	uint64_t own = c->n[x].own;
 
 	for (uint32_t k = st->n; k-- > 0;)
-		if (st->f[k].id == x->own) {
+		if (st->f[k].id == own) {
 			st->f[k].b = 1;
 			return;
 		}
-	ls_idmap_del(&c->unsent, x->own);
+	ls_idmap_del(&c->unsent, own);
 }
 
 static void edge(struct an_crit *c, const struct ls_record *rec)
@@ -220,9 +206,9 @@ static void edge(struct an_crit *c, const struct ls_record *rec)
 		return;
 	/* a message received: its send's late receiver wait, if any, has come */
 	if (ls_get_str(rec, LS_F_TYPE, &type, &n) == 0 && ls_edge_lookup(type, n) == LS_E_MSG &&
-	    node_of(c, from, &fi))
-		received(c, &c->n[fi]);
-	if (!node_of(c, to, &ti)) {
+	    an_graph_find(&c->g, from, &fi))
+		received(c, fi);
+	if (!an_graph_find(&c->g, to, &ti)) {
 		c->st.lost++;
 		return;
 	}
@@ -240,7 +226,7 @@ static void wait_state(struct an_crit *c, const struct ls_record *rec)
 	    ls_pattern_lookup(pattern, len) != LS_P_LATE_RECEIVER ||
 	    ls_get_u64(rec, LS_F_AT, &at) < 0 || ls_get_u64(rec, LS_F_CAUSE, &cause) < 0)
 		return;
-	if (!node_of(c, at, &ei) || c->n[ei].leave == LS_NONE) {
+	if (!an_graph_find(&c->g, at, &ei) || c->n[ei].leave == LS_NONE) {
 		c->st.lost++;
 		return;
 	}
@@ -288,7 +274,7 @@ static int event(struct an_crit *c, const struct ls_record *rec, const char **wh
 		    (rc = ls_idmap_put(&c->unsent, f->id, 0)) < 0)
 			return rc;
 		if (f->role == LS_R_MPI_FINALIZE &&
-		    (c->fin == LS_NONE || ev.t >= c->n[c->fin].t))
+		    (c->fin == LS_NONE || ev.t >= c->g.n[c->fin].t))
 			c->fin = i;
 		an_stack_pop_to(st, f);
 		return 0;
@@ -328,24 +314,26 @@ static int add_root(struct an_crit *c, uint32_t *nroots, uint32_t x)
 static int gather_roots(struct an_crit *c, uint32_t *nroots)
 {
 	const struct ls_defs *d = &c->tr.defs;
-	int64_t h = c->now;
+	const struct an_gnode *n = c->g.n;
+	const uint32_t *last = c->g.last;
+	int64_t h = c->g.now;
 	int rc;
 
 	for (uint32_t s = 0; s < d->nstreams; s++)
-		if (d->streams[s].host && c->tr.stacks[s].n && c->last[s] != LS_NONE &&
-		    c->n[c->last[s]].t < h)
-			h = c->n[c->last[s]].t;
+		if (d->streams[s].host && c->tr.stacks[s].n && last[s] != LS_NONE &&
+		    n[last[s]].t < h)
+			h = n[last[s]].t;
 	for (size_t k = 0; k < c->unsent.cap; k++) {
 		uint32_t e;
 
-		if (c->unsent.slot[k].used && node_of(c, c->unsent.slot[k].key, &e) &&
-		    c->n[e].t < h)
-			h = c->n[e].t;
+		if (c->unsent.slot[k].used && an_graph_find(&c->g, c->unsent.slot[k].key, &e) &&
+		    n[e].t < h)
+			h = n[e].t;
 	}
 	for (uint32_t s = 0; s < d->nstreams; s++) {
 		const struct an_stack *st = &c->tr.stacks[s];
 
-		if ((rc = add_root(c, nroots, c->last[s])) < 0)
+		if ((rc = add_root(c, nroots, last[s])) < 0)
 			return rc;
 		for (uint32_t k = 0; k < st->n; k++)
 			if (st->f[k].a)
@@ -353,8 +341,8 @@ static int gather_roots(struct an_crit *c, uint32_t *nroots)
 	}
 	if ((rc = add_root(c, nroots, c->fin)) < 0)
 		return rc;
-	for (uint32_t i = 0; i < c->nn; i++)
-		if (c->n[i].t >= h && (rc = add_root(c, nroots, i)) < 0)
+	for (uint32_t i = 0; i < c->g.nn; i++)
+		if (n[i].t >= h && (rc = add_root(c, nroots, i)) < 0)
 			return rc;
 	return 0;
 }
@@ -370,18 +358,22 @@ static uint32_t cut_cycle(struct an_crit *c, uint32_t p)
 	uint32_t y = p, cut = LS_NONE;
 	int64_t worst = INT64_MIN;
 
-	do {
-		const struct an_cp_node *n = &c->n[y];
+	const struct an_gnode *g = c->g.n;
+	uint32_t prev;
 
-		if (n->pred != n->prev && c->n[n->pred].t - n->t >= worst) {
-			worst = c->n[n->pred].t - n->t;
+	do {
+		uint32_t pred = c->n[y].pred;
+
+		if (pred != g[y].prev && g[pred].t - g[y].t >= worst) {
+			worst = g[pred].t - g[y].t;
 			cut = y;
 		}
-		y = n->pred;
+		y = pred;
 	} while (y != p);
+	prev = g[cut].prev;
 	c->mark[c->n[cut].pred].nchild--;
-	c->n[cut].pred = c->n[cut].prev;
-	c->n[cut].since = c->n[cut].prev == LS_NONE ? INT64_MIN : c->n[c->n[cut].prev].t;
+	c->n[cut].pred = prev;
+	c->n[cut].since = prev == LS_NONE ? INT64_MIN : g[prev].t;
 	c->st.cycles++;
 	return cut;
 }
@@ -439,75 +431,52 @@ static int take_chain(struct an_crit *c, uint32_t x, uint32_t *len)
 	return 0;
 }
 
-/* The new index of node x (in the mark's child), LS_NONE if dropped. */
-static uint32_t remap(const struct an_crit *c, uint32_t x)
-{
-	return x == LS_NONE ? LS_NONE : c->mark[x].child;
-}
-
 /*
- * Keep only the reached nodes not written, and the pinned, renumbered in
- * order; and for each kept node the event before it on its stream, whose
- * activity a transit to it is charged to past its source's end, and the
- * enter and leave of its own activity, whose end a transit from it is cut
- * at (pieces.h): so that collecting never changes the path.
+ * Keep only the reached nodes not written, and the pinned; and for each
+ * kept node the event before it on its stream, whose activity a transit
+ * to it is charged to past its source's end, and the enter and leave of
+ * its own activity, whose end a transit from it is cut at (pieces.h): so
+ * that collecting never changes the path.
  */
 static int compact(struct an_crit *c)
 {
-	struct an_crit_mark *m = c->mark;
-	uint32_t j = 0;
+	const struct an_crit_mark *m = c->mark;
+	struct an_graph *g = &c->g;
+	uint32_t nn = g->nn;
 	int rc;
 
-	for (uint32_t i = 0; i < c->nn; i++) {
+	if ((rc = an_graph_unmark(g)) < 0)
+		return rc;
+	for (uint32_t i = 0; i < nn; i++) {
 		uint32_t e = c->n[i].own_enter;
 
-		if (!((m[i].stamp && !m[i].drop) || m[i].pin))
+		if ((m[i].stamp && !m[i].drop) || m[i].pin)
+			an_graph_keep(g, i);
+		else if (!an_graph_kept(g, i))	/* unless a kept node before it needs it */
 			continue;
-		if (c->n[i].prev != LS_NONE)
-			m[c->n[i].prev].pin = 1;
+		an_graph_keep(g, g->n[i].prev);
 		if (e == LS_NONE)
 			continue;
-		m[e].pin = 1;
-		if (c->n[e].leave != LS_NONE)
-			m[c->n[e].leave].pin = 1;
+		an_graph_keep(g, e);
+		an_graph_keep(g, c->n[e].leave);
 	}
-	for (uint32_t i = 0; i < c->nn; i++) {
-		if ((m[i].stamp && !m[i].drop) || m[i].pin) {
-			m[i].child = j++;
-			continue;
-		}
-		m[i].child = LS_NONE;
-		if (!c->dropped || c->n[i].t > c->dropped_t)
-			c->dropped_t = c->n[i].t;
-		c->dropped = true;
-	}
-	j = 0;
-	for (uint32_t i = 0; i < c->nn; i++) {
-		if (m[i].child == LS_NONE)
-			continue;
-		c->n[j] = c->n[i];
-		c->n[j].pred = remap(c, c->n[i].pred);
-		c->n[j].prev = remap(c, c->n[i].prev);
-		c->n[j].leave = remap(c, c->n[i].leave);
-		c->n[j].own_enter = remap(c, c->n[i].own_enter);
-		j++;
+	if ((rc = an_graph_collect(g)) < 0)
+		return rc;
+	an_graph_move(g, c->n, sizeof(*c->n));
+	for (uint32_t i = 0; i < g->nn; i++) {
+		c->n[i].pred = an_graph_moved(g, c->n[i].pred);
+		c->n[i].leave = an_graph_moved(g, c->n[i].leave);
+		c->n[i].own_enter = an_graph_moved(g, c->n[i].own_enter);
 	}
 	for (uint32_t s = 0; s < c->tr.defs.nstreams; s++) {
 		struct an_stack *st = &c->tr.stacks[s];
 
-		c->last[s] = remap(c, c->last[s]);
 		for (uint32_t k = 0; k < st->n; k++)
 			if (st->f[k].a)
-				st->f[k].a = remap(c, st->f[k].a - 1) + 1;
+				st->f[k].a = an_graph_moved(g, st->f[k].a - 1) + 1;
 	}
-	c->fin = remap(c, c->fin);
-	c->base = remap(c, c->base);
-	c->nn = j;
-	ls_idmap_clear(&c->ix);
-	c->run_n = 0;
-	for (uint32_t i = 0; i < c->nn; i++)
-		if ((rc = index_node(c, i)) < 0)
-			return rc;
+	c->fin = an_graph_moved(g, c->fin);
+	c->base = an_graph_moved(g, c->base);
 	return 0;
 }
 
@@ -521,11 +490,13 @@ static int collect(struct an_crit *c, uint32_t end)
 	uint32_t nroots = 0, norigins = 0, m, len;
 	int rc, reached = 1;
 
-	if (c->nn > c->st.peak)
-		c->st.peak = c->nn;
-	if (ls_vec_room(&c->mark, &c->mark_cap, c->nn - 1, sizeof(*c->mark)) < 0)
+	uint32_t nn = c->g.nn;
+
+	if (nn > c->st.peak)
+		c->st.peak = nn;
+	if (ls_vec_room(&c->mark, &c->mark_cap, nn - 1, sizeof(*c->mark)) < 0)
 		return LS_ERR_NOMEM;
-	memset(c->mark, 0, (size_t)c->nn * sizeof(*c->mark));
+	memset(c->mark, 0, (size_t)nn * sizeof(*c->mark));
 	if (c->base != LS_NONE)
 		c->mark[c->base].stamp = STAMP_BASE;
 	if ((rc = end != LS_NONE ? add_root(c, &nroots, end) : gather_roots(c, &nroots)) < 0)
@@ -555,7 +526,8 @@ static int collect(struct an_crit *c, uint32_t end)
 		return 0;
 	if ((rc = compact(c)) < 0)
 		return rc;
-	c->gc_at = c->nn > UINT32_MAX / 2 ? UINT32_MAX : c->nn * 2 > GC_MIN ? c->nn * 2 : GC_MIN;
+	nn = c->g.nn;
+	c->gc_at = nn > UINT32_MAX / 2 ? UINT32_MAX : nn * 2 > GC_MIN ? nn * 2 : GC_MIN;
 	return 0;
 }
 
@@ -564,10 +536,9 @@ static int new_stream(struct an_crit *c)
 {
 	uint32_t s = c->tr.defs.nstreams - 1;
 
-	if (ls_vec_room(&c->last, &c->last_cap, s, sizeof(*c->last)) < 0 ||
+	if (an_graph_stream(&c->g) < 0 ||
 	    ls_vec_room(&c->per_stream, &c->per_stream_cap, s, sizeof(*c->per_stream)) < 0)
 		return LS_ERR_NOMEM;
-	c->last[s] = LS_NONE;
 	c->per_stream[s] = 0;
 	return 0;
 }
@@ -601,14 +572,14 @@ int an_crit_take(struct an_crit *c, const struct ls_record *rec,
 			wait_state(c, rec);
 		break;
 	}
-	return c->nn >= c->gc_at ? collect(c, LS_NONE) : 0;
+	return c->g.nn >= c->gc_at ? collect(c, LS_NONE) : 0;
 }
 
 int an_crit_finish(struct an_crit *c)
 {
 	int rc;
 
-	if (c->nn && (rc = collect(c, c->fin != LS_NONE ? c->fin : c->nn - 1)) < 0)
+	if (c->g.nn && (rc = collect(c, c->fin != LS_NONE ? c->fin : c->g.nn - 1)) < 0)
 		return rc;
 	if (c->has_open && (rc = put_piece(c, &c->open)) < 0)
 		return rc;
@@ -616,18 +587,44 @@ int an_crit_finish(struct an_crit *c)
 	return 0;
 }
 
-void an_crit_release(struct an_crit *c)
+struct an_crit_stats an_crit_stats(const struct an_crit *c)
 {
+	struct an_crit_stats st = c->st;
+
+	st.nodes = c->g.added;
+	st.first = c->g.first;
+	st.end = c->g.now;
+	return st;
+}
+
+const struct ls_defs *an_crit_defs(const struct an_crit *c)
+{
+	return &c->tr.defs;
+}
+
+uint64_t an_crit_stream_ns(const struct an_crit *c, uint32_t s)
+{
+	return c->per_stream[s];
+}
+
+uint32_t an_crit_held(const struct an_crit *c)
+{
+	return c->g.nn;
+}
+
+void an_crit_free(struct an_crit *c)
+{
+	if (!c)
+		return;
 	an_trace_release(&c->tr);
-	ls_idmap_release(&c->ix);
+	an_graph_release(&c->g);
 	ls_idmap_release(&c->unsent);
 	free(c->n);
-	free(c->last);
 	free(c->mark);
 	free(c->roots);
 	free(c->chain);
 	free(c->origins);
 	free(c->per_stream);
 	an_pieces_release(&c->pieces);
-	memset(c, 0, sizeof(*c));
+	free(c);
 }

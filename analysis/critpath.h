@@ -2,7 +2,7 @@
  * tr-critpath: the critical path of a stream with tr-deps' edges and
  * tr-waits' wait states.
  *
- * Every event of a host thread or GPU stream is a node. Its predecessor
+ * Every event of a host thread or GPU stream is a node (graph.h). Its predecessor
  * is what it waited for last: the event before it on its stream, or the
  * source of an edge into it (tr-deps' edges, and a late receiver's cause
  * into the blocking send's leave), whichever happened later; on equal
@@ -32,13 +32,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../libstream/defs.h"
 #include "../libstream/writer.h"
-#include "../libstream/idmap.h"
-#include "pieces.h"
-#include "trace.h"
 
 struct an_crit_stats {
 	uint64_t nodes;		/* events taken as nodes */
+	int64_t first, end;	/* the earliest and latest event time (nodes > 0) */
 	uint64_t length;	/* ns: the path from its first event to the end */
 	uint64_t changes;	/* steps from one stream to another */
 	uint64_t lost;		/* dependencies that came for events already dropped */
@@ -49,45 +48,13 @@ struct an_crit_stats {
 	uint64_t peak;		/* most nodes kept at once */
 };
 
-/* Scratch of a collection, per node. */
-struct an_crit_mark {
-	uint32_t stamp;		/* the chain that reached it first (+1), 0 none */
-	uint32_t nchild, child;	/* nodes whose predecessor it is, one of them */
-	uint8_t root, drop;
-	uint8_t pin;		/* kept though no root reaches it */
-};
+struct an_crit;
 
-struct an_crit {
-	struct an_trace tr;	/* frames' a: their enter's node + 1; b: 1 once a message sent in it was received */
-	struct an_cp_node *n;
-	uint32_t nn, cap;
-	struct ls_idmap ix;	/* event id -> node, for nodes outside the run */
-	struct ls_idmap unsent;	/* blocking sends ended, their message not yet received: enter ids */
-	uint32_t run_at, run_n;	/* the run: the newest nodes, from run_at, with ids run_id, run_id + 1, ... */
-	uint64_t run_id;
-	uint32_t *last;		/* per stream index: its last node */
-	uint32_t last_cap;
-	uint32_t base;		/* the last node of the path written */
-	uint32_t fin;		/* the latest leave of MPI_Finalize */
-	uint32_t gc_at;		/* collect when nn reaches it */
-	int64_t first, now;	/* the earliest and latest event time read */
-	int64_t dropped_t;	/* the latest time of a dropped node */
-	bool dropped;
-	struct an_crit_mark *mark;
-	uint32_t *roots, *chain, *origins;
-	uint32_t mark_cap, roots_cap, chain_cap, origins_cap;
-	struct an_pieces pieces;
-	struct an_piece open;	/* the last piece, not yet written */
-	bool has_open;
-	uint64_t *per_stream;	/* ns on the path per stream index */
-	uint32_t per_stream_cap;
-	unsigned jobs;
-	struct ls_writer *w;
-	struct an_crit_stats st;
-};
-
-/* Write crit records to w (borrowed), resolving sub-paths on jobs threads. */
-void an_crit_init(struct an_crit *c, struct ls_writer *w, unsigned jobs);
+/*
+ * Write crit records to w (borrowed), resolving sub-paths on jobs threads.
+ * Returns NULL when out of memory.
+ */
+struct an_crit *an_crit_new(struct ls_writer *w, unsigned jobs);
 
 /*
  * Never collect: keep every event until the end (memory grows with the
@@ -110,9 +77,21 @@ uint64_t an_crit_reads(void);
 /* The input has ended: write the rest of the path. Returns 0 or an error. */
 int an_crit_finish(struct an_crit *c);
 
+/* What it counted so far. */
+struct an_crit_stats an_crit_stats(const struct an_crit *c);
+
+/* The definitions read. */
+const struct ls_defs *an_crit_defs(const struct an_crit *c);
+
+/* ns of the path written so far on stream index s. */
+uint64_t an_crit_stream_ns(const struct an_crit *c, uint32_t s);
+
+/* Events it holds now. */
+uint32_t an_crit_held(const struct an_crit *c);
+
 /* Bytes one kept event takes (node, id map and collection scratch). */
 size_t an_crit_bytes_per_node(void);
 
-void an_crit_release(struct an_crit *c);
+void an_crit_free(struct an_crit *c);
 
 #endif

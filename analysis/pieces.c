@@ -9,6 +9,7 @@
 
 struct job {
 	struct an_pieces *p;
+	const struct an_gnode *g;
 	const struct an_cp_node *nodes;
 	const uint32_t *chain;
 	unsigned first, step;	/* its sub-paths: first, first + step, ... */
@@ -25,28 +26,29 @@ static void add(struct an_piece *out, uint32_t *n, struct an_piece pc)
 }
 
 /* When node a's activity ended: INT64_MAX where that is not known. */
-static int64_t activity_end(const struct an_cp_node *nodes, const struct an_cp_node *a)
+static int64_t activity_end(const struct an_gnode *g, const struct an_cp_node *nodes,
+			    uint32_t a)
 {
-	uint32_t leave = a->own_enter == LS_NONE ? LS_NONE : nodes[a->own_enter].leave;
+	uint32_t e = nodes[a].own_enter, leave = e == LS_NONE ? LS_NONE : nodes[e].leave;
 
-	return leave == LS_NONE ? INT64_MAX : nodes[leave].t;
+	return leave == LS_NONE ? INT64_MAX : g[leave].t;
 }
 
 /*
- * The transit pc from a to b across an edge: the source's activity until
- * it ended, then the activity open on b's stream before b. Returns the
- * second part's piece (dur 0: none).
+ * The transit pc from node a to node b across an edge: the source's
+ * activity until it ended, then the activity open on b's stream before b.
+ * Returns the second part's piece (dur 0: none).
  */
-static struct an_piece transit(const struct an_cp_node *nodes, const struct an_cp_node *a,
-			       const struct an_cp_node *b, struct an_piece *pc)
+static struct an_piece transit(const struct an_gnode *g, const struct an_cp_node *nodes,
+			       uint32_t a, uint32_t b, struct an_piece *pc)
 {
-	int64_t end = activity_end(nodes, a), split;
-	const struct an_cp_node *before = b->prev == LS_NONE ? NULL : &nodes[b->prev];
-	struct an_piece rest = { 0, 0, before ? before->after : 0, b->s,
+	int64_t end = activity_end(g, nodes, a), split;
+	const struct an_cp_node *before = g[b].prev == LS_NONE ? NULL : &nodes[g[b].prev];
+	struct an_piece rest = { 0, 0, before ? before->after : 0, g[b].s,
 				 before ? before->after_r : LS_NONE };
 
-	pc->act = a->own;
-	pc->r = a->own_r;
+	pc->act = nodes[a].own;
+	pc->r = nodes[a].own_r;
 	if (!pc->dur || end >= pc->t + (int64_t)pc->dur)
 		return rest;
 	split = end > pc->t ? end : pc->t;
@@ -57,23 +59,24 @@ static struct an_piece transit(const struct an_cp_node *nodes, const struct an_c
 }
 
 /* Sub-path k: steps chain[i] -> chain[i+1] for i in sub[k] .. sub[k+1]-1. */
-static void resolve_sub(struct an_pieces *p, const struct an_cp_node *nodes,
-			const uint32_t *chain, uint32_t k)
+static void resolve_sub(struct an_pieces *p, const struct an_gnode *g,
+			const struct an_cp_node *nodes, const uint32_t *chain, uint32_t k)
 {
 	struct an_piece *out = p->v + 2 * (size_t)p->sub[k];
 	int64_t clock = p->from[k];
 	uint32_t n = 0, over = 0;
 
 	for (uint32_t i = p->sub[k]; i < p->sub[k + 1]; i++) {
-		const struct an_cp_node *a = &nodes[chain[i]], *b = &nodes[chain[i + 1]];
-		struct an_piece pc = { clock, 0, a->after, a->s, a->after_r }, rest = { 0 };
+		uint32_t a = chain[i], b = chain[i + 1];
+		struct an_piece pc = { clock, 0, nodes[a].after, g[a].s, nodes[a].after_r },
+				rest = { 0 };
 
-		if (b->t > clock) {
-			pc.dur = (uint64_t)(b->t - clock);
-			clock = b->t;
+		if (g[b].t > clock) {
+			pc.dur = (uint64_t)(g[b].t - clock);
+			clock = g[b].t;
 		}
-		if (a->s != b->s)	/* across an edge */
-			rest = transit(nodes, a, b, &pc);
+		if (g[a].s != g[b].s)	/* across an edge */
+			rest = transit(g, nodes, a, b, &pc);
 		if (pc.dur)
 			add(out, &n, pc);
 		if (rest.dur) {
@@ -90,7 +93,7 @@ static void *run(void *arg)
 	struct job *j = arg;
 
 	for (uint32_t k = j->first; k < j->p->nsub; k += j->step)
-		resolve_sub(j->p, j->nodes, j->chain, k);
+		resolve_sub(j->p, j->g, j->nodes, j->chain, k);
 	return NULL;
 }
 
@@ -98,16 +101,16 @@ static void *run(void *arg)
  * Cut the n - 1 steps of chain into sub-paths where the process changes,
  * with the time each goes on from; count the steps back in time.
  */
-static int cut(struct an_pieces *p, const struct an_cp_node *nodes,
+static int cut(struct an_pieces *p, const struct an_gnode *g,
 	       const uint32_t *chain, uint32_t n, const struct ls_stream *streams)
 {
 	p->nsub = 0;
-	if (n && nodes[chain[0]].t > p->clock)
-		p->clock = nodes[chain[0]].t;
+	if (n && g[chain[0]].t > p->clock)
+		p->clock = g[chain[0]].t;
 	for (uint32_t i = 0; i + 1 < n; i++) {
-		bool starts = i == 0 || streams[nodes[chain[i - 1]].s].process !=
-					streams[nodes[chain[i]].s].process;
-		int64_t t = nodes[chain[i + 1]].t;
+		bool starts = i == 0 || streams[g[chain[i - 1]].s].process !=
+					streams[g[chain[i]].s].process;
+		int64_t t = g[chain[i + 1]].t;
 
 		if (starts) {
 			if (ls_vec_room(&p->sub, &p->sub_cap, p->nsub + 1, sizeof(*p->sub)) < 0 ||
@@ -128,8 +131,8 @@ static int cut(struct an_pieces *p, const struct an_cp_node *nodes,
 	return 0;
 }
 
-int an_pieces_resolve(struct an_pieces *p, const struct an_cp_node *nodes,
-		      const uint32_t *chain, uint32_t n,
+int an_pieces_resolve(struct an_pieces *p, const struct an_gnode *g,
+		      const struct an_cp_node *nodes, const uint32_t *chain, uint32_t n,
 		      const struct ls_stream *streams, unsigned jobs)
 {
 	struct job job[64];
@@ -138,7 +141,7 @@ int an_pieces_resolve(struct an_pieces *p, const struct an_cp_node *nodes,
 
 	if (n > 1 && ls_vec_room(&p->v, &p->v_cap, 2 * (n - 1) - 1, sizeof(*p->v)) < 0)
 		return LS_ERR_NOMEM;
-	if (cut(p, nodes, chain, n, streams) < 0)
+	if (cut(p, g, chain, n, streams) < 0)
 		return LS_ERR_NOMEM;
 	if (jobs > p->nsub)
 		jobs = p->nsub;
@@ -147,7 +150,7 @@ int an_pieces_resolve(struct an_pieces *p, const struct an_cp_node *nodes,
 	if (jobs == 0)
 		jobs = 1;
 	for (unsigned w = 0; w < jobs; w++)
-		job[w] = (struct job){ p, nodes, chain, w, jobs };
+		job[w] = (struct job){ p, g, nodes, chain, w, jobs };
 	/* job 0 runs here, and so does any whose thread cannot start */
 	for (unsigned w = 1; w < jobs; w++)
 		started[w] = pthread_create(&tid[w], NULL, run, &job[w]) == 0;

@@ -19,18 +19,15 @@
 #include <stdint.h>
 
 #include "../libstream/defs.h"
+#include "graph.h"
 
-/* What the pieces need of an event on the path. */
+/* What the path keeps of an event besides its graph node (same index). */
 struct an_cp_node {
-	int64_t t;
 	int64_t since;		/* a dependency later than this was waited for */
-	uint64_t id;
 	uint64_t own;		/* the activity it belongs to (enter id) */
 	uint64_t after;		/* the activity open after it on its stream */
-	uint32_t s;		/* stream index */
 	uint32_t own_r, after_r;	/* their region indices, LS_NONE: none */
 	uint32_t pred;		/* what it waited for last (node index) */
-	uint32_t prev;		/* the event before it on its stream */
 	uint32_t leave;		/* an enter: its leave, once read */
 	uint32_t own_enter;	/* the enter of its activity (node index), LS_NONE: none kept */
 };
@@ -63,14 +60,14 @@ struct an_pieces {
 
 /*
  * Resolve the steps between consecutive nodes of chain[0 .. n-1] (node
- * indices into nodes, path order), going on from p->clock, into pieces,
+ * indices into g and nodes, path order), going on from p->clock, into pieces,
  * on jobs threads; adds to p->skew and p->overrun. Pieces of one activity
  * that follow each other within a sub-path are one piece; sub-path k's are
  * p->v[2 * p->sub[k] .. + p->count[k]).
  * Returns 0, or LS_ERR_NOMEM.
  */
-int an_pieces_resolve(struct an_pieces *p, const struct an_cp_node *nodes,
-		      const uint32_t *chain, uint32_t n,
+int an_pieces_resolve(struct an_pieces *p, const struct an_gnode *g,
+		      const struct an_cp_node *nodes, const uint32_t *chain, uint32_t n,
 		      const struct ls_stream *streams, unsigned jobs);
 
 void an_pieces_release(struct an_pieces *p);

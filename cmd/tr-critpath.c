@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "../analysis/critpath.h"
+#include "../libstream/error.h"
 #include "stage.h"
 #include "tool.h"
 
@@ -21,9 +22,8 @@ static int take(void *ctx, const struct ls_record *rec, const char **why)
 	return an_crit_take(ctx, rec, why);
 }
 
-static void report(const char *input, const struct an_crit *c)
+static void report(const char *input, const struct an_crit_stats *st)
 {
-	const struct an_crit_stats *st = &c->st;
 	const struct tool_count odd[] = {
 		{ st->lost, "dependencies came for events whose part of the path was already decided; the path may differ there" },
 		{ st->cycles, "dependency cycles (edges against the order of events) cut" },
@@ -46,34 +46,34 @@ static double share(uint64_t part, uint64_t whole)
 /* Length, changes, and the time per process and per stream, on stderr. */
 static void summary(const char *input, const struct an_crit *c)
 {
-	const struct ls_defs *d = &c->tr.defs;
-	uint64_t run = c->st.nodes ? (uint64_t)(c->now - c->first) : 0;
+	const struct ls_defs *d = an_crit_defs(c);
+	struct an_crit_stats st = an_crit_stats(c);
+	uint64_t run = st.nodes ? (uint64_t)(st.end - st.first) : 0;
 
 	fprintf(stderr, "%s: critical path %.9f s of a %.9f s run, %" PRIu64
 		" changes of stream, %" PRIu64 " events\n", input,
-		tool_secs(c->st.length), tool_secs(run), c->st.changes,
-		c->st.nodes);
+		tool_secs(st.length), tool_secs(run), st.changes, st.nodes);
 	fprintf(stderr, "  %-10s %-10s %16s %8s\n", "process", "stream", "time [s]", "share");
 	for (uint32_t p = 0; p < d->nprocs; p++) {
 		uint64_t ns = 0;
 
 		for (uint32_t s = 0; s < d->nstreams; s++)
 			if (d->streams[s].process == p)
-				ns += c->per_stream[s];
+				ns += an_crit_stream_ns(c, s);
 		if (!ns)
 			continue;
 		fprintf(stderr, "  %-10" PRIu64 " %-10s %16.9f %7.2f%%\n", d->procs[p].id,
-			"all", tool_secs(ns), share(ns, c->st.length));
+			"all", tool_secs(ns), share(ns, st.length));
 		for (uint32_t s = 0; s < d->nstreams; s++)
-			if (d->streams[s].process == p && c->per_stream[s])
+			if (d->streams[s].process == p && an_crit_stream_ns(c, s))
 				fprintf(stderr, "  %-10s %-10" PRIu64 " %16.9f %7.2f%%\n", "",
-					d->streams[s].id, tool_secs(c->per_stream[s]),
-					share(c->per_stream[s], c->st.length));
+					d->streams[s].id, tool_secs(an_crit_stream_ns(c, s)),
+					share(an_crit_stream_ns(c, s), st.length));
 	}
 	fprintf(stderr, "  kept at most %" PRIu64 " events at once (%zu bytes each)\n",
-		c->st.peak, an_crit_bytes_per_node());
+		st.peak, an_crit_bytes_per_node());
 	fprintf(stderr, "  %" PRIu64 " steps across an edge outlasted their source's activity, "
-		"charged to the target's stream after it ended\n", c->st.overrun);
+		"charged to the target's stream after it ended\n", st.overrun);
 }
 
 static void held(const void *ctx, char *what, size_t n)
@@ -81,7 +81,7 @@ static void held(const void *ctx, char *what, size_t n)
 	const struct an_crit *c = ctx;
 
 	snprintf(what, n, "%" PRIu32 " events kept for the critical path (streams that never "
-		 "synchronize with the rest, or a message never received?)", c->nn);
+		 "synchronize with the rest, or a message never received?)", an_crit_held(c));
 }
 
 int main(int argc, char **argv)
@@ -89,7 +89,7 @@ int main(int argc, char **argv)
 	static const char *const needs[] = { "tr-deps", "tr-waits", NULL };
 	static const enum ls_kind replaces[] = { LS_K_CRIT, 0 };
 	struct stage_io io;
-	struct an_crit c;
+	struct an_crit *c;
 	bool want_summary = false;
 	unsigned jobs = 1;
 	int status, rc;
@@ -97,20 +97,23 @@ int main(int argc, char **argv)
 	tool_init("tr-critpath", argc, argv);
 	if ((status = stage_open(argc, argv, "summary", &want_summary, &jobs, usage, &io)))
 		return status;
-	an_crit_init(&c, &io.w, jobs);
+	if (!(c = an_crit_new(&io.w, jobs)))
+		return stage_close(&io, tool_write_error(&io.r, &io.w, LS_ERR_NOMEM));
 	/* for checking that collecting does not change the path: tr-critpath(1) */
 	if (getenv("TR_CRITPATH_KEEP_ALL"))
-		an_crit_keep_all(&c);
+		an_crit_keep_all(c);
 	status = stage_run(&(struct stage){ .producer = "tr-critpath " TR_VERSION, .needs = needs,
 					    .replaces = replaces, .reads = an_crit_reads(),
-					    .take = take, .held = held, .ctx = &c }, &io);
-	if (!status && (rc = an_crit_finish(&c)) < 0)
+					    .take = take, .held = held, .ctx = c }, &io);
+	if (!status && (rc = an_crit_finish(c)) < 0)
 		status = tool_write_error(&io.r, &io.w, rc);
 	if (!status) {
-		report(io.r.name, &c);
+		struct an_crit_stats st = an_crit_stats(c);
+
+		report(io.r.name, &st);
 		if (want_summary)
-			summary(io.r.name, &c);
+			summary(io.r.name, c);
 	}
-	an_crit_release(&c);
+	an_crit_free(c);
 	return stage_close(&io, status);
 }

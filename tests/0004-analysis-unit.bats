@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # Unit tests of analysis/ (tests/helper/an-unit.c): exact blame splits,
-# collective shapes, message matching.
+# collective shapes, message matching, the event graph.
 
 load common
 
@@ -18,6 +18,12 @@ load common
 
 @test "message matching: non-overtaking per tag and comm, either side first" {
 	run an-unit p2p
+	assert_success
+	assert_output ""
+}
+
+@test "event graph: lookup by id, stream chains, collection keeps what is marked" {
+	run an-unit graph
 	assert_success
 	assert_output ""
 }

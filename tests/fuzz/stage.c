@@ -62,13 +62,12 @@ static int take(void *ctx, const struct ls_record *rec, const char **why)
 static void stage(struct stage_io *io)
 {
 	static const enum ls_kind replaces[] = { LS_K_CRIT, 0 };
-	struct an_crit c;
+	struct an_crit *c = an_crit_new(&io->w, 2);
 
-	an_crit_init(&c, &io->w, 2);
-	if (stage_run(&(struct stage){ .producer = "fuzz", .replaces = replaces,
-				       .reads = an_crit_reads(), .take = take, .ctx = &c }, io) == 0)
-		an_crit_finish(&c);
-	an_crit_release(&c);
+	if (c && stage_run(&(struct stage){ .producer = "fuzz", .replaces = replaces,
+					    .reads = an_crit_reads(), .take = take, .ctx = c }, io) == 0)
+		an_crit_finish(c);
+	an_crit_free(c);
 }
 #elif defined(FUZZ_RANK)
 #include "../../analysis/rank.h"

@@ -1,6 +1,6 @@
 /*
  * Unit tests of analysis/, run by tests/0004-analysis-unit.bats:
- *   an-unit GROUP   run one group of checks (split, deps, p2p),
+ *   an-unit GROUP   run one group of checks (split, deps, p2p, graph),
  *                   print failures, exit 1 if any
  */
 #include <stdio.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../analysis/blame.h"
+#include "../../analysis/graph.h"
 #include "../../analysis/mpi/coll.h"
 #include "../../analysis/mpi/p2p.h"
 #include "check.h"
@@ -101,11 +102,58 @@ static void test_p2p(void)
 	an_p2p_release(&p);
 }
 
+/*
+ * The event graph: nodes found by id, in a run of ids or not; each
+ * stream's chain; a collection keeps what is marked and each stream's
+ * last node, renumbers in order, and says what it dropped.
+ */
+static void test_graph(void)
+{
+	/* ids 10, 11, 12 run on; 40 breaks the run; 41 runs on from it */
+	static const struct { uint64_t id; int64_t t; uint32_t s; } ev[] = {
+		{ 10, 100, 0 }, { 11, 105, 1 }, { 12, 110, 0 }, { 40, 120, 1 }, { 41, 130, 0 },
+	};
+	struct an_graph g;
+	uint32_t i, v[5] = { 0, 1, 2, 3, 4 };
+
+	an_graph_init(&g);
+	CHECK(an_graph_stream(&g) == 0 && an_graph_stream(&g) == 0);
+	for (uint32_t k = 0; k < 5; k++)
+		CHECK(an_graph_add(&g, ev[k].id, ev[k].t, ev[k].s, &i) == 0 && i == k);
+	CHECK(g.n[2].prev == 0 && g.n[4].prev == 2 && g.n[3].prev == 1 && g.n[1].prev == LS_NONE);
+	CHECK(g.last[0] == 4 && g.last[1] == 3);
+	CHECK(g.first == 100 && g.now == 130 && g.added == 5);
+	CHECK(an_graph_find(&g, 11, &i) && i == 1);
+	CHECK(an_graph_find(&g, 41, &i) && i == 4);
+	CHECK(!an_graph_find(&g, 13, &i) && !an_graph_find(&g, 39, &i));
+	/* keep 11 only: the last nodes (40, 41) stay too; 10 and 12 go */
+	CHECK(an_graph_unmark(&g) == 0);
+	an_graph_keep(&g, 1);
+	CHECK(an_graph_kept(&g, 1) && !an_graph_kept(&g, 0));
+	CHECK(an_graph_collect(&g) == 0);
+	CHECK(g.nn == 3 && g.n[0].id == 11 && g.n[1].id == 40 && g.n[2].id == 41);
+	CHECK(an_graph_moved(&g, 0) == LS_NONE && an_graph_moved(&g, 1) == 0 &&
+	      an_graph_moved(&g, 3) == 1 && an_graph_moved(&g, 4) == 2 &&
+	      an_graph_moved(&g, LS_NONE) == LS_NONE);
+	/* 41's stream predecessor 12 was dropped; 40's is 11, kept */
+	CHECK(g.n[2].prev == LS_NONE && g.n[1].prev == 0);
+	CHECK(g.last[0] == 2 && g.last[1] == 1);
+	CHECK(g.dropped && g.dropped_t == 110);
+	CHECK(an_graph_find(&g, 40, &i) && i == 1 && an_graph_find(&g, 11, &i) && i == 0);
+	CHECK(!an_graph_find(&g, 10, &i) && !an_graph_find(&g, 12, &i));
+	an_graph_move(&g, v, sizeof(v[0]));
+	CHECK(v[0] == 1 && v[1] == 3 && v[2] == 4);
+	/* a node added after it continues stream 1 */
+	CHECK(an_graph_add(&g, 42, 140, 1, &i) == 0 && i == 3 && g.n[3].prev == 1);
+	CHECK(an_graph_find(&g, 42, &i) && i == 3 && an_graph_find(&g, 41, &i) && i == 2);
+	an_graph_release(&g);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*run)(void); } groups[] = {
 		{ "split", test_split },
-		{ "deps", test_deps }, { "p2p", test_p2p },
+		{ "deps", test_deps }, { "p2p", test_p2p }, { "graph", test_graph },
 	};
 
 	for (size_t i = 0; argc == 2 && i < sizeof(groups) / sizeof(groups[0]); i++) {
@@ -114,6 +162,6 @@ int main(int argc, char **argv)
 			return failures != 0;
 		}
 	}
-	fprintf(stderr, "usage: an-unit split|deps|p2p\n");
+	fprintf(stderr, "usage: an-unit split|deps|p2p|graph\n");
 	return 2;
 }
