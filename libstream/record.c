@@ -386,7 +386,10 @@ bool ls_array_next(struct ls_iter *it, struct mp_item *item, const uint8_t **raw
 {
 	long n;
 
-	if (!it->left || mp_head(it->p, it->end, item) <= 0 || (n = mp_skip(it->p, it->end)) <= 0)
+	if (!it->left || (n = mp_head(it->p, it->end, item)) <= 0)
+		return false;
+	/* a scalar or string is its head; a nested array or map goes on past it */
+	if ((item->type == MP_ARRAY || item->type == MP_MAP) && (n = mp_skip(it->p, it->end)) <= 0)
 		return false;
 	if (raw)
 		*raw = it->p;

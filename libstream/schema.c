@@ -49,7 +49,6 @@ static const char *const edge_types[] = {
 #undef LS_X
 	NULL
 };
-static uint8_t edge_len[LS_E__COUNT];
 static const char *const patterns[] = {
 #define LS_X(e, s) s,
 	LS_PATTERNS(LS_X)
@@ -273,8 +272,6 @@ __attribute__((constructor)) static void schema_init(void)
 	table_fill(&kinds_by_name, kind_names, 1, LS_K__COUNT);
 	table_fill(&roles_by_name, role_names, 1, LS_R__COUNT);
 	table_fill(&patterns_by_name, patterns, 0, LS_P__COUNT);
-	for (int e = 0; e < LS_E__COUNT; e++)
-		edge_len[e] = (uint8_t)strlen(edge_types[e]);
 	for (int n = 0; n <= LS_SHORT_MAX; n++) {
 		int bytes = 1 + n;	/* the first byte, then the name */
 
@@ -360,16 +357,6 @@ enum ls_role_group ls_role_group(enum ls_role r)
 const char *ls_edge_name(enum ls_edge e)
 {
 	return edge_types[e];
-}
-
-enum ls_edge ls_edge_lookup(const char *s, uint32_t n)
-{
-	/* on the path of every edge: length and first byte tell the names
-	 * apart, so memcmp runs once, to confirm */
-	for (int e = 0; e < LS_E__COUNT; e++)
-		if (edge_len[e] == n && n && edge_types[e][0] == s[0])
-			return memcmp(edge_types[e], s, n) == 0 ? (enum ls_edge)e : LS_E__COUNT;
-	return LS_E__COUNT;
 }
 
 enum ls_pattern ls_pattern_lookup(const char *s, uint32_t n)

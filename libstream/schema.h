@@ -376,8 +376,20 @@ enum ls_stream_type ls_stream_type_lookup(const char *s, uint32_t n);
 /* The copy direction named s[0..n), or LS_CD__COUNT if there is none. */
 enum ls_copy_dir ls_copy_dir_lookup(const char *s, uint32_t n);
 
-/* The edge type named s[0..n), or LS_E__COUNT if there is none. */
-enum ls_edge ls_edge_lookup(const char *s, uint32_t n);
+/*
+ * The edge type named s[0..n), or LS_E__COUNT if there is none. Inline:
+ * it is on the path of every edge, and each comparison is of a constant
+ * length, which the compiler does in a word or two.
+ */
+static inline enum ls_edge ls_edge_lookup(const char *s, uint32_t n)
+{
+#define LS_X(e, name) \
+	if (n == sizeof(name) - 1 && memcmp(s, name, sizeof(name) - 1) == 0) \
+		return LS_E_##e;
+	LS_EDGES(LS_X)
+#undef LS_X
+	return LS_E__COUNT;
+}
 
 /* Pattern for a pattern string; LS_P__COUNT for one this version lacks. */
 enum ls_pattern ls_pattern_lookup(const char *s, uint32_t n);

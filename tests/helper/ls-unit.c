@@ -685,19 +685,13 @@ static void test_schema(void)
 	CHECK(ls_copy_dir_lookup("ptop", 4) == LS_CD_PTOP);
 	CHECK(ls_copy_dir_lookup("hto", 3) == LS_CD__COUNT);
 	CHECK(ls_edge_lookup("stream_wait", 11) == LS_E_STREAM_WAIT);
-	/* ls_edge_lookup tells names apart by length and first byte */
 	for (int e = 0; e < LS_E__COUNT; e++) {
 		const char *a = ls_edge_name((enum ls_edge)e);
 
 		CHECK(ls_edge_lookup(a, (uint32_t)strlen(a)) == (enum ls_edge)e);
-		for (int f = 0; f < e; f++) {
-			const char *b = ls_edge_name((enum ls_edge)f);
-
-			CHECK(strlen(a) != strlen(b) || a[0] != b[0]);
-		}
 	}
 	CHECK(ls_edge_lookup("mxg", 3) == LS_E__COUNT && ls_edge_lookup("", 0) == LS_E__COUNT);
-	CHECK(ls_edge_lookup("stream", 6) == LS_E__COUNT);
+	CHECK(ls_edge_lookup("stream", 6) == LS_E__COUNT && ls_edge_lookup("msgs", 4) == LS_E__COUNT);
 	for (int f = 0; f < LS_F__COUNT; f++) {
 		const char *name = ls_field_name((enum ls_field)f);
 		uint32_t n = (uint32_t)strlen(name);
