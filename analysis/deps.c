@@ -1,19 +1,41 @@
 /* tr-deps for MPI: message matching and collective instances to edges. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "../libstream/error.h"
-#include "deps.h"
 #include "../libstream/vec.h"
+#include "deps.h"
+#include "edges.h"
+#include "mpi/coll.h"
+#include "mpi/p2p.h"
+#include "trace.h"
 
-void an_deps_init(struct an_deps *d, struct ls_writer *w)
+struct an_deps {
+	struct an_trace tr;
+	struct an_p2p p2p;
+	struct an_coll coll;
+	struct an_offload gpu;
+	struct an_omp omp;
+	uint32_t *dep;		/* scratch: an_coll_deps of an instance */
+	uint64_t *acts;		/* scratch: its members' activities */
+	uint32_t dep_cap, acts_cap;
+	struct an_edges out;	/* what the rules of every paradigm find */
+	struct an_deps_stats st;
+};
+
+struct an_deps *an_deps_new(struct ls_writer *w)
 {
-	memset(d, 0, sizeof(*d));
+	struct an_deps *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
 	an_trace_init(&d->tr);
 	an_p2p_init(&d->p2p);
 	an_coll_init(&d->coll);
 	d->out = (struct an_edges){ .w = w, .defs = &d->tr.defs };
 	an_offload_init(&d->gpu, &d->tr, &d->out);
 	an_omp_init(&d->omp, &d->tr, &d->out);
+	return d;
 }
 
 /* The process index a field names, or LS_NONE with *why set. */
@@ -190,16 +212,29 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 
 void an_deps_finish(struct an_deps *d)
 {
-	d->st.unmatched_sends = d->p2p.pending[AN_P2P_SEND];
-	d->st.unmatched_recvs = d->p2p.pending[AN_P2P_RECV];
-	d->st.open_instances = d->coll.open;
 	d->st.unbalanced = an_trace_finish(&d->tr);
 	an_offload_finish(&d->gpu);
 	an_omp_finish(&d->omp);
 }
 
-void an_deps_release(struct an_deps *d)
+struct an_deps_stats an_deps_stats(const struct an_deps *d)
 {
+	struct an_deps_stats st = d->st;
+
+	st.unmatched_sends = d->p2p.pending[AN_P2P_SEND];
+	st.unmatched_recvs = d->p2p.pending[AN_P2P_RECV];
+	st.open_instances = d->coll.open;
+	st.gpu = d->gpu.st;
+	st.omp = d->omp.st;
+	memcpy(st.edges, d->out.count, sizeof(st.edges));
+	st.instances = d->out.instances;
+	return st;
+}
+
+void an_deps_free(struct an_deps *d)
+{
+	if (!d)
+		return;
 	an_coll_release(&d->coll);
 	an_offload_release(&d->gpu);
 	an_omp_release(&d->omp);
@@ -207,6 +242,5 @@ void an_deps_release(struct an_deps *d)
 	an_trace_release(&d->tr);
 	free(d->dep);
 	free(d->acts);
-	d->dep = NULL;
-	d->acts = NULL;
+	free(d);
 }

@@ -10,36 +10,29 @@
 
 #include <stdint.h>
 
+#include "../libstream/schema.h"
 #include "../libstream/writer.h"
-#include "mpi/coll.h"
-#include "edges.h"
 #include "gpu/deps.h"
 #include "omp/deps.h"
-#include "mpi/p2p.h"
-#include "trace.h"
 
 struct an_deps_stats {
 	uint64_t clock;		/* receives that completed before their send began */
 	uint64_t coll_alone;	/* collectives in no instance: no comm, not a member */
 	uint64_t mixed;		/* instances whose members ran different operations */
-	uint64_t unmatched_sends, unmatched_recvs, open_instances, unbalanced;
+	uint64_t unmatched_sends, unmatched_recvs;	/* so far: waiting for their other side */
+	uint64_t open_instances;	/* so far: collective instances missing a member */
+	uint64_t unbalanced;	/* enters and leaves that do not pair (at the end) */
+	struct an_offload_stats gpu;
+	struct an_omp_stats omp;
+	uint64_t edges[LS_E__COUNT];	/* edges written, per type */
+	uint64_t instances;	/* collective instances written */
 };
 
-struct an_deps {
-	struct an_trace tr;
-	struct an_p2p p2p;
-	struct an_coll coll;
-	struct an_offload gpu;
-	struct an_omp omp;
-	uint32_t *dep;		/* scratch: an_coll_deps of an instance */
-	uint64_t *acts;		/* scratch: its members' activities */
-	uint32_t dep_cap, acts_cap;
-	struct an_edges out;	/* what the rules of every paradigm find */
-	struct an_deps_stats st;
-};
+struct an_deps;
 
-/* Write edges to w (borrowed). */
-void an_deps_init(struct an_deps *d, struct ls_writer *w);
+
+/* Write edges to w (borrowed). Returns NULL when out of memory. */
+struct an_deps *an_deps_new(struct ls_writer *w);
 
 /*
  * Take one input record, after it has been written on. Edges it completes
@@ -53,9 +46,12 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 /* The kinds whose fields an_deps_take reads (LS_KIND_BIT): the others it passes over. */
 uint64_t an_deps_reads(void);
 
-/* End of input: fill in the counts of what stayed unmatched. */
+/* End of input: count what stayed unmatched or open. */
 void an_deps_finish(struct an_deps *d);
 
-void an_deps_release(struct an_deps *d);
+/* What it counted and wrote so far. */
+struct an_deps_stats an_deps_stats(const struct an_deps *d);
+
+void an_deps_free(struct an_deps *d);
 
 #endif

@@ -3,8 +3,23 @@
 #include <string.h>
 
 #include "../libstream/error.h"
-#include "rank.h"
 #include "../libstream/vec.h"
+#include "idlewait.h"
+#include "rank.h"
+#include "trace.h"
+
+struct an_rank {
+	struct an_trace tr;
+	struct an_rank_region *reg;	/* per region index */
+	uint32_t reg_cap;
+	int64_t *last;			/* per stream index: its last event's time */
+	uint32_t last_cap;
+	uint64_t (*proc_wait)[LS_P__COUNT];	/* per process index */
+	uint32_t proc_cap;
+	struct an_rank_totals tot;
+	bool by_wait;			/* idle blame split by the wait under it */
+	struct an_idlewait under;
+};
 
 /* A region or stream was defined: room for its totals. */
 static int defined(struct an_rank *k, const struct ls_record *rec)
@@ -86,13 +101,17 @@ static int idle_under(void *ctx, uint32_t region, uint32_t pattern, uint64_t ns)
 	return total(add_to(ns, &k->reg[region].idle_by[pattern], NULL, NULL), &why);
 }
 
-void an_rank_init(struct an_rank *k, bool by_wait)
+struct an_rank *an_rank_new(bool by_wait)
 {
-	memset(k, 0, sizeof(*k));
+	struct an_rank *k = calloc(1, sizeof(*k));
+
+	if (!k)
+		return NULL;
 	an_trace_init(&k->tr);
-	k->end = INT64_MIN;
+	k->tot.end = INT64_MIN;
 	k->by_wait = by_wait;
 	an_idlewait_init(&k->under, idle_under, k);
+	return k;
 }
 
 /* Exclusive time up to ev on its stream, then the activity it opens. */
@@ -107,10 +126,10 @@ static int event(struct an_rank *k, const struct ls_record *rec, const char **wh
 		return rc;
 	if (!k->tr.defs.streams[ev.s].host && !k->tr.defs.streams[ev.s].gpu)
 		return 0;	/* metric samples: not part of the run's activities */
-	if (!k->events++ || ev.t < k->first)
-		k->first = ev.t;
-	if (ev.t > k->end)
-		k->end = ev.t;
+	if (!k->tot.events++ || ev.t < k->tot.first)
+		k->tot.first = ev.t;
+	if (ev.t > k->tot.end)
+		k->tot.end = ev.t;
 	st = &k->tr.stacks[ev.s];
 	if ((f = an_stack_top(st)) && ev.t > k->last[ev.s] &&
 	    (rc = total(add_to((uint64_t)(ev.t - k->last[ev.s]), &k->reg[f->region].excl,
@@ -157,10 +176,10 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 		if (!duration(rec, LS_F_DUR, &v, why))
 			break;
 		if (ls_get_u64(rec, LS_F_R, &s) < 0)
-			return total(add_to(v, &k->cp, &k->cp_outside, NULL), why);
+			return total(add_to(v, &k->tot.cp, &k->tot.cp_outside, NULL), why);
 		if ((i = region(k, rec, why)) == LS_NONE)
 			return LS_ERR_SYNTAX;
-		return total(add_to(v, &k->cp, &k->reg[i].cp, NULL), why);
+		return total(add_to(v, &k->tot.cp, &k->reg[i].cp, NULL), why);
 	case LS_K_BLAME:
 		if (!duration(rec, LS_F_NS, &v, why) || ls_get_str(rec, LS_F_PATTERN, &name, &n) < 0)
 			break;
@@ -173,9 +192,9 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 			    (rc = an_idlewait_blame(&k->under, act, i,
 						    k->tr.defs.roles[i] != LS_R_CPU, s, v)) < 0)
 				return under_failed(rc, why);
-			return total(add_to(v, &k->idle, &k->reg[i].idle, NULL), why);
+			return total(add_to(v, &k->tot.idle, &k->reg[i].idle, NULL), why);
 		}
-		return total(add_to(v, &k->blame, &k->reg[i].blame,
+		return total(add_to(v, &k->tot.blame, &k->reg[i].blame,
 				    p < LS_P__COUNT ? &k->reg[i].by[p] : NULL), why);
 	case LS_K_WAIT:
 	case LS_K_IDLE:
@@ -189,7 +208,7 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 			*why = "wait state on an undefined stream";
 			return LS_ERR_SYNTAX;
 		}
-		k->wait_count[p]++;
+		k->tot.wait_count[p]++;
 		if (k->by_wait && ls_get_u64(rec, LS_F_AT, &act) == 0 &&
 		    ls_get_i64(rec, LS_F_T, &t) == 0) {
 			if (ls_pattern_idle(p))
@@ -201,8 +220,8 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 		 * The run's idle time is gpu_idle's: a late synchronization's
 		 * (blame_sync) lies in it where the process has one GPU stream
 		 */
-		return total(add_to(v, p == LS_P_GPU_IDLE ? &k->idle_time :
-				    ls_pattern_idle(p) ? NULL : &k->waiting, &k->wait_ns[p],
+		return total(add_to(v, p == LS_P_GPU_IDLE ? &k->tot.idle_time :
+				    ls_pattern_idle(p) ? NULL : &k->tot.waiting, &k->tot.wait_ns[p],
 				    &k->proc_wait[k->tr.defs.streams[i].process][p]), why);
 	default:
 		break;
@@ -249,7 +268,7 @@ int an_rank_rate(const struct an_rank *k, bool idle, struct an_rating **out, uin
 {
 	uint32_t nreg = k->tr.defs.nregions;
 	struct an_rating *v = malloc(((size_t)nreg + 1) * sizeof(*v));
-	double all = (double)k->blame + (idle ? (double)k->idle : 0);
+	double all = (double)k->tot.blame + (idle ? (double)k->tot.idle : 0);
 
 	if (!v)
 		return LS_ERR_NOMEM;
@@ -260,12 +279,12 @@ int an_rank_rate(const struct an_rank *k, bool idle, struct an_rating **out, uin
 
 		if (!r->calls && !r->cp && !r->blame && !r->idle)
 			continue;
-		if (k->cp)
-			x.cp_share = (double)r->cp / (double)k->cp;
+		if (k->tot.cp)
+			x.cp_share = (double)r->cp / (double)k->tot.cp;
 		if (all > 0)
 			x.blame_share = ((double)r->blame + (idle ? (double)r->idle : 0)) / all;
-		if (k->idle)
-			x.idle_share = (double)r->idle / (double)k->idle;
+		if (k->tot.idle)
+			x.idle_share = (double)r->idle / (double)k->tot.idle;
 		x.rating = x.cp_share + x.blame_share;
 		v[(*n)++] = x;
 	}
@@ -288,8 +307,25 @@ void an_rank_wait_range(const struct an_rank *k, enum ls_pattern p, uint64_t *mi
 	}
 }
 
-void an_rank_release(struct an_rank *k)
+const struct an_rank_totals *an_rank_totals(const struct an_rank *k)
 {
+	return &k->tot;
+}
+
+const struct ls_defs *an_rank_defs(const struct an_rank *k)
+{
+	return &k->tr.defs;
+}
+
+const struct an_rank_region *an_rank_region(const struct an_rank *k, uint32_t i)
+{
+	return &k->reg[i];
+}
+
+void an_rank_free(struct an_rank *k)
+{
+	if (!k)
+		return;
 	for (uint32_t i = 0; i < k->tr.defs.nregions; i++)
 		free(k->reg[i].name);
 	free(k->reg);
@@ -297,5 +333,5 @@ void an_rank_release(struct an_rank *k)
 	free(k->proc_wait);
 	an_idlewait_release(&k->under);
 	an_trace_release(&k->tr);
-	memset(k, 0, sizeof(*k));
+	free(k);
 }

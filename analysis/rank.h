@@ -15,9 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../libstream/defs.h"
 #include "../libstream/schema.h"
-#include "idlewait.h"
-#include "trace.h"
 
 struct an_rank_region {
 	char *name;
@@ -27,25 +26,19 @@ struct an_rank_region {
 	uint64_t idle_by[LS_P__COUNT];	/* idle blame under a wait state, per its pattern */
 };
 
-struct an_rank {
-	struct an_trace tr;
-	struct an_rank_region *reg;	/* per region index */
-	uint32_t reg_cap;
-	int64_t *last;			/* per stream index: its last event's time */
-	uint32_t last_cap;
-	uint64_t (*proc_wait)[LS_P__COUNT];	/* per process index */
-	uint32_t proc_cap;
+/* The run's totals. */
+struct an_rank_totals {
 	uint64_t wait_count[LS_P__COUNT], wait_ns[LS_P__COUNT];
 	uint64_t waiting;		/* all wait states' time */
 	uint64_t idle_time;		/* gpu_idle periods' time */
 	uint64_t idle;			/* blame for idleness (gpu_idle and blame_sync) */
 	uint64_t cp, cp_outside;	/* path length; of it, in no activity */
 	uint64_t blame;
-	uint64_t events;
-	int64_t first, end;
-	bool by_wait;			/* idle blame split by the wait under it */
-	struct an_idlewait under;
+	uint64_t events;		/* of host threads and GPU streams */
+	int64_t first, end;		/* their earliest and latest time (events > 0) */
 };
+
+struct an_rank;
 
 /* A row of the rating. */
 struct an_rating {
@@ -53,8 +46,11 @@ struct an_rating {
 	double cp_share, blame_share, idle_share, rating;
 };
 
-/* by_wait: also split idle blame by the wait state under it (idle_by; idlewait.h). */
-void an_rank_init(struct an_rank *k, bool by_wait);
+/*
+ * by_wait: also split idle blame by the wait state under it (idle_by;
+ * idlewait.h). Returns NULL when out of memory.
+ */
+struct an_rank *an_rank_new(bool by_wait);
 
 /*
  * Take one record. Returns 0, or a negative error: LS_ERR_NOMEM, or
@@ -80,6 +76,14 @@ int an_rank_rate(const struct an_rank *k, bool idle, struct an_rating **out, uin
 void an_rank_wait_range(const struct an_rank *k, enum ls_pattern p, uint64_t *min,
 			uint64_t *max);
 
-void an_rank_release(struct an_rank *k);
+const struct an_rank_totals *an_rank_totals(const struct an_rank *k);
+
+/* The definitions read. */
+const struct ls_defs *an_rank_defs(const struct an_rank *k);
+
+/* Region index i's totals (i below an_rank_defs(k)->nregions). */
+const struct an_rank_region *an_rank_region(const struct an_rank *k, uint32_t i);
+
+void an_rank_free(struct an_rank *k);
 
 #endif

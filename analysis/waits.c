@@ -1,20 +1,104 @@
 /* tr-waits for MPI: wait states from message and collective edges, and
  * their blame. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "../libstream/error.h"
-#include "mpi/coll.h"
+#include "../libstream/idmap.h"
 #include "../libstream/vec.h"
+#include "blame.h"
+#include "gpu/waits.h"
+#include "mpi/coll.h"
+#include "omp/waits.h"
+#include "trace.h"
 #include "waits.h"
 
-void an_waits_init(struct an_waits *a, struct ls_writer *w)
+/* An MPI activity the analysis follows. */
+struct an_act {
+	uint64_t id, leave;	/* enter and leave event ids */
+	int64_t t0, t1;		/* entered, left */
+	uint32_t s, proc;	/* stream and process index */
+	uint32_t region;	/* index */
+	uint32_t comm;		/* collectives: comm index from the end event */
+	uint32_t inputs;	/* edges still to come, +1 while open */
+	uint32_t refs;		/* reasons to keep it: free at 0 */
+	uint8_t role;
+	bool live, open;
+	/* its wait so far: the latest cause */
+	uint8_t pattern;
+	int64_t cause_t;	/* t0 while there is none */
+	uint64_t cause_ev;
+	uint32_t cause_act;	/* whose interval the wait is blamed on */
+	struct an_interval before;	/* the causing stream's time before it */
+};
+
+/* A send, receive or posted receive waiting for its edge. */
+struct an_pending {
+	uint32_t act;
+	int64_t t;		/* send: its activity's enter; else the event's t */
+	uint64_t ev, req;
+	bool has_req, send;
+	uint32_t order, peer;	/* send: its node in the receiver's order queue */
+};
+
+/* A send to a process, by when it began: for Messages in Wrong Order. */
+struct an_order_node {
+	int64_t t;
+	uint32_t next;
+	bool received;
+};
+
+struct an_order_queue {
+	uint32_t head, tail;
+};
+
+/*
+ * Per stream: exclusive time since its last blocking MPI call. Kept on an
+ * MPI process's first host thread (one with a rank), and on any other from
+ * its first MPI call: only a stream that calls MPI can cause a wait, and
+ * GPU streams, worker threads and processes that never call MPI (a
+ * PyTorch trace) would otherwise gather shares without end.
+ */
+struct an_stream_time {
+	int64_t last;		/* when the top activity last changed */
+	uint32_t in_mpi;	/* blocking MPI activities open */
+	bool kept;
+	struct an_interval now;
+};
+
+struct an_waits {
+	struct an_trace tr;
+	struct an_stream_time *time;	/* per stream index */
+	uint32_t time_cap;
+	struct an_act *acts;
+	uint32_t nacts, acts_cap, free_act;
+	struct an_pending *pend;
+	uint32_t npend, pend_cap, free_pend;
+	struct ls_idmap ev_ix;		/* event id -> pending (sends, receives) */
+	struct ls_idmap act_ix;		/* collective enter/leave id -> act */
+	struct ls_idmap post_ix;	/* (process << 40 | req) -> pending post */
+	struct an_order_node *order;
+	uint32_t norder, order_cap, free_order;
+	struct an_order_queue *queues;	/* per process index */
+	uint32_t queues_cap;
+	struct an_waitrec out;		/* wait states, blame, tallies */
+	struct an_gwaits g;		/* CUDA */
+	struct an_ompwaits omp;		/* OpenMP locks and joins */
+	struct an_waits_stats st;
+};
+
+struct an_waits *an_waits_new(struct ls_writer *w)
 {
-	memset(a, 0, sizeof(*a));
+	struct an_waits *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
 	an_trace_init(&a->tr);
 	a->free_act = a->free_pend = a->free_order = LS_NONE;
 	an_waitrec_init(&a->out, w, &a->tr);
 	an_gwaits_init(&a->g, &a->tr, &a->out);
 	an_ompwaits_init(&a->omp, &a->tr, &a->out);
+	return a;
 }
 
 /* Activities: made at enter, freed when nothing refers to them. */
@@ -715,8 +799,20 @@ int an_waits_summary(struct an_waits *a)
 	return 0;
 }
 
-void an_waits_release(struct an_waits *a)
+struct an_waits_stats an_waits_stats(const struct an_waits *a)
 {
+	struct an_waits_stats st = a->st;
+
+	st.stray_other = a->g.stray + a->omp.stray;
+	st.acts = a->nacts;
+	st.msgs = a->npend;
+	return st;
+}
+
+void an_waits_free(struct an_waits *a)
+{
+	if (!a)
+		return;
 	for (uint32_t i = 0; i < a->nacts; i++)
 		if (a->acts[i].live)
 			an_interval_release(&a->acts[i].before);
@@ -734,4 +830,5 @@ void an_waits_release(struct an_waits *a)
 	an_gwaits_release(&a->g);
 	an_ompwaits_release(&a->omp);
 	an_trace_release(&a->tr);
+	free(a);
 }

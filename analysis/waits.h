@@ -17,93 +17,23 @@
 #include <stdint.h>
 
 #include "../libstream/writer.h"
-#include "blame.h"
-#include "gpu/waits.h"
-#include "omp/waits.h"
 #include "waitrec.h"
-#include "../libstream/idmap.h"
-#include "trace.h"
-
-/* An MPI activity the analysis follows. */
-struct an_act {
-	uint64_t id, leave;	/* enter and leave event ids */
-	int64_t t0, t1;		/* entered, left */
-	uint32_t s, proc;	/* stream and process index */
-	uint32_t region;	/* index */
-	uint32_t comm;		/* collectives: comm index from the end event */
-	uint32_t inputs;	/* edges still to come, +1 while open */
-	uint32_t refs;		/* reasons to keep it: free at 0 */
-	uint8_t role;
-	bool live, open;
-	/* its wait so far: the latest cause */
-	uint8_t pattern;
-	int64_t cause_t;	/* t0 while there is none */
-	uint64_t cause_ev;
-	uint32_t cause_act;	/* whose interval the wait is blamed on */
-	struct an_interval before;	/* the causing stream's time before it */
-};
-
-/* A send, receive or posted receive waiting for its edge. */
-struct an_pending {
-	uint32_t act;
-	int64_t t;		/* send: its activity's enter; else the event's t */
-	uint64_t ev, req;
-	bool has_req, send;
-	uint32_t order, peer;	/* send: its node in the receiver's order queue */
-};
-
-/* A send to a process, by when it began: for Messages in Wrong Order. */
-struct an_order_node {
-	int64_t t;
-	uint32_t next;
-	bool received;
-};
-
-struct an_order_queue {
-	uint32_t head, tail;
-};
-
-/*
- * Per stream: exclusive time since its last blocking MPI call. Kept on an
- * MPI process's first host thread (one with a rank), and on any other from
- * its first MPI call: only a stream that calls MPI can cause a wait, and
- * GPU streams, worker threads and processes that never call MPI (a
- * PyTorch trace) would otherwise gather shares without end.
- */
-struct an_stream_time {
-	int64_t last;		/* when the top activity last changed */
-	uint32_t in_mpi;	/* blocking MPI activities open */
-	bool kept;
-	struct an_interval now;
-};
 
 struct an_waits_stats {
-	uint64_t clock, clamped, stray_edges, undecided, outside;
+	uint64_t clock;		/* messages received before they were sent */
+	uint64_t clamped;	/* wait states cut to their activity's duration */
+	uint64_t stray_edges;	/* edges or instance members naming no MPI activity */
+	uint64_t stray_other;	/* GPU or OpenMP edges naming activities not followed */
+	uint64_t undecided;	/* MPI activities still waiting for an edge at the end */
+	uint64_t outside;	/* message events in no MPI activity: no wait state */
+	uint32_t acts, msgs;	/* room held for activities and message ends */
 };
 
-struct an_waits {
-	struct an_trace tr;
-	struct an_stream_time *time;	/* per stream index */
-	uint32_t time_cap;
-	struct an_act *acts;
-	uint32_t nacts, acts_cap, free_act;
-	struct an_pending *pend;
-	uint32_t npend, pend_cap, free_pend;
-	struct ls_idmap ev_ix;		/* event id -> pending (sends, receives) */
-	struct ls_idmap act_ix;		/* collective enter/leave id -> act */
-	struct ls_idmap post_ix;	/* (process << 40 | req) -> pending post */
-	struct an_order_node *order;
-	uint32_t norder, order_cap, free_order;
-	struct an_order_queue *queues;	/* per process index */
-	uint32_t queues_cap;
-	struct an_waitrec out;		/* wait states, blame, tallies */
-	struct an_gwaits g;		/* CUDA */
-	struct an_ompwaits omp;		/* OpenMP locks and joins */
-	struct an_waits_stats st;
-};
+struct an_waits;
 
-/* Write wait and blame records to w (borrowed). */
-void an_waits_init(struct an_waits *a, struct ls_writer *w);
+
+/* Write wait and blame records to w (borrowed). Returns NULL when out of memory. */
+struct an_waits *an_waits_new(struct ls_writer *w);
 
 /*
  * Take one input record, after it has been written on; wait states it
@@ -135,6 +65,9 @@ struct an_tally an_waits_total(const struct an_waits *a, enum ls_pattern p,
  */
 int an_waits_summary(struct an_waits *a);
 
-void an_waits_release(struct an_waits *a);
+/* What it counted, and the room it holds. */
+struct an_waits_stats an_waits_stats(const struct an_waits *a);
+
+void an_waits_free(struct an_waits *a);
 
 #endif

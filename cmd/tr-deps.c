@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "../analysis/deps.h"
+#include "../libstream/error.h"
 #include "stage.h"
 #include "tool.h"
 
@@ -22,18 +23,17 @@ static int take(void *ctx, const struct ls_record *rec, const char **why)
 
 static void held(const void *ctx, char *what, size_t n)
 {
-	const struct an_deps *d = ctx;
+	struct an_deps_stats st = an_deps_stats(ctx);
 
 	snprintf(what, n, "%" PRIu64 " sends and %" PRIu64 " receives waiting for their other "
 		 "side, %" PRIu64 " collective instances open (a process that never received?)",
-		 d->p2p.pending[AN_P2P_SEND], d->p2p.pending[AN_P2P_RECV], d->coll.open);
+		 st.unmatched_sends, st.unmatched_recvs, st.open_instances);
 }
 
 /* What was odd in the input, once each; with --stats what was found. */
-static void report(const char *input, const struct an_deps *d, bool stats)
+static void report(const char *input, const struct an_deps_stats *st, bool stats)
 {
-	const struct an_deps_stats *st = &d->st;
-	const struct an_offload_stats *g = &d->gpu.st;
+	const struct an_offload_stats *g = &st->gpu;
 	const struct tool_count odd[] = {
 		{ st->unmatched_sends, "sends never received" },
 		{ st->unmatched_recvs, "receives without a send" },
@@ -51,8 +51,8 @@ static void report(const char *input, const struct an_deps *d, bool stats)
 		{ g->late_events, "event synchronizations read before the event's record (out-of-order records)" },
 		{ g->stray, "GPU calls without a valid GPU stream or event" },
 		{ g->order, "GPU dependencies that ended after their work began (clock skew)" },
-		{ d->omp.st.outside, "OpenMP team events or barriers outside a known team" },
-		{ d->omp.st.open, "OpenMP barriers some team thread never left" },
+		{ st->omp.outside, "OpenMP team events or barriers outside a known team" },
+		{ st->omp.open, "OpenMP barriers some team thread never left" },
 	};
 
 	tool_report_counts(input, odd, sizeof(odd) / sizeof(odd[0]));
@@ -60,30 +60,34 @@ static void report(const char *input, const struct an_deps *d, bool stats)
 		return;
 	fprintf(stderr, "%s: edges\n", input);
 	for (int e = 0; e < LS_E__COUNT; e++)
-		if (d->out.count[e])
-			fprintf(stderr, "  %-12s %12" PRIu64 "\n", ls_edge_name(e), d->out.count[e]);
-	fprintf(stderr, "  %-12s %12" PRIu64 "\n", "instances", d->out.instances);
+		if (st->edges[e])
+			fprintf(stderr, "  %-12s %12" PRIu64 "\n", ls_edge_name(e), st->edges[e]);
+	fprintf(stderr, "  %-12s %12" PRIu64 "\n", "instances", st->instances);
 }
 
 int main(int argc, char **argv)
 {
 	static const enum ls_kind replaces[] = { LS_K_EDGE, LS_K_INSTANCE, 0 };
 	struct stage_io io;
-	struct an_deps d;
+	struct an_deps *d;
 	bool stats = false;
 	int status;
 
 	tool_init("tr-deps", argc, argv);
 	if ((status = stage_open(argc, argv, "stats", &stats, NULL, usage, &io)))
 		return status;
-	an_deps_init(&d, &io.w);
+	if (!(d = an_deps_new(&io.w)))
+		return stage_close(&io, tool_write_error(&io.r, &io.w, LS_ERR_NOMEM));
 	status = stage_run(&(struct stage){ .producer = "tr-deps " TR_VERSION, .replaces = replaces,
 					    .reads = an_deps_reads(), .take = take, .held = held,
-					    .ctx = &d }, &io);
+					    .ctx = d }, &io);
 	if (!status) {
-		an_deps_finish(&d);
-		report(io.r.name, &d, stats);
+		struct an_deps_stats st;
+
+		an_deps_finish(d);
+		st = an_deps_stats(d);
+		report(io.r.name, &st, stats);
 	}
-	an_deps_release(&d);
+	an_deps_free(d);
 	return stage_close(&io, status);
 }

@@ -42,8 +42,8 @@ static uint32_t blamed_patterns(const struct an_rank *k, bool under, enum ls_pat
 	for (int p = 0; p < LS_P__COUNT; p++) {
 		uint64_t sum = 0;
 
-		for (uint32_t i = 0; i < k->tr.defs.nregions; i++)
-			sum |= by(&k->reg[i], under, p);
+		for (uint32_t i = 0; i < an_rank_defs(k)->nregions; i++)
+			sum |= by(an_rank_region(k, i), under, p);
 		if (sum)
 			out[n++] = (enum ls_pattern)p;
 	}
@@ -83,7 +83,7 @@ static void pattern_table(const struct an_rank *k)
 		for (int p = 0; p < LS_P__COUNT; p++) {
 			uint64_t min, max;
 
-			if (!k->wait_count[p] || ls_pattern_idle(p) != idle)
+			if (!an_rank_totals(k)->wait_count[p] || ls_pattern_idle(p) != idle)
 				continue;
 			if (idle && !any)
 				printf("\n%-24s %8s %16s %16s %16s\n", "idle (not waiting)", "count",
@@ -91,7 +91,7 @@ static void pattern_table(const struct an_rank *k)
 			any = true;
 			an_rank_wait_range(k, p, &min, &max);
 			printf("%-24s %8" PRIu64 " %16.9f %16.9f %16.9f\n", ls_pattern_name(p),
-			       k->wait_count[p], tool_secs(k->wait_ns[p]), tool_secs(min),
+			       an_rank_totals(k)->wait_count[p], tool_secs(an_rank_totals(k)->wait_ns[p]), tool_secs(min),
 			       tool_secs(max));
 		}
 	}
@@ -99,7 +99,7 @@ static void pattern_table(const struct an_rank *k)
 
 static uint64_t runtime(const struct an_rank *k)
 {
-	return k->events ? (uint64_t)(k->end - k->first) : 0;
+	return an_rank_totals(k)->events ? (uint64_t)(an_rank_totals(k)->end - an_rank_totals(k)->first) : 0;
 }
 
 static void text(const char *input, const struct an_rank *k, const struct an_rating *v,
@@ -110,8 +110,8 @@ static void text(const char *input, const struct an_rank *k, const struct an_rat
 
 	columns(k, o, &c);
 	printf("%s: run %.9f s, critical path %.9f s, waiting %.9f s, blame %.9f s, "
-	       "GPU idle %.9f s%s\n", input, tool_secs(runtime(k)), tool_secs(k->cp),
-	       tool_secs(k->waiting), tool_secs(k->blame), tool_secs(k->idle_time),
+	       "GPU idle %.9f s%s\n", input, tool_secs(runtime(k)), tool_secs(an_rank_totals(k)->cp),
+	       tool_secs(an_rank_totals(k)->waiting), tool_secs(an_rank_totals(k)->blame), tool_secs(an_rank_totals(k)->idle_time),
 	       o->idle ? " (rated as blame)" : "");
 	printf("%4s  %-32s %10s %14s %14s %7s %14s %7s %14s %7s", "rank", "region", "calls",
 	       "excl [s]", "cp [s]", "cp %", "blame [s]", "blame %", "idle [s]", "rating");
@@ -119,7 +119,7 @@ static void text(const char *input, const struct an_rank *k, const struct an_rat
 		printf(" %14s", column_name(&c, j, head[j], sizeof(head[j])));
 	putchar('\n');
 	for (uint32_t i = 0; i < n; i++) {
-		const struct an_rank_region *r = &k->reg[v[i].region];
+		const struct an_rank_region *r = an_rank_region(k, v[i].region);
 
 		printf("%4u  %-32s %10" PRIu64 " %14.9f %14.9f %6.2f%% %14.9f %6.2f%% %14.9f %7.4f",
 		       i + 1, r->name, r->calls, tool_secs(r->excl), tool_secs(r->cp),
@@ -146,18 +146,18 @@ static void csv(const struct an_rank *k, const struct an_rating *v, uint32_t n,
 	for (uint32_t j = 0; j < c.ni; j++)
 		printf(",idle_under_%s_ns", ls_pattern_name(c.under[j]));
 	printf(",pattern,count,ns,min_ns,max_ns\n");
-	printf("run,,,,%" PRIu64 ",%" PRIu64 ",,%" PRIu64 ",,%" PRIu64 ",,", runtime(k), k->cp,
-	       k->blame, k->idle);
+	printf("run,,,,%" PRIu64 ",%" PRIu64 ",,%" PRIu64 ",,%" PRIu64 ",,", runtime(k), an_rank_totals(k)->cp,
+	       an_rank_totals(k)->blame, an_rank_totals(k)->idle);
 	for (uint32_t j = 0; j < c.np + c.ni; j++)
 		putchar(',');
-	printf(",,,%" PRIu64 ",,\n", k->waiting);
+	printf(",,,%" PRIu64 ",,\n", an_rank_totals(k)->waiting);
 	for (uint32_t i = 0; i < n; i++) {
-		const struct an_rank_region *r = &k->reg[v[i].region];
+		const struct an_rank_region *r = an_rank_region(k, v[i].region);
 
 		printf("rating,");
 		tool_csv_str(r->name);
 		printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6f,%" PRIu64
-		       ",%.6f,%" PRIu64 ",%.6f,%.6f", k->tr.defs.region_ids[v[i].region], r->calls,
+		       ",%.6f,%" PRIu64 ",%.6f,%.6f", an_rank_defs(k)->region_ids[v[i].region], r->calls,
 		       r->excl, r->cp, v[i].cp_share, r->blame, v[i].blame_share, r->idle,
 		       v[i].idle_share, v[i].rating);
 		for (uint32_t j = 0; j < c.np; j++)
@@ -169,14 +169,14 @@ static void csv(const struct an_rank *k, const struct an_rating *v, uint32_t n,
 	for (int p = 0; p < LS_P__COUNT; p++) {
 		uint64_t min, max;
 
-		if (!k->wait_count[p])
+		if (!an_rank_totals(k)->wait_count[p])
 			continue;
 		an_rank_wait_range(k, p, &min, &max);
 		printf("wait_summary,,,,,,,,,,,");
 		for (uint32_t j = 0; j < c.np + c.ni; j++)
 			putchar(',');
 		printf(",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
-		       ls_pattern_name(p), k->wait_count[p], k->wait_ns[p], min, max);
+		       ls_pattern_name(p), an_rank_totals(k)->wait_count[p], an_rank_totals(k)->wait_ns[p], min, max);
 	}
 }
 
@@ -204,18 +204,18 @@ static int json(struct ls_writer *w, const struct an_rank *k, const struct an_ra
 	ls_build_begin(w, 6);
 	ls_put_kind(w, LS_K_RUN_SUMMARY);
 	ls_put_u64(w, LS_F_RUNTIME, runtime(k));
-	ls_put_u64(w, LS_F_CP, k->cp);
-	ls_put_u64(w, LS_F_BLAME, k->blame);
-	ls_put_u64(w, LS_F_WAITING, k->waiting);
-	ls_put_u64(w, LS_F_IDLE, k->idle_time);
+	ls_put_u64(w, LS_F_CP, an_rank_totals(k)->cp);
+	ls_put_u64(w, LS_F_BLAME, an_rank_totals(k)->blame);
+	ls_put_u64(w, LS_F_WAITING, an_rank_totals(k)->waiting);
+	ls_put_u64(w, LS_F_IDLE, an_rank_totals(k)->idle_time);
 	if ((rc = ls_build_end(w)) < 0)
 		return rc;
 	for (uint32_t i = 0; i < n; i++) {
-		const struct an_rank_region *r = &k->reg[v[i].region];
+		const struct an_rank_region *r = an_rank_region(k, v[i].region);
 
 		ls_build_begin(w, 12 + (o->by_pattern ? 2 : 0));
 		ls_put_kind(w, LS_K_RATING);
-		ls_put_u64(w, LS_F_REGION, k->tr.defs.region_ids[v[i].region]);
+		ls_put_u64(w, LS_F_REGION, an_rank_defs(k)->region_ids[v[i].region]);
 		ls_put_str(w, LS_F_NAME, r->name);
 		ls_put_u64(w, LS_F_CALLS, r->calls);
 		ls_put_u64(w, LS_F_EXCL, r->excl);
@@ -236,14 +236,14 @@ static int json(struct ls_writer *w, const struct an_rank *k, const struct an_ra
 	for (int p = 0; p < LS_P__COUNT; p++) {
 		uint64_t min, max;
 
-		if (!k->wait_count[p])
+		if (!an_rank_totals(k)->wait_count[p])
 			continue;
 		an_rank_wait_range(k, p, &min, &max);
 		ls_build_begin(w, 6);
 		ls_put_kind(w, LS_K_WAIT_SUMMARY);
 		ls_put_pattern(w, p);
-		ls_put_u64(w, LS_F_COUNT, k->wait_count[p]);
-		ls_put_u64(w, LS_F_NS, k->wait_ns[p]);
+		ls_put_u64(w, LS_F_COUNT, an_rank_totals(k)->wait_count[p]);
+		ls_put_u64(w, LS_F_NS, an_rank_totals(k)->wait_ns[p]);
 		ls_put_u64(w, LS_F_MIN, min);
 		ls_put_u64(w, LS_F_MAX, max);
 		if ((rc = ls_build_end(w)) < 0)
@@ -258,7 +258,7 @@ static int rate(const char *path, const struct opts *o)
 	static const char *const needs[] = { "tr-deps", "tr-waits", "tr-critpath", NULL };
 	struct ls_reader r;
 	struct ls_record rec;
-	struct an_rank k;
+	struct an_rank *k;
 	struct an_rating *v = NULL;
 	struct ls_writer w;
 	const char *why = NULL;
@@ -270,7 +270,11 @@ static int rate(const char *path, const struct opts *o)
 		tool_error("%s: %s", path, r.err);
 		return 1;
 	}
-	an_rank_init(&k, o->by_pattern);
+	if (!(k = an_rank_new(o->by_pattern))) {
+		tool_error("%s: out of memory", r.name);
+		ls_reader_release(&r);
+		return 1;
+	}
 	ls_reader_skim(&r, ~an_rank_reads());
 	while ((rc = ls_read(&r, &rec)) > 0) {
 		if (rec.kind == LS_K_HEADER && r.recno == 1 && !tool_made_by(&r, &rec, needs)) {
@@ -278,7 +282,7 @@ static int rate(const char *path, const struct opts *o)
 			status = 1;
 			break;
 		}
-		if ((rc = an_rank_take(&k, &rec, &why)) < 0)
+		if ((rc = an_rank_take(k, &rec, &why)) < 0)
 			break;
 	}
 	if (status) {
@@ -289,7 +293,7 @@ static int rate(const char *path, const struct opts *o)
 	} else if (rc < 0) {
 		tool_read_error(&r);
 		status = 1;
-	} else if (an_rank_rate(&k, o->idle, &v, &n) < 0) {
+	} else if (an_rank_rate(k, o->idle, &v, &n) < 0) {
 		tool_error("%s: out of memory", r.name);
 		status = 1;
 	}
@@ -298,15 +302,15 @@ static int rate(const char *path, const struct opts *o)
 			n = o->top;
 		ls_writer_init(&w, STDOUT_FILENO, LS_FMT_JSON);
 		if (o->form == RANK_TEXT)
-			text(r.name, &k, v, n, o);
+			text(r.name, k, v, n, o);
 		else if (o->form == RANK_CSV)
-			csv(&k, v, n, o);
-		else if ((rc = json(&w, &k, v, n, o)) < 0)
+			csv(k, v, n, o);
+		else if ((rc = json(&w, k, v, n, o)) < 0)
 			status = tool_write_error(&r, &w, rc);
 		status |= tool_finish(&w);
 	}
 	free(v);
-	an_rank_release(&k);
+	an_rank_free(k);
 	ls_reader_release(&r);
 	return status;
 }

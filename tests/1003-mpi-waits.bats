@@ -202,6 +202,17 @@ OUT
 	[[ "$stderr" == *"tr-waits: <stdin>: 1 wait states cut to their activity's duration (clock skew)"* ]]
 }
 
+@test "a send outside any MPI call: its message gets no wait state, and that is said" {
+	# rank 0 records a send at 500 in main, in no MPI call (a broken or
+	# hand-made trace): tr-deps matches it to rank 1's receive, but no
+	# MPI activity sent it, so the receive's wait cannot be decided.
+	run --separate-stderr analyse send-outside
+	assert_success
+	assert_output '{"k":"edge","from":3,"to":4,"type":"msg"}'
+	[[ "$stderr" == *"tr-waits: <stdin>: 1 message events in no MPI call: no wait state for them"* ]]
+	[[ "$stderr" == *"tr-waits: <stdin>: 1 edges or instance members naming no MPI send, receive or collective"* ]]
+}
+
 @test "total blame equals total waiting time in every scenario" {
 	for f in "$DATA"/mpi/*.ndjson; do
 		name=$(basename "$f" .ndjson)

@@ -23,13 +23,12 @@ static int take(void *ctx, const struct ls_record *rec, const char **why)
 static void stage(struct stage_io *io)
 {
 	static const enum ls_kind replaces[] = { LS_K_EDGE, LS_K_INSTANCE, 0 };
-	struct an_deps d;
+	struct an_deps *d = an_deps_new(&io->w);
 
-	an_deps_init(&d, &io->w);
-	if (stage_run(&(struct stage){ .producer = "fuzz", .replaces = replaces,
-				       .reads = an_deps_reads(), .take = take, .ctx = &d }, io) == 0)
-		an_deps_finish(&d);
-	an_deps_release(&d);
+	if (d && stage_run(&(struct stage){ .producer = "fuzz", .replaces = replaces,
+					    .reads = an_deps_reads(), .take = take, .ctx = d }, io) == 0)
+		an_deps_finish(d);
+	an_deps_free(d);
 }
 #elif defined(FUZZ_WAITS)
 #include "../../analysis/waits.h"
@@ -42,14 +41,13 @@ static int take(void *ctx, const struct ls_record *rec, const char **why)
 static void stage(struct stage_io *io)
 {
 	static const enum ls_kind replaces[] = { LS_K_WAIT, LS_K_IDLE, LS_K_BLAME, LS_K_WAIT_SUMMARY, 0 };
-	struct an_waits a;
+	struct an_waits *a = an_waits_new(&io->w);
 
-	an_waits_init(&a, &io->w);
-	if (stage_run(&(struct stage){ .producer = "fuzz", .replaces = replaces,
-				       .reads = an_waits_reads(), .take = take, .ctx = &a }, io) == 0 &&
-	    an_waits_finish(&a) == 0)
-		an_waits_summary(&a);
-	an_waits_release(&a);
+	if (a && stage_run(&(struct stage){ .producer = "fuzz", .replaces = replaces,
+					    .reads = an_waits_reads(), .take = take, .ctx = a }, io) == 0 &&
+	    an_waits_finish(a) == 0)
+		an_waits_summary(a);
+	an_waits_free(a);
 }
 #elif defined(FUZZ_CRITPATH)
 #include "../../analysis/critpath.h"
@@ -74,25 +72,26 @@ static void stage(struct stage_io *io)
 
 static void stage(struct stage_io *io)
 {
-	struct an_rank k;
+	struct an_rank *k = an_rank_new(true);
 	struct an_rating *v = NULL;
 	struct ls_record rec;
 	const char *why;
 	uint32_t n;
 	int rc;
 
-	an_rank_init(&k, true);
+	if (!k)
+		return;
 	ls_reader_skim(&io->r, ~an_rank_reads());
-	while ((rc = ls_read(&io->r, &rec)) > 0 && an_rank_take(&k, &rec, &why) == 0)
+	while ((rc = ls_read(&io->r, &rec)) > 0 && an_rank_take(k, &rec, &why) == 0)
 		;
-	if (rc == 0 && an_rank_rate(&k, true, &v, &n) == 0)
+	if (rc == 0 && an_rank_rate(k, true, &v, &n) == 0)
 		for (int p = 0; p < LS_P__COUNT; p++) {
 			uint64_t min, max;
 
-			an_rank_wait_range(&k, (enum ls_pattern)p, &min, &max);
+			an_rank_wait_range(k, (enum ls_pattern)p, &min, &max);
 		}
 	free(v);
-	an_rank_release(&k);
+	an_rank_free(k);
 }
 #else
 #error "build with -DFUZZ_DEPS, -DFUZZ_WAITS, -DFUZZ_CRITPATH or -DFUZZ_RANK"
