@@ -95,7 +95,8 @@ static void print_stats(const char *path, const struct ls_front_report *r)
 		fprintf(stderr, "%s: %" PRIu64 " records without meaning here, left out\n", path,
 			r->ignored);
 	if (r->runs)
-		fprintf(stderr, "%s: events sorted in %" PRIu64 " runs on disk\n", path, r->runs);
+		fprintf(stderr, "%s: events sorted in %" PRIu64 " runs on disk (%" PRIu64
+			" merges of 64 into one)\n", path, r->runs, r->merges);
 }
 
 int main(int argc, char **argv)

@@ -13,6 +13,7 @@
 #define MAX_ID (UINT32_C(1) << 24)
 #define DEFAULT_MEM ((size_t)64 << 20)
 #define RUN_BLOCK 512	/* events read back from a run at a time */
+#define FAN_IN 64	/* runs open at once: past it they are merged into one */
 
 static int fail(struct ls_front *f, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -161,37 +162,169 @@ static int write_before(struct ls_front *f, int64_t t)
 	return 0;
 }
 
-/* Sort what is held into a run of its own in an unlinked temporary file. */
-static int spill(struct ls_front *f)
+static const char *tmp_dir(void)
 {
-	const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	struct ls_front_run run = { NULL, NULL, 0, 0 };
+	return getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+}
+
+/* A new run in an unlinked temporary file, gone with the process however it ends. */
+static int open_run(struct ls_front *f, struct ls_front_run *run)
+{
 	char path[4096];
 	int fd;
 
-	if (snprintf(path, sizeof(path), "%s/tr-read-run-XXXXXX", dir) >= (int)sizeof(path) ||
+	*run = (struct ls_front_run){ NULL, NULL, 0, 0 };
+	if (snprintf(path, sizeof(path), "%s/tr-read-run-XXXXXX", tmp_dir()) >= (int)sizeof(path) ||
 	    (fd = mkstemp(path)) < 0)
 		return fail(f, LS_ERR_IO, "cannot make a temporary file in %s to sort events in: %s",
-			    dir, strerror(errno));
-	unlink(path);	/* gone with the process, however it ends */
-	if (!(run.file = fdopen(fd, "w+b"))) {
+			    tmp_dir(), strerror(errno));
+	unlink(path);
+	if (!(run->file = fdopen(fd, "w+b"))) {
 		close(fd);
 		return fail(f, LS_ERR_NOMEM, "out of memory");
 	}
-	sort_events(f->buf, f->nbuf);
-	if (fwrite(f->buf, sizeof(*f->buf), f->nbuf, run.file) != f->nbuf ||
-	    fflush(run.file) != 0) {
-		int e = errno;
+	return 0;
+}
 
-		fclose(run.file);
-		return fail(f, LS_ERR_IO, "cannot sort events in a temporary file in %s: %s", dir,
-			    strerror(e));
+/* Write n events to a run; rewind it for reading back when done (n 0). */
+static int run_write(struct ls_front *f, struct ls_front_run *run, const struct ls_event *v,
+		     uint32_t n)
+{
+	if (n ? fwrite(v, sizeof(*v), n, run->file) == n : fflush(run->file) == 0) {
+		if (!n)
+			rewind(run->file);
+		return 0;
+	}
+	return fail(f, LS_ERR_IO, "cannot sort events in a temporary file in %s: %s", tmp_dir(),
+		    strerror(errno));
+}
+
+static void close_run(struct ls_front_run *run)
+{
+	fclose(run->file);
+	free(run->block);
+}
+
+/* The next event of run r, or NULL at its end (or on a read error, said). */
+static const struct ls_event *run_head(struct ls_front *f, struct ls_front_run *r)
+{
+	if (r->at == r->n) {
+		if (!r->block && !(r->block = malloc(RUN_BLOCK * sizeof(*r->block)))) {
+			fail(f, LS_ERR_NOMEM, "out of memory");
+			return NULL;
+		}
+		r->n = (uint32_t)fread(r->block, sizeof(*r->block), RUN_BLOCK, r->file);
+		r->at = 0;
+		if (r->n == 0) {
+			if (ferror(r->file))
+				fail(f, LS_ERR_IO, "cannot read back sorted events: %s",
+				     strerror(errno));
+			return NULL;
+		}
+	}
+	return &r->block[r->at];
+}
+
+/* Whether run a's head comes before run b's. */
+static bool head_before(const struct ls_front *f, uint32_t a, uint32_t b)
+{
+	const struct ls_front_run *x = &f->runs[a], *y = &f->runs[b];
+
+	return before(&x->block[x->at], &y->block[y->at]) < 0;
+}
+
+/* Restore the heap h[0 .. n-1] of runs (earliest head first) below i. */
+static void sift_down(const struct ls_front *f, uint32_t *h, uint32_t n, uint32_t i)
+{
+	for (;;) {
+		uint32_t c = 2 * i + 1, x;
+
+		if (c >= n)
+			return;
+		if (c + 1 < n && head_before(f, h[c + 1], h[c]))
+			c++;
+		if (!head_before(f, h[c], h[i]))
+			return;
+		x = h[i];
+		h[i] = h[c];
+		h[c] = x;
+		i = c;
+	}
+}
+
+/*
+ * Merge every run, the earliest head each time (a heap of at most FAN_IN
+ * runs): written as the stream (to NULL), or into the run to.
+ */
+static int merge(struct ls_front *f, struct ls_front_run *to)
+{
+	uint32_t h[FAN_IN], n = 0;
+	int rc;
+
+	for (uint32_t i = 0; i < f->nruns; i++) {
+		if (run_head(f, &f->runs[i]))
+			h[n++] = i;
+		else if (f->err[0])
+			return LS_ERR_IO;
+	}
+	for (uint32_t i = n / 2; i-- > 0;)
+		sift_down(f, h, n, i);
+	while (n) {
+		struct ls_front_run *r = &f->runs[h[0]];
+
+		if ((rc = to ? run_write(f, to, &r->block[r->at], 1) : emit(f, &r->block[r->at])) < 0)
+			return rc;
+		r->at++;
+		if (!run_head(f, r)) {
+			if (f->err[0])
+				return LS_ERR_IO;
+			h[0] = h[--n];
+		}
+		sift_down(f, h, n, 0);
+	}
+	return to ? run_write(f, to, NULL, 0) : 0;
+}
+
+/* FAN_IN runs are open: merge them into one, so that files stay few. */
+static int merge_runs(struct ls_front *f)
+{
+	struct ls_front_run one;
+	int rc;
+
+	if ((rc = open_run(f, &one)) < 0)
+		return rc;
+	if ((rc = merge(f, &one)) < 0) {
+		close_run(&one);
+		return rc;
+	}
+	for (uint32_t r = 0; r < f->nruns; r++)
+		close_run(&f->runs[r]);
+	f->runs[0] = one;
+	f->nruns = 1;
+	f->report->merges++;
+	return 0;
+}
+
+/* Sort what is held into a run of its own in an unlinked temporary file. */
+static int spill(struct ls_front *f)
+{
+	struct ls_front_run run;
+	int rc;
+
+	if (f->nruns == FAN_IN && (rc = merge_runs(f)) < 0)
+		return rc;
+	if ((rc = open_run(f, &run)) < 0)
+		return rc;
+	sort_events(f->buf, f->nbuf);
+	if ((rc = run_write(f, &run, f->buf, f->nbuf)) < 0 ||
+	    (rc = run_write(f, &run, NULL, 0)) < 0) {
+		close_run(&run);
+		return rc;
 	}
 	if (ls_vec_room(&f->runs, &f->runs_cap, f->nruns, sizeof(*f->runs)) < 0) {
-		fclose(run.file);
+		close_run(&run);
 		return fail(f, LS_ERR_NOMEM, "out of memory");
 	}
-	rewind(run.file);
 	f->runs[f->nruns++] = run;
 	f->report->runs++;
 	f->nbuf = f->open_from = 0;
@@ -214,9 +347,15 @@ struct ls_event *ls_front_add(struct ls_front *f, uint64_t stream, int64_t t, en
 	}
 	if (f->nbuf >= f->max && spill(f) < 0)	/* the bound, whatever room the buffer has */
 		return NULL;
-	if (ls_vec_room(&f->buf, &f->cap, f->nbuf, sizeof(*f->buf)) < 0) {
-		fail(f, LS_ERR_NOMEM, "out of memory");
-		return NULL;
+	if (f->nbuf >= f->cap) {
+		uint32_t had = f->cap;
+
+		if (ls_vec_room(&f->buf, &f->cap, f->nbuf, sizeof(*f->buf)) < 0) {
+			fail(f, LS_ERR_NOMEM, "out of memory");
+			return NULL;
+		}
+		/* a run on disk holds whole events: no byte of them uninitialized */
+		memset(f->buf + had, 0, (size_t)(f->cap - had) * sizeof(*f->buf));
 	}
 	/* only what every kind reads is set; the reader sets the rest */
 	ev = &f->buf[f->nbuf++];
@@ -251,58 +390,12 @@ int ls_front_until(struct ls_front *f, int64_t t)
 	return f->nbuf ? write_before(f, t) : 0;
 }
 
-/* The next event of run r, or NULL at its end (or on a read error, said). */
-static const struct ls_event *run_head(struct ls_front *f, struct ls_front_run *r)
-{
-	if (r->at == r->n) {
-		if (!r->block && !(r->block = malloc(RUN_BLOCK * sizeof(*r->block)))) {
-			fail(f, LS_ERR_NOMEM, "out of memory");
-			return NULL;
-		}
-		r->n = (uint32_t)fread(r->block, sizeof(*r->block), RUN_BLOCK, r->file);
-		r->at = 0;
-		if (r->n == 0) {
-			if (ferror(r->file))
-				fail(f, LS_ERR_IO, "cannot read back sorted events: %s",
-				     strerror(errno));
-			return NULL;
-		}
-	}
-	return &r->block[r->at];
-}
-
-/* Merge the runs: the earliest head each time (runs are few). */
-static int merge(struct ls_front *f)
-{
-	int rc;
-
-	if (f->nbuf && (rc = spill(f)) < 0)
-		return rc;
-	for (;;) {
-		struct ls_front_run *best = NULL;
-		const struct ls_event *head = NULL;
-
-		for (uint32_t i = 0; i < f->nruns; i++) {
-			const struct ls_event *h = run_head(f, &f->runs[i]);
-
-			if (f->err[0])
-				return LS_ERR_IO;
-			if (h && (!head || before(h, head) < 0)) {
-				head = h;
-				best = &f->runs[i];
-			}
-		}
-		if (!best)
-			return 0;
-		if ((rc = emit(f, head)) < 0)
-			return rc;
-		best->at++;
-	}
-}
-
 int ls_front_finish(struct ls_front *f)
 {
-	int rc = f->nruns ? merge(f) : write_before(f, INT64_MAX);
+	int rc = f->nbuf && f->nruns ? spill(f) : 0;
+
+	if (rc == 0)
+		rc = f->nruns ? merge(f, NULL) : write_before(f, INT64_MAX);
 
 	if (rc < 0)
 		return rc;
@@ -326,10 +419,8 @@ void ls_front_release(struct ls_front *f)
 {
 	for (uint32_t s = 0; s < f->nstreams; s++)
 		free(f->streams[s].open);
-	for (uint32_t r = 0; r < f->nruns; r++) {
-		fclose(f->runs[r].file);
-		free(f->runs[r].block);
-	}
+	for (uint32_t r = 0; r < f->nruns; r++)
+		close_run(&f->runs[r]);
 	free(f->runs);
 	free(f->streams);
 	free(f->roles);

@@ -12,7 +12,8 @@
  * new time, and then holds only the events of one time). A reader that
  * cannot say so holds everything: past the memory bound the front sorts
  * what it holds into a run in an unlinked temporary file, and at the end
- * merges the runs; memory stays bounded, and nothing is left behind on
+ * merges the runs; memory stays bounded, so do open files (64 runs are
+ * merged into one before a 65th is made), and nothing is left behind on
  * any exit.
  */
 #ifndef LS_FRONT_H
@@ -45,6 +46,7 @@ struct ls_front_report {
 	uint64_t open_at_end;		/* enters never left */
 	uint64_t filtered;		/* events left out by -p, -s, -t */
 	uint64_t runs;			/* sorted runs spilled to temporary files */
+	uint64_t merges;		/* times the 64 open runs were merged into one */
 	uint64_t ignored;		/* records of the format with no meaning here */
 	struct {			/* the reader's oddities (ls_front_odd) */
 		uint64_t n;

@@ -28,6 +28,17 @@ group_passes() {
 	assert_equal "$(ls -A "$BATS_TEST_TMPDIR/tmp")" ""
 }
 
+@test "reader front: the runs it writes to disk hold no uninitialized byte (valgrind)" {
+	unit=$(command -v ls-unit)
+	if grep -qa -e __asan_init -e __tsan_init "$unit"; then
+		skip "a sanitizer build: valgrind cannot run it (the plain build checks this)"
+	fi
+	mkdir "$BATS_TEST_TMPDIR/tmp"
+	TMPDIR="$BATS_TEST_TMPDIR/tmp" run valgrind -q --error-exitcode=9 "$unit" front
+	assert_success
+	assert_output ""
+}
+
 @test "id map: puts, gets and deletes agree with a plain array" {
 	group_passes idmap
 }
