@@ -259,7 +259,8 @@ static void candidate(struct an_waits *a, uint32_t w, int64_t t, uint64_t ev,
 	struct an_act *x = &a->acts[w];
 	uint32_t old = x->cause_act;
 
-	if (t <= x->cause_t)
+	/* the latest cause; of equal ones, the earliest event, whatever order the edges came in */
+	if (t < x->cause_t || (t == x->cause_t && (old == LS_NONE || ev >= x->cause_ev)))
 		return;
 	act_ref(a, c);
 	x->cause_t = t;

@@ -1,6 +1,7 @@
 /* The command line and the read-pass-take loop every analysis stage has. */
 #include <getopt.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "../libstream/error.h"
@@ -33,31 +34,45 @@ static bool jobs_arg(const char *arg, unsigned *jobs)
 int stage_open(int argc, char **argv, const char *flag_name, bool *flag,
 	       unsigned *jobs, void (*usage)(FILE *), struct stage_io *io)
 {
-	const struct option longopts[] = {
-		{ flag_name, no_argument, NULL, 'F' },
-		TOOL_LONGOPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
+	return stage_open_with(argc, argv, &(struct stage_args){ flag_name, flag, jobs, NULL, NULL,
+								 NULL }, usage, io);
+}
+
+int stage_open_with(int argc, char **argv, const struct stage_args *a, void (*usage)(FILE *),
+		    struct stage_io *io)
+{
+	struct option longopts[16] = { { a->flag_name, no_argument, NULL, 'F' } };
+	const struct option common[] = { TOOL_LONGOPTIONS, { NULL, 0, NULL, 0 } };
 	struct tool_output out = { false, false };
 	enum ls_format format;
-	int ch;
+	size_t n = 1;
+	int ch, rc;
 
-	while ((ch = getopt_long(argc, argv, jobs ? TOOL_OPTIONS "j:" : TOOL_OPTIONS,
+	for (const struct option *o = a->more; o && o->name && n < 9; o++)
+		longopts[n++] = *o;
+	memcpy(longopts + n, common, sizeof(common));
+	while ((ch = getopt_long(argc, argv, a->jobs ? TOOL_OPTIONS "j:" : TOOL_OPTIONS,
 				 longopts, NULL)) != -1) {
 		if (tool_option(ch, &out, usage))
 			continue;
-		if (ch == 'j' && jobs) {
-			if (!jobs_arg(optarg, jobs)) {
+		if (ch == 'j' && a->jobs) {
+			if (!jobs_arg(optarg, a->jobs)) {
 				tool_error("-j %s: give a number of threads from 1 to 64", optarg);
 				return 2;
 			}
 			continue;
 		}
-		if (ch != 'F') {
-			usage(stderr);
-			return 2;
+		if (ch == 'F') {
+			*a->flag = true;
+			continue;
 		}
-		*flag = true;
+		if (a->option && ch != '?' && ch != ':') {
+			if ((rc = a->option(ch, optarg, a->ctx)))
+				return rc;
+			continue;
+		}
+		usage(stderr);
+		return 2;
 	}
 	if (argc - optind > 1 || tool_output_format(&out, &format) < 0) {
 		usage(stderr);
@@ -102,6 +117,22 @@ static bool within_limit(const struct stage *st, const struct stage_io *io)
 	return false;
 }
 
+/* No stage of before has made the input (its header): else false, said. */
+static bool not_yet(const struct ls_reader *r, const struct ls_record *header,
+		    const char *const *before)
+{
+	char where[64];
+
+	for (; before && *before; before++)
+		if (ls_header_has_stage(header, *before) == 1) {
+			tool_error("%s: %s: the stream has been through %s already: run %s before it",
+				   r->name, ls_reader_where(r, where, sizeof(where)), *before,
+				   tool_stage()->tool);
+			return false;
+		}
+	return true;
+}
+
 int stage_run(const struct stage *st, struct stage_io *io)
 {
 	struct ls_reader *r = &io->r;
@@ -118,7 +149,7 @@ int stage_run(const struct stage *st, struct stage_io *io)
 	while ((rc = ls_read(r, &rec)) > 0) {
 		if (!header && rec.kind == LS_K_HEADER) {
 			header = true;
-			if (!tool_made_by(r, &rec, st->needs))
+			if (!tool_made_by(r, &rec, st->needs) || !not_yet(r, &rec, st->before))
 				return 1;
 			if ((rc = ls_write_header_from(w, &rec, tool_stage())) < 0)
 				return tool_write_error(r, w, rc);
@@ -130,7 +161,7 @@ int stage_run(const struct stage *st, struct stage_io *io)
 		if (dropped & LS_KIND_BIT(rec.kind))
 			continue;
 		mark = ls_writer_mark(w);
-		if ((rc = ls_write_record(w, &rec)) < 0)
+		if (!st->writes && (rc = ls_write_record(w, &rec)) < 0)
 			return tool_write_error(r, w, rc);
 		if (r->recno % MEM_EVERY == 0 && !within_limit(st, io))
 			return 1;
@@ -138,7 +169,8 @@ int stage_run(const struct stage *st, struct stage_io *io)
 			if (rc != LS_ERR_SYNTAX)
 				return tool_write_error(r, w, rc);
 			/* the bad record is not passed on, where it can be helped */
-			ls_writer_unwrite(w, mark);
+			if (!st->writes)
+				ls_writer_unwrite(w, mark);
 			tool_error("%s: %s: %s", r->name,
 				   ls_reader_where(r, where, sizeof(where)), why);
 			return 1;

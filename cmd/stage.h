@@ -3,11 +3,13 @@
  * options, one flag of its own, at most one input), and the loop that
  * reads a stream, passes every record on (dropping the derived records
  * the stage replaces), and lets the stage take each record after it has
- * been written.
+ * been written; or, for a stage that rewrites and reorders records (its
+ * own output), hands it each record to write itself.
  */
 #ifndef STAGE_H
 #define STAGE_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -17,10 +19,16 @@
 struct stage {
 	const char *producer;	/* for a fresh header: "tr-deps 0.1.0" */
 	const char *const *needs;	/* stages that must have made the input, ending in NULL */
+	const char *const *before;	/* stages that must not have: this one goes before them */
 	const enum ls_kind *replaces;	/* kinds dropped from the input, ending in 0 */
 	uint64_t reads;	/* kinds whose fields take reads (LS_KIND_BIT); the others are only framed */
-	/* returns 0 or a negative error, with *why set for LS_ERR_SYNTAX */
+	/*
+	 * returns 0 or a negative error, with *why set for LS_ERR_SYNTAX;
+	 * takes each record after it was written, or with writes set before:
+	 * the stage writes it (or what it makes of it) itself, when it will
+	 */
 	int (*take)(void *ctx, const struct ls_record *rec, const char **why);
+	bool writes;
 	/* what the stage holds, in words, for a message when it holds too much */
 	void (*held)(const void *ctx, char *what, size_t n);
 	void *ctx;
@@ -40,6 +48,21 @@ struct stage_io {
  */
 int stage_open(int argc, char **argv, const char *flag_name, bool *flag,
 	       unsigned *jobs, void (*usage)(FILE *), struct stage_io *io);
+
+/* A stage's options beyond the common ones. */
+struct stage_args {
+	const char *flag_name;		/* --NAME, setting *flag */
+	bool *flag;
+	unsigned *jobs;			/* not NULL: -j N (1 to 64 threads) */
+	const struct option *more;	/* long options of its own (at most 8), ending in a zero entry */
+	/* one of more (its val, its argument): 0, or the status to exit with after a message */
+	int (*option)(int val, const char *arg, void *ctx);
+	void *ctx;
+};
+
+/* stage_open with options of the stage's own (struct option: getopt.h). */
+int stage_open_with(int argc, char **argv, const struct stage_args *a, void (*usage)(FILE *),
+		    struct stage_io *io);
 
 /*
  * Run st over the input into the output: the input's header with this

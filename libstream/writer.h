@@ -200,6 +200,12 @@ static inline void ls_put_entry_u64(struct ls_writer *w, const char *name, uint6
 void ls_put_uints(struct ls_writer *w, enum ls_field f, const uint32_t *v,
 		  uint32_t n);
 
+/* Append n bytes of encoded key and value as they are (a field of another record). */
+static inline void ls_put_raw(struct ls_writer *w, const uint8_t *p, size_t n)
+{
+	w->oom |= ls_buf_add(w->build, p, n) < 0;
+}
+
 /* Copy field f of rec (key and value) as it is; it must be present. */
 void ls_put_field(struct ls_writer *w, const struct ls_record *rec,
 		  enum ls_field f);

@@ -1,0 +1,195 @@
+#!/usr/bin/env bats
+# tr-clock on hand-written scenarios (every new time computed by hand
+# below), on a generated trace with clocks set off by known amounts, and
+# on bad input.
+
+load common
+
+setup() {
+	TMP=$(mktemp -d)
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+# Scenario NAME of tests/data/clock/ (or DIR/NAME) after DIR's definitions,
+# tr-deps and tr-clock ARGS: its records after the definitions.
+clock() {
+	set -o pipefail
+	local dir=$1 name=$2
+	shift 2
+	cat "$DATA/$dir/defs.ndjson" "$DATA/$name.ndjson" | tr-deps -M | tr-clock -J "$@" |
+		grep -v -E '"k":"(header|process|stream|region|comm)"'
+}
+
+@test "a receive before its send: its rank moves as a whole, its intervals kept" {
+	# Rank 1's recv (id 4) at 200 came before rank 0's send (9) at 510:
+	# it moves to 510 (least latency 0), 310 later. The events after it on
+	# rank 1 move by 310 too; those before it (1 main 0, 3 MPI_Recv 150)
+	# are the source of no edge that stops them: they move by 310 as well.
+	# Rank 0 is not moved. The edge comes after every event read before it
+	# (up to 9: rank 1's enter 6 is at 610 now).
+	run --separate-stderr clock mpi clock/recv-early --summary
+	assert_success
+	assert_output - <<'OUT'
+{"k":"enter","id":0,"t":0,"s":0,"r":0}
+{"k":"enter","id":2,"t":100,"s":0,"r":14}
+{"k":"enter","id":1,"t":310,"s":1,"r":0}
+{"k":"leave","id":7,"t":400,"s":0,"r":14}
+{"k":"enter","id":3,"t":460,"s":1,"r":2}
+{"k":"enter","id":8,"t":500,"s":0,"r":1}
+{"k":"send","id":9,"t":510,"s":0,"peer":1,"tag":0,"comm":0}
+{"k":"recv","id":4,"t":510,"s":1,"peer":0,"tag":0,"comm":0}
+{"k":"leave","id":10,"t":520,"s":0,"r":1}
+{"k":"leave","id":5,"t":520,"s":1,"r":2}
+{"k":"enter","id":6,"t":610,"s":1,"r":14}
+{"k":"edge","from":9,"to":4,"type":"msg"}
+{"k":"leave","id":11,"t":910,"s":1,"r":14}
+{"k":"leave","id":12,"t":1000,"s":0,"r":0}
+{"k":"leave","id":13,"t":1310,"s":1,"r":0}
+{"k":"trailer"}
+OUT
+	[[ "$stderr" == *"<stdin>: 1 edges broke the clock condition; 7 of 14 events moved, by 0.000000310 s at most, 0.000002170 s in all"* ]] || fail "$stderr"
+	[[ "$stderr" == *"  msg                     1"* ]] || fail "$stderr"
+	# with a least message latency of 40 ns it lands at 550
+	run clock mpi clock/recv-early --latency msg=40
+	assert_line '{"k":"recv","id":4,"t":550,"s":1,"peer":0,"tag":0,"comm":0}'
+	assert_line '{"k":"leave","id":13,"t":1350,"s":1,"r":0}'
+}
+
+@test "a kernel before its launch: the GPU stream moves; a host call it would pass is left, counted" {
+	# Kernel 1 enters at 80, its launch (2) at 100: the GPU stream moves by
+	# 20 (kernel 1 100..520, kernel 2 from 730). Kernel 2's launch (10) at
+	# 720 is then before it: no more to move. Kernel 2 now ends at 1010,
+	# after the cuStreamSynchronize that waited for it (1000): the host is
+	# not moved for the GPU's clock (it would move every launch after it),
+	# the edge is counted.
+	run --separate-stderr clock cuda crit/skewed-launch --summary
+	assert_success
+	assert_output - <<'OUT'
+{"k":"enter","id":0,"t":0,"s":0,"r":0}
+{"k":"enter","id":2,"t":100,"s":0,"r":1,"ref_stream":2}
+{"k":"enter","id":1,"t":100,"s":2,"r":2}
+{"k":"edge","from":2,"to":1,"type":"launch"}
+{"k":"leave","id":3,"t":110,"s":0,"r":1}
+{"k":"enter","id":4,"t":110,"s":0,"r":11}
+{"k":"leave","id":5,"t":520,"s":2,"r":2}
+{"k":"leave","id":6,"t":700,"s":0,"r":11}
+{"k":"enter","id":7,"t":700,"s":0,"r":3,"ref_stream":2}
+{"k":"leave","id":8,"t":710,"s":0,"r":3}
+{"k":"edge","from":5,"to":8,"type":"sync"}
+{"k":"enter","id":10,"t":720,"s":0,"r":1,"ref_stream":2}
+{"k":"leave","id":11,"t":730,"s":0,"r":1}
+{"k":"enter","id":9,"t":730,"s":2,"r":2}
+{"k":"edge","from":10,"to":9,"type":"launch"}
+{"k":"enter","id":12,"t":740,"s":0,"r":3,"ref_stream":2}
+{"k":"leave","id":14,"t":1000,"s":0,"r":3}
+{"k":"leave","id":13,"t":1010,"s":2,"r":2}
+{"k":"edge","from":13,"to":14,"type":"sync"}
+{"k":"leave","id":15,"t":1050,"s":0,"r":0}
+{"k":"trailer"}
+OUT
+	[[ "$stderr" == *"tr-clock: <stdin>: 1 GPU activities that ended after the host call that waited for them"* ]] || fail "$stderr"
+	[[ "$stderr" == *"1 edges broke the clock condition; 4 of 16 events moved, by 0.000000020 s at most, 0.000000080 s in all"* ]] || fail "$stderr"
+}
+
+@test "a stream whose clocks agree comes back record for record" {
+	for name in late-sender late-receiver collectives ring; do
+		cat "$DATA/mpi/defs.ndjson" "$DATA/mpi/$name.ndjson" | tr-deps -M > "$TMP/d.tr"
+		tr-clock "$TMP/d.tr" > "$TMP/c.tr" 2> "$TMP/err"
+		assert_equal "$(cat "$TMP/err")" ""
+		cmp <(body "$TMP/d.tr") <(body "$TMP/c.tr") || fail "$name changed"
+	done
+}
+
+# A generated run (2 ranks, a GPU stream each) as read, and the same with
+# rank 1's clock 5000 ns behind and rank 0's GPU 3000 ns behind its host:
+# $TMP/true.tr and $TMP/skewed.tr, both after tr-deps.
+skewed_pair() {
+	gen-otf2 -r 2 -t 1 -i 3 "$TMP/g/t" > /dev/null
+	tr-read -J "$TMP/g/t.otf2" > "$TMP/u.json"
+	tr-deps -M "$TMP/u.json" > "$TMP/true.tr"
+	jq -c 'if .t != null and .s != null then
+		(if .s == 2 or .s == 3 then .t -= 5000 elif .s == 1 then .t -= 3000 else . end)
+		else . end' "$TMP/u.json" > "$TMP/s1.json"
+	(grep -v -e '"t":' -e '"k":"trailer"' "$TMP/s1.json"
+	 grep '"t":' "$TMP/s1.json" | jq -s -c 'sort_by([.t, .s])[]'
+	 echo '{"k":"trailer"}') | tr-deps -M > "$TMP/skewed.tr"
+}
+
+# "id t" of every event of stream file $1, ordered as join wants.
+times() {
+	tr-cat -J "$1" | jq -r 'select(.t != null and .id != null) | "\(.id) \(.t)"' | sort
+}
+
+@test "clocks set off by known amounts: corrected within the least latencies, exactly with them" {
+	skewed_pair
+	# the generated run's least latencies: a message 2000 ns, a launch 900
+	tr-clock --latency msg=2000 --latency launch=900 "$TMP/skewed.tr" > "$TMP/fixed.tr"
+	cmp <(times "$TMP/true.tr") <(times "$TMP/fixed.tr") || fail "not the true times"
+	# with none given (0): each clock is behind by the latency it could not see,
+	# rank 1's host by the message's 2000, its GPU by that and the launch's 900,
+	# rank 0's GPU by the launch's 900; every interval kept
+	tr-clock "$TMP/skewed.tr" > "$TMP/fixed0.tr"
+	times "$TMP/true.tr" > "$TMP/true.t"
+	times "$TMP/fixed0.tr" > "$TMP/fixed0.t"
+	run bash -c "join '$TMP/true.t' '$TMP/fixed0.t' | awk '{ print \$3 - \$2 }' | sort -n |
+		uniq -c | awk '{ print \$2, \$1 }'"
+	assert_output - <<'OUT'
+-2900 12
+-2000 82
+-900 12
+0 82
+OUT
+	# the analysis of the corrected run is the true run's
+	for f in true fixed; do
+		tr-waits "$TMP/$f.tr" | tr-critpath | tr-rank > "$TMP/$f.rank" 2>&1
+	done
+	cmp "$TMP/true.rank" "$TMP/fixed.rank" || fail "$(diff "$TMP/true.rank" "$TMP/fixed.rank")"
+	# and tr-clock's output keeps the stream contract
+	tr-cat --check "$TMP/fixed0.tr"
+}
+
+@test "an edge into an event already written is counted, not enforced" {
+	# a window of 100 ns: rank 1's events before 410 are written before the
+	# send (510) is read
+	run --separate-stderr clock mpi clock/recv-early --window 0.0000001
+	assert_success
+	[[ "$stderr" == *"tr-clock: <stdin>: 1 edges into events already written"* ]] || fail "$stderr"
+	assert_line '{"k":"recv","id":4,"t":200,"s":1,"peer":0,"tag":0,"comm":0}'
+}
+
+@test "tr-clock goes after tr-deps and before tr-waits; bad options are refused" {
+	cat "$DATA/mpi/defs.ndjson" "$DATA/mpi/late-sender.ndjson" > "$TMP/in.ndjson"
+	tr-deps -M "$TMP/in.ndjson" | tr-waits -M > "$TMP/w.tr"
+	run tr-clock "$TMP/w.tr"
+	assert_failure 1
+	assert_output --partial "the stream has been through tr-waits already: run tr-clock before it"
+	gen-otf2 -r 2 -t 1 -i 1 "$TMP/g/t" > /dev/null
+	tr-read -M "$TMP/g/t.otf2" > "$TMP/r.tr"
+	run tr-clock "$TMP/r.tr"
+	assert_failure 1
+	assert_output --partial "the stream has not been through tr-deps: run it before tr-clock"
+	run tr-clock --window 0 "$TMP/w.tr"
+	assert_failure 2
+	assert_output "tr-clock: --window 0: give seconds, more than 0 and at most 86400"
+	run tr-clock --latency kernel=5 "$TMP/w.tr"
+	assert_failure 2
+	assert_output --partial "tr-clock: --latency kernel=5: give TYPE=NS with an edge type"
+	run tr-clock --latency msg=-1 "$TMP/w.tr"
+	assert_failure 2
+	assert_output "tr-clock: --latency msg=-1: give the latency in ns, 0 to 1000000000"
+}
+
+@test "bad input: one line naming the position, the records before it written" {
+	cat "$DATA/mpi/defs.ndjson" "$DATA/clock/recv-early.ndjson" | tr-deps -J |
+		sed '/"k":"recv","id":4,/q' > "$TMP/bad.json"
+	echo '{"k":"enter","id":99,"t":50,"s":0,"r":0}' >> "$TMP/bad.json"
+	echo '{"k":"trailer"}' >> "$TMP/bad.json"
+	run --separate-stderr tr-clock -J "$TMP/bad.json"
+	assert_failure 1
+	[[ "$stderr" == "tr-clock: $TMP/bad.json: line "*": enter at t=50 on stream 0 comes after t=200 on stream 1 (events must be ordered by time, then stream)" ]] || fail "$stderr"
+	assert_line '{"k":"recv","id":4,"t":200,"s":1,"peer":0,"tag":0,"comm":0}'
+	refute_line --partial '"id":99'
+}
