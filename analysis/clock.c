@@ -215,7 +215,8 @@ static int write_before(struct an_clock *c, int64_t t)
 			c->n[i].L, c->tr.defs.streams[c->g.n[i].s].id, c->n[i].seq, i
 		};
 	}
-	qsort(c->ready, nr, sizeof(*c->ready), by_new_time);
+	if (nr)
+		qsort(c->ready, nr, sizeof(*c->ready), by_new_time);
 	for (uint32_t k = 0; k < nr; k++) {
 		if ((rc = write_event(c, c->ready[k].i)) < 0)
 			return rc;

@@ -213,6 +213,23 @@ OUT
 	[[ "$stderr" == *"tr-waits: <stdin>: 1 edges or instance members naming no MPI send, receive or collective"* ]]
 }
 
+@test "causes at the same time: the pattern does not depend on the order edges come in" {
+	# gen-otf2's MPI_Sendrecv partners enter together: late sender (by the
+	# partner's send) and late receiver (by its receive) tie; the cause
+	# with the smaller event id wins, with the message edges where tr-deps
+	# wrote them or all at the end in reverse order
+	gen-otf2 -r 2 -t 1 -i 4 "$TMP/g/t" > /dev/null
+	tr-read -M "$TMP/g/t.otf2" | tr-deps -J > "$TMP/d.json"
+	(grep -v -e '"type":"msg"' -e '"k":"trailer"' "$TMP/d.json"
+	 grep '"type":"msg"' "$TMP/d.json" | tac
+	 echo '{"k":"trailer"}') > "$TMP/late.json"
+	tr-waits -J "$TMP/d.json" | grep -E '"k":"(wait|blame)"' | sort > "$TMP/a"
+	tr-waits -J "$TMP/late.json" | grep -E '"k":"(wait|blame)"' | sort > "$TMP/b"
+	[ -s "$TMP/a" ]
+	grep -q '"pattern":"late_receiver"' "$TMP/a"
+	cmp "$TMP/a" "$TMP/b" || fail "$(diff "$TMP/a" "$TMP/b")"
+}
+
 @test "total blame equals total waiting time in every scenario" {
 	for f in "$DATA"/mpi/*.ndjson; do
 		name=$(basename "$f" .ndjson)

@@ -1,7 +1,7 @@
 /*
  * Fuzz target: an analysis stage's read-take-write loop (stage_run, as the
  * tool runs it) over any bytes, then its end of input. Built once per
- * stage: -DFUZZ_DEPS, -DFUZZ_WAITS, -DFUZZ_CRITPATH or -DFUZZ_RANK.
+ * stage: -DFUZZ_DEPS, -DFUZZ_CLOCK, -DFUZZ_WAITS, -DFUZZ_CRITPATH or -DFUZZ_RANK.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -29,6 +29,27 @@ static void stage(struct stage_io *io)
 					    .reads = an_deps_reads(), .take = take, .ctx = d }, io) == 0)
 		an_deps_finish(d);
 	an_deps_free(d);
+}
+#elif defined(FUZZ_CLOCK)
+#include "../../analysis/clock.h"
+
+static int take(void *ctx, const struct ls_record *rec, const char **why)
+{
+	return an_clock_take(ctx, rec, why);
+}
+
+/* A window of 1 us, so that events are written as they go as well as at the end. */
+static void stage(struct stage_io *io)
+{
+	static const enum ls_kind replaces[] = { 0 };
+	struct an_clock *c = an_clock_new(&io->w, &(struct an_clock_options){ .window = 1000,
+									  .latency = { 5, 0, 3 } });
+
+	if (c && stage_run(&(struct stage){ .producer = "fuzz", .replaces = replaces,
+					    .reads = an_clock_reads(), .take = take, .writes = true,
+					    .ctx = c }, io) == 0)
+		an_clock_finish(c);
+	an_clock_free(c);
 }
 #elif defined(FUZZ_WAITS)
 #include "../../analysis/waits.h"
@@ -94,7 +115,7 @@ static void stage(struct stage_io *io)
 	an_rank_free(k);
 }
 #else
-#error "build with -DFUZZ_DEPS, -DFUZZ_WAITS, -DFUZZ_CRITPATH or -DFUZZ_RANK"
+#error "build with -DFUZZ_DEPS, -DFUZZ_CLOCK, -DFUZZ_WAITS, -DFUZZ_CRITPATH or -DFUZZ_RANK"
 #endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,0 +1,55 @@
+#!/usr/bin/env bats
+# tr-clock on every corpus archive: a valid stream the rest of the
+# pipeline takes, unchanged where the clocks agree, and on the drifting
+# GPU clock of casita-2_jacobi_blame_cpu_015 a correction that stays
+# within the drift (see tr-clock(1), GPU clocks).
+
+load common
+
+setup() {
+	corpus_setup
+}
+
+teardown() {
+	corpus_teardown
+}
+
+@test "every corpus archive: tr-clock's stream is valid, the pipeline takes it, nothing lost on the path" {
+	for dir in "$CORPUS"/otf2/*/; do
+		name=$(basename "$dir")
+		tr-read -M "$(archive "$name")" 2>/dev/null | tr-deps -M > "$TMP/d.tr" 2>/dev/null
+		tr-clock --summary "$TMP/d.tr" > "$TMP/c.tr" 2> "$TMP/err" || fail "$name: $(cat "$TMP/err")"
+		tr-cat --check "$TMP/c.tr" || fail "$name: not a valid stream"
+		if grep -q ": 0 edges broke" "$TMP/err"; then
+			cmp <(body "$TMP/d.tr") <(body "$TMP/c.tr") || fail "$name: changed, clocks agreeing"
+		fi
+		tr-waits -M "$TMP/c.tr" > "$TMP/w.tr" 2>/dev/null || fail "$name: tr-waits"
+		tr-critpath -J "$TMP/w.tr" 2> "$TMP/cerr" | grep '"k":"crit"' > "$TMP/collected"
+		! grep -q "dependencies came for events" "$TMP/cerr" || fail "$name: $(cat "$TMP/cerr")"
+		TR_CRITPATH_KEEP_ALL=1 tr-critpath -J "$TMP/w.tr" 2>/dev/null | grep '"k":"crit"' |
+			cmp - "$TMP/collected" || fail "$name: the path differs when collected"
+		tr-rank "$TMP/w.tr" > /dev/null 2>&1 && fail "$name: tr-rank took a stream without tr-critpath"
+		tr-critpath -M "$TMP/w.tr" 2>/dev/null | tr-rank > /dev/null || fail "$name: tr-rank"
+	done
+}
+
+@test "casita-2_jacobi_blame_cpu_015: kernels move after their launches, by no more than the drift" {
+	# Its GPU clock drifts against the host's: kernels begin up to 87 us
+	# before their launch by the end of the run, and the synchronizations
+	# end later and later after the kernels they wait for. tr-clock moves
+	# the GPU stream as far as the launches ask, 87 us at most, and leaves
+	# the synchronizations that end before their kernel (the host is not
+	# moved for the GPU's clock).
+	tr-read -M "$(archive casita-2_jacobi_blame_cpu_015)" 2>/dev/null | tr-deps -M 2>/dev/null |
+		tr-clock --summary > "$TMP/c.tr" 2> "$TMP/err"
+	run cat "$TMP/err"
+	assert_line "tr-clock: <stdin>: 23 GPU activities that ended after the host call that waited for them (the GPU's clock runs late there): left as they are"
+	assert_line "<stdin>: 227 edges broke the clock condition; 23772 of 300808 events moved, by 0.000087116 s at most, 1.001491766 s in all"
+	assert_line "  launch                227"
+	# no kernel begins before its launch any more
+	tr-cat -J "$TMP/c.tr" | jq -s '(map(select(.t != null and .id != null)) |
+		map({key: (.id | tostring), value: .t}) | from_entries) as $t |
+		map(select(.k == "edge" and .type == "launch" and $t[.to | tostring] < $t[.from | tostring])) |
+		length' > "$TMP/n"
+	assert_equal "$(cat "$TMP/n")" 0
+}
