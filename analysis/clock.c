@@ -10,7 +10,7 @@
 #include "graph.h"
 #include "trace.h"
 
-#define DEFAULT_WINDOW INT64_C(100000000)	/* ns */
+#define DEFAULT_WINDOW INT64_C(10000000)	/* ns */
 #define GC_MIN (1u << 16)
 #define RAISES_MAX 1000000	/* raises one edge may cause: past it, a cycle */
 
@@ -165,6 +165,17 @@ static int write_records(struct an_clock *c)
 	if (c->q_head == c->q_n) {	/* all written: start again at the front */
 		c->q_head = c->q_n = 0;
 		c->qb.n = 0;
+	} else if (c->q_head >= 4096 && c->q_head >= c->q_n / 2) {
+		/* most are written: the rest move to the front */
+		size_t from = c->q[c->q_head].at;
+
+		memmove(c->qb.p, c->qb.p + from, c->qb.n - from);
+		c->qb.n -= from;
+		c->q_n -= c->q_head;
+		memmove(c->q, c->q + c->q_head, (size_t)c->q_n * sizeof(*c->q));
+		for (uint32_t k = 0; k < c->q_n; k++)
+			c->q[k].at -= from;
+		c->q_head = 0;
 	}
 	return 0;
 }
@@ -215,8 +226,12 @@ static int write_before(struct an_clock *c, int64_t t)
 			c->n[i].L, c->tr.defs.streams[c->g.n[i].s].id, c->n[i].seq, i
 		};
 	}
-	if (nr)
-		qsort(c->ready, nr, sizeof(*c->ready), by_new_time);
+	/* mostly nothing moved: they are in input order, which is theirs */
+	for (uint32_t k = 1; k < nr; k++)
+		if (by_new_time(&c->ready[k - 1], &c->ready[k]) > 0) {
+			qsort(c->ready, nr, sizeof(*c->ready), by_new_time);
+			break;
+		}
 	for (uint32_t k = 0; k < nr; k++) {
 		if ((rc = write_event(c, c->ready[k].i)) < 0)
 			return rc;
@@ -407,14 +422,14 @@ static int edge(struct an_clock *c, const struct ls_record *rec, const char **wh
 /* Collection */
 
 /*
- * Keep the events not yet written, and those written within two windows
- * of the input (edges from them may still come); their bytes move to the
+ * Keep the events not yet written, and those written within a window of
+ * the input (edges from them may still come); their bytes move to the
  * front.
  */
 static int collect(struct an_clock *c)
 {
 	struct an_graph *g = &c->g;
-	int64_t keep_from = c->now - 2 * c->o.window;
+	int64_t keep_from = c->now - c->o.window;
 	size_t at = 0;
 	int rc;
 

@@ -33,7 +33,7 @@
 #include "../libstream/writer.h"
 
 struct an_clock_options {
-	int64_t window;			/* ns; 0: 100 ms */
+	int64_t window;			/* ns; 0: 10 ms */
 	int64_t latency[LS_E__COUNT];	/* least latency per edge type, ns */
 };
 

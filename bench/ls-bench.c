@@ -121,6 +121,7 @@ static uint64_t run_libstream(const char *path, int out)
 	}
 	if (rc < 0)
 		die(r.err);
+	count += r.ended;	/* the trailer, which ls_read takes and does not hand out */
 	ls_writer_flush(&w);
 	ls_writer_release(&w);
 	ls_reader_release(&r);

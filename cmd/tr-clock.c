@@ -88,7 +88,7 @@ static void report(const char *input, const struct an_clock_stats *st)
 				"(the GPU's clock runs late there): left as they are" },
 		{ st->late, "edges into events already written (clocks that disagree by more than "
 			    "the window?): not enforced" },
-		{ st->lost, "edges from events no longer kept (older than two windows): not checked" },
+		{ st->lost, "edges from events no longer kept (a window older than the input): not checked" },
 		{ st->too_far, "events that would move further than the window (or edges in a cycle): "
 			       "not moved" },
 	};
