@@ -36,7 +36,7 @@ OTF2OUT_OBJS = formats/otf2/otf2out.o formats/otf2/out_defs.o formats/otf2/out_e
 ANALYSIS_OBJS = analysis/blame.o analysis/clock.o analysis/critpath.o analysis/deps.o analysis/edges.o \
 	analysis/gpu/deps.o analysis/gpu/waits.o analysis/graph.o analysis/idlewait.o analysis/mpi/coll.o \
 	analysis/mpi/p2p.o analysis/omp/deps.o analysis/omp/waits.o analysis/pieces.o \
-	analysis/rank.o analysis/stack.o analysis/trace.o analysis/waitrec.o analysis/waits.o
+	analysis/rank.o analysis/retime.o analysis/stack.o analysis/trace.o analysis/waitrec.o analysis/waits.o
 TOOL_OBJS = cmd/tool.o
 STAGE_OBJS = cmd/stage.o cmd/maxmem.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
 PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps bin/tr-clock bin/tr-waits bin/tr-critpath bin/tr-rank bin/tr-otf2

@@ -10,19 +10,19 @@
  * reached (so that the intervals between a stream's events are kept).
  * An edge whose target is earlier than its source plus the least latency
  * of its type raises the target to that time: forward, the target and
- * every later event of its stream move by the same amount (and with them
- * whatever their edges lead to); backward, the earlier events of the
- * stream still held move by as much too, as far as the edges they are
- * the source of allow (a send never moves past its receive), so that a
- * clock that is off by a constant is corrected as a whole, its intervals
- * kept. Times only move later, and no event moves further than the window.
+ * every later event of its stream move by the same amount; backward, the
+ * earlier events of the stream still held move by as much too, as far as
+ * the edges they are the source of allow where the target cannot move
+ * along (written already, or a host call that waited for the GPU); what
+ * every moved event's edges lead to moves along. A clock that is off by
+ * a constant is thus corrected as a whole, its intervals kept. Times only
+ * move later, and no event moves further than the window.
  *
- * Memory: events are held while edges into them may still come: until
- * the input is a window past them (edges come as soon as both ends are
- * read, so a window longer than the clocks disagree is enough); then they
- * leave in the order of their new times (docs/stream.md rule 4), every
- * other record after the events read before it. An edge into an event
- * already written cannot move it: it is counted (a longer window helps).
+ * The events are held, and written in the order of their new times, by
+ * the re-timing engine (retime.h): a window longer than the clocks
+ * disagree lets every edge in before its target is written. An edge into
+ * an event already written cannot move it: it is counted (a longer
+ * window helps).
  */
 #ifndef AN_CLOCK_H
 #define AN_CLOCK_H

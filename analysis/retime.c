@@ -1,0 +1,285 @@
+/* The re-timing engine: held events, their new times and edges, and the re-timed stream. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../libstream/error.h"
+#include "../libstream/vec.h"
+#include "retime.h"
+
+#define GC_MIN (1u << 16)
+
+void an_retime_init(struct an_retime *rt, struct ls_writer *w, const struct ls_defs *defs,
+		    int64_t window)
+{
+	memset(rt, 0, sizeof(*rt));
+	an_graph_init(&rt->g);
+	rt->free_e = LS_NONE;
+	rt->gc_at = GC_MIN;
+	rt->now = rt->stepped = INT64_MIN;
+	rt->window = window;
+	rt->defs = defs;
+	rt->w = w;
+}
+
+int an_retime_stream(struct an_retime *rt)
+{
+	return an_graph_stream(&rt->g);
+}
+
+static int bytes_add(struct an_rt_bytes *b, const struct ls_record *rec, size_t *at)
+{
+	if (b->cap - b->n < rec->len) {
+		size_t cap = b->cap ? 2 * b->cap : 1 << 16;
+		uint8_t *p;
+
+		while (cap - b->n < rec->len)
+			cap *= 2;
+		if (!(p = realloc(b->p, cap)))
+			return LS_ERR_NOMEM;
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->n, rec->raw, rec->len);
+	*at = b->n;
+	b->n += rec->len;
+	return 0;
+}
+
+/* Writing */
+
+/* Event i as read, or with its new time in place of t (its fields in their order). */
+static int write_event(struct an_retime *rt, uint32_t i)
+{
+	const struct an_rt_node *x = &rt->n[i];
+	const uint8_t *p = rt->evb.p + x->at, *value, *raw;
+	uint64_t shift = (uint64_t)(x->L - rt->g.n[i].t);
+	struct ls_iter it;
+	struct mp_item key;
+	size_t len;
+
+	if (!shift)
+		return ls_write_raw(rt->w, p, x->len);
+	rt->moved++;
+	rt->total_shift += shift;
+	if (shift > rt->max_shift)
+		rt->max_shift = shift;
+	if (ls_map_at(p, p + x->len, &it) < 0)
+		return LS_ERR_SYNTAX;	/* it was read as a record: cannot be */
+	ls_build_begin(rt->w, it.left);
+	while (ls_map_next(&it, &key, &value, &raw, &len)) {
+		if (key.v.s.n == 1 && key.v.s.p[0] == 't')
+			ls_put_i64(rt->w, LS_F_T, x->L);
+		else
+			ls_put_raw(rt->w, raw, len);
+	}
+	return ls_build_end(rt->w);
+}
+
+/* Write the other records that wait for no event not yet written. */
+static int write_records(struct an_retime *rt)
+{
+	uint64_t limit = rt->first_held < rt->g.nn ? rt->n[rt->first_held].seq : UINT64_MAX;
+	int rc;
+
+	for (; rt->q_head < rt->q_n && rt->q[rt->q_head].seq < limit; rt->q_head++)
+		if ((rc = ls_write_raw(rt->w, rt->qb.p + rt->q[rt->q_head].at,
+				       rt->q[rt->q_head].len)) < 0)
+			return rc;
+	if (rt->q_head == rt->q_n) {	/* all written: start again at the front */
+		rt->q_head = rt->q_n = 0;
+		rt->qb.n = 0;
+	} else if (rt->q_head >= 4096 && rt->q_head >= rt->q_n / 2) {
+		/* most are written: the rest move to the front */
+		size_t from = rt->q[rt->q_head].at;
+
+		memmove(rt->qb.p, rt->qb.p + from, rt->qb.n - from);
+		rt->qb.n -= from;
+		rt->q_n -= rt->q_head;
+		memmove(rt->q, rt->q + rt->q_head, (size_t)rt->q_n * sizeof(*rt->q));
+		for (uint32_t k = 0; k < rt->q_n; k++)
+			rt->q[k].at -= from;
+		rt->q_head = 0;
+	}
+	return 0;
+}
+
+/* An event was written: it never moves again, so its out-edges go. */
+static void written(struct an_retime *rt, uint32_t i)
+{
+	struct an_rt_node *x = &rt->n[i];
+
+	x->written = true;
+	while (x->out != LS_NONE) {
+		uint32_t k = x->out;
+
+		x->out = rt->e[k].next;
+		ls_pool_give(rt->e, sizeof(*rt->e), &rt->free_e, k);
+	}
+	while (rt->first_held < rt->g.nn && rt->n[rt->first_held].written)
+		rt->first_held++;
+}
+
+static int by_new_time(const void *a, const void *b)
+{
+	const struct an_rt_ready *x = a, *y = b;
+
+	if (x->L != y->L)
+		return x->L < y->L ? -1 : 1;
+	if (x->sid != y->sid)
+		return x->sid < y->sid ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * Write the held events whose new time is before t (all of them: t =
+ * INT64_MAX), in the order of their new times, each followed by the other
+ * records that waited for it.
+ */
+static int write_before(struct an_retime *rt, int64_t t)
+{
+	uint32_t nr = 0;
+	int rc;
+
+	for (uint32_t i = rt->first_held; i < rt->g.nn; i++) {
+		if (rt->n[i].written || rt->n[i].L >= t)
+			continue;
+		if (ls_vec_room(&rt->ready, &rt->ready_cap, nr, sizeof(*rt->ready)) < 0)
+			return LS_ERR_NOMEM;
+		rt->ready[nr++] = (struct an_rt_ready){
+			rt->n[i].L, rt->defs->streams[rt->g.n[i].s].id, rt->n[i].seq, i
+		};
+	}
+	/* mostly nothing moved: they are in input order, which is theirs */
+	for (uint32_t k = 1; k < nr; k++)
+		if (by_new_time(&rt->ready[k - 1], &rt->ready[k]) > 0) {
+			qsort(rt->ready, nr, sizeof(*rt->ready), by_new_time);
+			break;
+		}
+	for (uint32_t k = 0; k < nr; k++) {
+		if ((rc = write_event(rt, rt->ready[k].i)) < 0)
+			return rc;
+		written(rt, rt->ready[k].i);
+		if ((rc = write_records(rt)) < 0)
+			return rc;
+	}
+	return write_records(rt);
+}
+
+/*
+ * Keep the events not yet written, and those written within a window of
+ * the input (edges from them may still come); their bytes move to the
+ * front.
+ */
+static int collect(struct an_retime *rt)
+{
+	struct an_graph *g = &rt->g;
+	int64_t keep_from = rt->now - rt->window;
+	size_t at = 0;
+	int rc;
+
+	if ((rc = an_graph_unmark(g)) < 0)
+		return rc;
+	for (uint32_t i = 0; i < g->nn; i++)
+		if (!rt->n[i].written || rt->n[i].L >= keep_from)
+			an_graph_keep(g, i);
+	if ((rc = an_graph_collect(g)) < 0)
+		return rc;
+	an_graph_move(g, rt->n, sizeof(*rt->n));
+	rt->first_held = an_graph_moved(g, rt->first_held);
+	if (rt->first_held == LS_NONE)
+		rt->first_held = g->nn;
+	for (uint32_t i = 0; i < g->nn; i++) {
+		struct an_rt_node *x = &rt->n[i];
+
+		x->next = an_graph_moved(g, x->next);
+		for (uint32_t k = x->out; k != LS_NONE; k = rt->e[k].next)
+			rt->e[k].to = an_graph_moved(g, rt->e[k].to);
+		if (x->written)
+			continue;
+		memmove(rt->evb.p + at, rt->evb.p + x->at, x->len);
+		x->at = at;
+		at += x->len;
+	}
+	rt->evb.n = at;
+	rt->gc_at = g->nn > UINT32_MAX / 2 ? UINT32_MAX : g->nn * 2 > GC_MIN ? g->nn * 2 : GC_MIN;
+	return 0;
+}
+
+int an_retime_event(struct an_retime *rt, const struct ls_record *rec, uint64_t id, int64_t t,
+		    uint32_t s, uint32_t *i)
+{
+	uint32_t last = rt->g.last[s];
+	int rc;
+
+	if (ls_vec_room(&rt->n, &rt->cap, rt->g.nn, sizeof(*rt->n)) < 0)
+		return LS_ERR_NOMEM;
+	if ((rc = an_graph_add(&rt->g, id, t, s, i)) < 0)
+		return rc;
+	rt->n[*i] = (struct an_rt_node){ .seq = rt->seq++, .len = rec->len, .next = LS_NONE,
+					 .out = LS_NONE };
+	rt->n[*i].L = an_retime_go_on(rt, *i);
+	if ((rc = bytes_add(&rt->evb, rec, &rt->n[*i].at)) < 0)
+		return rc;
+	if (last != LS_NONE)
+		rt->n[last].next = *i;
+	if (t > rt->now)
+		rt->now = t;
+	return 0;
+}
+
+int an_retime_edge(struct an_retime *rt, uint32_t a, uint32_t b, int64_t latency, bool moves)
+{
+	uint32_t k;
+
+	if (rt->n[a].written)
+		return 0;
+	if (ls_pool_take(&rt->e, &rt->ne, &rt->e_cap, sizeof(*rt->e), &rt->free_e, &k) < 0)
+		return LS_ERR_NOMEM;
+	rt->e[k] = (struct an_rt_edge){ b, rt->n[a].out, latency, moves };
+	rt->n[a].out = k;
+	return 0;
+}
+
+int an_retime_other(struct an_retime *rt, const struct ls_record *rec)
+{
+	if (ls_vec_room(&rt->q, &rt->q_cap, rt->q_n, sizeof(*rt->q)) < 0)
+		return LS_ERR_NOMEM;
+	rt->q[rt->q_n] = (struct an_rt_rec){ .seq = rt->seq++, .len = rec->len };
+	if (bytes_add(&rt->qb, rec, &rt->q[rt->q_n].at) < 0)
+		return LS_ERR_NOMEM;
+	rt->q_n++;
+	return 0;
+}
+
+int an_retime_step(struct an_retime *rt)
+{
+	int rc;
+
+	/* every eighth of a window, write what the window has passed */
+	if (rt->now != INT64_MIN &&
+	    (rt->stepped == INT64_MIN || rt->now - rt->window / 8 > rt->stepped)) {
+		rt->stepped = rt->now;
+		if ((rc = write_before(rt, rt->now - rt->window)) < 0)
+			return rc;
+	}
+	if (an_retime_held(rt) > rt->peak)
+		rt->peak = an_retime_held(rt);
+	return rt->g.nn >= rt->gc_at ? collect(rt) : write_records(rt);
+}
+
+int an_retime_finish(struct an_retime *rt)
+{
+	return write_before(rt, INT64_MAX);
+}
+
+void an_retime_release(struct an_retime *rt)
+{
+	an_graph_release(&rt->g);
+	free(rt->n);
+	free(rt->e);
+	free(rt->q);
+	free(rt->evb.p);
+	free(rt->qb.p);
+	free(rt->ready);
+	memset(rt, 0, sizeof(*rt));
+}

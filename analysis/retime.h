@@ -1,0 +1,139 @@
+/*
+ * The re-timing engine of the stages that move events (tr-clock; tr-project
+ * next): every event of the stream held in the event graph with a new time
+ * and the edges out of it, so that a stage's rule can move an event and
+ * what it leads to; and the re-timed stream, written in the order of the
+ * new times once the input is a window past them (docs/stream.md rule 4),
+ * every other record after the events read before it. An event keeps its
+ * record's bytes until it is written: unmoved, as it was read; moved, with
+ * its new t in place. A stream whose events do not move is written as read.
+ *
+ * Memory: the events of one window and the records waiting for them;
+ * written events are kept another window (an edge may still come from
+ * them), then dropped.
+ */
+#ifndef AN_RETIME_H
+#define AN_RETIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../libstream/defs.h"
+#include "../libstream/record.h"
+#include "../libstream/writer.h"
+#include "graph.h"
+
+/* What the engine keeps of a held event besides its graph node (same index). */
+struct an_rt_node {
+	int64_t L;		/* its new time */
+	uint64_t seq;		/* its place in the input */
+	size_t at;		/* its record's bytes in the held events' bytes */
+	uint32_t len;
+	uint32_t next;		/* the next node on its stream, LS_NONE: none yet */
+	uint32_t out;		/* its first out-edge, LS_NONE: none */
+	bool written;
+};
+
+/* An edge out of an event not yet written (dropped when it is written). */
+struct an_rt_edge {
+	uint32_t to;		/* node, LS_NONE: no longer kept */
+	uint32_t next;		/* the source's next out-edge */
+	int64_t latency;
+	bool moves;		/* the stage moves the target along with the source */
+};
+
+/* A record that is not an event, waiting for the events read before it. */
+struct an_rt_rec {
+	uint64_t seq;
+	size_t at;
+	uint32_t len;
+};
+
+/* Records' bytes, appended. */
+struct an_rt_bytes {
+	uint8_t *p;
+	size_t n, cap;
+};
+
+/* An event to write, in the order of its new time. */
+struct an_rt_ready {
+	int64_t L;
+	uint64_t sid, seq;
+	uint32_t i;
+};
+
+struct an_retime {
+	struct an_graph g;
+	struct an_rt_node *n;	/* by the graph's node index */
+	uint32_t cap;
+	struct an_rt_edge *e;
+	uint32_t ne, e_cap, free_e;
+	struct an_rt_rec *q;	/* the other records, in input order: q[q_head .. q_n) wait */
+	uint32_t q_head, q_n, q_cap;
+	struct an_rt_bytes evb, qb;
+	uint32_t first_held;	/* the earliest node not written */
+	struct an_rt_ready *ready;
+	uint32_t ready_cap;
+	uint32_t gc_at;
+	uint64_t seq;
+	int64_t now;		/* the latest event time read */
+	int64_t stepped;	/* when events were last written */
+	int64_t window;
+	const struct ls_defs *defs;
+	struct ls_writer *w;
+	uint64_t moved, max_shift, total_shift;	/* over the events written */
+	uint64_t peak;		/* events held at once */
+};
+
+/* Write to w, with the stream ids of defs (both borrowed); hold events window ns. */
+void an_retime_init(struct an_retime *rt, struct ls_writer *w, const struct ls_defs *defs,
+		    int64_t window);
+
+/* A stream was defined. Returns 0 or LS_ERR_NOMEM. */
+int an_retime_stream(struct an_retime *rt);
+
+/*
+ * Where node x goes on from the new time of the node before it on its
+ * stream: the interval between them kept (the shift its stream has
+ * reached goes on).
+ */
+static inline int64_t an_retime_go_on(const struct an_retime *rt, uint32_t x)
+{
+	uint32_t p = rt->g.n[x].prev;
+
+	return p == LS_NONE ? rt->g.n[x].t : rt->n[p].L + (rt->g.n[x].t - rt->g.n[p].t);
+}
+
+/*
+ * Hold event rec (id, t and stream index s) at a new time its stream's
+ * shift puts it (an_retime_go_on): its node in *i. Returns 0 or
+ * LS_ERR_NOMEM.
+ */
+int an_retime_event(struct an_retime *rt, const struct ls_record *rec, uint64_t id, int64_t t,
+		    uint32_t s, uint32_t *i);
+
+/* Remember the edge from node a (if it is not written yet) to node b. Returns 0 or LS_ERR_NOMEM. */
+int an_retime_edge(struct an_retime *rt, uint32_t a, uint32_t b, int64_t latency, bool moves);
+
+/* Hold a record that is not an event until the events read before it are written. */
+int an_retime_other(struct an_retime *rt, const struct ls_record *rec);
+
+/*
+ * After each record: write what the window has passed (every eighth of a
+ * window), and drop what is no longer needed. Returns 0 or an error.
+ */
+int an_retime_step(struct an_retime *rt);
+
+/* Write everything held (the input ended, or stopped at a bad record). */
+int an_retime_finish(struct an_retime *rt);
+
+/* Events held now. */
+static inline uint32_t an_retime_held(const struct an_retime *rt)
+{
+	return rt->g.nn - rt->first_held;
+}
+
+void an_retime_release(struct an_retime *rt);
+
+#endif
