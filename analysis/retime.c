@@ -78,9 +78,12 @@ static int write_event(struct an_retime *rt, uint32_t i)
 /* Write the other records that wait for no event not yet written. */
 static int write_records(struct an_retime *rt)
 {
-	uint64_t limit = rt->first_held < rt->g.nn ? rt->n[rt->first_held].seq : UINT64_MAX;
+	uint64_t limit;
 	int rc;
 
+	if (rt->q_head == rt->q_n)
+		return 0;
+	limit = rt->first_held < rt->g.nn ? rt->n[rt->first_held].seq : UINT64_MAX;
 	for (; rt->q_head < rt->q_n && rt->q[rt->q_head].seq < limit; rt->q_head++)
 		if ((rc = ls_write_raw(rt->w, rt->qb.p + rt->q[rt->q_head].at,
 				       rt->q[rt->q_head].len)) < 0)
@@ -140,7 +143,8 @@ static int write_before(struct an_retime *rt, int64_t t)
 	uint32_t nr = 0;
 	int rc;
 
-	for (uint32_t i = rt->first_held; i < rt->g.nn; i++) {
+	/* held in input order, by time: none from the first at t on is due (L >= its t) */
+	for (uint32_t i = rt->first_held; i < rt->g.nn && rt->g.n[i].t < t; i++) {
 		if (rt->n[i].written || rt->n[i].L >= t)
 			continue;
 		if (ls_vec_room(&rt->ready, &rt->ready_cap, nr, sizeof(*rt->ready)) < 0)
