@@ -167,7 +167,7 @@ static int edge(struct an_clock *c, const struct ls_record *rec, const char **wh
 	const char *type;
 	enum ls_edge e;
 	int64_t latency;
-	bool moves;
+	bool moves, whole;
 	int rc;
 
 	if (ls_get_u64(rec, LS_F_FROM, &from) < 0 || ls_get_u64(rec, LS_F_TO, &to) < 0 ||
@@ -177,16 +177,27 @@ static int edge(struct an_clock *c, const struct ls_record *rec, const char **wh
 	}
 	e = ls_edge_lookup(type, n);
 	latency = e < LS_E__COUNT ? c->o.latency[e] : 0;
-	if (!an_graph_find(&c->rt.g, to, &b) || c->rt.n[b].written) {
+	if (!an_graph_find(&c->rt.g, to, &b)) {
 		c->st.late++;
-		return 0;
+		return an_retime_other(&c->rt, rec, LS_NONE, LS_NONE);
 	}
 	if (!an_graph_find(&c->rt.g, from, &a)) {
 		c->st.lost++;
+		return an_retime_other(&c->rt, rec, LS_NONE, b);
+	}
+	/*
+	 * A collective's edges wait, as its instance does, for every event read
+	 * before them: a stage after this one takes them once all members left.
+	 * Others go as soon as their ends are written.
+	 */
+	whole = e == LS_E_COLL || e == LS_E_BARRIER;
+	if ((rc = an_retime_other(&c->rt, rec, whole ? LS_NONE : a, whole ? LS_NONE : b)) < 0 ||
+	    a == b)
+		return rc;
+	if (c->rt.n[b].written) {
+		c->st.late++;
 		return 0;
 	}
-	if (a == b)
-		return 0;
 	/*
 	 * A GPU event after the host call that waited for it: the GPU's clock
 	 * is late there, and moving the host would carry that into every
@@ -227,15 +238,14 @@ int an_clock_take(struct an_clock *c, const struct ls_record *rec, const char **
 			return rc;
 		if (rec->kind == LS_K_STREAM && (rc = an_retime_stream(&c->rt)) < 0)
 			return rc;
-		rc = an_retime_other(&c->rt, rec);
+		rc = an_retime_other(&c->rt, rec, LS_NONE, LS_NONE);
 		break;
 	case LS_C_EVENT:
 		rc = event(c, rec, why);
 		break;
 	default:
-		if (rec->kind == LS_K_EDGE && (rc = edge(c, rec, why)) < 0)
-			return rc;
-		rc = an_retime_other(&c->rt, rec);
+		rc = rec->kind == LS_K_EDGE ? edge(c, rec, why) :
+		     an_retime_other(&c->rt, rec, LS_NONE, LS_NONE);
 		break;
 	}
 	if (rc == LS_ERR_SYNTAX)	/* what came before the bad record is written */

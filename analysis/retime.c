@@ -75,19 +75,51 @@ static int write_event(struct an_retime *rt, uint32_t i)
 	return ls_build_end(rt->w);
 }
 
-/* Write the other records that wait for no event not yet written. */
+/* Whether node i (LS_NONE: no longer kept, long written) is written. */
+static bool written_or_gone(const struct an_retime *rt, uint32_t i)
+{
+	return i == LS_NONE || rt->n[i].written;
+}
+
+/*
+ * Write the other records that wait for no event. An edge waits for its
+ * ends and for the events read before it that did not move (a moved one
+ * is later than its own time, and would hold it back for nothing: a stage
+ * after this one may no longer keep its ends' activities then). Any other
+ * record (an instance) waits for every event read before it, and for the
+ * records before it that are still waiting, edges included (an instance
+ * comes after its edges).
+ */
 static int write_records(struct an_retime *rt)
 {
-	uint64_t limit;
+	uint64_t still, held;
+	bool blocked = false;
 	int rc;
 
 	if (rt->q_head == rt->q_n)
 		return 0;
-	limit = rt->first_held < rt->g.nn ? rt->n[rt->first_held].seq : UINT64_MAX;
-	for (; rt->q_head < rt->q_n && rt->q[rt->q_head].seq < limit; rt->q_head++)
-		if ((rc = ls_write_raw(rt->w, rt->qb.p + rt->q[rt->q_head].at,
-				       rt->q[rt->q_head].len)) < 0)
+	while (rt->first_still < rt->g.nn && (rt->n[rt->first_still].written ||
+					      rt->n[rt->first_still].L != rt->g.n[rt->first_still].t))
+		rt->first_still++;
+	still = rt->first_still < rt->g.nn ? rt->n[rt->first_still].seq : UINT64_MAX;
+	held = rt->first_held < rt->g.nn ? rt->n[rt->first_held].seq : UINT64_MAX;
+	for (uint32_t k = rt->q_head; k < rt->q_n && rt->q[k].seq < still; k++) {
+		struct an_rt_rec *r = &rt->q[k];
+		bool edge = r->a != LS_NONE || r->b != LS_NONE;
+
+		if (r->done)
+			continue;
+		if (edge ? !written_or_gone(rt, r->a) || !written_or_gone(rt, r->b) :
+			   blocked || r->seq > held) {
+			blocked = true;
+			continue;
+		}
+		if ((rc = ls_write_raw(rt->w, rt->qb.p + r->at, r->len)) < 0)
 			return rc;
+		r->done = true;
+	}
+	while (rt->q_head < rt->q_n && rt->q[rt->q_head].done)
+		rt->q_head++;
 	if (rt->q_head == rt->q_n) {	/* all written: start again at the front */
 		rt->q_head = rt->q_n = 0;
 		rt->qb.n = 0;
@@ -178,6 +210,7 @@ static int collect(struct an_retime *rt)
 {
 	struct an_graph *g = &rt->g;
 	int64_t keep_from = rt->now - rt->window;
+	uint32_t nn = g->nn, still;
 	size_t at = 0;
 	int rc;
 
@@ -189,9 +222,11 @@ static int collect(struct an_retime *rt)
 	if ((rc = an_graph_collect(g)) < 0)
 		return rc;
 	an_graph_move(g, rt->n, sizeof(*rt->n));
-	rt->first_held = an_graph_moved(g, rt->first_held);
-	if (rt->first_held == LS_NONE)
-		rt->first_held = g->nn;
+	/* not written: kept; past the last node: past the last kept one */
+	rt->first_held = rt->first_held < nn ? an_graph_moved(g, rt->first_held) : g->nn;
+	/* written since, and dropped: from the first held again */
+	still = rt->first_still < nn ? an_graph_moved(g, rt->first_still) : g->nn;
+	rt->first_still = still == LS_NONE ? rt->first_held : still;
 	for (uint32_t i = 0; i < g->nn; i++) {
 		struct an_rt_node *x = &rt->n[i];
 
@@ -205,6 +240,10 @@ static int collect(struct an_retime *rt)
 		at += x->len;
 	}
 	rt->evb.n = at;
+	for (uint32_t k = rt->q_head; k < rt->q_n; k++) {
+		rt->q[k].a = an_graph_moved(g, rt->q[k].a);
+		rt->q[k].b = an_graph_moved(g, rt->q[k].b);
+	}
 	rt->gc_at = g->nn > UINT32_MAX / 2 ? UINT32_MAX : g->nn * 2 > GC_MIN ? g->nn * 2 : GC_MIN;
 	return 0;
 }
@@ -244,11 +283,11 @@ int an_retime_edge(struct an_retime *rt, uint32_t a, uint32_t b, int64_t latency
 	return 0;
 }
 
-int an_retime_other(struct an_retime *rt, const struct ls_record *rec)
+int an_retime_other(struct an_retime *rt, const struct ls_record *rec, uint32_t a, uint32_t b)
 {
 	if (ls_vec_room(&rt->q, &rt->q_cap, rt->q_n, sizeof(*rt->q)) < 0)
 		return LS_ERR_NOMEM;
-	rt->q[rt->q_n] = (struct an_rt_rec){ .seq = rt->seq++, .len = rec->len };
+	rt->q[rt->q_n] = (struct an_rt_rec){ .seq = rt->seq++, .len = rec->len, .a = a, .b = b };
 	if (bytes_add(&rt->qb, rec, &rt->q[rt->q_n].at) < 0)
 		return LS_ERR_NOMEM;
 	rt->q_n++;

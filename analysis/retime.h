@@ -3,10 +3,12 @@
  * next): every event of the stream held in the event graph with a new time
  * and the edges out of it, so that a stage's rule can move an event and
  * what it leads to; and the re-timed stream, written in the order of the
- * new times once the input is a window past them (docs/stream.md rule 4),
- * every other record after the events read before it. An event keeps its
- * record's bytes until it is written: unmoved, as it was read; moved, with
- * its new t in place. A stream whose events do not move is written as read.
+ * new times once the input is a window past them (docs/stream.md rule 4):
+ * an edge once its two ends and the events read before it that did not
+ * move are written, any other record after every event read before it.
+ * An event keeps its record's bytes until it is written: unmoved, as it
+ * was read; moved, with its new t in place. A stream whose events do not
+ * move is written as read.
  *
  * Memory: the events of one window and the records waiting for them;
  * written events are kept another window (an edge may still come from
@@ -43,11 +45,16 @@ struct an_rt_edge {
 	bool moves;		/* the stage moves the target along with the source */
 };
 
-/* A record that is not an event, waiting for the events read before it. */
+/*
+ * A record that is not an event, waiting for the events read before it
+ * that did not move; an edge also for its two ends.
+ */
 struct an_rt_rec {
 	uint64_t seq;
 	size_t at;
 	uint32_t len;
+	uint32_t a, b;		/* an edge's ends (nodes), LS_NONE: not an edge, or an end not kept */
+	bool done;		/* written already */
 };
 
 /* Records' bytes, appended. */
@@ -70,6 +77,7 @@ struct an_retime {
 	struct an_rt_edge *e;
 	uint32_t ne, e_cap, free_e;
 	struct an_rt_rec *q;	/* the other records, in input order: q[q_head .. q_n) wait */
+	uint32_t first_still;	/* the earliest node neither written nor moved */
 	uint32_t q_head, q_n, q_cap;
 	struct an_rt_bytes evb, qb;
 	uint32_t first_held;	/* the earliest node not written */
@@ -116,8 +124,15 @@ int an_retime_event(struct an_retime *rt, const struct ls_record *rec, uint64_t 
 /* Remember the edge from node a (if it is not written yet) to node b. Returns 0 or LS_ERR_NOMEM. */
 int an_retime_edge(struct an_retime *rt, uint32_t a, uint32_t b, int64_t latency, bool moves);
 
-/* Hold a record that is not an event until the events read before it are written. */
-int an_retime_other(struct an_retime *rt, const struct ls_record *rec);
+/*
+ * Hold a record that is not an event until the events read before it are
+ * written. Given its ends (nodes a and b, held or written; LS_NONE: not
+ * kept), an edge goes sooner: once its ends and the events read before it
+ * that did not move are written, so that a stage after this one gets it
+ * while it still keeps their activities. Other records keep their order,
+ * and never pass an edge before them.
+ */
+int an_retime_other(struct an_retime *rt, const struct ls_record *rec, uint32_t a, uint32_t b);
 
 /*
  * After each record: write what the window has passed (every eighth of a

@@ -28,8 +28,8 @@ clock() {
 	# it moves to 510 (least latency 0), 310 later. The events after it on
 	# rank 1 move by 310 too; those before it (1 main 0, 3 MPI_Recv 150)
 	# are the source of no edge that stops them: they move by 310 as well.
-	# Rank 0 is not moved. The edge comes after every event read before it
-	# (up to 9: rank 1's enter 6 is at 610 now).
+	# Rank 0 is not moved. The edge comes after its two ends and the events
+	# read before it that did not move (rank 0's, up to 9).
 	run --separate-stderr clock mpi clock/recv-early --summary
 	assert_success
 	assert_output - <<'OUT'
@@ -41,10 +41,10 @@ clock() {
 {"k":"enter","id":8,"t":500,"s":0,"r":1}
 {"k":"send","id":9,"t":510,"s":0,"peer":1,"tag":0,"comm":0}
 {"k":"recv","id":4,"t":510,"s":1,"peer":0,"tag":0,"comm":0}
+{"k":"edge","from":9,"to":4,"type":"msg"}
 {"k":"leave","id":10,"t":520,"s":0,"r":1}
 {"k":"leave","id":5,"t":520,"s":1,"r":2}
 {"k":"enter","id":6,"t":610,"s":1,"r":14}
-{"k":"edge","from":9,"to":4,"type":"msg"}
 {"k":"leave","id":11,"t":910,"s":1,"r":14}
 {"k":"leave","id":12,"t":1000,"s":0,"r":0}
 {"k":"leave","id":13,"t":1310,"s":1,"r":0}
