@@ -185,6 +185,30 @@ kernels_linked() {
 	assert_equal "$(sum_of casita-1_sptc blame_kernel)" "2 0.063432"
 }
 
+@test "casita-2_cloverleaf_oaccregions_cudafull: what tr-deps says of its CUDA calls is the trace's" {
+	# Score-P recorded this OpenACC run's CUDA calls without their stream or
+	# event: its 2106 cuEventRecord and 2102 cuEventSynchronize name no
+	# event (the 4208 "GPU calls without a valid GPU stream or event"), and
+	# none of its 9186 cuStreamSynchronize names a stream, so each waits for
+	# all of its process's GPU work: 2210 of them found none queued
+	# (tr-deps(1), GPU synchronizations).
+	name=casita-2_cloverleaf_oaccregions_cudafull
+	analyse "$name" || fail "$(cat "$TMP/$name.err")"
+	run cat "$TMP/$name.err"
+	assert_line "tr-deps: <stdin>: 2210 GPU synchronizations with nothing to wait for"
+	assert_line "tr-deps: <stdin>: 4208 GPU calls without a valid GPU stream or event"
+	run bash -c "tr-cat -J '$TMP/$name.tr' | jq -rs '
+		(map(select(.k == \"region\")) | map({key: (.id | tostring), value: .name}) | from_entries) as \$r |
+		map(select(.k == \"enter\" and (\$r[.r | tostring] | test(\"^cu(EventRecord|EventSynchronize|StreamSynchronize)\$\")))) |
+		group_by(\$r[.r | tostring])[] |
+		\"\\(\$r[.[0].r | tostring]) \\(length) \\(map(select(.ref_stream != null or .cuda_event != null)) | length)\"'"
+	assert_output - <<'OUT'
+cuEventRecord 2106 0
+cuEventSynchronize 2102 0
+cuStreamSynchronize 9186 0
+OUT
+}
+
 @test "CASITA's early blocking wait: the whole blocking call, where blame_kernel is what it waited for" {
 	# CASITA 1.9 on cuda_simple: "Early blocking wait: 0.062739 s (19)",
 	# "... on compute kernels: 0.005268 s"; on sptc 0.063781 s (2) and
