@@ -209,6 +209,26 @@ cuStreamSynchronize 9186 0
 OUT
 }
 
+@test "casita-2_cloverleaf_oaccregions_cudafull: collective waiting is CASITA's but for its Reduce rule" {
+	# CASITA 1.9: "Wait in MPI collective: 0.049489 s (106 overall
+	# occurrences)". Ours: 86 waits in Allreduce, Barrier, Init and
+	# Finalize, none in its 20 MPI_Reduce instances, whose root entered
+	# last (early_reduce: only the root waits). CASITA counts the early
+	# member of each as waiting for the later to enter: 20 more, 0.001501 s
+	# (tr-waits(1), early_reduce).
+	name=casita-2_cloverleaf_oaccregions_cudafull
+	analyse "$name" || fail "$(cat "$TMP/$name.err")"
+	run sum_of "$name" wait_nxn wait_barrier wait_init wait_finalize early_reduce late_broadcast early_scan
+	assert_output "86 0.047989"
+	tr-read -J "$(archive "$name")" 2>/dev/null > "$TMP/r.json"
+	run jq -rs '(map(select(.k == "region" and .name == "MPI_Reduce")) | .[0].id) as $r |
+		(map(select(.k == "stream")) | map({key: (.id | tostring), value: .process}) | from_entries) as $p |
+		[map(select(.k == "enter" and .r == $r)) | group_by($p[.s | tostring])[] | map(.t)] |
+		transpose | map(max - min) | "\(length) \(add)"' "$TMP/r.json"
+	assert_output "20 1500733"
+	# 0.047989 + 0.001501 = 0.049490: CASITA's 0.049489 to its rounding
+}
+
 @test "CASITA's early blocking wait: the whole blocking call, where blame_kernel is what it waited for" {
 	# CASITA 1.9 on cuda_simple: "Early blocking wait: 0.062739 s (19)",
 	# "... on compute kernels: 0.005268 s"; on sptc 0.063781 s (2) and
