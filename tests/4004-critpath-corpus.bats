@@ -157,3 +157,30 @@ OUT
 	run cat "$TMP/err"
 	refute_output --partial "back in time"
 }
+
+@test "casita-1_xeonphi_jacobi_01: CASITA's target regions hold the copies Score-P recorded in them" {
+	# Score-P recorded this run's device copies ("memcpy HtoD/DtoH") on the
+	# host thread, inside the target regions that made them; we rate each
+	# copy as an activity of its own, CASITA folds it into the region around
+	# it. Our time and path time of a target region plus those of the copies
+	# in it are CASITA's (casita_rating.csv): targetmap @174 0.975221 s and
+	# 0.971366 s on the path, target @224 0.613432 s and 0.609436 s.
+	name=casita-1_xeonphi_jacobi_01
+	analyse "$name"
+	tr-read -J "$(archive "$name")" 2>/dev/null > "$TMP/x.json"
+	# seconds of the copies on the host thread, by the region they are in
+	jq -rs '(map(select(.k == "region")) | map({key: (.id | tostring), value: .name}) | from_entries) as $r |
+		[foreach (.[] | select(.s == 0 and (.k == "enter" or .k == "leave"))) as $e ({st: [], out: null};
+			if $e.k == "enter" then .out = null | .st += [{r: $e.r, t: $e.t, p: (.st[-1].r // null)}]
+			else .out = (.st[-1] + {d: ($e.t - .st[-1].t)}) | .st |= .[:-1] end; .out // empty)] |
+		map(select($r[.r | tostring] | test("^memcpy "))) | group_by(.p)[] |
+		"\($r[.[0].p | tostring])\t\(map(.d) | add)"' "$TMP/x.json" > "$TMP/copies"
+	tr-rank --json "$TMP/$name.tr" | tr-cat -J | jq -r 'select(.k == "rating") | "\(.name)\t\(.excl)\t\(.cp)"' > "$TMP/rated"
+	run awk -F'\t' 'NR == FNR { c[$1] = $2; next }
+		$1 == "!$omp targetmap @jacobi_target.c:174" || $1 == "!$omp target @jacobi_target.c:224" {
+			printf "%s %.6f %.6f\n", $1, ($2 + c[$1]) / 1e9, ($3 + c[$1]) / 1e9 }' "$TMP/copies" "$TMP/rated"
+	assert_output - <<'OUT'
+!$omp targetmap @jacobi_target.c:174 0.975221 0.971366
+!$omp target @jacobi_target.c:224 0.613432 0.609436
+OUT
+}
