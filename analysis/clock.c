@@ -1,7 +1,6 @@
 /* The clock condition: raising events after what they depend on, on the re-timing engine. */
 #include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "../libstream/error.h"
 #include "../libstream/record.h"

@@ -39,16 +39,6 @@ int an_graph_start_run(struct an_graph *g, uint32_t i)
 	return 0;
 }
 
-/* Index node i, which follows the run. */
-static int index_node(struct an_graph *g, uint32_t i)
-{
-	if (g->run_n && g->n[i].id == g->run_id + g->run_n) {
-		g->run_n++;
-		return 0;
-	}
-	return an_graph_start_run(g, i);
-}
-
 int an_graph_unmark(struct an_graph *g)
 {
 	if (g->nn && ls_vec_room(&g->moved, &g->moved_cap, g->nn - 1, sizeof(*g->moved)) < 0)
@@ -86,7 +76,7 @@ int an_graph_collect(struct an_graph *g)
 	ls_idmap_clear(&g->ix);
 	g->run_n = 0;
 	for (uint32_t i = 0; i < g->nn; i++)
-		if ((rc = index_node(g, i)) < 0)
+		if ((rc = an_graph_index(g, i)) < 0)
 			return rc;
 	return 0;
 }

@@ -55,6 +55,19 @@ int an_graph_grow(struct an_graph *g);
 int an_graph_start_run(struct an_graph *g, uint32_t i);
 
 /*
+ * Find node i by its id from now on. Nodes are added, and kept at a
+ * collection, in order: i follows the run, which it extends or ends.
+ */
+static inline int an_graph_index(struct an_graph *g, uint32_t i)
+{
+	if (g->run_n && g->n[i].id == g->run_id + g->run_n) {
+		g->run_n++;
+		return 0;
+	}
+	return an_graph_start_run(g, i);
+}
+
+/*
  * Add a node for event id at time t on stream index s, after the stream's
  * last node: its index in *i. Event ids must be unique. Returns 0 or
  * LS_ERR_NOMEM.
@@ -68,10 +81,7 @@ static inline int an_graph_add(struct an_graph *g, uint64_t id, int64_t t, uint3
 	if (x >= g->cap && (rc = an_graph_grow(g)) < 0)
 		return rc;
 	g->n[x] = (struct an_gnode){ .t = t, .id = id, .s = s, .prev = g->last[s] };
-	/* nodes are added, and kept at a collection, in order: x follows the run */
-	if (g->run_n && id == g->run_id + g->run_n)
-		g->run_n++;
-	else if ((rc = an_graph_start_run(g, x)) < 0)
+	if ((rc = an_graph_index(g, x)) < 0)
 		return rc;
 	g->last[s] = x;
 	g->nn++;

@@ -26,23 +26,11 @@ int an_retime_stream(struct an_retime *rt)
 	return an_graph_stream(&rt->g);
 }
 
-static int bytes_add(struct an_rt_bytes *b, const struct ls_record *rec, size_t *at)
+/* Append rec's bytes to b: where they start in *at. */
+static int bytes_add(struct ls_buf *b, const struct ls_record *rec, size_t *at)
 {
-	if (b->cap - b->n < rec->len) {
-		size_t cap = b->cap ? 2 * b->cap : 1 << 16;
-		uint8_t *p;
-
-		while (cap - b->n < rec->len)
-			cap *= 2;
-		if (!(p = realloc(b->p, cap)))
-			return LS_ERR_NOMEM;
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->n, rec->raw, rec->len);
-	*at = b->n;
-	b->n += rec->len;
-	return 0;
+	*at = b->len;
+	return ls_buf_add(b, rec->raw, rec->len);
 }
 
 /* Writing */
@@ -122,13 +110,13 @@ static int write_records(struct an_retime *rt)
 		rt->q_head++;
 	if (rt->q_head == rt->q_n) {	/* all written: start again at the front */
 		rt->q_head = rt->q_n = 0;
-		rt->qb.n = 0;
+		rt->qb.len = 0;
 	} else if (rt->q_head >= 4096 && rt->q_head >= rt->q_n / 2) {
 		/* most are written: the rest move to the front */
 		size_t from = rt->q[rt->q_head].at;
 
-		memmove(rt->qb.p, rt->qb.p + from, rt->qb.n - from);
-		rt->qb.n -= from;
+		memmove(rt->qb.p, rt->qb.p + from, rt->qb.len - from);
+		rt->qb.len -= from;
 		rt->q_n -= rt->q_head;
 		memmove(rt->q, rt->q + rt->q_head, (size_t)rt->q_n * sizeof(*rt->q));
 		for (uint32_t k = 0; k < rt->q_n; k++)
@@ -239,7 +227,7 @@ static int collect(struct an_retime *rt)
 		x->at = at;
 		at += x->len;
 	}
-	rt->evb.n = at;
+	rt->evb.len = at;
 	for (uint32_t k = rt->q_head; k < rt->q_n; k++) {
 		rt->q[k].a = an_graph_moved(g, rt->q[k].a);
 		rt->q[k].b = an_graph_moved(g, rt->q[k].b);
@@ -321,8 +309,8 @@ void an_retime_release(struct an_retime *rt)
 	free(rt->n);
 	free(rt->e);
 	free(rt->q);
-	free(rt->evb.p);
-	free(rt->qb.p);
+	ls_buf_release(&rt->evb);
+	ls_buf_release(&rt->qb);
 	free(rt->ready);
 	memset(rt, 0, sizeof(*rt));
 }

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../libstream/buf.h"
 #include "../libstream/defs.h"
 #include "../libstream/record.h"
 #include "../libstream/writer.h"
@@ -57,12 +58,6 @@ struct an_rt_rec {
 	bool done;		/* written already */
 };
 
-/* Records' bytes, appended. */
-struct an_rt_bytes {
-	uint8_t *p;
-	size_t n, cap;
-};
-
 /* An event to write, in the order of its new time. */
 struct an_rt_ready {
 	int64_t L;
@@ -79,7 +74,7 @@ struct an_retime {
 	struct an_rt_rec *q;	/* the other records, in input order: q[q_head .. q_n) wait */
 	uint32_t first_still;	/* the earliest node neither written nor moved */
 	uint32_t q_head, q_n, q_cap;
-	struct an_rt_bytes evb, qb;
+	struct ls_buf evb, qb;	/* held events' and other records' bytes */
 	uint32_t first_held;	/* the earliest node not written */
 	struct an_rt_ready *ready;
 	uint32_t ready_cap;

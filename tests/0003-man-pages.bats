@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# The man pages: EXAMPLES run as written; usage() mirrors the SYNOPSIS.
+# The man pages: EXAMPLES run as a reader pastes them from the rendered page;
+# usage() mirrors the SYNOPSIS.
 
 load common
 
@@ -13,9 +14,11 @@ teardown() {
 	rm -rf "$TMP"
 }
 
-# The .Dl lines of a page's EXAMPLES section.
+# The commands of a page's EXAMPLES section as the reader sees them, to
+# paste: the .Dl displays of the rendered page (man -l), unwrapped.
 examples() {
-	awk '/^\.Sh / { f = ($2 == "EXAMPLES") } f && /^\.Dl / { sub(/^\.Dl /, ""); print }' "$1"
+	MANWIDTH=1000 man -l "$1" 2>/dev/null |
+		awk '/^[A-Z]/ { f = ($1 == "EXAMPLES") } f && /^           [^ ]/ { sub(/^ +/, ""); print }'
 }
 
 @test "every man page has examples, and each runs successfully" {

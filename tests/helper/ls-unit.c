@@ -554,7 +554,7 @@ static void front_spill_fails(void)
 	const char *tmp = getenv("TMPDIR");
 	char *saved = tmp ? strdup(tmp) : NULL;
 	struct ls_front_report r;
-	struct rlimit was, small = { 1024, 1024 };
+	struct rlimit was, small;
 	struct ls_front f;
 	struct ls_writer w;
 	const char *want;
@@ -569,6 +569,8 @@ static void front_spill_fails(void)
 		} else {
 			signal(SIGXFSZ, SIG_IGN);
 			getrlimit(RLIMIT_FSIZE, &was);
+			/* the soft limit only: a process may raise it back, not the hard one */
+			small = (struct rlimit){ 1024, was.rlim_max };
 			setrlimit(RLIMIT_FSIZE, &small);
 		}
 		refused = false;
@@ -592,6 +594,41 @@ static void front_spill_fails(void)
 		ls_writer_release(&w);
 	}
 	free(saved);
+}
+
+/*
+ * A disk that fills while 64 runs are merged into one (each run fits,
+ * their merge does not): the event that needed the room is refused and
+ * the failure said; the runs were unlinked when made, nothing is left.
+ */
+static void front_merge_fails(void)
+{
+	struct ls_front_options opt = { LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0,
+					16 * sizeof(struct ls_event) };
+	struct rlimit was, small;
+	const char *want = "cannot sort events in a temporary file in ";
+	struct ls_front_report r;
+	struct ls_front f;
+	struct ls_writer w;
+	bool refused = false;
+	int k = 0;
+
+	ls_writer_init(&w, -1, LS_FMT_MSGPACK);
+	ls_front_init(&f, &w, &opt, &r);
+	CHECK(ls_front_stream(&f, 0, 0) == 0);
+	signal(SIGXFSZ, SIG_IGN);
+	getrlimit(RLIMIT_FSIZE, &was);
+	small = (struct rlimit){ 8 * 16 * sizeof(struct ls_event), was.rlim_max };
+	setrlimit(RLIMIT_FSIZE, &small);
+	for (; k < 65 * 16 + 1 && !refused; k++)
+		refused = !ls_front_add(&f, 0, k, LS_K_ENTER);
+	setrlimit(RLIMIT_FSIZE, &was);
+	signal(SIGXFSZ, SIG_DFL);
+	/* 64 runs of 16 made; the event after 16 more wanted a 65th: the merge failed */
+	CHECK(refused && k == 65 * 16 + 1 && r.runs == 64 && r.merges == 0);
+	CHECK(strncmp(ls_front_error(&f), want, strlen(want)) == 0);
+	ls_front_release(&f);
+	ls_writer_release(&w);
 }
 
 static void test_front(void)
@@ -623,6 +660,7 @@ static void test_front(void)
 	ls_front_release(&f);
 	ls_writer_release(&w);
 	front_spill_fails();
+	front_merge_fails();
 }
 
 /* Ids in runs take a run each; in any order, the set is the set of a bitmap. */
