@@ -94,6 +94,59 @@ OUT
 	[[ "$stderr" == *"1 edges broke the clock condition; 4 of 16 events moved, by 0.000000020 s at most, 0.000000080 s in all"* ]] || fail "$stderr"
 }
 
+@test "a GPU clock that runs slow: moved by the launches, held back by the synchronizations" {
+	# The GPU's clock loses 10 ns every 990 of its own: kernel i (own times
+	# 990i + 0..99, truly 1000i + 0..100) began 10i ns before its launch at
+	# 1000i; a cuStreamSynchronize waited for it until 1000i + 105.
+	# Kernel 1 moves by 10 (1000..1099). Kernel 2 is then 10 early: it and
+	# the rest of the stream move by 10, and kernel 1 back by as much as its
+	# synchronization lets its end go: 6 (1006..1105). Likewise kernels 3
+	# and 4. Between two synchronizations a stream is taken to be off by a
+	# constant: kernels 1 to 3 are 6 ns late at their start, 5 at their end
+	# (the drift over one synchronization interval); kernel 4, after every
+	# raise, lasts 99.
+	run --separate-stderr clock cuda clock/drift --summary
+	assert_success
+	assert_output - <<'OUT'
+{"k":"enter","id":0,"t":0,"s":0,"r":0}
+{"k":"enter","id":2,"t":1000,"s":0,"r":1,"ref_stream":2}
+{"k":"enter","id":1,"t":1006,"s":2,"r":2}
+{"k":"edge","from":2,"to":1,"type":"launch"}
+{"k":"leave","id":3,"t":1010,"s":0,"r":1}
+{"k":"enter","id":4,"t":1020,"s":0,"r":3,"ref_stream":2}
+{"k":"leave","id":6,"t":1105,"s":0,"r":3}
+{"k":"leave","id":5,"t":1105,"s":2,"r":2}
+{"k":"edge","from":5,"to":6,"type":"sync"}
+{"k":"enter","id":8,"t":2000,"s":0,"r":1,"ref_stream":2}
+{"k":"enter","id":7,"t":2006,"s":2,"r":2}
+{"k":"edge","from":8,"to":7,"type":"launch"}
+{"k":"leave","id":9,"t":2010,"s":0,"r":1}
+{"k":"enter","id":10,"t":2020,"s":0,"r":3,"ref_stream":2}
+{"k":"leave","id":12,"t":2105,"s":0,"r":3}
+{"k":"leave","id":11,"t":2105,"s":2,"r":2}
+{"k":"edge","from":11,"to":12,"type":"sync"}
+{"k":"enter","id":14,"t":3000,"s":0,"r":1,"ref_stream":2}
+{"k":"enter","id":13,"t":3006,"s":2,"r":2}
+{"k":"edge","from":14,"to":13,"type":"launch"}
+{"k":"leave","id":15,"t":3010,"s":0,"r":1}
+{"k":"enter","id":16,"t":3020,"s":0,"r":3,"ref_stream":2}
+{"k":"leave","id":18,"t":3105,"s":0,"r":3}
+{"k":"leave","id":17,"t":3105,"s":2,"r":2}
+{"k":"edge","from":17,"to":18,"type":"sync"}
+{"k":"enter","id":20,"t":4000,"s":0,"r":1,"ref_stream":2}
+{"k":"enter","id":19,"t":4000,"s":2,"r":2}
+{"k":"edge","from":20,"to":19,"type":"launch"}
+{"k":"leave","id":21,"t":4010,"s":0,"r":1}
+{"k":"enter","id":22,"t":4020,"s":0,"r":3,"ref_stream":2}
+{"k":"leave","id":23,"t":4099,"s":2,"r":2}
+{"k":"leave","id":24,"t":4105,"s":0,"r":3}
+{"k":"edge","from":23,"to":24,"type":"sync"}
+{"k":"leave","id":25,"t":4300,"s":0,"r":0}
+{"k":"trailer"}
+OUT
+	[[ "$stderr" == *"4 edges broke the clock condition; 8 of 26 events moved, by 0.000000040 s at most, 0.000000236 s in all"* ]] || fail "$stderr"
+}
+
 @test "a stream without events comes back as it was" {
 	# (found by make fuzz: nothing to sort once passed qsort a null array)
 	tr-deps -M "$DATA/mpi/defs.ndjson" > "$TMP/d.tr"
