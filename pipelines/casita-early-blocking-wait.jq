@@ -3,7 +3,9 @@
 # a kernel of its process ran counts with its WHOLE duration; "on compute
 # kernels" is the time kernels ran during those calls. tr-waits' blame_kernel
 # counts only the time the call waited for device work other than its own
-# copy. Prints "COUNT SECONDS ON-KERNEL-SECONDS".
+# copy. Prints "COUNT SECONDS ON-KERNEL-SECONDS"; with --arg by region,
+# "SECONDS REGION" for each kernel region instead: the time its kernels ran
+# during those calls, CASITA's blame of the kernel ("host wait").
 #   tr-read run.otf2 | tr-cat -J | jq -rs -f pipelines/casita-early-blocking-wait.jq
 
 # How many of the sorted numbers $a are less than $x (after: at most $x).
@@ -41,6 +43,18 @@ def upto($a; $x): ($a | bsearch($x)) as $i | if $i < 0 then -1 - $i
                     (.role | IN("memcpy", "memset", "ctx_sync", "stream_sync", "event_sync")))
    | . as $c | $kernels[.p|tostring] as $k | select($k != null)
    # kernels that began before the call ended and ended after it began
-   | select(below($k.t0; $c.t1) - upto($k.t1; $c.t0) > 0)
-   | {whole: ($c.t1 - $c.t0), on_kernel: (ran($k; $c.t1) - ran($k; $c.t0))}]
-| "\(length) \((map(.whole) | add // 0) / 1e9) \((map(.on_kernel) | add // 0) / 1e9)"
+   | select(below($k.t0; $c.t1) - upto($k.t1; $c.t0) > 0)] as $early
+| if $ARGS.named.by == "region" then
+    # per GPU stream, its kernels in order (begins and ends both sorted)
+    ($acts | map(select(.gpu and .role == "kernel")) | group_by(.s)
+     | map({p: .[0].p, t0: map(.t0), t1: map(.t1), r: map(.r)})) as $streams
+    | (map(select(.k == "region")) | map({key: (.id|tostring), value: .name}) | from_entries) as $name
+    | reduce ($early[] as $c | $streams[] | select(.p == $c.p) | . as $q
+              | range(upto($q.t1; $c.t0); below($q.t0; $c.t1))
+              | {r: $q.r[.], ns: (([$q.t1[.], $c.t1] | min) - ([$q.t0[.], $c.t0] | max))}) as $o
+        ({}; .[$o.r|tostring] += $o.ns)
+    | to_entries | sort_by(-.value)[] | "\(.value / 1e9) \($name[.key])"
+  else
+    $early | "\(length) \((map(.t1 - .t0) | add // 0) / 1e9) \((map(. as $c | $kernels[.p|tostring]
+      | ran(.; $c.t1) - ran(.; $c.t0)) | add // 0) / 1e9)"
+  end

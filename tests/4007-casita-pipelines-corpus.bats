@@ -93,3 +93,58 @@ pipelines_on() {
 	run cat "$TMP/casita-2_jacobi_blame_cpu_015.out"
 	assert_line --index 0 "early-blocking-wait: 5055 0.62848773 0.544197344"
 }
+
+@test "CASITA's kernel blame is the time a kernel ran during blocking calls, ours the waiting time split" {
+	# CASITA 1.9 blames each kernel ("host wait") for the whole time it ran
+	# during a blocking call of its process, kernels running together each
+	# in full: on casita-1_sptc init_array 0.051256 s and clock_block
+	# 0.039762 s, 0.091018 s against 0.063781 s of waiting. Ours splits each
+	# call's waiting time among the GPU activities it waited for (blame
+	# totals waiting time): 0.033629 s and 0.010027 s, the rest of the
+	# 0.063432 s on the device copy 'memcpy DtoH' (0.019777 s), which CASITA
+	# leaves out. casita-2_cuda_simple's copy_kernel: 0.005268 s against
+	# 0.005864 s, where ours adds the blocking copies' waits.
+	local name peer want
+	for name in casita-1_sptc casita-2_cuda_simple; do
+		tr-read "$CORPUS/otf2/$name/traces.otf2" | tr-cat -J > "$TMP/$name.json"
+		tr-deps -M "$TMP/$name.json" 2> /dev/null | tr-clock 2> /dev/null | tr-waits 2> /dev/null |
+			tr-critpath 2> /dev/null | tr-rank --csv -n 1000 > "$TMP/$name.csv"
+	done
+	run jq -rs --arg by region -f "$TOP/pipelines/casita-early-blocking-wait.jq" "$TMP/casita-1_sptc.json"
+	assert_output - <<'OUT'
+0.051256106 init_array
+0.039761636 clock_block
+OUT
+	run jq -rs --arg by region -f "$TOP/pipelines/casita-early-blocking-wait.jq" "$TMP/casita-2_cuda_simple.json"
+	assert_output "0.005268344 _Z11copy_kernelPfPKfii"
+	# CASITA's Blame column, to its 6 places
+	peer=$CORPUS/peer-output/casita-1.9
+	for want in "casita-1_sptc;init_array;0.051256" "casita-1_sptc;clock_block;0.039762" \
+		"casita-2_cuda_simple;_Z11copy_kernelPfPKfii;0.005268"; do
+		IFS=';' read -r name region blame <<< "$want"
+		cut -d';' -f1,6 "$peer/$name/casita_rating.csv" | grep -qxF "$region;$blame" || fail "$want"
+	done
+	# ours: blame in ns per region, and the waiting time it adds up to
+	blame_of() { awk -F, -v r="\"$2\"" '$1 == "rating" && $2 == r { print $8; exit }' "$TMP/$1.csv"; }
+	assert_equal "$(blame_of casita-1_sptc init_array)" 33628597
+	assert_equal "$(blame_of casita-1_sptc clock_block)" 10026698
+	assert_equal "$(blame_of casita-1_sptc 'memcpy DtoH')" 19776652
+	assert_equal "$(awk -F, '$1 == "run" { print $8 }' "$TMP/casita-1_sptc.csv")" 63431947
+	assert_equal "$(blame_of casita-2_cuda_simple _Z11copy_kernelPfPKfii)" 5864268
+}
+
+@test "tools/casita-side-by-side puts our figures beside CASITA's" {
+	run "$TOP/tools/casita-side-by-side" "$CORPUS" casita-2_cuda_simple
+	assert_success
+	assert_line "### casita-2_cuda_simple"
+	assert_line "Run time: 0.709912 s, CASITA 0.710087 s (-0.0 %)"
+	assert_line "| init_cuda | 0.419443 | 0.419458 | -0.0 % | 0.010427 | 0.008869 | +17.6 % | 0.000031 |"
+	assert_line "| MPI collective | 0.019517 | 0.019517 | +0.0 % |"
+	assert_line "| OpenMP barrier | 0.003353 | 0.003353 | +0.0 % |"
+	assert_line "| GPU idle (CASITA: Idle device) | 0.066247 | 0.071185 | -6.9 % |"
+	run "$TOP/tools/casita-side-by-side" "$CORPUS" no-such-archive
+	assert_failure
+	assert_output "casita-side-by-side: no-such-archive: no archive or CASITA output"
+	run "$TOP/tools/casita-side-by-side" /nonexistent
+	assert_failure 2
+}
