@@ -37,6 +37,8 @@ pipelines_on() {
 			tr-rank --json | jq -r 'select(.k == "run_summary") | .cp')"
 		echo "gpu_idle: $(tr-cat -J "$out.waits" |
 			jq -n '[inputs | select(.k == "idle" and .pattern == "gpu_idle") | .dur] | add // 0')"
+		echo "collective-blame: $(tr-cat -J "$out.waits" |
+			jq -rs -f "$TOP/pipelines/casita-collective-blame.jq" | tail -1)"
 	} > "$out.out" 2> "$out.err"
 	rm "$out.read" "$out.deps" "$out.waits"
 	[ ! -s "$out.err" ] || { cat "$out.err" >&2; return 1; }
@@ -55,6 +57,7 @@ pipelines_on() {
 		assert_line --index 2 --regexp "^waitall-late-partner: [0-9]+ $num\$"
 		assert_line --index 3 --regexp "^blame-before-start: total $num\$"
 		assert_line --index 4 --regexp '^reverse-edges: [0-9]+$'
+		assert_line --index 6 --regexp "^collective-blame: total $num\$"
 		# the idle device's part between device activities is gpu_idle's
 		read -r between < <(sed -n 's/^idle-device: [^ ]* //p' "$TMP/$name.out")
 		read -r idle < <(sed -n 's/^gpu_idle: //p' "$TMP/$name.out")
@@ -147,4 +150,45 @@ OUT
 	assert_output "casita-side-by-side: no-such-archive: no archive or CASITA output"
 	run "$TOP/tools/casita-side-by-side" /nonexistent
 	assert_failure 2
+}
+
+@test "CASITA spreads a collective's blame through Waitalls that did not wait and OpenMP barriers" {
+	# CASITA 1.9's blame for MPI collective waits, per region (its Blame
+	# column times its "MPI collective" share), reproduced from our stream:
+	# on tracer-stencil4d-32 MPI_Waitall 0.006784 s, TRACER_Loop 0.000889,
+	# TRACER_WallTime_InLoop 0.000087 (ours, ended at every Waitall: none,
+	# 0.006123, 0.001665); on casita-2_cuda_simple '!$omp for @175' 0.004222
+	# (ours, ended at the OpenMP barrier after it: none; all of its 0.002751
+	# is OpenMP barrier blame, CASITA 0.002828)
+	local name
+	for name in tracer-stencil4d-32 casita-2_cuda_simple; do
+		tr-read "$CORPUS/otf2/$name/traces.otf2" 2> /dev/null | tr-deps 2> /dev/null |
+			tr-clock 2> /dev/null | tr-waits 2> /dev/null | tr-cat -J |
+			jq -rs -f "$TOP/pipelines/casita-collective-blame.jq" |
+			awk '{ printf "%.6f", $1; $1 = ""; print }' > "$TMP/$name.blame"
+		awk -F';' 'NR > 1 && $12 + 0 > 0 { printf "%.6f %s\n", $6 * $12 / 100, $1 }' \
+			"$CORPUS/peer-output/casita-1.9/$name/casita_rating.csv" > "$TMP/$name.casita"
+	done
+	run grep -v -e '^0.000000 ' -e '^total' -e 'no activity' "$TMP/tracer-stencil4d-32.blame"
+	assert_output - <<'OUT'
+0.006785 MPI_Waitall
+0.000889 TRACER_Loop
+0.000087 TRACER_WallTime_InLoop
+OUT
+	run cat "$TMP/tracer-stencil4d-32.casita"
+	assert_output - <<'OUT'
+0.006784 MPI_Waitall
+0.000889 TRACER_Loop
+0.000087 TRACER_WallTime_InLoop
+OUT
+	# every region CASITA blames for collective waits on cuda_simple (63),
+	# to within a microsecond (its figures are rounded to one)
+	[ "$(wc -l < "$TMP/casita-2_cuda_simple.casita")" -eq 63 ]
+	while read -r want region; do
+		got=$(awk -v r=" $region" 'substr($0, index($0, " ")) == r { print $1 }' \
+			"$TMP/casita-2_cuda_simple.blame")
+		awk -v a="${got:-0}" -v b="$want" 'BEGIN { exit !(a - b < 0.0000015 && b - a < 0.0000015) }' ||
+			fail "$region: $got, CASITA $want"
+	done < "$TMP/casita-2_cuda_simple.casita"
+	grep -qx '0.004222 !$omp for @jacobi_cuda.c:175' "$TMP/casita-2_cuda_simple.blame"
 }
