@@ -158,6 +158,32 @@ OUT
 	refute_output --partial "back in time"
 }
 
+@test "casita-2_cuda_simple: CASITA's '!\$omp for' on the path comes from edges against time" {
+	# Here the GPUs' clocks run late: GPU work ends after the call that
+	# waited for it, and 133 steps of our path follow such a synchronization
+	# back in time (0 ns each). With those edges dropped our path stays on
+	# the host, and "!$omp for @jacobi_cuda.c:175" has CASITA's 0.024031 s
+	# (casita_rating.csv) where ours has 0.015453 s.
+	name=casita-2_cuda_simple
+	analyse "$name"
+	grep -q "133 steps of the path go back in time" "$TMP/$name.err"
+	omp_for_cp() {
+		tr-rank --json -n 0 | jq -r 'select(.k == "rating" and .name == "!$omp for @jacobi_cuda.c:175")
+			| .cp / 1e9 * 1e6 | round / 1e6'
+	}
+	run omp_for_cp < "$TMP/$name.tr"
+	assert_output 0.015453
+	run bash -c "set -o pipefail; tr-cat -J '$TMP/$name.tr' |
+		jq -c -n -f '$TOP/pipelines/casita-reverse-edges.jq' | tr-critpath 2> '$TMP/err' > '$TMP/casita.tr'"
+	assert_success
+	run omp_for_cp < "$TMP/casita.tr"
+	assert_output 0.024031
+	grep -q '^!$omp for @jacobi_cuda.c:175;40;0.096127;0.024031;' \
+		"$CORPUS/peer-output/casita-1.9/$name/casita_rating.csv"
+	run cat "$TMP/err"
+	refute_output --partial "back in time"
+}
+
 @test "casita-1_xeonphi_jacobi_01: CASITA's target regions hold the copies Score-P recorded in them" {
 	# Score-P recorded this run's device copies ("memcpy HtoD/DtoH") on the
 	# host thread, inside the target regions that made them; we rate each
