@@ -34,8 +34,8 @@ OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o fo
 OTF2OUT_OBJS = formats/otf2/otf2out.o formats/otf2/out_defs.o formats/otf2/out_events.o \
 	formats/otf2/out_metrics.o formats/otf2/vocab.o formats/otf2/errors.o
 ANALYSIS_OBJS = analysis/blame.o analysis/clock.o analysis/critpath.o analysis/deps.o analysis/edges.o \
-	analysis/gpu/deps.o analysis/gpu/waits.o analysis/graph.o analysis/idlewait.o analysis/mpi/coll.o \
-	analysis/mpi/p2p.o analysis/omp/deps.o analysis/omp/waits.o analysis/pieces.o \
+	analysis/gpu/deps.o analysis/gpu/waits.o analysis/graph.o analysis/idlewait.o analysis/latency.o \
+	analysis/mpi/coll.o analysis/mpi/p2p.o analysis/omp/deps.o analysis/omp/waits.o analysis/pieces.o \
 	analysis/rank.o analysis/retime.o analysis/stack.o analysis/trace.o analysis/waitrec.o analysis/waits.o
 TOOL_OBJS = cmd/tool.o
 STAGE_OBJS = cmd/stage.o cmd/maxmem.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a

@@ -17,6 +17,7 @@ struct an_clock {
 	struct an_retime rt;	/* the events held, their new times and edges; the stream written */
 	uint32_t *todo;		/* nodes that moved: their out-edges to check */
 	uint32_t ntodo, todo_cap;
+	struct an_latency shown;	/* the least message latency the trace shows */
 	struct an_clock_options o;
 	struct an_clock_stats st;
 };
@@ -28,6 +29,7 @@ struct an_clock *an_clock_new(struct ls_writer *w, const struct an_clock_options
 	if (!c)
 		return NULL;
 	an_trace_init(&c->tr);
+	c->shown = (struct an_latency)AN_LATENCY_INIT;
 	c->o = *o;
 	if (c->o.window <= 0)
 		c->o.window = DEFAULT_WINDOW;
@@ -191,6 +193,9 @@ static int edge(struct an_clock *c, const struct ls_record *rec, const char **wh
 	 */
 	whole = e == LS_E_COLL || e == LS_E_BARRIER;
 	if ((rc = an_retime_other(&c->rt, rec, whole ? LS_NONE : a, whole ? LS_NONE : b)) < 0 ||
+	    (e == LS_E_MSG && (rc = an_latency_see(&c->shown, c->tr.defs.streams[c->rt.g.n[a].s].process,
+						   c->tr.defs.streams[c->rt.g.n[b].s].process,
+						   c->rt.g.n[b].t - c->rt.g.n[a].t)) < 0) ||
 	    a == b)
 		return rc;
 	if (c->rt.n[b].written) {
@@ -265,6 +270,8 @@ struct an_clock_stats an_clock_stats(const struct an_clock *c)
 	st.max_shift = c->rt.max_shift;
 	st.total_shift = c->rt.total_shift;
 	st.peak = c->rt.peak;
+	if (!an_latency_least(&c->shown, &st.shown_msg, &st.shown_pairs))
+		st.shown_msg = 0;
 	return st;
 }
 
@@ -279,6 +286,7 @@ void an_clock_free(struct an_clock *c)
 		return;
 	an_trace_release(&c->tr);
 	an_retime_release(&c->rt);
+	an_latency_release(&c->shown);
 	free(c->todo);
 	free(c);
 }

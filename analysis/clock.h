@@ -31,6 +31,7 @@
 
 #include "../libstream/schema.h"
 #include "../libstream/writer.h"
+#include "latency.h"
 
 struct an_clock_options {
 	int64_t window;			/* ns; 0: 10 ms */
@@ -47,6 +48,8 @@ struct an_clock_stats {
 	uint64_t lost;			/* edges from events no longer kept: not checked */
 	uint64_t too_far;		/* raises past the window, or cycles: not made */
 	uint64_t peak;			/* events held at once */
+	int64_t shown_msg;		/* the least message latency the trace shows (latency.h), ns */
+	uint32_t shown_pairs;		/* over so many pairs of processes; 0: none */
 };
 
 struct an_clock;

@@ -111,6 +111,10 @@ static void summary(const char *input, const struct an_clock_stats *st)
 			fprintf(stderr, "  %-12s %12" PRIu64 "\n", ls_edge_name((enum ls_edge)e),
 				st->violations[e]);
 	fprintf(stderr, "  held at most %" PRIu64 " events at once\n", st->peak);
+	if (st->shown_pairs)
+		fprintf(stderr, "  least message latency the trace shows: %" PRId64 " ns (half the least"
+			" round trip, over %" PRIu32 " pairs of processes): --latency msg=%" PRId64 "\n",
+			st->shown_msg, st->shown_pairs, st->shown_msg > 0 ? st->shown_msg : 0);
 }
 
 int main(int argc, char **argv)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # Unit tests of analysis/ (tests/helper/an-unit.c): exact blame splits,
-# collective shapes, message matching, the event graph.
+# collective shapes, message matching, the event graph, the least latency
+# a trace shows.
 
 load common
 
@@ -24,6 +25,12 @@ load common
 
 @test "event graph: lookup by id, stream chains, collection keeps what is marked" {
 	run an-unit graph
+	assert_success
+	assert_output ""
+}
+
+@test "least message latency: half the least round trip, the least over pairs of processes" {
+	run an-unit latency
 	assert_success
 	assert_output ""
 }

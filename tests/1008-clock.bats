@@ -188,6 +188,11 @@ times() {
 	# the generated run's least latencies: a message 2000 ns, a launch 900
 	tr-clock --latency msg=2000 --latency launch=900 "$TMP/skewed.tr" > "$TMP/fixed.tr"
 	cmp <(times "$TMP/true.tr") <(times "$TMP/fixed.tr") || fail "not the true times"
+	# what --summary says the trace shows: half the least round trip between
+	# the two ranks, the offset cancelled: the generated run's least, 2000
+	tr-clock --summary "$TMP/skewed.tr" 2> "$TMP/summary" > /dev/null
+	grep -qF "least message latency the trace shows: 2000 ns (half the least round trip, over 1 pairs of processes): --latency msg=2000" "$TMP/summary" ||
+		fail "$(cat "$TMP/summary")"
 	# with none given (0): each clock is behind by the latency it could not see,
 	# rank 1's host by the message's 2000, its GPU by that and the launch's 900,
 	# rank 0's GPU by the launch's 900; every interval kept

@@ -50,6 +50,8 @@ teardown() {
 	assert_line "tr-clock: <stdin>: 23 GPU activities that ended after the host call that waited for them (the GPU's clock runs late there): left as they are"
 	assert_line "<stdin>: 227 edges broke the clock condition; 23772 of 300808 events moved, by 0.000087116 s at most, 0.963495013 s in all"
 	assert_line "  launch                227"
+	# its two ranks' Sendrecvs both ways: 10.434 us at least
+	assert_line "  least message latency the trace shows: 10434 ns (half the least round trip, over 1 pairs of processes): --latency msg=10434"
 	# no kernel begins before its launch any more
 	tr-cat -J "$TMP/c.tr" | jq -s '(map(select(.t != null and .id != null)) |
 		map({key: (.id | tostring), value: .t}) | from_entries) as $t |

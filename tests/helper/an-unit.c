@@ -1,6 +1,6 @@
 /*
  * Unit tests of analysis/, run by tests/0004-analysis-unit.bats:
- *   an-unit GROUP   run one group of checks (split, deps, p2p, graph),
+ *   an-unit GROUP   run one group of checks (split, deps, p2p, graph, latency),
  *                   print failures, exit 1 if any
  */
 #include <stdio.h>
@@ -9,6 +9,7 @@
 
 #include "../../analysis/blame.h"
 #include "../../analysis/graph.h"
+#include "../../analysis/latency.h"
 #include "../../analysis/mpi/coll.h"
 #include "../../analysis/mpi/p2p.h"
 #include "check.h"
@@ -149,11 +150,38 @@ static void test_graph(void)
 	an_graph_release(&g);
 }
 
+/*
+ * The least message latency shown: per pair of processes, half the least
+ * span one way plus the least the other; the least over the pairs.
+ */
+static void test_latency(void)
+{
+	struct an_latency l = AN_LATENCY_INIT;
+	int64_t ns = -1;
+	uint32_t pairs = 9;
+
+	CHECK(!an_latency_least(&l, &ns, &pairs) && pairs == 0);
+	/* 0 -> 1 least 7, 1 -> 0 least -3 (1's clock behind by 5): (7 - 3) / 2 = 2 */
+	CHECK(an_latency_see(&l, 0, 1, 10) == 0 && an_latency_see(&l, 0, 1, 7) == 0 &&
+	      an_latency_see(&l, 1, 0, -3) == 0);
+	/* 2 -> 3 only: no round trip */
+	CHECK(an_latency_see(&l, 2, 3, 1) == 0);
+	CHECK(an_latency_least(&l, &ns, &pairs) && ns == 2 && pairs == 1);
+	/* 3 -> 2 least 9: (1 + 9) / 2 = 5; a process to itself, 4: 4 */
+	CHECK(an_latency_see(&l, 3, 2, 9) == 0 && an_latency_see(&l, 4, 4, 4) == 0);
+	CHECK(an_latency_least(&l, &ns, &pairs) && ns == 2 && pairs == 3);
+	/* a lower span 1 -> 0 lowers the pair's half: (7 - 5) / 2 = 1 */
+	CHECK(an_latency_see(&l, 1, 0, -5) == 0);
+	CHECK(an_latency_least(&l, &ns, &pairs) && ns == 1 && pairs == 3);
+	an_latency_release(&l);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*run)(void); } groups[] = {
 		{ "split", test_split },
 		{ "deps", test_deps }, { "p2p", test_p2p }, { "graph", test_graph },
+		{ "latency", test_latency },
 	};
 
 	for (size_t i = 0; argc == 2 && i < sizeof(groups) / sizeof(groups[0]); i++) {
@@ -162,6 +190,6 @@ int main(int argc, char **argv)
 			return failures != 0;
 		}
 	}
-	fprintf(stderr, "usage: an-unit split|deps|p2p|graph\n");
+	fprintf(stderr, "usage: an-unit split|deps|p2p|graph|latency\n");
 	return 2;
 }
