@@ -36,14 +36,15 @@ OTF2OUT_OBJS = formats/otf2/otf2out.o formats/otf2/out_defs.o formats/otf2/out_e
 ANALYSIS_OBJS = analysis/blame.o analysis/clock.o analysis/critpath.o analysis/deps.o analysis/edges.o \
 	analysis/gpu/deps.o analysis/gpu/waits.o analysis/graph.o analysis/idlewait.o analysis/latency.o \
 	analysis/mpi/coll.o analysis/mpi/p2p.o analysis/omp/deps.o analysis/omp/waits.o analysis/pieces.o \
-	analysis/rank.o analysis/retime.o analysis/stack.o analysis/trace.o analysis/waitrec.o analysis/waits.o
+	analysis/project.o analysis/rank.o analysis/retime.o analysis/stack.o analysis/trace.o analysis/waitrec.o analysis/waits.o
 TOOL_OBJS = cmd/tool.o
 STAGE_OBJS = cmd/stage.o cmd/maxmem.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
-PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps bin/tr-clock bin/tr-waits bin/tr-critpath bin/tr-rank bin/tr-otf2
+PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps bin/tr-clock bin/tr-waits bin/tr-critpath bin/tr-rank bin/tr-otf2 \
+	bin/tr-project
 HELPERS = tests/helper/ls-unit tests/helper/an-unit tests/helper/libfault.so bench/ls-bench \
 	bench/gen-otf2 bench/otf2-read
 MAN1 = doc/tr-cat.1 doc/tr-read.1 doc/tr-deps.1 doc/tr-clock.1 doc/tr-waits.1 doc/tr-critpath.1 doc/tr-rank.1 \
-	doc/tr-otf2.1
+	doc/tr-otf2.1 doc/tr-project.1
 MAN7 = doc/tr.7
 
 all: $(PROGRAMS) $(HELPERS)
@@ -73,7 +74,8 @@ bin/tr-otf2: cmd/tr-otf2.o cmd/archive.o cmd/staging.o $(TOOL_OBJS) formats/otf2
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS)
 
-bin/tr-deps bin/tr-clock bin/tr-waits bin/tr-critpath bin/tr-rank: bin/tr-%: cmd/tr-%.o $(STAGE_OBJS)
+bin/tr-deps bin/tr-clock bin/tr-waits bin/tr-critpath bin/tr-rank bin/tr-project: bin/tr-%: cmd/tr-%.o \
+		$(STAGE_OBJS)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) -lpthread
 

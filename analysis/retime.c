@@ -21,6 +21,12 @@ void an_retime_init(struct an_retime *rt, struct ls_writer *w, const struct ls_d
 	rt->w = w;
 }
 
+void an_retime_earlier(struct an_retime *rt, size_t size)
+{
+	rt->earlier = true;
+	rt->aux_size = size;
+}
+
 int an_retime_stream(struct an_retime *rt)
 {
 	return an_graph_stream(&rt->g);
@@ -86,8 +92,10 @@ static int write_records(struct an_retime *rt)
 
 	if (rt->q_head == rt->q_n)
 		return 0;
-	while (rt->first_still < rt->g.nn && (rt->n[rt->first_still].written ||
-					      rt->n[rt->first_still].L != rt->g.n[rt->first_still].t))
+	while (rt->first_still < rt->g.nn &&
+	       (rt->n[rt->first_still].written ||
+		(rt->n[rt->first_still].L != rt->g.n[rt->first_still].t &&
+		 rt->n[rt->first_still].L != AN_RT_NOT_YET)))
 		rt->first_still++;
 	still = rt->first_still < rt->g.nn ? rt->n[rt->first_still].seq : UINT64_MAX;
 	held = rt->first_held < rt->g.nn ? rt->n[rt->first_held].seq : UINT64_MAX;
@@ -163,8 +171,11 @@ static int write_before(struct an_retime *rt, int64_t t)
 	uint32_t nr = 0;
 	int rc;
 
-	/* held in input order, by time: none from the first at t on is due (L >= its t) */
-	for (uint32_t i = rt->first_held; i < rt->g.nn && rt->g.n[i].t < t; i++) {
+	/*
+	 * held in input order, by time: none from the first at t on is due
+	 * (L >= its t), unless the rule moves events earlier
+	 */
+	for (uint32_t i = rt->first_held; i < rt->g.nn && (rt->earlier || rt->g.n[i].t < t); i++) {
 		if (rt->n[i].written || rt->n[i].L >= t)
 			continue;
 		if (ls_vec_room(&rt->ready, &rt->ready_cap, nr, sizeof(*rt->ready)) < 0)
@@ -205,11 +216,13 @@ static int collect(struct an_retime *rt)
 	if ((rc = an_graph_unmark(g)) < 0)
 		return rc;
 	for (uint32_t i = 0; i < g->nn; i++)
-		if (!rt->n[i].written || rt->n[i].L >= keep_from)
+		if (!rt->n[i].written || rt->n[i].L >= keep_from || g->n[i].t >= keep_from)
 			an_graph_keep(g, i);
 	if ((rc = an_graph_collect(g)) < 0)
 		return rc;
 	an_graph_move(g, rt->n, sizeof(*rt->n));
+	if (rt->aux_size)
+		an_graph_move(g, rt->aux, rt->aux_size);
 	/* not written: kept; past the last node: past the last kept one */
 	rt->first_held = rt->first_held < nn ? an_graph_moved(g, rt->first_held) : g->nn;
 	/* written since, and dropped: from the first held again */
@@ -242,10 +255,13 @@ int an_retime_event(struct an_retime *rt, const struct ls_record *rec, uint64_t 
 	uint32_t last = rt->g.last[s];
 	int rc;
 
-	if (ls_vec_room(&rt->n, &rt->cap, rt->g.nn, sizeof(*rt->n)) < 0)
+	if (ls_vec_room(&rt->n, &rt->cap, rt->g.nn, sizeof(*rt->n)) < 0 ||
+	    (rt->aux_size && ls_vec_room(&rt->aux, &rt->aux_cap, rt->g.nn, rt->aux_size) < 0))
 		return LS_ERR_NOMEM;
 	if ((rc = an_graph_add(&rt->g, id, t, s, i)) < 0)
 		return rc;
+	if (rt->aux_size)
+		memset(an_retime_aux(rt, *i), 0, rt->aux_size);
 	rt->n[*i] = (struct an_rt_node){ .seq = rt->seq++, .len = rec->len, .next = LS_NONE,
 					 .out = LS_NONE };
 	rt->n[*i].L = an_retime_go_on(rt, *i);
@@ -282,12 +298,17 @@ int an_retime_other(struct an_retime *rt, const struct ls_record *rec, uint32_t 
 	return 0;
 }
 
+int an_retime_write(struct an_retime *rt, int64_t due)
+{
+	return write_before(rt, due);
+}
+
 int an_retime_step(struct an_retime *rt)
 {
 	int rc;
 
 	/* every eighth of a window, write what the window has passed */
-	if (rt->now != INT64_MIN &&
+	if (!rt->earlier && rt->now != INT64_MIN &&
 	    (rt->stepped == INT64_MIN || rt->now - rt->window / 8 > rt->stepped)) {
 		rt->stepped = rt->now;
 		if ((rc = write_before(rt, rt->now - rt->window)) < 0)
@@ -307,6 +328,7 @@ void an_retime_release(struct an_retime *rt)
 {
 	an_graph_release(&rt->g);
 	free(rt->n);
+	free(rt->aux);
 	free(rt->e);
 	free(rt->q);
 	ls_buf_release(&rt->evb);

@@ -1,9 +1,11 @@
 /*
- * The re-timing engine of the stages that move events (tr-clock; tr-project
- * next): every event of the stream held in the event graph with a new time
- * and the edges out of it, so that a stage's rule can move an event and
- * what it leads to; and the re-timed stream, written in the order of the
- * new times once the input is a window past them (docs/stream.md rule 4):
+ * The re-timing engine of the stages that move events (tr-clock,
+ * tr-project): every event of the stream held in the event graph with a
+ * new time and the edges out of it, so that a stage's rule can move an
+ * event and what it leads to; and the re-timed stream, written in the
+ * order of the new times once the input is a window past them, or, for a
+ * rule that also moves events earlier, once they are before the time it
+ * says no event still to come can be earlier than (docs/stream.md rule 4):
  * an edge once its two ends and the events read before it that did not
  * move are written, any other record after every event read before it.
  * An event keeps its record's bytes until it is written: unmoved, as it
@@ -11,8 +13,9 @@
  * move is written as read.
  *
  * Memory: the events of one window and the records waiting for them;
- * written events are kept another window (an edge may still come from
- * them), then dropped.
+ * written events are kept until the input is another window past them (an
+ * edge may still come from them), then dropped. A rule keeps data of its
+ * own per held event beside the engine's (an_retime_aux).
  */
 #ifndef AN_RETIME_H
 #define AN_RETIME_H
@@ -27,9 +30,12 @@
 #include "../libstream/writer.h"
 #include "graph.h"
 
+/* The new time of an event whose rule has not settled it yet: held, and holding back what follows. */
+#define AN_RT_NOT_YET INT64_MAX
+
 /* What the engine keeps of a held event besides its graph node (same index). */
 struct an_rt_node {
-	int64_t L;		/* its new time */
+	int64_t L;		/* its new time (AN_RT_NOT_YET: not settled) */
 	uint64_t seq;		/* its place in the input */
 	size_t at;		/* its record's bytes in the held events' bytes */
 	uint32_t len;
@@ -83,6 +89,10 @@ struct an_retime {
 	int64_t now;		/* the latest event time read */
 	int64_t stepped;	/* when events were last written */
 	int64_t window;
+	bool earlier;		/* the rule moves events earlier too: an_retime_write decides */
+	void *aux;		/* the rule's data per node (aux_size bytes each, zeroed when held) */
+	size_t aux_size;
+	uint32_t aux_cap;
 	const struct ls_defs *defs;
 	struct ls_writer *w;
 	uint64_t moved, max_shift, total_shift;	/* over the events written */
@@ -92,6 +102,19 @@ struct an_retime {
 /* Write to w, with the stream ids of defs (both borrowed); hold events window ns. */
 void an_retime_init(struct an_retime *rt, struct ls_writer *w, const struct ls_defs *defs,
 		    int64_t window);
+
+/*
+ * For a rule that moves events earlier as well as later: events are then
+ * written only through an_retime_write, and the rule keeps size bytes of
+ * its own per held event, zeroed when it is held and moved along when the
+ * graph is collected (at an_retime_aux). Call before the first event.
+ */
+void an_retime_earlier(struct an_retime *rt, size_t size);
+
+static inline void *an_retime_aux(const struct an_retime *rt, uint32_t i)
+{
+	return (char *)rt->aux + (size_t)i * rt->aux_size;
+}
 
 /* A stream was defined. Returns 0 or LS_ERR_NOMEM. */
 int an_retime_stream(struct an_retime *rt);
@@ -131,9 +154,17 @@ int an_retime_other(struct an_retime *rt, const struct ls_record *rec, uint32_t 
 
 /*
  * After each record: write what the window has passed (every eighth of a
- * window), and drop what is no longer needed. Returns 0 or an error.
+ * window; not for a rule that moves events earlier), and drop what is no
+ * longer needed. Returns 0 or an error.
  */
 int an_retime_step(struct an_retime *rt);
+
+/*
+ * Write the held events whose new time is before due, in the order of
+ * their new times (the rule says no event still to come, or held not
+ * settled yet, will be earlier). Returns 0 or an error.
+ */
+int an_retime_write(struct an_retime *rt, int64_t due);
 
 /* Write everything held (the input ended, or stopped at a bad record). */
 int an_retime_finish(struct an_retime *rt);

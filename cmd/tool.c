@@ -1,5 +1,7 @@
 /* What every tr-* command does alike: messages, output format, the end. */
+#include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -148,4 +150,21 @@ void tool_csv_str(const char *s)
 		putchar(*s);
 	}
 	putchar('"');
+}
+
+int tool_window_arg(const char *opt, const char *arg, int64_t *ns)
+{
+	char *end;
+	double s;
+
+	errno = 0;
+	s = strtod(arg, &end);
+	if (!*arg || *end || errno || !(s > 0) || s > 86400) {
+		tool_error("%s %s: give seconds, more than 0 and at most 86400", opt, arg);
+		return 2;
+	}
+	*ns = (int64_t)llround(s * 1e9);
+	if (*ns < 1)
+		*ns = 1;
+	return 0;
 }

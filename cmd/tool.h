@@ -64,6 +64,12 @@ int tool_output_format(const struct tool_output *out, enum ls_format *format);
 int tool_finish(struct ls_writer *w);
 
 /* Nanoseconds as seconds, for tables. */
+/*
+ * --window SECONDS (opt names the option for the message): more than 0,
+ * at most a day, into *ns. Returns 0, or 2 after a message.
+ */
+int tool_window_arg(const char *opt, const char *arg, int64_t *ns);
+
 static inline double tool_secs(uint64_t ns)
 {
 	return (double)ns / 1e9;

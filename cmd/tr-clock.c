@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,24 +20,6 @@ static void usage(FILE *to)
 {
 	fprintf(to, "usage: tr-clock [-hJM] [--window SECONDS] [--latency TYPE=NS] [--summary] "
 		"[file]\n");
-}
-
-/* --window SECONDS: more than 0, at most a day. */
-static int window_arg(const char *arg, struct an_clock_options *o)
-{
-	char *end;
-	double s;
-
-	errno = 0;
-	s = strtod(arg, &end);
-	if (!*arg || *end || errno || !(s > 0) || s > 86400) {
-		tool_error("--window %s: give seconds, more than 0 and at most 86400", arg);
-		return 2;
-	}
-	o->window = (int64_t)llround(s * 1e9);
-	if (o->window < 1)
-		o->window = 1;
-	return 0;
 }
 
 /* --latency TYPE=NS: an edge type and its least latency, 0 to 10^9 ns. */
@@ -67,7 +48,9 @@ static int latency_arg(const char *arg, struct an_clock_options *o)
 
 static int option(int val, const char *arg, void *ctx)
 {
-	return val == OPT_WINDOW ? window_arg(arg, ctx) : latency_arg(arg, ctx);
+	struct an_clock_options *o = ctx;
+
+	return val == OPT_WINDOW ? tool_window_arg("--window", arg, &o->window) : latency_arg(arg, o);
 }
 
 static int take(void *ctx, const struct ls_record *rec, const char **why)

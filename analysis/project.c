@@ -1,0 +1,443 @@
+/* What-if re-timing of the event graph (project.h), on the re-timing engine. */
+#include <fnmatch.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../libstream/error.h"
+#include "../libstream/record.h"
+#include "../libstream/vec.h"
+#include "project.h"
+#include "retime.h"
+#include "trace.h"
+
+#define DEFAULT_WINDOW INT64_C(100000000)	/* ns */
+
+/* What the rule keeps of a held event (the engine's aux, by node). */
+struct pj_node {
+	int64_t in_new;		/* the latest new time of a settled source, INT64_MIN: none */
+	int64_t in_orig;	/* the latest source's time in the trace, INT64_MIN: no edge */
+	int64_t gap;		/* time since the event before it on its stream, in the trace */
+	double factor;		/* of the activity open before it */
+	uint32_t waiting;	/* edges into it from events not settled */
+	uint32_t depth;		/* activities open on its stream after it */
+	bool may_wait;		/* the innermost of them can wait (MPI, GPU call, OpenMP) */
+	bool settled;
+};
+
+/* Where a stream stands. */
+struct pj_stream {
+	int64_t read_t;		/* the time of its last event read */
+	int64_t L, t;		/* its last event settled: new time, time */
+	uint32_t unsettled;	/* events read, not settled */
+	uint32_t depth;		/* activities open after its last event settled */
+	bool may_wait;		/* the innermost of them can wait */
+	bool read, any;		/* an event was read; one was settled */
+};
+
+/* A process's span, read and re-timed. */
+struct pj_proc {
+	int64_t t0, t1, L0, L1;
+	bool any;
+};
+
+struct an_project {
+	struct an_trace tr;
+	struct an_retime rt;
+	struct an_project_options o;
+	double *factor;		/* per region index */
+	uint32_t factor_cap;
+	double f_min;		/* the smallest factor, at most 1 */
+	struct pj_stream *st;	/* per stream index */
+	uint32_t st_cap;
+	struct pj_proc *pr;	/* per process index */
+	uint32_t pr_cap;
+	int64_t written_to;	/* events before it are written */
+	int64_t settled_at;	/* the input's time when events were last settled */
+	struct pj_proc run;
+	struct an_project_stats s;
+	struct ls_writer *w;
+};
+
+static struct pj_node *node(const struct an_project *p, uint32_t i)
+{
+	return an_retime_aux(&p->rt, i);
+}
+
+struct an_project *an_project_new(struct ls_writer *w, const struct an_project_options *o)
+{
+	struct an_project *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	an_trace_init(&p->tr);
+	p->o = *o;
+	if (p->o.window <= 0)
+		p->o.window = DEFAULT_WINDOW;
+	an_retime_init(&p->rt, w, &p->tr.defs, p->o.window);
+	an_retime_earlier(&p->rt, sizeof(struct pj_node));
+	p->f_min = 1;
+	for (uint32_t k = 0; k < o->nscales; k++)
+		if (o->scales[k].factor < p->f_min)
+			p->f_min = o->scales[k].factor;
+	p->written_to = p->settled_at = INT64_MIN;
+	p->w = w;
+	return p;
+}
+
+uint64_t an_project_reads(void)
+{
+	return LS_DEFS_KINDS | ls_class_kinds(LS_C_EVENT) | LS_KIND_BIT(LS_K_EDGE);
+}
+
+/* Definitions */
+
+/* The factor of a region named name[0..n): the last scale whose pattern matches, else 1. */
+static int region(struct an_project *p, const struct ls_record *rec)
+{
+	uint32_t r = p->tr.defs.nregions - 1, n;
+	const char *name;
+	char *z;
+
+	if (ls_vec_room(&p->factor, &p->factor_cap, r, sizeof(*p->factor)) < 0)
+		return LS_ERR_NOMEM;
+	p->factor[r] = 1;
+	if (!p->o.nscales || ls_get_str(rec, LS_F_NAME, &name, &n) < 0)
+		return 0;
+	if (!(z = strndup(name, n)))
+		return LS_ERR_NOMEM;
+	for (uint32_t k = 0; k < p->o.nscales; k++)
+		if (fnmatch(p->o.scales[k].pattern, z, 0) == 0)
+			p->factor[r] = p->o.scales[k].factor;
+	free(z);
+	return 0;
+}
+
+static int def(struct an_project *p, const struct ls_record *rec, const char **why)
+{
+	int rc;
+
+	if ((rc = an_trace_def(&p->tr, rec, why)) < 0)
+		return rc;
+	if (rc && rec->kind == LS_K_REGION && (rc = region(p, rec)) < 0)
+		return rc;
+	if (rc && rec->kind == LS_K_STREAM) {
+		uint32_t s = p->tr.defs.nstreams - 1;
+
+		if (ls_vec_room(&p->st, &p->st_cap, s, sizeof(*p->st)) < 0)
+			return LS_ERR_NOMEM;
+		p->st[s] = (struct pj_stream){ 0 };
+		if ((rc = an_retime_stream(&p->rt)) < 0)
+			return rc;
+	}
+	if (rc && rec->kind == LS_K_PROCESS) {
+		uint32_t i = p->tr.defs.nprocs - 1;
+
+		if (ls_vec_room(&p->pr, &p->pr_cap, i, sizeof(*p->pr)) < 0)
+			return LS_ERR_NOMEM;
+		p->pr[i] = (struct pj_proc){ 0 };
+	}
+	return an_retime_other(&p->rt, rec, LS_NONE, LS_NONE);
+}
+
+/* Events */
+
+static bool may_wait(const struct an_stack *st)
+{
+	const struct an_frame *f = st->n ? &st->f[st->n - 1] : NULL;
+	enum ls_role_group g = f ? ls_role_group((enum ls_role)f->role) : LS_G_NONE;
+
+	return g == LS_G_MPI || g == LS_G_GPU_CALL || g == LS_G_OMP;
+}
+
+static int event(struct an_project *p, const struct ls_record *rec, const char **why)
+{
+	struct an_event ev;
+	struct an_stack *stack;
+	struct pj_stream *s;
+	struct pj_node *x;
+	double factor;
+	uint32_t i;
+	int rc = 0;
+
+	if ((rc = an_trace_event(&p->tr, rec, &ev, why)) < 0)
+		return rc;
+	stack = &p->tr.stacks[ev.s];
+	s = &p->st[ev.s];
+	factor = stack->n ? p->factor[stack->f[stack->n - 1].region] : 1;
+	if (rec->kind == LS_K_ENTER) {
+		if (!an_trace_enter(&p->tr, rec, &ev, &rc, why))
+			return rc;
+	} else if (rec->kind == LS_K_LEAVE) {
+		const struct an_frame *f = an_trace_leave(&p->tr, rec, &ev, &rc, why);
+
+		if (rc < 0)
+			return rc;
+		if (f)
+			an_stack_pop_to(stack, f);
+	}
+	if ((rc = an_retime_event(&p->rt, rec, ev.id, ev.t, ev.s, &i)) < 0)
+		return rc;
+	p->rt.n[i].L = AN_RT_NOT_YET;
+	x = node(p, i);
+	*x = (struct pj_node){ .in_new = INT64_MIN, .in_orig = INT64_MIN,
+			       .gap = s->read ? ev.t - s->read_t : 0, .factor = factor,
+			       .depth = stack->n, .may_wait = may_wait(stack) };
+	s->read_t = ev.t;
+	s->read = true;
+	s->unsettled++;
+	p->s.events++;
+	return 0;
+}
+
+/* Edges */
+
+static int edge(struct an_project *p, const struct ls_record *rec, const char **why)
+{
+	uint64_t from, to;
+	uint32_t a, b;
+	struct pj_node *y;
+	int rc;
+
+	if (ls_get_u64(rec, LS_F_FROM, &from) < 0 || ls_get_u64(rec, LS_F_TO, &to) < 0) {
+		*why = "edge without a valid 'from' or 'to'";
+		return LS_ERR_SYNTAX;
+	}
+	if (!an_graph_find(&p->rt.g, to, &b)) {
+		p->s.late++;
+		return an_retime_other(&p->rt, rec, LS_NONE, LS_NONE);
+	}
+	if (!an_graph_find(&p->rt.g, from, &a)) {
+		p->s.lost++;
+		return an_retime_other(&p->rt, rec, LS_NONE, b);
+	}
+	if ((rc = an_retime_other(&p->rt, rec, a, b)) < 0 || a == b)
+		return rc;
+	y = node(p, b);
+	if (y->settled) {
+		p->s.late++;
+		return 0;
+	}
+	if (p->rt.g.n[a].t > p->rt.g.n[b].t) {
+		p->s.reverse++;
+		return 0;
+	}
+	if (p->rt.g.n[a].t > y->in_orig)
+		y->in_orig = p->rt.g.n[a].t;
+	if (node(p, a)->settled) {
+		if (p->rt.n[a].L > y->in_new)
+			y->in_new = p->rt.n[a].L;
+		return 0;
+	}
+	y->waiting++;
+	return an_retime_edge(&p->rt, a, b, 0, true);
+}
+
+/* Settling */
+
+static int64_t scaled(int64_t ns, double factor)
+{
+	return factor == 1 ? ns : (int64_t)llround((double)ns * factor);
+}
+
+/* Node i's new time, from the last settled event of its stream and its sources. */
+static void settle(struct an_project *p, uint32_t i)
+{
+	struct pj_node *x = node(p, i);
+	const struct an_gnode *g = &p->rt.g.n[i];
+	struct pj_stream *s = &p->st[g->s];
+	struct pj_proc *pr = &p->pr[p->tr.defs.streams[g->s].process];
+	int64_t L;
+
+	if (x->in_orig != INT64_MIN) {
+		int64_t from = s->any && s->t > x->in_orig ? s->t : x->in_orig;
+		int64_t base = x->in_new != INT64_MIN ? x->in_new : x->in_orig;
+
+		if (s->any && s->L > base)
+			base = s->L;
+		L = base + scaled(g->t - from, x->factor);
+	} else {
+		L = s->any ? s->L + scaled(x->gap, x->factor) : g->t;
+	}
+	if (x->factor != 1)
+		p->s.scaled++;
+	if (L < p->written_to) {
+		L = p->written_to;
+		p->s.clamped++;
+	}
+	p->rt.n[i].L = L;
+	x->settled = true;
+	*s = (struct pj_stream){ s->read_t, L, g->t, s->unsettled - 1, x->depth, x->may_wait,
+				 s->read, true };
+	for (struct pj_proc *q = pr; q; q = q == pr ? &p->run : NULL) {
+		if (!q->any || g->t < q->t0)
+			q->t0 = g->t;
+		if (!q->any || g->t > q->t1)
+			q->t1 = g->t;
+		if (!q->any || L < q->L0)
+			q->L0 = L;
+		if (!q->any || L > q->L1)
+			q->L1 = L;
+		q->any = true;
+	}
+	for (uint32_t k = p->rt.n[i].out; k != LS_NONE; k = p->rt.e[k].next) {
+		struct pj_node *y;
+
+		if (p->rt.e[k].to == LS_NONE)
+			continue;
+		y = node(p, p->rt.e[k].to);
+		if (L > y->in_new)
+			y->in_new = L;
+		y->waiting--;
+	}
+}
+
+/*
+ * Settle the held events before due in input order, each once the event
+ * before it on its stream is settled and its sources are (or, before
+ * force, regardless: edges in a cycle); again while one settles.
+ */
+static void settle_before(struct an_project *p, int64_t due, int64_t force)
+{
+	bool more = true;
+
+	while (more) {
+		more = false;
+		for (uint32_t i = p->rt.first_held; i < p->rt.g.nn && p->rt.g.n[i].t < due; i++) {
+			struct pj_node *x = node(p, i);
+			uint32_t prev = p->rt.g.n[i].prev;
+
+			if (x->settled || (prev != LS_NONE && !node(p, prev)->settled))
+				continue;
+			if (x->waiting && p->rt.g.n[i].t >= force)
+				continue;
+			if (x->waiting)
+				p->s.cut++;
+			settle(p, i);
+			more = true;
+		}
+	}
+}
+
+/*
+ * Where no event still to come can be earlier: the least over the streams
+ * of where each can go on. INT64_MAX where none holds anything back.
+ */
+static int64_t frontier(const struct an_project *p)
+{
+	int64_t F = INT64_MAX;
+
+	for (uint32_t k = 0; k < p->tr.defs.nstreams; k++) {
+		const struct pj_stream *s = &p->st[k];
+		int64_t lb;
+
+		if (s->unsettled && !s->any)
+			return INT64_MIN;
+		if (s->unsettled || (s->depth && s->may_wait))
+			lb = s->L;
+		else if (s->depth)
+			lb = s->L + scaled(p->rt.now - s->t, p->f_min);
+		else
+			continue;	/* idle: what comes next has an edge into it */
+		if (lb < F)
+			F = lb;
+	}
+	return F;
+}
+
+static int step(struct an_project *p)
+{
+	int64_t F;
+	int rc;
+
+	if (p->rt.now == INT64_MIN ||
+	    (p->settled_at != INT64_MIN && p->rt.now - p->o.window / 8 <= p->settled_at))
+		return an_retime_step(&p->rt);
+	p->settled_at = p->rt.now;
+	settle_before(p, p->rt.now - p->o.window, p->rt.now - 2 * p->o.window);
+	F = frontier(p);
+	if (F > p->written_to) {
+		if ((rc = an_retime_write(&p->rt, F)) < 0)
+			return rc;
+		p->written_to = F;
+	}
+	if (an_retime_held(&p->rt) > p->s.peak)
+		p->s.peak = an_retime_held(&p->rt);
+	return an_retime_step(&p->rt);
+}
+
+int an_project_take(struct an_project *p, const struct ls_record *rec, const char **why)
+{
+	int rc;
+
+	switch (ls_kind_spec(rec->kind)->cls) {
+	case LS_C_DEF:
+		rc = def(p, rec, why);
+		break;
+	case LS_C_EVENT:
+		rc = event(p, rec, why);
+		break;
+	default:
+		rc = rec->kind == LS_K_EDGE ? edge(p, rec, why) :
+		     an_retime_other(&p->rt, rec, LS_NONE, LS_NONE);
+		break;
+	}
+	if (rc == LS_ERR_SYNTAX)	/* what came before the bad record is written */
+		return an_project_finish(p) < 0 ? LS_ERR_IO : rc;
+	return rc < 0 ? rc : step(p);
+}
+
+int an_project_finish(struct an_project *p)
+{
+	int rc;
+
+	settle_before(p, INT64_MAX, INT64_MIN);
+	if ((rc = an_retime_finish(&p->rt)) < 0)
+		return rc;
+	ls_build_begin(p->w, 4);
+	ls_put_kind(p->w, LS_K_PROJECTION);
+	ls_put_str(p->w, LS_F_SPEC, p->o.spec ? p->o.spec : "");
+	ls_put_u64(p->w, LS_F_BEFORE, (uint64_t)(p->run.t1 - p->run.t0));
+	ls_put_u64(p->w, LS_F_AFTER, (uint64_t)(p->run.L1 - p->run.L0));
+	return ls_build_end(p->w);
+}
+
+struct an_project_stats an_project_stats(const struct an_project *p)
+{
+	struct an_project_stats st = p->s;
+
+	st.before = p->run.t1 - p->run.t0;
+	st.after = p->run.L1 - p->run.L0;
+	return st;
+}
+
+uint32_t an_project_processes(const struct an_project *p)
+{
+	return p->tr.defs.nprocs;
+}
+
+void an_project_process(const struct an_project *p, uint32_t i, uint64_t *id, int64_t *before,
+			int64_t *after)
+{
+	*id = p->tr.defs.procs[i].id;
+	*before = p->pr[i].t1 - p->pr[i].t0;
+	*after = p->pr[i].L1 - p->pr[i].L0;
+}
+
+uint32_t an_project_held(const struct an_project *p)
+{
+	return an_retime_held(&p->rt);
+}
+
+void an_project_free(struct an_project *p)
+{
+	if (!p)
+		return;
+	an_trace_release(&p->tr);
+	an_retime_release(&p->rt);
+	free(p->factor);
+	free(p->st);
+	free(p->pr);
+	free(p);
+}
