@@ -28,13 +28,13 @@ OTF2_LIBS = $(shell pkg-config --libs otf2)
 LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/defs.o libstream/event.o \
 	libstream/front.o libstream/header.o libstream/idmap.o libstream/idset.o libstream/json.o libstream/mp.o libstream/pipe.o \
 	libstream/range.o libstream/reader.o libstream/record.o libstream/roles.o \
-	libstream/schema.o libstream/utf8.o libstream/writer.o
+	libstream/schema.o libstream/tmpfile.o libstream/utf8.o libstream/writer.o
 OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o formats/otf2/vocab.o \
 	formats/otf2/errors.o
 OTF2OUT_OBJS = formats/otf2/otf2out.o formats/otf2/out_defs.o formats/otf2/out_events.o \
 	formats/otf2/out_metrics.o formats/otf2/vocab.o formats/otf2/errors.o
 ANALYSIS_OBJS = analysis/blame.o analysis/clock.o analysis/critpath.o analysis/deps.o analysis/edges.o \
-	analysis/gpu/deps.o analysis/gpu/waits.o analysis/graph.o analysis/idlewait.o analysis/latency.o \
+	analysis/gpu/deps.o analysis/gpu/waits.o analysis/floors.o analysis/graph.o analysis/idlewait.o analysis/latency.o \
 	analysis/mpi/coll.o analysis/mpi/p2p.o analysis/omp/deps.o analysis/omp/waits.o analysis/pieces.o \
 	analysis/project.o analysis/rank.o analysis/retime.o analysis/stack.o analysis/trace.o analysis/waitrec.o analysis/waits.o
 TOOL_OBJS = cmd/tool.o

@@ -23,7 +23,10 @@ struct pj_node {
 	uint32_t waiting;	/* edges into it from events not settled */
 	uint32_t depth;		/* activities open on its stream after it */
 	bool may_wait;		/* the innermost of them can wait (MPI, GPU call, OpenMP) */
+	bool coll_end;		/* a member's end of a collective, before its leave */
+	bool enter, leave;
 	bool settled;
+	uint32_t region;	/* a leave's region index */
 };
 
 /* Where a stream stands. */
@@ -34,6 +37,8 @@ struct pj_stream {
 	uint32_t depth;		/* activities open after its last event settled */
 	bool may_wait;		/* the innermost of them can wait */
 	bool read, any;		/* an event was read; one was settled */
+	int64_t *entered;	/* the new times of the enters of the activities open, settled */
+	uint32_t nentered, entered_cap;
 };
 
 /* A process's span, read and re-timed. */
@@ -47,7 +52,8 @@ struct an_project {
 	struct an_retime rt;
 	struct an_project_options o;
 	double *factor;		/* per region index */
-	uint32_t factor_cap;
+	int64_t *floor;		/* per region index, -1: none */
+	uint32_t factor_cap, floor_cap;
 	double f_min;		/* the smallest factor, at most 1 */
 	struct pj_stream *st;	/* per stream index */
 	uint32_t st_cap;
@@ -100,16 +106,25 @@ static int region(struct an_project *p, const struct ls_record *rec)
 	const char *name;
 	char *z;
 
-	if (ls_vec_room(&p->factor, &p->factor_cap, r, sizeof(*p->factor)) < 0)
+	if (ls_vec_room(&p->factor, &p->factor_cap, r, sizeof(*p->factor)) < 0 ||
+	    ls_vec_room(&p->floor, &p->floor_cap, r, sizeof(*p->floor)) < 0)
 		return LS_ERR_NOMEM;
 	p->factor[r] = 1;
-	if (!p->o.nscales || ls_get_str(rec, LS_F_NAME, &name, &n) < 0)
+	p->floor[r] = -1;
+	if (p->o.floors && an_floors_get(p->o.floors, p->tr.defs.region_ids[r], &p->floor[r]))
+		p->s.floors++;
+	if ((!p->o.nscales && !p->o.nmins) || ls_get_str(rec, LS_F_NAME, &name, &n) < 0)
 		return 0;
 	if (!(z = strndup(name, n)))
 		return LS_ERR_NOMEM;
 	for (uint32_t k = 0; k < p->o.nscales; k++)
 		if (fnmatch(p->o.scales[k].pattern, z, 0) == 0)
 			p->factor[r] = p->o.scales[k].factor;
+	for (uint32_t k = 0; k < p->o.nmins; k++)
+		if (strcmp(p->o.mins[k].name, z) == 0) {
+			p->s.floors += p->floor[r] < 0;
+			p->floor[r] = p->o.mins[k].ns;
+		}
 	free(z);
 	return 0;
 }
@@ -158,13 +173,14 @@ static int event(struct an_project *p, const struct ls_record *rec, const char *
 	struct pj_stream *s;
 	struct pj_node *x;
 	double factor;
-	uint32_t i;
+	uint32_t i, region = LS_NONE;
 	int rc = 0;
 
 	if ((rc = an_trace_event(&p->tr, rec, &ev, why)) < 0)
 		return rc;
 	stack = &p->tr.stacks[ev.s];
 	s = &p->st[ev.s];
+
 	factor = stack->n ? p->factor[stack->f[stack->n - 1].region] : 1;
 	if (rec->kind == LS_K_ENTER) {
 		if (!an_trace_enter(&p->tr, rec, &ev, &rc, why))
@@ -174,8 +190,10 @@ static int event(struct an_project *p, const struct ls_record *rec, const char *
 
 		if (rc < 0)
 			return rc;
-		if (f)
+		if (f) {
+			region = f->region;
 			an_stack_pop_to(stack, f);
+		}
 	}
 	if ((rc = an_retime_event(&p->rt, rec, ev.id, ev.t, ev.s, &i)) < 0)
 		return rc;
@@ -183,7 +201,10 @@ static int event(struct an_project *p, const struct ls_record *rec, const char *
 	x = node(p, i);
 	*x = (struct pj_node){ .in_new = INT64_MIN, .in_orig = INT64_MIN,
 			       .gap = s->read ? ev.t - s->read_t : 0, .factor = factor,
-			       .depth = stack->n, .may_wait = may_wait(stack) };
+			       .depth = stack->n, .may_wait = may_wait(stack),
+			       .coll_end = rec->kind == LS_K_COLL_END,
+			       .enter = rec->kind == LS_K_ENTER, .leave = region != LS_NONE,
+			       .region = region };
 	s->read_t = ev.t;
 	s->read = true;
 	s->unsettled++;
@@ -214,6 +235,12 @@ static int edge(struct an_project *p, const struct ls_record *rec, const char **
 	}
 	if ((rc = an_retime_other(&p->rt, rec, a, b)) < 0 || a == b)
 		return rc;
+	/*
+	 * An edge into a collective's leave holds its member's end of the
+	 * collective before it (the wait ends there)
+	 */
+	if (p->rt.g.n[b].prev != LS_NONE && node(p, p->rt.g.n[b].prev)->coll_end)
+		b = p->rt.g.n[b].prev;
 	y = node(p, b);
 	if (y->settled) {
 		p->s.late++;
@@ -241,14 +268,40 @@ static int64_t scaled(int64_t ns, double factor)
 	return factor == 1 ? ns : (int64_t)llround((double)ns * factor);
 }
 
+/*
+ * The activities open on stream s, as event x settles at *L: an enter is
+ * one more; a leave one less, and no earlier than the floor of its region
+ * after its enter. Returns 0 or LS_ERR_NOMEM.
+ */
+static int nesting(struct an_project *p, struct pj_stream *s, const struct pj_node *x, int64_t *L)
+{
+	if (x->leave && s->nentered > x->depth) {
+		int64_t floor = p->floor[x->region], entered = s->entered[x->depth];
+
+		s->nentered = x->depth;
+		if (floor >= 0 && *L < entered + floor) {
+			*L = entered + floor;
+			p->s.floored++;
+		}
+	}
+	if (x->enter && x->depth) {
+		if (ls_vec_room(&s->entered, &s->entered_cap, x->depth - 1, sizeof(*s->entered)) < 0)
+			return LS_ERR_NOMEM;
+		s->entered[x->depth - 1] = *L;
+		s->nentered = x->depth;
+	}
+	return 0;
+}
+
 /* Node i's new time, from the last settled event of its stream and its sources. */
-static void settle(struct an_project *p, uint32_t i)
+static int settle(struct an_project *p, uint32_t i)
 {
 	struct pj_node *x = node(p, i);
 	const struct an_gnode *g = &p->rt.g.n[i];
 	struct pj_stream *s = &p->st[g->s];
 	struct pj_proc *pr = &p->pr[p->tr.defs.streams[g->s].process];
 	int64_t L;
+	int rc;
 
 	if (x->in_orig != INT64_MIN) {
 		int64_t from = s->any && s->t > x->in_orig ? s->t : x->in_orig;
@@ -262,14 +315,20 @@ static void settle(struct an_project *p, uint32_t i)
 	}
 	if (x->factor != 1)
 		p->s.scaled++;
+	if ((rc = nesting(p, s, x, &L)) < 0)
+		return rc;
 	if (L < p->written_to) {
 		L = p->written_to;
 		p->s.clamped++;
 	}
 	p->rt.n[i].L = L;
 	x->settled = true;
-	*s = (struct pj_stream){ s->read_t, L, g->t, s->unsettled - 1, x->depth, x->may_wait,
-				 s->read, true };
+	s->L = L;
+	s->t = g->t;
+	s->unsettled--;
+	s->depth = x->depth;
+	s->may_wait = x->may_wait;
+	s->any = true;
 	for (struct pj_proc *q = pr; q; q = q == pr ? &p->run : NULL) {
 		if (!q->any || g->t < q->t0)
 			q->t0 = g->t;
@@ -291,6 +350,7 @@ static void settle(struct an_project *p, uint32_t i)
 			y->in_new = L;
 		y->waiting--;
 	}
+	return 0;
 }
 
 /*
@@ -298,9 +358,10 @@ static void settle(struct an_project *p, uint32_t i)
  * before it on its stream is settled and its sources are (or, before
  * force, regardless: edges in a cycle); again while one settles.
  */
-static void settle_before(struct an_project *p, int64_t due, int64_t force)
+static int settle_before(struct an_project *p, int64_t due, int64_t force)
 {
 	bool more = true;
+	int rc;
 
 	while (more) {
 		more = false;
@@ -314,10 +375,12 @@ static void settle_before(struct an_project *p, int64_t due, int64_t force)
 				continue;
 			if (x->waiting)
 				p->s.cut++;
-			settle(p, i);
+			if ((rc = settle(p, i)) < 0)
+				return rc;
 			more = true;
 		}
 	}
+	return 0;
 }
 
 /*
@@ -355,7 +418,8 @@ static int step(struct an_project *p)
 	    (p->settled_at != INT64_MIN && p->rt.now - p->o.window / 8 <= p->settled_at))
 		return an_retime_step(&p->rt);
 	p->settled_at = p->rt.now;
-	settle_before(p, p->rt.now - p->o.window, p->rt.now - 2 * p->o.window);
+	if ((rc = settle_before(p, p->rt.now - p->o.window, p->rt.now - 2 * p->o.window)) < 0)
+		return rc;
 	F = frontier(p);
 	if (F > p->written_to) {
 		if ((rc = an_retime_write(&p->rt, F)) < 0)
@@ -392,8 +456,9 @@ int an_project_finish(struct an_project *p)
 {
 	int rc;
 
-	settle_before(p, INT64_MAX, INT64_MIN);
-	if ((rc = an_retime_finish(&p->rt)) < 0)
+	if ((rc = settle_before(p, INT64_MAX, INT64_MIN)) < 0 ||
+	    (rc = settle_before(p, INT64_MAX, INT64_MAX)) < 0 ||
+	    (rc = an_retime_finish(&p->rt)) < 0)
 		return rc;
 	ls_build_begin(p->w, 4);
 	ls_put_kind(p->w, LS_K_PROJECTION);
@@ -417,12 +482,13 @@ uint32_t an_project_processes(const struct an_project *p)
 	return p->tr.defs.nprocs;
 }
 
-void an_project_process(const struct an_project *p, uint32_t i, uint64_t *id, int64_t *before,
+bool an_project_process(const struct an_project *p, uint32_t i, uint64_t *id, int64_t *before,
 			int64_t *after)
 {
 	*id = p->tr.defs.procs[i].id;
 	*before = p->pr[i].t1 - p->pr[i].t0;
 	*after = p->pr[i].L1 - p->pr[i].L0;
+	return p->pr[i].any;
 }
 
 uint32_t an_project_held(const struct an_project *p)
@@ -437,6 +503,9 @@ void an_project_free(struct an_project *p)
 	an_trace_release(&p->tr);
 	an_retime_release(&p->rt);
 	free(p->factor);
+	free(p->floor);
+	for (uint32_t k = 0; k < p->tr.defs.nstreams; k++)
+		free(p->st[k].entered);
 	free(p->st);
 	free(p->pr);
 	free(p);

@@ -19,7 +19,9 @@
  * through the model, not around it. The first event of a stream that no
  * edge leads to keeps its time. An edge whose source is later than its
  * target in the trace (a GPU clock running late, left by tr-clock) says
- * nothing the times can keep, and is not followed (counted).
+ * nothing the times can keep, and is not followed (counted). An API call
+ * (an MPI, GPU runtime or OpenMP region) never gets shorter than its floor:
+ * given by name, or its shortest instance in the trace.
  *
  * Streaming: an event's new time is settled once the input is a window
  * past it (every edge into it has come by then) and the events it depends
@@ -34,19 +36,30 @@
 #ifndef AN_PROJECT_H
 #define AN_PROJECT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../libstream/writer.h"
+#include "floors.h"
 
 struct an_project_scale {
 	const char *pattern;	/* a region name or shell glob (fnmatch) */
 	double factor;		/* >= 0 */
 };
 
+/* A floor given by name (--min): the least time an API function takes. */
+struct an_project_floor {
+	const char *name;
+	int64_t ns;
+};
+
 struct an_project_options {
 	int64_t window;		/* ns; 0: 0.1 s */
 	const struct an_project_scale *scales;	/* later ones win where several match */
 	uint32_t nscales;
+	const struct an_floors *floors;	/* each API function's shortest instance; NULL: none */
+	const struct an_project_floor *mins;	/* by name, before floors */
+	uint32_t nmins;
 	const char *spec;	/* the change, for the projection record */
 };
 
@@ -59,6 +72,8 @@ struct an_project_stats {
 	uint64_t lost;		/* edges from events no longer kept */
 	uint64_t cut;		/* events settled before a source of theirs (edges in a cycle) */
 	uint64_t clamped;	/* events that would have come before events already written */
+	uint64_t floored;	/* API calls held at their floor */
+	uint32_t floors;	/* regions with a floor */
 	uint64_t peak;		/* events held at once */
 };
 
@@ -82,9 +97,12 @@ int an_project_finish(struct an_project *p);
 
 struct an_project_stats an_project_stats(const struct an_project *p);
 
-/* Processes read, and process i's id and run time before and after (ns). */
+/*
+ * Processes defined, and process i's id and run time before and after
+ * (ns): false where it had no events.
+ */
 uint32_t an_project_processes(const struct an_project *p);
-void an_project_process(const struct an_project *p, uint32_t i, uint64_t *id, int64_t *before,
+bool an_project_process(const struct an_project *p, uint32_t i, uint64_t *id, int64_t *before,
 			int64_t *after);
 
 /* Events it holds now. */

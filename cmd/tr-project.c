@@ -12,23 +12,26 @@
 
 #include "../analysis/project.h"
 #include "../libstream/error.h"
+#include "../libstream/vec.h"
 #include "stage.h"
 #include "tool.h"
 
 #define SCALES_MAX 64
 
-enum { OPT_WINDOW = 256, OPT_SCALE };
+enum { OPT_WINDOW = 256, OPT_SCALE, OPT_MIN };
 
 struct args {
 	struct an_project_options o;
 	struct an_project_scale scale[SCALES_MAX];
+	struct an_project_floor *min;
+	uint32_t min_cap;
 	char spec[4096];
 };
 
 static void usage(FILE *to)
 {
-	fprintf(to, "usage: tr-project [-hJM] [--scale PATTERN=FACTOR]... [--window SECONDS] "
-		"[--summary] [file]\n");
+	fprintf(to, "usage: tr-project [-hJM] [--scale PATTERN=FACTOR]... [--min FILE] "
+		"[--window SECONDS] [--summary] [file]\n");
 }
 
 /* --scale PATTERN=FACTOR: a region name or glob, and a factor from 0 to 1000. */
@@ -64,11 +67,63 @@ static int scale_arg(const char *arg, struct args *a)
 	return 0;
 }
 
+/*
+ * --min FILE: a floor per API function, a line each: nanoseconds, then
+ * the function's name (the rest of the line); blank lines and lines
+ * starting with # are skipped.
+ */
+static int min_arg(const char *path, struct args *a)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, *end;
+	size_t cap = 0;
+	ssize_t n;
+	unsigned long lineno = 0;
+	int status = 0;
+
+	if (!f) {
+		tool_error("--min %s: %s", path, strerror(errno));
+		return 1;
+	}
+	while (!status && (n = getline(&line, &cap, f)) >= 0) {
+		long long ns;
+
+		lineno++;
+		if (n && line[n - 1] == '\n')
+			line[--n] = 0;
+		if (!n || line[0] == '#')
+			continue;
+		errno = 0;
+		ns = strtoll(line, &end, 10);
+		if (end == line || errno || ns < 0 || (*end != ' ' && *end != '\t') || !end[1]) {
+			tool_error("--min %s: line %lu: give nanoseconds, a space and a function's name",
+				   path, lineno);
+			status = 1;
+		} else if (ls_vec_room(&a->min, &a->min_cap, a->o.nmins, sizeof(*a->min)) < 0 ||
+			   !(a->min[a->o.nmins].name = strdup(end + 1))) {
+			tool_error("out of memory");
+			status = 1;
+		} else {
+			a->min[a->o.nmins++].ns = ns;
+		}
+	}
+	if (!status && ferror(f)) {
+		tool_error("--min %s: %s", path, strerror(errno));
+		status = 1;
+	}
+	free(line);
+	fclose(f);
+	a->o.mins = a->min;
+	return status;
+}
+
 static int option(int val, const char *arg, void *ctx)
 {
 	struct args *a = ctx;
 
-	return val == OPT_WINDOW ? tool_window_arg("--window", arg, &a->o.window) : scale_arg(arg, a);
+	if (val == OPT_WINDOW)
+		return tool_window_arg("--window", arg, &a->o.window);
+	return val == OPT_MIN ? min_arg(arg, a) : scale_arg(arg, a);
 }
 
 static int take(void *ctx, const struct ls_record *rec, const char **why)
@@ -112,13 +167,16 @@ static void summary(const char *input, const struct an_project *p, const char *s
 		input, *spec ? spec : "no change", tool_secs((uint64_t)st.before),
 		tool_secs((uint64_t)st.after), (double)(st.before - st.after) / 1e9,
 		gain(st.before, st.after), st.scaled, st.events, st.peak);
+	fprintf(stderr, "  floors: %" PRIu32 " API functions (their shortest instance in the input, "
+		"or --min), %" PRIu64 " calls held at them\n", st.floors, st.floored);
 	fprintf(stderr, "  %-10s %16s %16s %16s %8s\n", "process", "run [s]", "projected [s]",
 		"gain [s]", "gain");
 	for (uint32_t i = 0; i < an_project_processes(p); i++) {
 		uint64_t id;
 		int64_t before, after;
 
-		an_project_process(p, i, &id, &before, &after);
+		if (!an_project_process(p, i, &id, &before, &after))
+			continue;
 		fprintf(stderr, "  %-10" PRIu64 " %16.9f %16.9f %16.9f %7.2f%%\n", id,
 			(double)before / 1e9, (double)after / 1e9, (double)(before - after) / 1e9,
 			gain(before, after));
@@ -135,9 +193,11 @@ int main(int argc, char **argv)
 	static const struct option more[] = {
 		{ "window", required_argument, NULL, OPT_WINDOW },
 		{ "scale", required_argument, NULL, OPT_SCALE },
+		{ "min", required_argument, NULL, OPT_MIN },
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct args a;
+	struct an_floors floors = AN_FLOORS_INIT;
 	struct stage_io io;
 	struct an_project *p;
 	bool want_summary = false;
@@ -149,6 +209,17 @@ int main(int argc, char **argv)
 	if ((status = stage_open_with(argc, argv, &(struct stage_args){ "summary", &want_summary,
 		     NULL, more, option, &a }, usage, &io)))
 		return status;
+	/* a first pass: each API function's shortest instance */
+	if ((rc = ls_reader_rewindable(&io.r)) < 0 || (rc = an_floors_scan(&floors, &io.r)) < 0 ||
+	    (rc = ls_reader_rewind(&io.r)) < 0) {
+		if (rc == LS_ERR_NOMEM)
+			tool_error("out of memory");
+		else
+			tool_error("%s: %s", io.r.name, io.r.err);
+		status = 1;
+		goto out;
+	}
+	a.o.floors = &floors;
 	if (!(p = an_project_new(&io.w, &a.o)))
 		return stage_close(&io, tool_write_error(&io.r, &io.w, LS_ERR_NOMEM));
 	status = stage_run(&(struct stage){ .producer = "tr-project " TR_VERSION, .needs = needs,
@@ -165,7 +236,12 @@ int main(int argc, char **argv)
 			summary(io.r.name, p, a.spec);
 	}
 	an_project_free(p);
+out:
+	an_floors_release(&floors);
 	for (uint32_t k = 0; k < a.o.nscales; k++)
 		free((char *)a.scale[k].pattern);
+	for (uint32_t k = 0; k < a.o.nmins; k++)
+		free((char *)a.min[k].name);
+	free(a.min);
 	return stage_close(&io, status);
 }

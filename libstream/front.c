@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "front.h"
+#include "tmpfile.h"
 #include "vec.h"
 
 #define MAX_ID (UINT32_C(1) << 24)
@@ -162,23 +163,15 @@ static int write_before(struct ls_front *f, int64_t t)
 	return 0;
 }
 
-static const char *tmp_dir(void)
-{
-	return getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-}
-
 /* A new run in an unlinked temporary file, gone with the process however it ends. */
 static int open_run(struct ls_front *f, struct ls_front_run *run)
 {
-	char path[4096];
 	int fd;
 
 	*run = (struct ls_front_run){ NULL, NULL, 0, 0 };
-	if (snprintf(path, sizeof(path), "%s/tr-read-run-XXXXXX", tmp_dir()) >= (int)sizeof(path) ||
-	    (fd = mkstemp(path)) < 0)
+	if ((fd = ls_tmp_fd("read-run")) < 0)
 		return fail(f, LS_ERR_IO, "cannot make a temporary file in %s to sort events in: %s",
-			    tmp_dir(), strerror(errno));
-	unlink(path);
+			    ls_tmp_dir(), strerror(errno));
 	if (!(run->file = fdopen(fd, "w+b"))) {
 		close(fd);
 		return fail(f, LS_ERR_NOMEM, "out of memory");
@@ -195,7 +188,7 @@ static int run_write(struct ls_front *f, struct ls_front_run *run, const struct 
 			rewind(run->file);
 		return 0;
 	}
-	return fail(f, LS_ERR_IO, "cannot sort events in a temporary file in %s: %s", tmp_dir(),
+	return fail(f, LS_ERR_IO, "cannot sort events in a temporary file in %s: %s", ls_tmp_dir(),
 		    strerror(errno));
 }
 

@@ -5,12 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "error.h"
 #include "header.h"
 #include "pipe.h"
 #include "reader.h"
+#include "tmpfile.h"
 
 #define CHUNK (1 << 20)
 
@@ -37,6 +39,56 @@ int ls_reader_open(struct ls_reader *r, const char *path)
 	}
 	r->cap = CHUNK;
 	ls_pipe_widen(r->fd);
+	return 0;
+}
+
+int ls_reader_rewindable(struct ls_reader *r)
+{
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode))
+		return 0;
+	if ((fd = ls_tmp_fd("input")) < 0) {
+		snprintf(r->err, sizeof(r->err), "cannot make a temporary file in %s to read the "
+			 "input twice: %s", ls_tmp_dir(), strerror(errno));
+		return LS_ERR_IO;
+	}
+	for (;;) {
+		errno = 0;
+		if ((n = read(r->fd, r->buf, r->cap)) == 0)
+			break;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || write(fd, r->buf, (size_t)n) != n) {
+			int e = errno ? errno : ENOSPC;
+
+			snprintf(r->err, sizeof(r->err), "cannot keep the input in a temporary file in "
+				 "%s to read it twice: %s", ls_tmp_dir(), strerror(e));
+			close(fd);
+			errno = e;
+			return LS_ERR_IO;
+		}
+	}
+	if (r->fd != STDIN_FILENO)
+		close(r->fd);
+	r->fd = fd;
+	return ls_reader_rewind(r);
+}
+
+int ls_reader_rewind(struct ls_reader *r)
+{
+	if (lseek(r->fd, 0, SEEK_SET) < 0) {
+		snprintf(r->err, sizeof(r->err), "cannot read the input again: %s", strerror(errno));
+		return LS_ERR_IO;
+	}
+	r->start = r->end = 0;
+	r->eof = r->trailer_due = r->ended = false;
+	r->format = LS_FMT_UNKNOWN;
+	r->recno = r->offset = r->rec_offset = r->line = r->skim = 0;
+	r->jrec.len = 0;
+	r->err[0] = 0;
 	return 0;
 }
 

@@ -65,6 +65,18 @@ void ls_reader_skim(struct ls_reader *r, uint64_t kinds);
  */
 const char *ls_reader_where(const struct ls_reader *r, char *where, size_t n);
 
+/*
+ * Make the input readable again from its start (ls_reader_rewind): a
+ * regular file is; any other input (a pipe) is copied whole first, into an
+ * unlinked temporary file (libstream/tmpfile.h) that is read instead.
+ * Call before the first ls_read. Returns 0, or LS_ERR_IO with errno set
+ * and the message in r->err (a full disk leaves nothing behind).
+ */
+int ls_reader_rewindable(struct ls_reader *r);
+
+/* Read the input again from its start (after ls_reader_rewindable). Returns 0 or LS_ERR_IO. */
+int ls_reader_rewind(struct ls_reader *r);
+
 /* Close the input (unless stdin) and free the buffers. */
 void ls_reader_release(struct ls_reader *r);
 

@@ -1,0 +1,39 @@
+/*
+ * The least time each API function took in a trace (its shortest
+ * instance): what tr-project holds a call to, however early what it
+ * waited for comes (a synchronization or a launch never gets shorter than
+ * it was ever measured). API functions are the regions whose role is an
+ * MPI call, a GPU runtime call, an OpenMP barrier or lock call: not a
+ * construct around user code (a parallel region, a loop, a critical
+ * section), whose time is the user code's.
+ */
+#ifndef AN_FLOORS_H
+#define AN_FLOORS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../libstream/idmap.h"
+#include "../libstream/reader.h"
+
+struct an_floors {
+	struct ls_idmap by_id;	/* region id -> index in ns */
+	int64_t *ns;
+	uint32_t n, cap;
+};
+
+#define AN_FLOORS_INIT { LS_IDMAP_INIT, NULL, 0, 0 }
+
+/*
+ * Read the stream r whole (a first pass; the caller rewinds it), keeping
+ * each API function's shortest instance. Stops quietly at input it cannot
+ * read (the pass after it says where). Returns 0 or LS_ERR_NOMEM.
+ */
+int an_floors_scan(struct an_floors *f, struct ls_reader *r);
+
+/* Region id's floor in *ns, if it is an API function that ran. */
+bool an_floors_get(const struct an_floors *f, uint64_t region, int64_t *ns);
+
+void an_floors_release(struct an_floors *f);
+
+#endif
