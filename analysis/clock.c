@@ -168,7 +168,7 @@ static int edge(struct an_clock *c, const struct ls_record *rec, const char **wh
 	const char *type;
 	enum ls_edge e;
 	int64_t latency;
-	bool moves, whole;
+	bool moves;
 	int rc;
 
 	if (ls_get_u64(rec, LS_F_FROM, &from) < 0 || ls_get_u64(rec, LS_F_TO, &to) < 0 ||
@@ -186,13 +186,7 @@ static int edge(struct an_clock *c, const struct ls_record *rec, const char **wh
 		c->st.lost++;
 		return an_retime_other(&c->rt, rec, LS_NONE, b);
 	}
-	/*
-	 * A collective's edges wait, as its instance does, for every event read
-	 * before them: a stage after this one takes them once all members left.
-	 * Others go as soon as their ends are written.
-	 */
-	whole = e == LS_E_COLL || e == LS_E_BARRIER;
-	if ((rc = an_retime_other(&c->rt, rec, whole ? LS_NONE : a, whole ? LS_NONE : b)) < 0 ||
+	if ((rc = an_retime_edge_rec(&c->rt, rec, e, a, b)) < 0 ||
 	    (e == LS_E_MSG && (rc = an_latency_see(&c->shown, c->tr.defs.streams[c->rt.g.n[a].s].process,
 						   c->tr.defs.streams[c->rt.g.n[b].s].process,
 						   c->rt.g.n[b].t - c->rt.g.n[a].t)) < 0) ||

@@ -153,6 +153,20 @@ int an_retime_edge(struct an_retime *rt, uint32_t a, uint32_t b, int64_t latency
 int an_retime_other(struct an_retime *rt, const struct ls_record *rec, uint32_t a, uint32_t b);
 
 /*
+ * Hold edge rec, of type e, from node a to node b (held or written;
+ * LS_NONE: not kept) as an_retime_other does; a collective's edges, as its
+ * instance, wait for every event read before them (a stage after this
+ * one takes them once all members left). Returns 0 or LS_ERR_NOMEM.
+ */
+static inline int an_retime_edge_rec(struct an_retime *rt, const struct ls_record *rec, enum ls_edge e,
+				     uint32_t a, uint32_t b)
+{
+	bool whole = e == LS_E_COLL || e == LS_E_BARRIER;
+
+	return an_retime_other(rt, rec, whole ? LS_NONE : a, whole ? LS_NONE : b);
+}
+
+/*
  * After each record: write what the window has passed (every eighth of a
  * window; not for a rule that moves events earlier), and drop what is no
  * longer needed. Returns 0 or an error.

@@ -30,7 +30,7 @@ struct args {
 
 static void usage(FILE *to)
 {
-	fprintf(to, "usage: tr-project [-hJM] [--scale PATTERN=FACTOR]... [--min FILE] "
+	fprintf(to, "usage: tr-project [-hJM] [--scale PATTERN=FACTOR ...] [--min FILE] "
 		"[--window SECONDS] [--summary] [file]\n");
 }
 
