@@ -92,12 +92,10 @@ static int write_records(struct an_retime *rt)
 
 	if (rt->q_head == rt->q_n)
 		return 0;
-	while (rt->first_still < rt->g.nn &&
-	       (rt->n[rt->first_still].written ||
-		(rt->n[rt->first_still].L != rt->g.n[rt->first_still].t &&
-		 rt->n[rt->first_still].L != AN_RT_NOT_YET)))
+	while (rt->first_still < rt->g.nn && (rt->n[rt->first_still].written ||
+					      rt->n[rt->first_still].L != rt->g.n[rt->first_still].t))
 		rt->first_still++;
-	still = rt->first_still < rt->g.nn ? rt->n[rt->first_still].seq : UINT64_MAX;
+	still = rt->first_still < rt->g.nn && !rt->earlier ? rt->n[rt->first_still].seq : UINT64_MAX;
 	held = rt->first_held < rt->g.nn ? rt->n[rt->first_held].seq : UINT64_MAX;
 	for (uint32_t k = rt->q_head; k < rt->q_n && rt->q[k].seq < still; k++) {
 		struct an_rt_rec *r = &rt->q[k];
@@ -105,7 +103,8 @@ static int write_records(struct an_retime *rt)
 
 		if (r->done)
 			continue;
-		if (edge ? !written_or_gone(rt, r->a) || !written_or_gone(rt, r->b) :
+		if (edge ? !written_or_gone(rt, r->a) || !written_or_gone(rt, r->b) ||
+			   (rt->earlier && !written_or_gone(rt, r->after)) :
 			   blocked || r->seq > held) {
 			blocked = true;
 			continue;
@@ -244,6 +243,7 @@ static int collect(struct an_retime *rt)
 	for (uint32_t k = rt->q_head; k < rt->q_n; k++) {
 		rt->q[k].a = an_graph_moved(g, rt->q[k].a);
 		rt->q[k].b = an_graph_moved(g, rt->q[k].b);
+		rt->q[k].after = an_graph_moved(g, rt->q[k].after);
 	}
 	rt->gc_at = g->nn > UINT32_MAX / 2 ? UINT32_MAX : g->nn * 2 > GC_MIN ? g->nn * 2 : GC_MIN;
 	return 0;
@@ -291,7 +291,8 @@ int an_retime_other(struct an_retime *rt, const struct ls_record *rec, uint32_t 
 {
 	if (ls_vec_room(&rt->q, &rt->q_cap, rt->q_n, sizeof(*rt->q)) < 0)
 		return LS_ERR_NOMEM;
-	rt->q[rt->q_n] = (struct an_rt_rec){ .seq = rt->seq++, .len = rec->len, .a = a, .b = b };
+	rt->q[rt->q_n] = (struct an_rt_rec){ .seq = rt->seq++, .len = rec->len, .a = a, .b = b,
+					     .after = rt->g.nn ? rt->g.nn - 1 : LS_NONE };
 	if (bytes_add(&rt->qb, rec, &rt->q[rt->q_n].at) < 0)
 		return LS_ERR_NOMEM;
 	rt->q_n++;

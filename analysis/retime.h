@@ -61,6 +61,7 @@ struct an_rt_rec {
 	size_t at;
 	uint32_t len;
 	uint32_t a, b;		/* an edge's ends (nodes), LS_NONE: not an edge, or an end not kept */
+	uint32_t after;		/* the event read last before it (node), LS_NONE: none, or not kept */
 	bool done;		/* written already */
 };
 
@@ -147,8 +148,10 @@ int an_retime_edge(struct an_retime *rt, uint32_t a, uint32_t b, int64_t latency
  * written. Given its ends (nodes a and b, held or written; LS_NONE: not
  * kept), an edge goes sooner: once its ends and the events read before it
  * that did not move are written, so that a stage after this one gets it
- * while it still keeps their activities. Other records keep their order,
- * and never pass an edge before them.
+ * while it still keeps their activities; where the rule moves events
+ * earlier, once its ends and the event read last before it are (events
+ * that did not move may now come long after). Other records keep their
+ * order, and never pass an edge before them.
  */
 int an_retime_other(struct an_retime *rt, const struct ls_record *rec, uint32_t a, uint32_t b);
 

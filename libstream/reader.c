@@ -42,6 +42,25 @@ int ls_reader_open(struct ls_reader *r, const char *path)
 	return 0;
 }
 
+/* Write b[0..n) whole to fd. Returns 0, or -1 with errno set. */
+static int write_all(int fd, const uint8_t *b, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, b, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!w)
+				errno = ENOSPC;
+			return -1;
+		}
+		b += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 int ls_reader_rewindable(struct ls_reader *r)
 {
 	struct stat st;
@@ -55,14 +74,11 @@ int ls_reader_rewindable(struct ls_reader *r)
 			 "input twice: %s", ls_tmp_dir(), strerror(errno));
 		return LS_ERR_IO;
 	}
-	for (;;) {
-		errno = 0;
-		if ((n = read(r->fd, r->buf, r->cap)) == 0)
-			break;
+	while ((n = read(r->fd, r->buf, r->cap)) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 || write(fd, r->buf, (size_t)n) != n) {
-			int e = errno ? errno : ENOSPC;
+		if (n < 0 || write_all(fd, r->buf, (size_t)n) < 0) {
+			int e = errno;
 
 			snprintf(r->err, sizeof(r->err), "cannot keep the input in a temporary file in "
 				 "%s to read it twice: %s", ls_tmp_dir(), strerror(e));

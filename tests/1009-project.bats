@@ -128,7 +128,9 @@ OUT
 	# Rank 2 computes 100..300 and arrives at the MPI_Allreduce last (310);
 	# the others leave at 320, rank 2 at 325. Halved, its compute ends at
 	# 200 and it arrives at 210: ranks 0 and 1 end the collective 10 ns
-	# after that (220), rank 2 15 ns after (225); all end 100 earlier.
+	# after that (220), rank 2 15 ns after (225); all end 100 earlier. The
+	# collective's edges, as its instance, follow every event read before
+	# them (tr-waits takes them once all members left).
 	run project mpi allreduce --scale compute=0.5
 	assert_success
 	assert_output - <<'OUT'
@@ -142,12 +144,12 @@ OUT
 {"k":"enter","id":7,"t":210,"s":2,"r":8}
 {"k":"coll_end","id":8,"t":220,"s":0,"comm":0}
 {"k":"leave","id":9,"t":220,"s":0,"r":8}
-{"k":"edge","from":7,"to":9,"type":"coll"}
 {"k":"coll_end","id":10,"t":220,"s":1,"comm":0}
 {"k":"leave","id":11,"t":220,"s":1,"r":8}
-{"k":"edge","from":7,"to":11,"type":"coll"}
 {"k":"coll_end","id":12,"t":225,"s":2,"comm":0}
 {"k":"leave","id":13,"t":225,"s":2,"r":8}
+{"k":"edge","from":7,"to":9,"type":"coll"}
+{"k":"edge","from":7,"to":11,"type":"coll"}
 {"k":"edge","from":5,"to":13,"type":"coll"}
 {"k":"instance","acts":[3,5,7],"comm":0}
 {"k":"leave","id":14,"t":300,"s":0,"r":0}
@@ -179,8 +181,8 @@ OUT
 {"k":"leave","id":8,"t":325,"s":1,"r":11}
 {"k":"enter","id":9,"t":335,"s":1,"r":13}
 {"k":"leave","id":10,"t":345,"s":0,"r":13}
-{"k":"edge","from":9,"to":10,"type":"barrier"}
 {"k":"leave","id":11,"t":355,"s":1,"r":13}
+{"k":"edge","from":9,"to":10,"type":"barrier"}
 {"k":"instance","acts":[7,9]}
 {"k":"leave","id":12,"t":425,"s":0,"r":12}
 {"k":"team_end","id":13,"t":435,"s":0}
@@ -192,4 +194,96 @@ OUT
 {"k":"projection","spec":"compute=0.5","before":700,"after":525}
 {"k":"trailer"}
 OUT
+}
+
+@test "no change gives back every time, through the model; read from a file or a pipe alike" {
+	gen-otf2 -r 2 -t 2 -i 3 "$TMP/g/t" > /dev/null
+	tr-read -M "$TMP/g/t.otf2" | tr-deps -M | tr-clock -M > "$TMP/in.tr"
+	tr-project -J --scale '*=1' "$TMP/in.tr" > "$TMP/file.json"
+	tr-project -J --scale '*=1' < "$TMP/in.tr" > "$TMP/pipe.json"
+	cmp <(grep -v '"k":"header"' "$TMP/file.json") <(grep -v '"k":"header"' "$TMP/pipe.json")
+	cmp <(tr-cat -J "$TMP/in.tr" | grep -v '"k":"header"') \
+		<(grep -v -e '"k":"header"' -e '"k":"projection"' "$TMP/file.json")
+	run grep '"k":"projection"' "$TMP/file.json"
+	assert_output --regexp '^\{"k":"projection","spec":"\*=1","before":([0-9]+),"after":\1\}$'
+	# a region that moves no wait, halved and then doubled: the times back
+	cat "$DATA/cuda/defs.ndjson" "$DATA/project/kernel-off-path.ndjson" | tr-deps -M > "$TMP/off.tr"
+	tr-project --scale kernel=0.5 "$TMP/off.tr" | tr-project -J --scale kernel=2 |
+		grep -v -e '"k":"header"' -e '"k":"projection"' > "$TMP/back.json"
+	cmp <(tr-cat -J "$TMP/off.tr" | grep -v '"k":"header"') "$TMP/back.json"
+	# and the projected stream is one the pipeline takes
+	tr-project --scale 'cu*=0.5' "$TMP/in.tr" | tr-waits | tr-critpath | tr-rank > "$TMP/rank" 2> "$TMP/err"
+	[ ! -s "$TMP/err" ] || fail "$(cat "$TMP/err")"
+}
+
+@test "the derived records new times make stale are left out; definitions and edges kept" {
+	cat "$DATA/mpi/defs.ndjson" "$DATA/mpi/late-sender.ndjson" | tr-deps -M | tr-waits -M |
+		tr-critpath -M > "$TMP/analysed.tr"
+	tr-cat -J "$TMP/analysed.tr" | jq -r .k | sort -u > "$TMP/kinds.in"
+	grep -qx wait "$TMP/kinds.in" && grep -qx crit "$TMP/kinds.in" && grep -qx blame "$TMP/kinds.in"
+	run bash -c "tr-project -J '$TMP/analysed.tr' | jq -r .k | sort | uniq -c | awk '{ print \$2, \$1 }'"
+	assert_output - <<'OUT'
+comm 2
+edge 1
+enter 5
+header 1
+leave 5
+process 3
+projection 1
+recv 1
+region 15
+send 1
+stream 3
+trailer 1
+OUT
+}
+
+@test "bad options, a stream without tr-deps and a --min file that is not one are refused" {
+	cat "$DATA/mpi/defs.ndjson" "$DATA/mpi/late-sender.ndjson" | tr-deps -M > "$TMP/d.tr"
+	run tr-project --scale compute "$TMP/d.tr"
+	assert_failure 2
+	assert_output "tr-project: --scale compute: give PATTERN=FACTOR, a region name or shell glob and a factor"
+	run tr-project --scale compute=-1 "$TMP/d.tr"
+	assert_failure 2
+	assert_output "tr-project: --scale compute=-1: give the factor as a number from 0 to 1000"
+	run tr-project --scale compute=fast "$TMP/d.tr"
+	assert_failure 2
+	run tr-project --window 0 "$TMP/d.tr"
+	assert_failure 2
+	assert_output "tr-project: --window 0: give seconds, more than 0 and at most 86400"
+	run tr-project --min "$TMP/none" "$TMP/d.tr"
+	assert_failure 1
+	assert_output "tr-project: --min $TMP/none: No such file or directory"
+	printf '# floors\n\n10 MPI_Recv\nMPI_Send 10\n' > "$TMP/min"
+	run tr-project --min "$TMP/min" "$TMP/d.tr"
+	assert_failure 1
+	assert_output "tr-project: --min $TMP/min: line 4: give nanoseconds, a space and a function's name"
+	gen-otf2 -r 2 -t 1 -i 1 "$TMP/g/t" > /dev/null
+	tr-read -M "$TMP/g/t.otf2" > "$TMP/r.tr"
+	run tr-project "$TMP/r.tr"
+	assert_failure 1
+	assert_output --partial "the stream has not been through tr-deps: run it before tr-project"
+}
+
+@test "bad input: one line naming the position, the records before it written" {
+	cat "$DATA/mpi/defs.ndjson" "$DATA/mpi/late-sender.ndjson" | tr-deps -J |
+		sed '/"k":"recv","id":8,/q' > "$TMP/bad.json"
+	echo '{"k":"enter","id":99,"t":50,"s":0,"r":0}' >> "$TMP/bad.json"
+	echo '{"k":"trailer"}' >> "$TMP/bad.json"
+	run --separate-stderr tr-project -J "$TMP/bad.json"
+	assert_failure 1
+	[[ "$stderr" == "tr-project: $TMP/bad.json: line "*": enter at t=50 on stream 0 comes after t=900 on stream 1 (events must be ordered by time, then stream)" ]] || fail "$stderr"
+	assert_line '{"k":"recv","id":8,"t":900,"s":1,"peer":0,"tag":0,"comm":0}'
+	refute_line --partial '"id":99'
+}
+
+@test "a pipe that cannot be kept for the second pass: one line, nothing left behind" {
+	gen-otf2 -r 2 -t 2 -i 40 "$TMP/g/t" > /dev/null
+	tr-read -M "$TMP/g/t.otf2" | tr-deps -M > "$TMP/in.tr"
+	mkdir "$TMP/tmp"
+	run --separate-stderr bash -c "ulimit -S -f 16; cat '$TMP/in.tr' | TMPDIR='$TMP/tmp' tr-project > /dev/null"
+	assert_failure 1
+	assert_equal "$stderr" "tr-project: <stdin>: cannot keep the input in a temporary file in $TMP/tmp to read it twice: File too large"
+	run ls -A "$TMP/tmp"
+	assert_output ""
 }
