@@ -76,6 +76,123 @@ static bool written_or_gone(const struct an_retime *rt, uint32_t i)
 }
 
 /*
+ * Drop the written records at the front; when most are written, move the
+ * rest to the front (the nodes' waiting lists with them).
+ */
+static void compact(struct an_retime *rt)
+{
+	uint32_t by;
+	size_t from;
+
+	while (rt->q_head < rt->q_n && rt->q[rt->q_head].done)
+		rt->q_head++;
+	if (rt->q_head == rt->q_n) {	/* all written: start again at the front */
+		rt->q_head = rt->q_n = 0;
+		rt->qb.len = 0;
+		return;
+	}
+	if (rt->q_head < 4096 || rt->q_head < rt->q_n / 2)
+		return;
+	by = rt->q_head;
+	from = rt->q[by].at;
+	memmove(rt->qb.p, rt->qb.p + from, rt->qb.len - from);
+	rt->qb.len -= from;
+	rt->q_n -= by;
+	memmove(rt->q, rt->q + by, (size_t)rt->q_n * sizeof(*rt->q));
+	for (uint32_t k = 0; k < rt->q_n; k++) {
+		rt->q[k].at -= from;
+		if (rt->q[k].next_waiter != LS_NONE)
+			rt->q[k].next_waiter -= by;
+	}
+	for (uint32_t i = rt->first_held; rt->earlier && i < rt->g.nn; i++)
+		if (rt->n[i].waiters != LS_NONE)
+			rt->n[i].waiters -= by;
+	rt->q_head = 0;
+}
+
+/* Edge record k's first end or last-read event not written, LS_NONE: none. */
+static uint32_t awaited(const struct an_retime *rt, const struct an_rt_rec *r)
+{
+	if (!written_or_gone(rt, r->a))
+		return r->a;
+	if (!written_or_gone(rt, r->b))
+		return r->b;
+	return written_or_gone(rt, r->after) ? LS_NONE : r->after;
+}
+
+static int by_index(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Where the rule moves events earlier: edge record k waits in the list of
+ * the first node it awaits, or is ready to be written.
+ */
+static int edge_due(struct an_retime *rt, uint32_t k)
+{
+	struct an_rt_rec *r = &rt->q[k];
+	uint32_t w = awaited(rt, r);
+
+	if (w != LS_NONE) {
+		r->next_waiter = rt->n[w].waiters;
+		rt->n[w].waiters = k;
+		return 0;
+	}
+	if (ls_vec_room(&rt->woken, &rt->woken_cap, rt->nwoken, sizeof(*rt->woken)) < 0)
+		return LS_ERR_NOMEM;
+	rt->woken[rt->nwoken++] = k;
+	return 0;
+}
+
+static int write_rec(struct an_retime *rt, struct an_rt_rec *r)
+{
+	r->done = true;
+	return ls_write_raw(rt->w, rt->qb.p + r->at, r->len);
+}
+
+/*
+ * Where the rule moves events earlier: the records in their order, the
+ * edges ready among them (their ends and the event read last before them
+ * written), the others (and a collective's edges) once every event read
+ * before them is written and no edge before them waits; past the first
+ * that waits, only the edges ready.
+ */
+static int write_in_order(struct an_retime *rt)
+{
+	uint64_t held = rt->first_held < rt->g.nn ? rt->n[rt->first_held].seq : UINT64_MAX;
+	uint32_t j = 0, k;
+	int rc;
+
+	if (rt->nwoken > 1)
+		qsort(rt->woken, rt->nwoken, sizeof(*rt->woken), by_index);
+	for (k = rt->q_head; k < rt->q_n; k++) {
+		struct an_rt_rec *r = &rt->q[k];
+
+		if (j < rt->nwoken && rt->woken[j] == k) {
+			if ((rc = write_rec(rt, r)) < 0)
+				return rc;
+			j++;
+			continue;
+		}
+		if (r->done)
+			continue;
+		if (r->a != LS_NONE || r->b != LS_NONE || r->seq > held)
+			break;
+		if ((rc = write_rec(rt, r)) < 0)
+			return rc;
+	}
+	for (; j < rt->nwoken; j++)
+		if ((rc = write_rec(rt, &rt->q[rt->woken[j]])) < 0)
+			return rc;
+	rt->nwoken = 0;
+	compact(rt);
+	return 0;
+}
+
+/*
  * Write the other records that wait for no event. An edge waits for its
  * ends and for the events read before it that did not move (a moved one
  * is later than its own time, and would hold it back for nothing: a stage
@@ -92,10 +209,12 @@ static int write_records(struct an_retime *rt)
 
 	if (rt->q_head == rt->q_n)
 		return 0;
+	if (rt->earlier)
+		return write_in_order(rt);
 	while (rt->first_still < rt->g.nn && (rt->n[rt->first_still].written ||
 					      rt->n[rt->first_still].L != rt->g.n[rt->first_still].t))
 		rt->first_still++;
-	still = rt->first_still < rt->g.nn && !rt->earlier ? rt->n[rt->first_still].seq : UINT64_MAX;
+	still = rt->first_still < rt->g.nn ? rt->n[rt->first_still].seq : UINT64_MAX;
 	held = rt->first_held < rt->g.nn ? rt->n[rt->first_held].seq : UINT64_MAX;
 	for (uint32_t k = rt->q_head; k < rt->q_n && rt->q[k].seq < still; k++) {
 		struct an_rt_rec *r = &rt->q[k];
@@ -103,8 +222,7 @@ static int write_records(struct an_retime *rt)
 
 		if (r->done)
 			continue;
-		if (edge ? !written_or_gone(rt, r->a) || !written_or_gone(rt, r->b) ||
-			   (rt->earlier && !written_or_gone(rt, r->after)) :
+		if (edge ? !written_or_gone(rt, r->a) || !written_or_gone(rt, r->b) :
 			   blocked || r->seq > held) {
 			blocked = true;
 			continue;
@@ -113,40 +231,37 @@ static int write_records(struct an_retime *rt)
 			return rc;
 		r->done = true;
 	}
-	while (rt->q_head < rt->q_n && rt->q[rt->q_head].done)
-		rt->q_head++;
-	if (rt->q_head == rt->q_n) {	/* all written: start again at the front */
-		rt->q_head = rt->q_n = 0;
-		rt->qb.len = 0;
-	} else if (rt->q_head >= 4096 && rt->q_head >= rt->q_n / 2) {
-		/* most are written: the rest move to the front */
-		size_t from = rt->q[rt->q_head].at;
-
-		memmove(rt->qb.p, rt->qb.p + from, rt->qb.len - from);
-		rt->qb.len -= from;
-		rt->q_n -= rt->q_head;
-		memmove(rt->q, rt->q + rt->q_head, (size_t)rt->q_n * sizeof(*rt->q));
-		for (uint32_t k = 0; k < rt->q_n; k++)
-			rt->q[k].at -= from;
-		rt->q_head = 0;
-	}
+	compact(rt);
 	return 0;
 }
 
-/* An event was written: it never moves again, so its out-edges go. */
-static void written(struct an_retime *rt, uint32_t i)
+/*
+ * An event was written: it never moves again, so its out-edges go; the
+ * edge records that waited for it wait for what else they await, or are
+ * ready.
+ */
+static int written(struct an_retime *rt, uint32_t i)
 {
 	struct an_rt_node *x = &rt->n[i];
+	uint32_t k;
+	int rc;
 
 	x->written = true;
 	while (x->out != LS_NONE) {
-		uint32_t k = x->out;
-
+		k = x->out;
 		x->out = rt->e[k].next;
 		ls_pool_give(rt->e, sizeof(*rt->e), &rt->free_e, k);
 	}
 	while (rt->first_held < rt->g.nn && rt->n[rt->first_held].written)
 		rt->first_held++;
+	for (k = x->waiters, x->waiters = LS_NONE; k != LS_NONE;) {
+		uint32_t next = rt->q[k].next_waiter;
+
+		if ((rc = edge_due(rt, k)) < 0)
+			return rc;
+		k = next;
+	}
+	return 0;
 }
 
 static int by_new_time(const void *a, const void *b)
@@ -190,10 +305,8 @@ static int write_before(struct an_retime *rt, int64_t t)
 			break;
 		}
 	for (uint32_t k = 0; k < nr; k++) {
-		if ((rc = write_event(rt, rt->ready[k].i)) < 0)
-			return rc;
-		written(rt, rt->ready[k].i);
-		if ((rc = write_records(rt)) < 0)
+		if ((rc = write_event(rt, rt->ready[k].i)) < 0 || (rc = written(rt, rt->ready[k].i)) < 0 ||
+		    (rc = write_records(rt)) < 0)
 			return rc;
 	}
 	return write_records(rt);
@@ -263,7 +376,7 @@ int an_retime_event(struct an_retime *rt, const struct ls_record *rec, uint64_t 
 	if (rt->aux_size)
 		memset(an_retime_aux(rt, *i), 0, rt->aux_size);
 	rt->n[*i] = (struct an_rt_node){ .seq = rt->seq++, .len = rec->len, .next = LS_NONE,
-					 .out = LS_NONE };
+					 .out = LS_NONE, .waiters = LS_NONE };
 	rt->n[*i].L = an_retime_go_on(rt, *i);
 	if ((rc = bytes_add(&rt->evb, rec, &rt->n[*i].at)) < 0)
 		return rc;
@@ -292,11 +405,12 @@ int an_retime_other(struct an_retime *rt, const struct ls_record *rec, uint32_t 
 	if (ls_vec_room(&rt->q, &rt->q_cap, rt->q_n, sizeof(*rt->q)) < 0)
 		return LS_ERR_NOMEM;
 	rt->q[rt->q_n] = (struct an_rt_rec){ .seq = rt->seq++, .len = rec->len, .a = a, .b = b,
-					     .after = rt->g.nn ? rt->g.nn - 1 : LS_NONE };
+					     .after = rt->g.nn ? rt->g.nn - 1 : LS_NONE,
+					     .next_waiter = LS_NONE };
 	if (bytes_add(&rt->qb, rec, &rt->q[rt->q_n].at) < 0)
 		return LS_ERR_NOMEM;
 	rt->q_n++;
-	return 0;
+	return rt->earlier && (a != LS_NONE || b != LS_NONE) ? edge_due(rt, rt->q_n - 1) : 0;
 }
 
 int an_retime_write(struct an_retime *rt, int64_t due)
@@ -335,5 +449,6 @@ void an_retime_release(struct an_retime *rt)
 	ls_buf_release(&rt->evb);
 	ls_buf_release(&rt->qb);
 	free(rt->ready);
+	free(rt->woken);
 	memset(rt, 0, sizeof(*rt));
 }

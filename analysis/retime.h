@@ -41,6 +41,7 @@ struct an_rt_node {
 	uint32_t len;
 	uint32_t next;		/* the next node on its stream, LS_NONE: none yet */
 	uint32_t out;		/* its first out-edge, LS_NONE: none */
+	uint32_t waiters;	/* the first edge record waiting for it (rules that move events earlier) */
 	bool written;
 };
 
@@ -62,6 +63,7 @@ struct an_rt_rec {
 	uint32_t len;
 	uint32_t a, b;		/* an edge's ends (nodes), LS_NONE: not an edge, or an end not kept */
 	uint32_t after;		/* the event read last before it (node), LS_NONE: none, or not kept */
+	uint32_t next_waiter;	/* the next edge record waiting for the same node */
 	bool done;		/* written already */
 };
 
@@ -85,6 +87,8 @@ struct an_retime {
 	uint32_t first_held;	/* the earliest node not written */
 	struct an_rt_ready *ready;
 	uint32_t ready_cap;
+	uint32_t *woken;	/* the edge records a written event woke, in their order */
+	uint32_t nwoken, woken_cap;
 	uint32_t gc_at;
 	uint64_t seq;
 	int64_t now;		/* the latest event time read */
