@@ -122,7 +122,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_FLAGS = -std=gnu11 -D_GNU_SOURCE -DTR_VERSION='"$(VERSION)"' -DLS_CHECK_BUILD -g -O1 \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	$(shell pkg-config --cflags msgpack otf2)
-FUZZ_STAGES = deps clock waits critpath rank
+FUZZ_STAGES = deps clock project waits critpath rank
 FUZZ_TARGETS = read front $(FUZZ_STAGES) otf2out otf2in
 FUZZ_BINS = $(addprefix tests/fuzz/out/fuzz-,$(FUZZ_TARGETS))
 FUZZ_HEADERS = $(wildcard libstream/*.h analysis/*.h analysis/*/*.h formats/*.h formats/otf2/*.h cmd/*.h \

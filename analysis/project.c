@@ -56,7 +56,7 @@ struct an_project {
 	uint32_t factor_cap, floor_cap;
 	double f_min;		/* the smallest factor, at most 1 */
 	struct pj_stream *st;	/* per stream index */
-	uint32_t st_cap;
+	uint32_t nst, st_cap;
 	struct pj_proc *pr;	/* per process index */
 	uint32_t pr_cap;
 	int64_t written_to;	/* events before it are written */
@@ -143,6 +143,7 @@ static int def(struct an_project *p, const struct ls_record *rec, const char **w
 		if (ls_vec_room(&p->st, &p->st_cap, s, sizeof(*p->st)) < 0)
 			return LS_ERR_NOMEM;
 		p->st[s] = (struct pj_stream){ 0 };
+		p->nst = s + 1;
 		if ((rc = an_retime_stream(&p->rt)) < 0)
 			return rc;
 	}
@@ -197,7 +198,6 @@ static int event(struct an_project *p, const struct ls_record *rec, const char *
 	}
 	if ((rc = an_retime_event(&p->rt, rec, ev.id, ev.t, ev.s, &i)) < 0)
 		return rc;
-	p->rt.n[i].L = AN_RT_NOT_YET;
 	x = node(p, i);
 	*x = (struct pj_node){ .in_new = INT64_MIN, .in_orig = INT64_MIN,
 			       .gap = s->read ? ev.t - s->read_t : 0, .factor = factor,
@@ -504,12 +504,12 @@ void an_project_free(struct an_project *p)
 {
 	if (!p)
 		return;
+	for (uint32_t k = 0; k < p->nst; k++)
+		free(p->st[k].entered);
 	an_trace_release(&p->tr);
 	an_retime_release(&p->rt);
 	free(p->factor);
 	free(p->floor);
-	for (uint32_t k = 0; k < p->tr.defs.nstreams; k++)
-		free(p->st[k].entered);
 	free(p->st);
 	free(p->pr);
 	free(p);

@@ -377,7 +377,7 @@ int an_retime_event(struct an_retime *rt, const struct ls_record *rec, uint64_t 
 		memset(an_retime_aux(rt, *i), 0, rt->aux_size);
 	rt->n[*i] = (struct an_rt_node){ .seq = rt->seq++, .len = rec->len, .next = LS_NONE,
 					 .out = LS_NONE, .waiters = LS_NONE };
-	rt->n[*i].L = an_retime_go_on(rt, *i);
+	rt->n[*i].L = rt->earlier ? AN_RT_NOT_YET : an_retime_go_on(rt, *i);
 	if ((rc = bytes_add(&rt->evb, rec, &rt->n[*i].at)) < 0)
 		return rc;
 	if (last != LS_NONE)

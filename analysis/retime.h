@@ -138,7 +138,8 @@ static inline int64_t an_retime_go_on(const struct an_retime *rt, uint32_t x)
 
 /*
  * Hold event rec (id, t and stream index s) at a new time its stream's
- * shift puts it (an_retime_go_on): its node in *i. Returns 0 or
+ * shift puts it (an_retime_go_on), or, where the rule moves events
+ * earlier, not settled (AN_RT_NOT_YET): its node in *i. Returns 0 or
  * LS_ERR_NOMEM.
  */
 int an_retime_event(struct an_retime *rt, const struct ls_record *rec, uint64_t id, int64_t t,

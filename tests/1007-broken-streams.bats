@@ -15,7 +15,7 @@ teardown() {
 	rm -rf "$TMP"
 }
 
-STAGES="tr-deps tr-waits tr-critpath tr-rank"
+STAGES="tr-deps tr-waits tr-critpath tr-rank tr-project"
 
 @test "a join with no fork before it: no wait state, no overflow (INT64_MIN - t in decide_join)" {
 	run --separate-stderr tr-waits -J "$REPRO/tr-waits-join-overflow.tr"

@@ -1,7 +1,8 @@
 /*
  * Fuzz target: an analysis stage's read-take-write loop (stage_run, as the
  * tool runs it) over any bytes, then its end of input. Built once per
- * stage: -DFUZZ_DEPS, -DFUZZ_CLOCK, -DFUZZ_WAITS, -DFUZZ_CRITPATH or -DFUZZ_RANK.
+ * stage: -DFUZZ_DEPS, -DFUZZ_CLOCK, -DFUZZ_PROJECT, -DFUZZ_WAITS, -DFUZZ_CRITPATH or
+ * -DFUZZ_RANK.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -50,6 +51,39 @@ static void stage(struct stage_io *io)
 					    .ctx = c }, io) == 0)
 		an_clock_finish(c);
 	an_clock_free(c);
+}
+#elif defined(FUZZ_PROJECT)
+#include "../../analysis/project.h"
+
+static int take(void *ctx, const struct ls_record *rec, const char **why)
+{
+	return an_project_take(ctx, rec, why);
+}
+
+/*
+ * The floors' first pass over the input, then the projection with work
+ * halved and a floor by name, in a window of 1 us, so that events settle
+ * and are written as they go as well as at the end.
+ */
+static void stage(struct stage_io *io)
+{
+	static const enum ls_kind replaces[] = { LS_K_WAIT, LS_K_BLAME, LS_K_CRIT, 0 };
+	static const struct an_project_scale scale[] = { { "*", 0.5 }, { "MPI_*", 2 } };
+	static const struct an_project_floor min[] = { { "MPI_Recv", 10 } };
+	struct an_floors floors = AN_FLOORS_INIT;
+	struct an_project *p = NULL;
+
+	if (ls_reader_rewindable(&io->r) == 0 && an_floors_scan(&floors, &io->r) == 0 &&
+	    ls_reader_rewind(&io->r) == 0 &&
+	    (p = an_project_new(&io->w, &(struct an_project_options){
+		    .window = 1000, .scales = scale, .nscales = 2, .floors = &floors, .mins = min,
+		    .nmins = 1, .spec = "*=0.5" })) &&
+	    stage_run(&(struct stage){ .producer = "fuzz", .replaces = replaces,
+				       .reads = an_project_reads(), .take = take, .writes = true,
+				       .ctx = p }, io) == 0)
+		an_project_finish(p);
+	an_project_free(p);
+	an_floors_release(&floors);
 }
 #elif defined(FUZZ_WAITS)
 #include "../../analysis/waits.h"
@@ -115,7 +149,7 @@ static void stage(struct stage_io *io)
 	an_rank_free(k);
 }
 #else
-#error "build with -DFUZZ_DEPS, -DFUZZ_CLOCK, -DFUZZ_WAITS, -DFUZZ_CRITPATH or -DFUZZ_RANK"
+#error "build with -DFUZZ_DEPS, -DFUZZ_CLOCK, -DFUZZ_PROJECT, -DFUZZ_WAITS, -DFUZZ_CRITPATH or -DFUZZ_RANK"
 #endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
