@@ -12,7 +12,7 @@
 #include "retime.h"
 #include "trace.h"
 
-#define DEFAULT_WINDOW INT64_C(100000000)	/* ns */
+#define DEFAULT_WINDOW INT64_C(10000000)	/* ns */
 
 /* What the rule keeps of a held event (the engine's aux, by node). */
 struct pj_node {

@@ -54,7 +54,7 @@ struct an_project_floor {
 };
 
 struct an_project_options {
-	int64_t window;		/* ns; 0: 0.1 s */
+	int64_t window;		/* ns; 0: 0.01 s */
 	const struct an_project_scale *scales;	/* later ones win where several match */
 	uint32_t nscales;
 	const struct an_floors *floors;	/* each API function's shortest instance; NULL: none */
