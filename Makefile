@@ -163,6 +163,11 @@ bench: all
 bench-mem: all
 	bench/mem
 
+# make bench-project: tr-project's projections of real 2-rank MPI runs
+# (mpirun) against the runs they project, beside the run-to-run spread
+bench-project: all
+	bench/accuracy/run
+
 # make bench-json: libstream's NDJSON parser against yajl doing the same
 # (libyajl-dev, not a dependency of the tools: apt-get install libyajl-dev)
 bench/json-parse: bench/json-parse.c libstream/libstream.a
@@ -195,7 +200,7 @@ clean:
 		analysis/libanalysis.a formats/otf2/libotf2out.a
 	find . -name '*.o' -delete -o -name '*.d' -delete
 
-.PHONY: all check check-threads fuzz bench bench-mem example deps install uninstall clean
+.PHONY: all check check-threads fuzz bench bench-mem bench-project example deps install uninstall clean
 .SECONDARY:
 
 -include $(shell find . -name '*.d' 2>/dev/null)

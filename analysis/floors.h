@@ -1,11 +1,18 @@
 /*
- * The least time each API function took in a trace (its shortest
- * instance): what tr-project holds a call to, however early what it
- * waited for comes (a synchronization or a launch never gets shorter than
- * it was ever measured). API functions are the regions whose role is an
- * MPI call, a GPU runtime call, an OpenMP barrier or lock call: not a
- * construct around user code (a parallel region, a loop, a critical
- * section), whose time is the user code's.
+ * The least time each API function took of its own in a trace: what
+ * tr-project holds a call to, however early what it waited for comes (a
+ * synchronization or a launch never gets shorter than it was ever
+ * measured to take). A call's own time is its duration less the time it
+ * waited: from its enter to the latest source of the edges into it (a
+ * receive's send, the kernel a synchronization waited for, a collective's
+ * last arriver), where that came after the enter. So a run in which every
+ * receive waited still gives a receive's floor as the time it took after
+ * its message came, not the shortest wait.
+ *
+ * API functions are the regions whose role is an MPI call, a GPU runtime
+ * call, an OpenMP barrier or lock call: not a construct around user code
+ * (a parallel region, a loop, a critical section), whose time is the user
+ * code's.
  */
 #ifndef AN_FLOORS_H
 #define AN_FLOORS_H
@@ -26,10 +33,12 @@ struct an_floors {
 
 /*
  * Read the stream r whole (a first pass; the caller rewinds it), keeping
- * each API function's shortest instance. Stops quietly at input it cannot
- * read (the pass after it says where). Returns 0 or LS_ERR_NOMEM.
+ * each API function's least own time. Edges count for the calls they
+ * lead into when they come within window ns of their target. Stops
+ * quietly at input it cannot read (the pass after it says where). Returns
+ * 0 or LS_ERR_NOMEM.
  */
-int an_floors_scan(struct an_floors *f, struct ls_reader *r);
+int an_floors_scan(struct an_floors *f, struct ls_reader *r, int64_t window);
 
 /* Region id's floor in *ns, if it is an API function that ran. */
 bool an_floors_get(const struct an_floors *f, uint64_t region, int64_t *ns);

@@ -12,7 +12,6 @@
 #include "retime.h"
 #include "trace.h"
 
-#define DEFAULT_WINDOW INT64_C(10000000)	/* ns */
 
 /* What the rule keeps of a held event (the engine's aux, by node). */
 struct pj_node {
@@ -80,7 +79,7 @@ struct an_project *an_project_new(struct ls_writer *w, const struct an_project_o
 	an_trace_init(&p->tr);
 	p->o = *o;
 	if (p->o.window <= 0)
-		p->o.window = DEFAULT_WINDOW;
+		p->o.window = AN_PROJECT_WINDOW;
 	an_retime_init(&p->rt, w, &p->tr.defs, p->o.window);
 	an_retime_earlier(&p->rt, sizeof(struct pj_node));
 	p->f_min = 1;

@@ -21,7 +21,7 @@
  * target in the trace (a GPU clock running late, left by tr-clock) says
  * nothing the times can keep, and is not followed (counted). An API call
  * (an MPI, GPU runtime or OpenMP region) never gets shorter than its floor:
- * given by name, or its shortest instance in the trace.
+ * given by name, or the least time of its own in the trace (floors.h).
  *
  * Streaming: an event's new time is settled once the input is a window
  * past it (every edge into it has come by then) and the events it depends
@@ -53,11 +53,13 @@ struct an_project_floor {
 	int64_t ns;
 };
 
+#define AN_PROJECT_WINDOW INT64_C(10000000)	/* ns: the window unless given */
+
 struct an_project_options {
-	int64_t window;		/* ns; 0: 0.01 s */
+	int64_t window;		/* ns; 0: AN_PROJECT_WINDOW */
 	const struct an_project_scale *scales;	/* later ones win where several match */
 	uint32_t nscales;
-	const struct an_floors *floors;	/* each API function's shortest instance; NULL: none */
+	const struct an_floors *floors;	/* each API function's least own time; NULL: none */
 	const struct an_project_floor *mins;	/* by name, before floors */
 	uint32_t nmins;
 	const char *spec;	/* the change, for the projection record */

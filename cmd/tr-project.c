@@ -167,7 +167,7 @@ static void summary(const char *input, const struct an_project *p, const char *s
 		input, *spec ? spec : "no change", tool_secs((uint64_t)st.before),
 		tool_secs((uint64_t)st.after), (double)(st.before - st.after) / 1e9,
 		gain(st.before, st.after), st.scaled, st.events, st.peak);
-	fprintf(stderr, "  floors: %" PRIu32 " API functions (their shortest instance in the input, "
+	fprintf(stderr, "  floors: %" PRIu32 " API functions (their least own time in the input, "
 		"or --min), %" PRIu64 " calls held at them\n", st.floors, st.floored);
 	fprintf(stderr, "  %-10s %16s %16s %16s %8s\n", "process", "run [s]", "projected [s]",
 		"gain [s]", "gain");
@@ -209,8 +209,8 @@ int main(int argc, char **argv)
 	if ((status = stage_open_with(argc, argv, &(struct stage_args){ "summary", &want_summary,
 		     NULL, more, option, &a }, usage, &io)))
 		return status;
-	/* a first pass: each API function's shortest instance */
-	if ((rc = ls_reader_rewindable(&io.r)) < 0 || (rc = an_floors_scan(&floors, &io.r)) < 0 ||
+	/* a first pass: each API function's least own time */
+	if ((rc = ls_reader_rewindable(&io.r)) < 0 || (rc = an_floors_scan(&floors, &io.r, a.o.window ? a.o.window : AN_PROJECT_WINDOW)) < 0 ||
 	    (rc = ls_reader_rewind(&io.r)) < 0) {
 		if (rc == LS_ERR_NOMEM)
 			tool_error("out of memory");

@@ -30,10 +30,7 @@ project() {
 	# synchronization at the later of its enter (120) and the kernel's
 	# end, plus the 10 ns the trace shows after that: 510; the rest of the
 	# host follows 350 earlier: the run takes 650, not 1000.
-	# (The floor of cuStreamSynchronize given as 10 ns: its one instance in
-	# the trace is this long wait.)
-	echo "10 cuStreamSynchronize" > "$TMP/min"
-	run project cuda kernel-on-path --scale kernel=0.5 --min "$TMP/min"
+	run project cuda kernel-on-path --scale kernel=0.5
 	assert_success
 	assert_output - <<'OUT'
 {"k":"enter","id":0,"t":0,"s":0,"r":0}
@@ -84,8 +81,7 @@ OUT
 	# rank 1 entered: the receive completes at the later of its enter
 	# (600) and the send (560), plus 90: 690, no wait; rank 1 ends 100
 	# later, at 790; rank 0 at 750.
-	echo "10 MPI_Recv" > "$TMP/min"
-	run project mpi late-sender --scale compute=0.5 --min "$TMP/min"
+	run project mpi late-sender --scale compute=0.5
 	assert_success
 	assert_output - <<'OUT'
 {"k":"enter","id":0,"t":0,"s":0,"r":0}
@@ -106,22 +102,26 @@ OUT
 OUT
 }
 
-@test "a synchronization held at its floor, its shortest instance in the trace by default" {
+@test "an API call held at its floor: its least time of its own in the trace by default" {
 	# Two kernels, each waited for by a cuStreamSynchronize: the first
-	# (160..200) for nothing, the shortest: 40 ns, cuStreamSynchronize's
-	# floor. With kernels taking no time, the second (entered at 330)
-	# would end 5 ns after its kernel's end (320), at 335: held at
-	# 330 + 40 = 370; main ends 75 later, at 445.
-	run --separate-stderr project cuda sync-floor --scale kernel=0 --summary
+	# (160..200) for nothing, 40 ns of its own; the second (330..925) until
+	# its kernel's end (920), 5 ns of its own after it: the floor is 5.
+	# Kernels taking no time and the synchronizations a tenth of theirs:
+	# the first would end 4 ns after its enter (160), held at 165; the
+	# second 1 ns (0.5, rounded) after its enter (295, the kernel's end at
+	# 285 before it), held at 300; main ends 75 later, at 375.
+	run --separate-stderr project cuda sync-floor --scale kernel=0 --scale cuStreamSynchronize=0.1 --summary
 	assert_success
-	assert_line '{"k":"leave","id":12,"t":370,"s":0,"r":3}'
-	assert_line '{"k":"projection","spec":"kernel=0","before":1000,"after":445}'
-	[[ "$stderr" == *"floors: 2 API functions (their shortest instance in the input, or --min), 1 calls held at them"* ]] || fail "$stderr"
-	# with a floor of 0 given, 335 and 410
+	assert_line '{"k":"leave","id":6,"t":165,"s":0,"r":3}'
+	assert_line '{"k":"leave","id":12,"t":300,"s":0,"r":3}'
+	assert_line '{"k":"projection","spec":"kernel=0 cuStreamSynchronize=0.1","before":1000,"after":375}'
+	[[ "$stderr" == *"floors: 2 API functions (their least own time in the input, or --min), 2 calls held at them"* ]] || fail "$stderr"
+	# with a floor of 0 given: 164, 295 and 370
 	echo "0 cuStreamSynchronize" > "$TMP/min"
-	run project cuda sync-floor --scale kernel=0 --min "$TMP/min"
-	assert_line '{"k":"leave","id":12,"t":335,"s":0,"r":3}'
-	assert_line '{"k":"projection","spec":"kernel=0","before":1000,"after":410}'
+	run project cuda sync-floor --scale kernel=0 --scale cuStreamSynchronize=0.1 --min "$TMP/min"
+	assert_line '{"k":"leave","id":6,"t":164,"s":0,"r":3}'
+	assert_line '{"k":"leave","id":12,"t":295,"s":0,"r":3}'
+	assert_line '{"k":"projection","spec":"kernel=0 cuStreamSynchronize=0.1","before":1000,"after":370}'
 }
 
 @test "a collective whose last arriver gets faster: every member leaves earlier" {

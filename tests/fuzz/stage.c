@@ -73,7 +73,7 @@ static void stage(struct stage_io *io)
 	struct an_floors floors = AN_FLOORS_INIT;
 	struct an_project *p = NULL;
 
-	if (ls_reader_rewindable(&io->r) == 0 && an_floors_scan(&floors, &io->r) == 0 &&
+	if (ls_reader_rewindable(&io->r) == 0 && an_floors_scan(&floors, &io->r, 1000) == 0 &&
 	    ls_reader_rewind(&io->r) == 0 &&
 	    (p = an_project_new(&io->w, &(struct an_project_options){
 		    .window = 1000, .scales = scale, .nscales = 2, .floors = &floors, .mins = min,
