@@ -52,7 +52,8 @@ struct an_project {
 	struct an_project_options o;
 	double *factor;		/* per region index */
 	int64_t *floor;		/* per region index, -1: none */
-	uint32_t factor_cap, floor_cap;
+	int64_t *set;		/* per region index: its activities' own time, -1: scaled by factor */
+	uint32_t factor_cap, floor_cap, set_cap;
 	double f_min;		/* the smallest factor, at most 1 */
 	struct pj_stream *st;	/* per stream index */
 	uint32_t nst, st_cap;
@@ -84,8 +85,8 @@ struct an_project *an_project_new(struct ls_writer *w, const struct an_project_o
 	an_retime_earlier(&p->rt, sizeof(struct pj_node));
 	p->f_min = 1;
 	for (uint32_t k = 0; k < o->nscales; k++)
-		if (o->scales[k].factor < p->f_min)
-			p->f_min = o->scales[k].factor;
+		if (o->scales[k].set >= 0 || o->scales[k].factor < p->f_min)
+			p->f_min = o->scales[k].set >= 0 ? 0 : o->scales[k].factor;
 	p->written_to = p->settled_at = INT64_MIN;
 	p->w = w;
 	return p;
@@ -106,10 +107,12 @@ static int region(struct an_project *p, const struct ls_record *rec)
 	char *z;
 
 	if (ls_vec_room(&p->factor, &p->factor_cap, r, sizeof(*p->factor)) < 0 ||
-	    ls_vec_room(&p->floor, &p->floor_cap, r, sizeof(*p->floor)) < 0)
+	    ls_vec_room(&p->floor, &p->floor_cap, r, sizeof(*p->floor)) < 0 ||
+	    ls_vec_room(&p->set, &p->set_cap, r, sizeof(*p->set)) < 0)
 		return LS_ERR_NOMEM;
 	p->factor[r] = 1;
 	p->floor[r] = -1;
+	p->set[r] = -1;
 	if (p->o.floors && an_floors_get(p->o.floors, p->tr.defs.region_ids[r], &p->floor[r]))
 		p->s.floors++;
 	if ((!p->o.nscales && !p->o.nmins) || ls_get_str(rec, LS_F_NAME, &name, &n) < 0)
@@ -117,8 +120,10 @@ static int region(struct an_project *p, const struct ls_record *rec)
 	if (!(z = strndup(name, n)))
 		return LS_ERR_NOMEM;
 	for (uint32_t k = 0; k < p->o.nscales; k++)
-		if (fnmatch(p->o.scales[k].pattern, z, 0) == 0)
-			p->factor[r] = p->o.scales[k].factor;
+		if (fnmatch(p->o.scales[k].pattern, z, 0) == 0) {
+			p->factor[r] = p->o.scales[k].set >= 0 ? 1 : p->o.scales[k].factor;
+			p->set[r] = p->o.scales[k].set;
+		}
 	for (uint32_t k = 0; k < p->o.nmins; k++)
 		if (strcmp(p->o.mins[k].name, z) == 0) {
 			p->s.floors += p->floor[r] < 0;
@@ -166,6 +171,40 @@ static bool may_wait(const struct an_stack *st)
 	return g == LS_G_MPI || g == LS_G_GPU_CALL || g == LS_G_OMP;
 }
 
+/*
+ * The activity that ended at node leave (its enter's event id, at depth
+ * on its stream) takes own ns of its own: the work intervals it was the
+ * innermost activity in, from its enter on, scaled to add up to that
+ * (all still held, not settled: else counted, and left as they are).
+ */
+static void set_own_time(struct an_project *p, uint32_t leave, uint64_t enter, uint32_t depth,
+			 int64_t own)
+{
+	uint32_t e, x, prev;
+	int64_t work = 0;
+
+	if (!an_graph_find(&p->rt.g, enter, &e)) {
+		p->s.unset++;
+		return;
+	}
+	for (x = leave; x != e; x = prev) {
+		if ((prev = p->rt.g.n[x].prev) == LS_NONE || node(p, x)->settled) {
+			p->s.unset++;
+			return;
+		}
+		if (node(p, prev)->depth == depth)
+			work += node(p, x)->gap;
+	}
+	if (!work && own) {	/* no time of its own to stretch */
+		p->s.unset++;
+		return;
+	}
+	for (x = leave; x != e; x = p->rt.g.n[x].prev)
+		if (node(p, p->rt.g.n[x].prev)->depth == depth)
+			node(p, x)->factor = work ? (double)own / (double)work : 1;
+	p->s.set++;
+}
+
 static int event(struct an_project *p, const struct ls_record *rec, const char **why)
 {
 	struct an_event ev;
@@ -173,7 +212,8 @@ static int event(struct an_project *p, const struct ls_record *rec, const char *
 	struct pj_stream *s;
 	struct pj_node *x;
 	double factor;
-	uint32_t i, region = LS_NONE;
+	uint32_t i, region = LS_NONE, depth = 0;
+	uint64_t enter = 0;
 	int rc = 0;
 
 	if ((rc = an_trace_event(&p->tr, rec, &ev, why)) < 0)
@@ -192,6 +232,8 @@ static int event(struct an_project *p, const struct ls_record *rec, const char *
 			return rc;
 		if (f) {
 			region = f->region;
+			enter = f->id;
+			depth = (uint32_t)(f - stack->f) + 1;
 			an_stack_pop_to(stack, f);
 		}
 	}
@@ -208,6 +250,8 @@ static int event(struct an_project *p, const struct ls_record *rec, const char *
 	s->read = true;
 	s->unsettled++;
 	p->s.events++;
+	if (region != LS_NONE && p->set[region] >= 0)
+		set_own_time(p, i, enter, depth, p->set[region]);
 	return 0;
 }
 
@@ -509,6 +553,7 @@ void an_project_free(struct an_project *p)
 	an_retime_release(&p->rt);
 	free(p->factor);
 	free(p->floor);
+	free(p->set);
 	free(p->st);
 	free(p->pr);
 	free(p);

@@ -6,7 +6,9 @@
  * stream and from the sources of the edges into it:
  *   - an event no edge leads to comes after the one before it on its
  *     stream by the time between them in the trace (work), scaled by the
- *     factor of the region that ran there (the innermost activity open);
+ *     factor of the region that ran there (the innermost activity open),
+ *     or, for an activity whose own time is set, by the factor that gives
+ *     it that time;
  *   - an event edges lead to (a receive, a collective's or a
  *     synchronization's end, a kernel's start, a thread's start in a
  *     parallel region) waited, at most, from the event before it until its
@@ -42,9 +44,11 @@
 #include "../libstream/writer.h"
 #include "floors.h"
 
+/* A change: a region's own time scaled, or set per activity. */
 struct an_project_scale {
 	const char *pattern;	/* a region name or shell glob (fnmatch) */
 	double factor;		/* >= 0 */
+	int64_t set;		/* >= 0: each activity takes this long of its own (ns), factor unused */
 };
 
 /* A floor given by name (--min): the least time an API function takes. */
@@ -57,7 +61,7 @@ struct an_project_floor {
 
 struct an_project_options {
 	int64_t window;		/* ns; 0: AN_PROJECT_WINDOW */
-	const struct an_project_scale *scales;	/* later ones win where several match */
+	const struct an_project_scale *scales;	/* later ones win where several match; set: -1 */
 	uint32_t nscales;
 	const struct an_floors *floors;	/* each API function's least own time; NULL: none */
 	const struct an_project_floor *mins;	/* by name, before floors */
@@ -75,6 +79,7 @@ struct an_project_stats {
 	uint64_t cut;		/* events settled before a source of theirs (edges in a cycle) */
 	uint64_t clamped;	/* events that would have come before events already written */
 	uint64_t floored;	/* API calls held at their floor */
+	uint64_t set, unset;	/* activities given their duration (--set), and those that could not be */
 	uint32_t floors;	/* regions with a floor */
 	uint64_t peak;		/* events held at once */
 };

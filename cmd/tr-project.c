@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +20,7 @@
 
 #define SCALES_MAX 64
 
-enum { OPT_WINDOW = 256, OPT_SCALE, OPT_MIN };
+enum { OPT_WINDOW = 256, OPT_SCALE, OPT_SET, OPT_MIN };
 
 struct args {
 	struct an_project_options o;
@@ -30,40 +32,71 @@ struct args {
 
 static void usage(FILE *to)
 {
-	fprintf(to, "usage: tr-project [-hJM] [--scale PATTERN=FACTOR ...] [--min FILE] "
-		"[--window SECONDS] [--summary] [file]\n");
+	fprintf(to, "usage: tr-project [-hJM] [--scale PATTERN=FACTOR ...] [--set PATTERN=DURATION ...] "
+		"[--min FILE] [--window SECONDS] [--summary] [file]\n");
 }
 
-/* --scale PATTERN=FACTOR: a region name or glob, and a factor from 0 to 1000. */
-static int scale_arg(const char *arg, struct args *a)
+/* DURATION of --set: a number of seconds, or with ns, us, ms or s after it; at most a day. */
+static bool duration(const char *arg, int64_t *ns)
+{
+	static const struct { const char *unit; double ns; } units[] = {
+		{ "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "ns", 1 },
+	};
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || errno || !(v >= 0))
+		return false;
+	for (size_t k = 0; k < sizeof(units) / sizeof(units[0]); k++)
+		if (strcmp(end, units[k].unit) == 0 && v * units[k].ns <= 86400e9) {
+			*ns = llround(v * units[k].ns);
+			return true;
+		}
+	return false;
+}
+
+/*
+ * --scale PATTERN=FACTOR (a factor from 0 to 1000) or --set
+ * PATTERN=DURATION: a region name or glob and the change, kept in order.
+ */
+static int change_arg(const char *opt, const char *arg, struct args *a)
 {
 	const char *eq = strrchr(arg, '=');
 	size_t used = strlen(a->spec);
+	bool set = strcmp(opt, "--set") == 0;
+	int64_t ns = -1;
 	char *end;
-	double f;
+	double f = 1;
 
 	if (!eq || eq == arg) {
-		tool_error("--scale %s: give PATTERN=FACTOR, a region name or shell glob and a factor",
-			   arg);
+		tool_error("%s %s: give PATTERN=%s, a region name or shell glob and %s", opt, arg,
+			   set ? "DURATION" : "FACTOR", set ? "a duration" : "a factor");
+		return 2;
+	}
+	if (set && !duration(eq + 1, &ns)) {
+		tool_error("--set %s: give the duration in seconds, or with ns, us, ms or s after "
+			   "it, up to a day", arg);
 		return 2;
 	}
 	errno = 0;
-	f = strtod(eq + 1, &end);
-	if (!eq[1] || *end || errno || !(f >= 0) || f > 1000) {
+	if (!set && ((f = strtod(eq + 1, &end)), !eq[1] || *end || errno || !(f >= 0) || f > 1000)) {
 		tool_error("--scale %s: give the factor as a number from 0 to 1000", arg);
 		return 2;
 	}
 	if (a->o.nscales == SCALES_MAX || used + strlen(arg) + 2 > sizeof(a->spec)) {
-		tool_error("--scale %s: at most %d changes, %zu bytes in all", arg, SCALES_MAX,
+		tool_error("%s %s: at most %d changes, %zu bytes in all", opt, arg, SCALES_MAX,
 			   sizeof(a->spec) - 1);
 		return 2;
 	}
-	a->scale[a->o.nscales++] = (struct an_project_scale){ strndup(arg, (size_t)(eq - arg)), f };
-	if (!a->scale[a->o.nscales - 1].pattern) {
+	a->scale[a->o.nscales] = (struct an_project_scale){ strndup(arg, (size_t)(eq - arg)), f, ns };
+	if (!a->scale[a->o.nscales++].pattern) {
 		tool_error("out of memory");
 		return 1;
 	}
-	snprintf(a->spec + used, sizeof(a->spec) - used, "%s%s", used ? " " : "", arg);
+	snprintf(a->spec + used, sizeof(a->spec) - used, "%s%s%s", used ? " " : "", set ? "set:" : "",
+		 arg);
 	return 0;
 }
 
@@ -123,7 +156,9 @@ static int option(int val, const char *arg, void *ctx)
 
 	if (val == OPT_WINDOW)
 		return tool_window_arg("--window", arg, &a->o.window);
-	return val == OPT_MIN ? min_arg(arg, a) : scale_arg(arg, a);
+	if (val == OPT_MIN)
+		return min_arg(arg, a);
+	return change_arg(val == OPT_SET ? "--set" : "--scale", arg, a);
 }
 
 static int take(void *ctx, const struct ls_record *rec, const char **why)
@@ -147,6 +182,8 @@ static void report(const char *input, const struct an_project_stats *st)
 		{ st->cut, "events settled before an event they depend on (edges in a cycle?)" },
 		{ st->clamped, "events that would have come before events already written: written "
 			       "after them" },
+		{ st->unset, "activities --set could not give their time (longer than --window, or "
+			     "with no time of their own): left as they were" },
 	};
 
 	tool_report_counts(input, odd, sizeof(odd) / sizeof(odd[0]));
@@ -169,6 +206,9 @@ static void summary(const char *input, const struct an_project *p, const char *s
 		gain(st.before, st.after), st.scaled, st.events, st.peak);
 	fprintf(stderr, "  floors: %" PRIu32 " API functions (their least own time in the input, "
 		"or --min), %" PRIu64 " calls held at them\n", st.floors, st.floored);
+	if (st.set || st.unset)
+		fprintf(stderr, "  --set: %" PRIu64 " activities given their time, %" PRIu64 " not\n",
+			st.set, st.unset);
 	fprintf(stderr, "  %-10s %16s %16s %16s %8s\n", "process", "run [s]", "projected [s]",
 		"gain [s]", "gain");
 	for (uint32_t i = 0; i < an_project_processes(p); i++) {
@@ -193,6 +233,7 @@ int main(int argc, char **argv)
 	static const struct option more[] = {
 		{ "window", required_argument, NULL, OPT_WINDOW },
 		{ "scale", required_argument, NULL, OPT_SCALE },
+		{ "set", required_argument, NULL, OPT_SET },
 		{ "min", required_argument, NULL, OPT_MIN },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -287,3 +287,33 @@ OUT
 	run ls -A "$TMP/tmp"
 	assert_output ""
 }
+
+@test "--set gives each activity of a region a time of its own, children not counted" {
+	# the kernel of the on-path scenario set to 350 ns is the kernel halved
+	run project cuda kernel-on-path --set kernel=350ns
+	assert_success
+	assert_line '{"k":"leave","id":5,"t":500,"s":2,"r":2}'
+	assert_line '{"k":"projection","spec":"set:kernel=350ns","before":1000,"after":650}'
+	# main's time of its own (0..100, 110..120, 860..870, 990..1000: 130 ns)
+	# set to none: the launch at 0, the kernel 50 ns after it (as after its
+	# launch in the trace) until 750, the synchronization 10 ns after that,
+	# compute (120 ns) up to 880, where main ends: 120 earlier (the 10 ns
+	# main ran before the synchronization are under the kernel)
+	run --separate-stderr project cuda kernel-on-path --set main=0 --summary
+	assert_line '{"k":"projection","spec":"set:main=0","before":1000,"after":880}'
+	[[ "$stderr" == *"--set: 1 activities given their time, 0 not"* ]] || fail "$stderr"
+	# seconds by default; ms and us too
+	run project cuda kernel-on-path --set kernel=0.00000035
+	assert_line '{"k":"projection","spec":"set:kernel=0.00000035","before":1000,"after":650}'
+	# an activity whose first events settled before it ended (longer than
+	# the window): left as it was, counted
+	run --separate-stderr project cuda kernel-on-path --set main=0 --window 0.0000001
+	assert_line '{"k":"projection","spec":"set:main=0","before":1000,"after":1000}'
+	[[ "$stderr" == *"1 activities --set could not give their time (longer than --window, or with no time of their own): left as they were"* ]] || fail "$stderr"
+	run tr-project --set kernel "$DATA/cuda/defs.ndjson"
+	assert_failure 2
+	assert_output "tr-project: --set kernel: give PATTERN=DURATION, a region name or shell glob and a duration"
+	run tr-project --set kernel=5min "$DATA/cuda/defs.ndjson"
+	assert_failure 2
+	assert_output "tr-project: --set kernel=5min: give the duration in seconds, or with ns, us, ms or s after it, up to a day"
+}
