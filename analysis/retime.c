@@ -75,26 +75,12 @@ static bool written_or_gone(const struct an_retime *rt, uint32_t i)
 	return i == LS_NONE || rt->n[i].written;
 }
 
-/*
- * Drop the written records at the front; when most are written, move the
- * rest to the front (the nodes' waiting lists with them).
- */
-static void compact(struct an_retime *rt)
+/* Most records are written: the rest move to the front (the nodes' waiting lists with them). */
+static void move_to_front(struct an_retime *rt)
 {
-	uint32_t by;
-	size_t from;
+	uint32_t by = rt->q_head;
+	size_t from = rt->q[by].at;
 
-	while (rt->q_head < rt->q_n && rt->q[rt->q_head].done)
-		rt->q_head++;
-	if (rt->q_head == rt->q_n) {	/* all written: start again at the front */
-		rt->q_head = rt->q_n = 0;
-		rt->qb.len = 0;
-		return;
-	}
-	if (rt->q_head < 4096 || rt->q_head < rt->q_n / 2)
-		return;
-	by = rt->q_head;
-	from = rt->q[by].at;
 	memmove(rt->qb.p, rt->qb.p + from, rt->qb.len - from);
 	rt->qb.len -= from;
 	rt->q_n -= by;
@@ -108,6 +94,19 @@ static void compact(struct an_retime *rt)
 		if (rt->n[i].waiters != LS_NONE)
 			rt->n[i].waiters -= by;
 	rt->q_head = 0;
+}
+
+/* Drop the written records at the front; when most are written, move the rest to the front. */
+static inline void compact(struct an_retime *rt)
+{
+	while (rt->q_head < rt->q_n && rt->q[rt->q_head].done)
+		rt->q_head++;
+	if (rt->q_head == rt->q_n) {	/* all written: start again at the front */
+		rt->q_head = rt->q_n = 0;
+		rt->qb.len = 0;
+	} else if (rt->q_head >= 4096 && rt->q_head >= rt->q_n / 2) {
+		move_to_front(rt);
+	}
 }
 
 /* Edge record k's first end or last-read event not written, LS_NONE: none. */
@@ -282,6 +281,7 @@ static int by_new_time(const void *a, const void *b)
  */
 static int write_before(struct an_retime *rt, int64_t t)
 {
+	bool all = rt->earlier;
 	uint32_t nr = 0;
 	int rc;
 
@@ -289,7 +289,7 @@ static int write_before(struct an_retime *rt, int64_t t)
 	 * held in input order, by time: none from the first at t on is due
 	 * (L >= its t), unless the rule moves events earlier
 	 */
-	for (uint32_t i = rt->first_held; i < rt->g.nn && (rt->earlier || rt->g.n[i].t < t); i++) {
+	for (uint32_t i = rt->first_held; i < rt->g.nn && (all || rt->g.n[i].t < t); i++) {
 		if (rt->n[i].written || rt->n[i].L >= t)
 			continue;
 		if (ls_vec_room(&rt->ready, &rt->ready_cap, nr, sizeof(*rt->ready)) < 0)
