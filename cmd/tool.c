@@ -66,12 +66,20 @@ void tool_read_error(const struct ls_reader *r)
 	tool_error("%s: %s", r->name, r->err);
 }
 
+void tool_version(void)
+{
+	printf("%s %s\n", tool_name, TR_VERSION);
+	exit(fflush(stdout) == 0 ? 0 : 1);
+}
+
 bool tool_option(int ch, struct tool_output *out, void (*usage)(FILE *))
 {
 	switch (ch) {
 	case 'h':
 		usage(stdout);
 		exit(0);
+	case 'V':
+		tool_version();
 	case 'J':
 		out->json = true;
 		return true;

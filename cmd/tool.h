@@ -34,20 +34,28 @@ void tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Report a failed ls_read: "NAME: INPUT: position: what". */
 void tool_read_error(const struct ls_reader *r);
 
-/* The options every tool has: -h, -J (NDJSON out), -M (msgpack out). */
+/*
+ * The options every tool has: -h, -J (NDJSON out), -M (msgpack out), and
+ * --version (TOOL_VERSION, for the tools whose output is not a stream).
+ */
 #define TOOL_OPTIONS "hJM"
+#define TOOL_VERSION { "version", no_argument, NULL, 'V' }
 #define TOOL_LONGOPTIONS \
 	{ "help", no_argument, NULL, 'h' }, \
 	{ "json", no_argument, NULL, 'J' }, \
-	{ "msgpack", no_argument, NULL, 'M' }
+	{ "msgpack", no_argument, NULL, 'M' }, \
+	TOOL_VERSION
+
+/* --version: print the tool's name and version to stdout and exit 0. */
+void tool_version(void) __attribute__((noreturn));
 
 struct tool_output {
 	bool json, msgpack;
 };
 
 /*
- * Take option ch if it is one of TOOL_OPTIONS: returns true. -h prints
- * usage to stdout and exits 0.
+ * Take option ch if it is one of TOOL_OPTIONS or --version: returns true.
+ * -h prints usage to stdout and exits 0, --version the version.
  */
 bool tool_option(int ch, struct tool_output *out, void (*usage)(FILE *));
 

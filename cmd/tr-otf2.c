@@ -204,6 +204,7 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "stats", no_argument, NULL, OPT_STATS },
+		TOOL_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out_path = NULL;
@@ -218,6 +219,8 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'V':
+			tool_version();
 		case 'o':
 			out_path = optarg;
 			break;

@@ -323,6 +323,7 @@ int main(int argc, char **argv)
 		{ "diff", no_argument, NULL, 'D' },
 		{ "idle", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
+		TOOL_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { RANK_TEXT, 20, false, false, false };
@@ -335,6 +336,8 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'V':
+			tool_version();
 		case 'n':
 			o.top = (uint32_t)strtoul(optarg, &end, 10);
 			if (!*optarg || *end) {

@@ -42,3 +42,13 @@ examples() {
 		assert_equal "$("$tool" -h)" "usage: $synopsis"
 	done
 }
+
+@test "every tool says its name and version with --version, and exits 0" {
+	for page in "$TOP"/doc/tr-*.1; do
+		tool=$(basename "$page" .1)
+		run "$tool" --version
+		assert_success
+		assert_output --regexp "^$tool [0-9]+\.[0-9]+\.[0-9]+$"
+		grep -q '^\.It Fl Fl version$' "$page" || fail "$page does not document --version"
+	done
+}
