@@ -3,6 +3,7 @@
  * Table 1) and its pattern summary, as a text table, CSV or NDJSON;
  * --diff (rank-diff.c): the difference of two ratings written with --json.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -327,6 +328,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { RANK_TEXT, 20, false, false, false };
+	unsigned long top;
 	char *end;
 	int ch;
 
@@ -339,8 +341,10 @@ int main(int argc, char **argv)
 		case 'V':
 			tool_version();
 		case 'n':
-			o.top = (uint32_t)strtoul(optarg, &end, 10);
-			if (!*optarg || *end) {
+			errno = 0;
+			top = strtoul(optarg, &end, 10);
+			o.top = (uint32_t)top;
+			if (!*optarg || *end || *optarg == '-' || errno || top > UINT32_MAX) {
 				tool_error("-n %s: give a number of rows (0: all)", optarg);
 				return 2;
 			}
@@ -349,10 +353,12 @@ int main(int argc, char **argv)
 			o.by_pattern = true;
 			break;
 		case 'C':
-			o.form = RANK_CSV;
-			break;
 		case 'J':
-			o.form = RANK_JSON;
+			if (o.form != RANK_TEXT && o.form != (ch == 'C' ? RANK_CSV : RANK_JSON)) {
+				tool_error("--csv and --json exclude each other");
+				return 2;
+			}
+			o.form = ch == 'C' ? RANK_CSV : RANK_JSON;
 			break;
 		case 'D':
 			o.diff = true;

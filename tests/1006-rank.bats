@@ -146,6 +146,15 @@ text_loop() {
 	[[ "$stderr" == "tr-rank: $BATS_TEST_TMPDIR/none.json: "* ]]
 	run --separate-stderr tr-rank -n x
 	assert_failure 2
+	# nonsense options are usage errors, not quietly taken
+	run --separate-stderr tr-rank -n -1 /dev/null
+	assert_failure 2
+	assert_equal "$stderr" "tr-rank: -n -1: give a number of rows (0: all)"
+	run --separate-stderr tr-rank -n 4294967296 /dev/null
+	assert_failure 2
+	run --separate-stderr tr-rank --csv --json /dev/null
+	assert_failure 2
+	assert_equal "$stderr" "tr-rank: --csv and --json exclude each other"
 }
 
 @test "GPU idle blame, two host threads and an MPI wait: split among the routines that ran, apart in every output" {
