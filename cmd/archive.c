@@ -37,22 +37,23 @@ static char *path_of(const char *dir, const char *name, const char *sfx)
 	return asprintf(&p, "%s/%s%s", dir, name, sfx) < 0 ? NULL : p;
 }
 
-/* mkdir -p */
-static int make_dirs(char *path)
+/* mkdir -p; the first folder it made (the outermost) in *made, or NULL. */
+static int make_dirs(char *path, char **made)
 {
 	struct stat st;
 
+	*made = NULL;
 	for (char *p = path + 1; *p; p++) {
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+		if (mkdir(path, 0777) < 0 ? errno != EEXIST : !*made && !(*made = strdup(path))) {
 			*p = '/';
 			return -1;
 		}
 		*p = '/';
 	}
-	if (mkdir(path, 0777) < 0 && errno != EEXIST)
+	if (mkdir(path, 0777) < 0 ? errno != EEXIST : !*made && !(*made = strdup(path)))
 		return -1;
 	if (stat(path, &st) < 0)
 		return -1;
@@ -181,13 +182,13 @@ int archive_prepare(struct archive *a, const char *path, bool force, char *err, 
 
 	a->dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
 	a->name = strdup(slash ? slash + 1 : path);
-	a->stage = NULL;
-	a->kept = false;
+	a->stage = a->made = NULL;
+	a->kept = a->placed = false;
 	if (!a->dir || !a->name)
 		return fail(err, n, "out of memory");
 	if (!a->name[0] || strcmp(a->name, ".") == 0 || strcmp(a->name, "..") == 0)
 		return fail(err, n, "%s: give the archive as DIR/NAME (NAME.otf2 is its anchor)", path);
-	if (make_dirs(a->dir) < 0)
+	if (make_dirs(a->dir, &a->made) < 0)
 		return fail(err, n, "%s: %s", a->dir, strerror(errno));
 	if (inspect(a, force, false, there, err, n) < 0)
 		return -1;
@@ -464,6 +465,7 @@ int archive_place(struct archive *a, bool force, char *err, size_t n)
 		goto out;
 	}
 	rc = switch_parts(a, there, there[ANCHOR], err, n);
+	a->placed = rc == 0;
 out:
 	if (a->kept)
 		staging_keep();
@@ -478,9 +480,17 @@ int archive_release(struct archive *a, char *err, size_t n)
 
 	if (a->stage && !a->kept && staging_remove(a->stage) < 0)
 		rc = fail(err, n, "cannot remove %s: %s", a->stage, strerror(errno));
+	/* no archive placed: the folders made for it go, from the innermost out, where empty */
+	for (size_t len = a->dir ? strlen(a->dir) : 0; a->made && !a->placed && !rc && !a->kept &&
+	     len >= strlen(a->made) && rmdir(a->dir) == 0;) {
+		while (len > 1 && a->dir[--len] != '/')
+			;
+		a->dir[len] = '\0';
+	}
 	free(a->stage);
 	free(a->dir);
 	free(a->name);
-	a->stage = a->dir = a->name = NULL;
+	free(a->made);
+	a->stage = a->dir = a->name = a->made = NULL;
 	return rc;
 }

@@ -19,7 +19,9 @@
 struct archive {
 	char *dir, *name;	/* DIR and NAME of DIR/NAME */
 	char *stage;		/* the staging folder the new archive is written into */
+	char *made;		/* the outermost folder made for DIR, NULL: none */
 	bool kept;		/* the staging folder holds the only whole old archive */
+	bool placed;		/* the new archive is in place */
 };
 
 /*
@@ -39,7 +41,8 @@ int archive_prepare(struct archive *a, const char *path, bool force, char *err, 
 int archive_place(struct archive *a, bool force, char *err, size_t n);
 
 /*
- * Remove the staging folder (unless it is kept) and free a. Returns 0, or
+ * Remove the staging folder (unless it is kept) and, where no archive was
+ * placed, the folders made for DIR that are empty; free a. Returns 0, or
  * -1 with a one-line message in err[0..n) if the folder could not be removed.
  */
 int archive_release(struct archive *a, char *err, size_t n);

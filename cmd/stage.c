@@ -180,6 +180,8 @@ int stage_run(const struct stage *st, struct stage_io *io)
 		tool_read_error(r);
 		return 1;
 	}
+	if (tool_empty(r))
+		return 1;
 	if (!header && (rc = ls_write_header(w, st->producer, NULL, tool_stage())) < 0)
 		return tool_write_error(r, w, rc);
 	return 0;

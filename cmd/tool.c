@@ -66,6 +66,14 @@ void tool_read_error(const struct ls_reader *r)
 	tool_error("%s: %s", r->name, r->err);
 }
 
+bool tool_empty(const struct ls_reader *r)
+{
+	if (r->recno || r->ended)
+		return false;
+	tool_error("%s: empty input: no records (not a record stream)", r->name);
+	return true;
+}
+
 void tool_version(void)
 {
 	printf("%s %s\n", tool_name, TR_VERSION);

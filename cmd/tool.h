@@ -46,6 +46,12 @@ void tool_read_error(const struct ls_reader *r);
 	{ "msgpack", no_argument, NULL, 'M' }, \
 	TOOL_VERSION
 
+/*
+ * The input r, read to its end, held no record at all (0 bytes, or blank
+ * lines): said (an analysis needs a stream), true.
+ */
+bool tool_empty(const struct ls_reader *r);
+
 /* --version: print the tool's name and version to stdout and exit 0. */
 void tool_version(void) __attribute__((noreturn));
 

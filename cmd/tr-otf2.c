@@ -128,6 +128,8 @@ static int pass(struct otf2out *o, const char *path, const char *name, const cha
 		}
 	if (rc < 0)
 		tool_read_error(&r);
+	else if (tool_empty(&r))
+		rc = -1;
 	ls_reader_release(&r);
 	return rc < 0;
 }

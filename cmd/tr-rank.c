@@ -294,6 +294,8 @@ static int rate(const char *path, const struct opts *o)
 	} else if (rc < 0) {
 		tool_read_error(&r);
 		status = 1;
+	} else if (tool_empty(&r)) {
+		status = 1;
 	} else if (an_rank_rate(k, o->idle, &v, &n) < 0) {
 		tool_error("%s: out of memory", r.name);
 		status = 1;

@@ -147,12 +147,12 @@ text_loop() {
 	run --separate-stderr tr-rank -n x
 	assert_failure 2
 	# nonsense options are usage errors, not quietly taken
-	run --separate-stderr tr-rank -n -1 /dev/null
+	run --separate-stderr tr-rank -n -1 "$BATS_TEST_TMPDIR/bad"
 	assert_failure 2
 	assert_equal "$stderr" "tr-rank: -n -1: give a number of rows (0: all)"
-	run --separate-stderr tr-rank -n 4294967296 /dev/null
+	run --separate-stderr tr-rank -n 4294967296 "$BATS_TEST_TMPDIR/bad"
 	assert_failure 2
-	run --separate-stderr tr-rank --csv --json /dev/null
+	run --separate-stderr tr-rank --csv --json "$BATS_TEST_TMPDIR/bad"
 	assert_failure 2
 	assert_equal "$stderr" "tr-rank: --csv and --json exclude each other"
 }

@@ -181,3 +181,21 @@ unreceived() {
 		assert_equal "$stderr" "tr-critpath: TR_MAX_MEM=$bad: give a size in bytes, or with K, M, G or T (4G)"
 	done
 }
+
+@test "an empty input is no stream: every analysis stage and tr-otf2 say so in one line, and write nothing" {
+	for tool in $STAGES tr-clock; do
+		run --separate-stderr bash -c ": | $tool > '$TMP/out'"
+		assert_failure 1
+		assert_equal "$stderr" "$tool: <stdin>: empty input: no records (not a record stream)"
+	done
+	printf '\n\n' > "$TMP/blank.ndjson"
+	run --separate-stderr tr-deps "$TMP/blank.ndjson"
+	assert_failure 1
+	assert_equal "$stderr" "tr-deps: $TMP/blank.ndjson: empty input: no records (not a record stream)"
+	mkdir "$TMP/o"
+	run --separate-stderr bash -c ": | tr-otf2 -o '$TMP/o/run'"
+	assert_failure 1
+	assert_equal "$stderr" "tr-otf2: <stdin>: empty input: no records (not a record stream)"
+	run ls -A "$TMP/o"
+	assert_output ""
+}

@@ -219,6 +219,23 @@ start_on_fifo() {
 	assert_output ""
 }
 
+@test "a failed run takes away the folders it made for the archive, and only those" {
+	mkdir "$TMP/d"
+	run --separate-stderr bash -c "echo '{\"k\":' | tr-otf2 -o '$TMP/d/new/deeper/t'"
+	assert_failure 1
+	run ls -A "$TMP/d"
+	assert_output ""
+	# a folder that was there stays, and so does what is in it
+	mkdir -p "$TMP/d/mine" && touch "$TMP/d/mine/notes"
+	run --separate-stderr bash -c ": | tr-otf2 -o '$TMP/d/mine/new/t'"
+	assert_failure 1
+	run ls -A "$TMP/d/mine"
+	assert_output "notes"
+	# a run that succeeds keeps them
+	tr-otf2 -o "$TMP/d/made/t" "$FIX/big.tr"
+	[ -f "$TMP/d/made/t.otf2" ]
+}
+
 @test "a file-size limit while writing the archive: the file named with the reason, nothing left" {
 	mkdir "$TMP/d"
 	run --separate-stderr bash -c "ulimit -f 8; tr-otf2 -o '$TMP/d/t' '$FIX/big.tr'"
