@@ -79,6 +79,31 @@ static void report_oddities(const char *path, const struct ls_front_report *r)
 	tool_report_counts(path, odd, 3 + r->nodd);
 }
 
+/*
+ * A selection that kept nothing of the trace is a usage error: -p or -s
+ * naming no stream, -t a window its events miss. Returns 0, or 2 after a
+ * message.
+ */
+static int selection_check(const char *path, const struct ls_front_options *opt,
+			   const struct ls_front_report *r)
+{
+	uint64_t written = 0;
+
+	if ((opt->processes.n || opt->streams.n) && !r->selected) {
+		tool_error("%s: -p and -s select no stream of the trace", path);
+		return 2;
+	}
+	for (int k = 1; k < LS_K__COUNT; k++)
+		if (ls_kind_spec((enum ls_kind)k)->cls == LS_C_EVENT)
+			written += r->kinds[k];
+	if (opt->window && r->offered && !written) {
+		tool_error("%s: -t keeps no event of the trace: its events lie from %.9f s to %.9f s",
+			   path, tool_secs((uint64_t)r->first_t), tool_secs((uint64_t)r->last_t));
+		return 2;
+	}
+	return 0;
+}
+
 static void print_stats(const char *path, const struct ls_front_report *r)
 {
 	fprintf(stderr, "%s: records by kind\n", path);
@@ -160,6 +185,8 @@ int main(int argc, char **argv)
 		status = reader->read(argv[optind], tool_stage(), &front, &w, err, sizeof(err)) < 0;
 	if (status && !w.err)
 		tool_error("%s: %s", argv[optind], err);
+	else if (!status)
+		status = selection_check(argv[optind], &opt, &report);
 	ls_front_release(&front);
 	report_oddities(argv[optind], &report);
 	if (stats)

@@ -63,9 +63,11 @@ int ls_front_stream(struct ls_front *f, uint64_t id, uint64_t process)
 
 	if (rc < 0)
 		return rc;
+	f->report->selected -= f->streams[id].defined && f->streams[id].selected;
 	f->streams[id].defined = true;
 	f->streams[id].selected = ls_ranges_has(&f->opt->processes, process) &&
 				  ls_ranges_has(&f->opt->streams, id);
+	f->report->selected += f->streams[id].selected;
 	return 0;
 }
 
@@ -81,6 +83,10 @@ int ls_front_region(struct ls_front *f, uint64_t id, enum ls_role role)
 
 bool ls_front_keeps(struct ls_front *f, uint64_t stream, int64_t t)
 {
+	if (!f->report->offered++ || t < f->report->first_t)
+		f->report->first_t = t;
+	if (f->report->offered == 1 || t > f->report->last_t)
+		f->report->last_t = t;
 	if (stream >= f->nstreams || !f->streams[stream].selected ||
 	    (f->opt->window && (t < f->opt->begin || t > f->opt->end))) {
 		f->report->filtered++;

@@ -45,6 +45,9 @@ struct ls_front_report {
 	uint64_t leave_mismatch;	/* leave of another region than the open one */
 	uint64_t open_at_end;		/* enters never left */
 	uint64_t filtered;		/* events left out by -p, -s, -t */
+	uint64_t offered;		/* events the reader offered (ls_front_keeps) */
+	int64_t first_t, last_t;	/* the earliest and latest of them */
+	uint32_t selected;		/* streams defined that -p and -s select */
 	uint64_t runs;			/* sorted runs spilled to temporary files */
 	uint64_t merges;		/* times the 64 open runs were merged into one */
 	uint64_t ignored;		/* records of the format with no meaning here */

@@ -150,6 +150,15 @@ memcpy DtoH dtoh"
 	run --separate-stderr tr-read -p 3-1 "$FIX/trace.otf2"
 	assert_failure 2
 	assert_equal "$stderr" "tr-read: -p 3-1: not a list of ids and ranges like 0-3,7"
+	# a selection that keeps nothing of the trace: said, exit 2
+	run --separate-stderr tr-read -p 7 "$FIX/trace.otf2"
+	assert_failure 2
+	assert_equal "$stderr" "tr-read: $FIX/trace.otf2: -p and -s select no stream of the trace"
+	run --separate-stderr tr-read -p 0 -s 99 "$FIX/trace.otf2"
+	assert_failure 2
+	run --separate-stderr tr-read -t 100s: "$FIX/trace.otf2"
+	assert_failure 2
+	[[ "$stderr" == "tr-read: $FIX/trace.otf2: -t keeps no event of the trace: its events lie from "*" s to "*" s" ]] || fail "$stderr"
 	run --separate-stderr tr-read
 	assert_failure 2
 	[[ "$stderr" == "usage: tr-read "* ]]
