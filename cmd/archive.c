@@ -186,6 +186,10 @@ int archive_prepare(struct archive *a, const char *path, bool force, char *err, 
 	a->kept = a->placed = false;
 	if (!a->dir || !a->name)
 		return fail(err, n, "out of memory");
+	/* DIR/NAME.otf2, the anchor's name, names the archive DIR/NAME too */
+	if (strlen(a->name) > strlen(suffix[ANCHOR]) &&
+	    strcmp(a->name + strlen(a->name) - strlen(suffix[ANCHOR]), suffix[ANCHOR]) == 0)
+		a->name[strlen(a->name) - strlen(suffix[ANCHOR])] = '\0';
 	if (!a->name[0] || strcmp(a->name, ".") == 0 || strcmp(a->name, "..") == 0)
 		return fail(err, n, "%s: give the archive as DIR/NAME (NAME.otf2 is its anchor)", path);
 	if (make_dirs(a->dir, &a->made) < 0)

@@ -25,7 +25,8 @@ struct archive {
 };
 
 /*
- * Split path (DIR/NAME, or NAME in the current folder), refuse an existing
+ * Split path (DIR/NAME, or NAME in the current folder; DIR/NAME.otf2, the
+ * anchor's name, is DIR/NAME too), refuse an existing
  * archive unless force (and with force, anything that is not one), create
  * DIR if needed and the staging folder in it. Returns 0, or -1 with a
  * one-line message in err[0..n); archive_release either way.

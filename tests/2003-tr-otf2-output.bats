@@ -219,6 +219,21 @@ start_on_fifo() {
 	assert_output ""
 }
 
+@test "the archive given by its anchor's name is the same archive" {
+	tr-otf2 -o "$TMP/d/b.otf2" "$FIX/big.tr"
+	run ls -A "$TMP/d"
+	assert_output - <<'OUT'
+b
+b.def
+b.otf2
+OUT
+	tr-read "$TMP/d/b.otf2" | tr-cat --check
+	# and so replaced, with --force, as the archive it is
+	run tr-otf2 -o "$TMP/d/b" "$FIX/big.tr"
+	assert_failure 1
+	tr-otf2 --force -o "$TMP/d/b" "$FIX/big.tr"
+}
+
 @test "a failed run takes away the folders it made for the archive, and only those" {
 	mkdir "$TMP/d"
 	run --separate-stderr bash -c "echo '{\"k\":' | tr-otf2 -o '$TMP/d/new/deeper/t'"
