@@ -5,6 +5,9 @@
 PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man
+# the jq recipes the man pages name (pipelines/...; not example.sh, which runs in the source tree)
+PIPELINEDIR = $(PREFIX)/share/tr/pipelines
+PIPELINES = $(wildcard pipelines/*.jq)
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -185,15 +188,19 @@ deps:
 	tools/deps
 
 install: $(PROGRAMS)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 \
+		$(DESTDIR)$(PIPELINEDIR)
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(BINDIR)
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7
+	install -m 644 $(PIPELINES) $(DESTDIR)$(PIPELINEDIR)
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(PROGRAMS)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(MAN7)))
+	rm -f $(addprefix $(DESTDIR)$(PIPELINEDIR)/,$(notdir $(PIPELINES)))
+	-rmdir $(DESTDIR)$(PIPELINEDIR) $(DESTDIR)$(PREFIX)/share/tr 2>/dev/null
 
 clean:
 	rm -rf bin $(PROGRAMS) $(HELPERS) bench/json-parse tests/fuzz/out libstream/libstream.a formats/otf2/libotf2in.a \

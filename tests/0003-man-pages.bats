@@ -52,3 +52,20 @@ examples() {
 		grep -q '^\.It Fl Fl version$' "$page" || fail "$page does not document --version"
 	done
 }
+
+@test "make install puts the tools, the man pages and the jq recipes in place; make uninstall takes them away" {
+	make -s -C "$TOP" install DESTDIR="$TMP/root" PREFIX=/usr > /dev/null
+	for page in "$TOP"/doc/tr-*.1; do
+		tool=$(basename "$page" .1)
+		[ -x "$TMP/root/usr/bin/$tool" ] || fail "$tool not installed"
+		[ -f "$TMP/root/usr/share/man/man1/$tool.1" ] || fail "$tool.1 not installed"
+	done
+	[ -f "$TMP/root/usr/share/man/man7/tr.7" ]
+	for jq in "$TOP"/pipelines/*.jq; do
+		[ -f "$TMP/root/usr/share/tr/pipelines/$(basename "$jq")" ] || fail "$jq not installed"
+	done
+	[ ! -e "$TMP/root/usr/share/tr/pipelines/example.sh" ]
+	make -s -C "$TOP" uninstall DESTDIR="$TMP/root" PREFIX=/usr > /dev/null
+	run find "$TMP/root" -type f
+	assert_output ""
+}
