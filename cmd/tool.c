@@ -74,6 +74,16 @@ bool tool_empty(const struct ls_reader *r)
 	return true;
 }
 
+void tool_help(FILE *to, const char *options, bool streams)
+{
+	fputs(options, to);
+	if (streams)
+		fprintf(to, "  %-24s %s\n  %-24s %s\n", "-J, --json", "write NDJSON (the default on a terminal)",
+			"-M, --msgpack", "write msgpack (the default elsewhere)");
+	fprintf(to, "  %-24s %s\n  %-24s %s\n(man %s: the whole story)\n", "-h, --help", "this help",
+		"--version", "the tool's name and version", tool_name);
+}
+
 void tool_version(void)
 {
 	printf("%s %s\n", tool_name, TR_VERSION);

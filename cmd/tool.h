@@ -52,6 +52,13 @@ void tool_read_error(const struct ls_reader *r);
  */
 bool tool_empty(const struct ls_reader *r);
 
+/*
+ * -h, after the usage line: the tool's own options (lines of
+ * "  OPTION  what it does"), then the common ones (-J and -M where
+ * streams is set: the tool writes a stream).
+ */
+void tool_help(FILE *to, const char *options, bool streams);
+
 /* --version: print the tool's name and version to stdout and exit 0. */
 void tool_version(void) __attribute__((noreturn));
 

@@ -15,6 +15,9 @@
 static void usage(FILE *to)
 {
 	fprintf(to, "usage: tr-cat [-chJM] [file ...]\n");
+	if (to == stdout)
+		tool_help(to,
+			  "  -c, --check              check each input against the stream contract; write nothing\n", true);
 }
 
 /* Check one input as a stream of its own; 0 if it keeps the contract. */

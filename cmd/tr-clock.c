@@ -20,6 +20,11 @@ static void usage(FILE *to)
 {
 	fprintf(to, "usage: tr-clock [-hJM] [--window SECONDS] [--latency TYPE=NS] [--summary] "
 		"[file]\n");
+	if (to == stdout)
+		tool_help(to,
+			  "  --window SECONDS         hold events this long (0.01)\n"
+			  "  --latency TYPE=NS        least latency of an edge type (0); repeat for several\n"
+			  "  --summary                what moved and by how much, on stderr\n", true);
 }
 
 /* --latency TYPE=NS: an edge type and its least latency, 0 to 10^9 ns. */

@@ -15,6 +15,10 @@
 static void usage(FILE *to)
 {
 	fprintf(to, "usage: tr-critpath [-hJM] [-j N] [--summary] [file]\n");
+	if (to == stdout)
+		tool_help(to,
+			  "  -j N                     threads for the path's pieces (1 to 64)\n"
+			  "  --summary                the path per process and stream, on stderr\n", true);
 }
 
 static int take(void *ctx, const struct ls_record *rec, const char **why)

@@ -14,6 +14,9 @@
 static void usage(FILE *to)
 {
 	fprintf(to, "usage: tr-deps [-hJM] [--stats] [file]\n");
+	if (to == stdout)
+		tool_help(to,
+			  "  --stats                  counts of what was matched, on stderr\n", true);
 }
 
 static int take(void *ctx, const struct ls_record *rec, const char **why)

@@ -22,6 +22,11 @@
 static void usage(FILE *to)
 {
 	fprintf(to, "usage: tr-otf2 [-fh] [--stats] -o dir/name [stream]\n");
+	if (to == stdout)
+		tool_help(to,
+			  "  -o, --output DIR/NAME    the archive to write (DIR/NAME.otf2 is its anchor)\n"
+			  "  -f, --force              replace an archive there (only an archive)\n"
+			  "  --stats                  what was written and left out, on stderr\n", false);
 }
 
 /* Write all of p[0..n): 0, or -1 with errno (ENOSPC where the system took no more). */

@@ -34,6 +34,13 @@ static void usage(FILE *to)
 {
 	fprintf(to, "usage: tr-project [-hJM] [--scale PATTERN=FACTOR ...] [--set PATTERN=DURATION ...] "
 		"[--min FILE] [--window SECONDS] [--summary] [file]\n");
+	if (to == stdout)
+		tool_help(to,
+			  "  --scale PATTERN=FACTOR   regions' own time times FACTOR; repeat for several\n"
+			  "  --set PATTERN=DURATION   each activity's own time set (s, or ns, us, ms)\n"
+			  "  --min FILE               floors of API calls, a line each: NS NAME\n"
+			  "  --window SECONDS         settle events this long after reading them (0.01)\n"
+			  "  --summary                run time before and after, per process, on stderr\n", true);
 }
 
 /* DURATION of --set: a number of seconds, or with ns, us, ms or s after it; at most a day. */

@@ -27,6 +27,13 @@ struct opts {
 static void usage(FILE *to)
 {
 	fprintf(to, "usage: tr-rank [-eh] [-n N] [--csv | --json] [--idle] [--diff A B | file]\n");
+	if (to == stdout)
+		tool_help(to,
+			  "  -n N                     rows (20; 0: all)\n"
+			  "  -e                       blame and idle blame per pattern\n"
+			  "  --csv, --json            write CSV or NDJSON records instead of the table\n"
+			  "  --idle                   rate GPU idle blame as blame\n"
+			  "  --diff A B               compare two ratings (--json output of each)\n", false);
 }
 
 /* Region r's blame of pattern p, or (under) its idle blame while waiting in p. */

@@ -19,6 +19,12 @@
 static void usage(FILE *to)
 {
 	fprintf(to, "usage: tr-read [-hJM] [-p processes] [-s streams] [-t begin:end] [--stats] archive.otf2\n");
+	if (to == stdout)
+		tool_help(to,
+			  "  -p, --processes LIST     only these processes' events (ids and ranges: 0-3,7)\n"
+			  "  -s, --streams LIST       only these streams' events\n"
+			  "  -t, --time BEGIN:END     only events in this window (ns, us, ms, s since the start)\n"
+			  "  --stats                  records by kind and enters by role on stderr\n", true);
 }
 
 /* A time with an optional unit: ns (the default), us, ms, s. */

@@ -13,6 +13,9 @@
 static void usage(FILE *to)
 {
 	fprintf(to, "usage: tr-waits [-hJM] [--summary] [file]\n");
+	if (to == stdout)
+		tool_help(to,
+			  "  --summary                waiting time per pattern, on stderr\n", true);
 }
 
 static int take(void *ctx, const struct ls_record *rec, const char **why)

@@ -35,11 +35,19 @@ examples() {
 	done
 }
 
-@test "each tool's usage mirrors its man page SYNOPSIS" {
+@test "each tool's usage mirrors its man page SYNOPSIS; -h lists every option the page has" {
 	for page in "$TOP"/doc/*.1; do
 		tool=$(basename "$page" .1)
 		synopsis=$(MANWIDTH=200 man -l "$page" 2>/dev/null | awk '/^SYNOPSIS/ { getline; sub(/^ +/, ""); print; exit }')
-		assert_equal "$("$tool" -h)" "usage: $synopsis"
+		"$tool" -h > "$TMP/help"
+		assert_equal "$(head -1 "$TMP/help")" "usage: $synopsis"
+		# a usage error gives the usage line alone, on stderr
+		run --separate-stderr "$tool" --no-such-option
+		assert_failure 2
+		assert_equal "$(tail -1 <<< "$stderr")" "usage: $synopsis"
+		for opt in $(sed -n 's/^\.It .*Fl Fl \([a-z-]*\).*/--\1/p; s/^\.It Fl \([a-zA-Z]\)\( .*\)\{0,1\}$/-\1/p' "$page" | sort -u); do
+			grep -q -- "$opt\b" "$TMP/help" || fail "$tool -h does not list $opt"
+		done
 	done
 }
 
