@@ -16,7 +16,8 @@ teardown() {
 @test "-h prints the usage on stdout and exits 0" {
 	run --separate-stderr tr-cat -h
 	assert_success
-	assert_output "usage: tr-cat [-chJM] [file ...]"
+	assert_line --index 0 "usage: tr-cat [-chJM] [file ...]"
+	assert_line --partial "-c, --check"
 	assert_equal "$stderr" ""
 }
 

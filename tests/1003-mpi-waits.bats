@@ -298,9 +298,9 @@ OUT
 @test "-h prints the usage; a bad option or two inputs are usage errors" {
 	run tr-deps -h
 	assert_success
-	assert_output "usage: tr-deps [-hJM] [--stats] [file]"
+	assert_line --index 0 "usage: tr-deps [-hJM] [--stats] [file]"
 	run tr-waits -h
-	assert_output "usage: tr-waits [-hJM] [--summary] [file]"
+	assert_line --index 0 "usage: tr-waits [-hJM] [--summary] [file]"
 	run tr-waits a b
 	assert_failure 2
 	run tr-deps -x
