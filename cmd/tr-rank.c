@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,39 @@ static uint64_t runtime(const struct an_rank *k)
 	return an_rank_totals(k)->events ? (uint64_t)(an_rank_totals(k)->end - an_rank_totals(k)->first) : 0;
 }
 
+/* A UTF-8 continuation byte: inside a character. */
+static bool inside(const char *s, size_t i)
+{
+	return ((unsigned char)s[i] & 0xC0) == 0x80;
+}
+
+/*
+ * A region's name in the table's column of NAME_COLUMN characters: a
+ * longer one (a C++ name) shown by its start and its end (where line
+ * numbers and parameters are), "..." between them, so that the columns
+ * after it stay in place (the whole name: --csv, --json).
+ */
+#define NAME_COLUMN 40
+
+static void name_column(const char *name)
+{
+	size_t n = strlen(name), len = 0, h = 0, t = n;
+
+	for (size_t i = 0; i < n; i++)
+		len += !inside(name, i);
+	if (len <= NAME_COLUMN) {
+		printf("%s%*s", name, (int)(NAME_COLUMN - len), "");
+		return;
+	}
+	for (int c = 0; c < (NAME_COLUMN - 3) / 2; c++)	/* the first characters */
+		for (h++; h < n && inside(name, h); h++)
+			;
+	for (int c = 0; c < NAME_COLUMN - 3 - (NAME_COLUMN - 3) / 2; c++)	/* the last */
+		for (t--; t > 0 && inside(name, t); t--)
+			;
+	printf("%.*s...%s", (int)h, name, name + t);
+}
+
 static void text(const char *input, const struct an_rank *k, const struct an_rating *v,
 		 uint32_t n, const struct opts *o)
 {
@@ -121,7 +155,7 @@ static void text(const char *input, const struct an_rank *k, const struct an_rat
 	       "GPU idle %.9f s%s\n", input, tool_secs(runtime(k)), tool_secs(an_rank_totals(k)->cp),
 	       tool_secs(an_rank_totals(k)->waiting), tool_secs(an_rank_totals(k)->blame), tool_secs(an_rank_totals(k)->idle_time),
 	       o->idle ? " (rated as blame)" : "");
-	printf("%4s  %-32s %10s %14s %14s %7s %14s %7s %14s %7s", "rank", "region", "calls",
+	printf("%4s  %-*s %10s %14s %14s %7s %14s %7s %14s %7s", "rank", NAME_COLUMN, "region", "calls",
 	       "excl [s]", "cp [s]", "cp %", "blame [s]", "blame %", "idle [s]", "rating");
 	for (uint32_t j = 0; j < c.np + c.ni; j++)
 		printf(" %14s", column_name(&c, j, head[j], sizeof(head[j])));
@@ -129,8 +163,10 @@ static void text(const char *input, const struct an_rank *k, const struct an_rat
 	for (uint32_t i = 0; i < n; i++) {
 		const struct an_rank_region *r = an_rank_region(k, v[i].region);
 
-		printf("%4u  %-32s %10" PRIu64 " %14.9f %14.9f %6.2f%% %14.9f %6.2f%% %14.9f %7.4f",
-		       i + 1, r->name, r->calls, tool_secs(r->excl), tool_secs(r->cp),
+		printf("%4u  ", i + 1);
+		name_column(r->name);
+		printf(" %10" PRIu64 " %14.9f %14.9f %6.2f%% %14.9f %6.2f%% %14.9f %7.4f",
+		       r->calls, tool_secs(r->excl), tool_secs(r->cp),
 		       100 * v[i].cp_share, tool_secs(r->blame), 100 * v[i].blame_share,
 		       tool_secs(r->idle), v[i].rating);
 		for (uint32_t j = 0; j < c.np + c.ni; j++)

@@ -235,3 +235,35 @@ OUT
 	run bash -c "tr-rank -e --json -n 0 '$BATS_TEST_TMPDIR/a.tr' | jq -c 'select(.k == \"rating\" and .name == \"compute\") | .idle'"
 	assert_output 130
 }
+
+@test "long region names keep the table's columns: their start and end shown, cut at characters" {
+	long='void ns::detail::very_long_template_name<std::vector<double>>::apply(int, double*) [clone]'
+	utf='rechnung_für_größere_übergänge_mit_äußerst_langem_namen_ÿ'
+	{
+		grep -v '"k":"region","id":14,' "$DATA/mpi/defs.ndjson"
+		echo "{\"k\":\"region\",\"id\":14,\"name\":\"$long\",\"role\":\"cpu\"}"
+		echo "{\"k\":\"region\",\"id\":15,\"name\":\"$utf\",\"role\":\"cpu\"}"
+		cat <<'IN'
+{"k":"enter","id":0,"t":0,"s":0,"r":0}
+{"k":"enter","id":1,"t":10,"s":0,"r":14}
+{"k":"leave","id":2,"t":60,"s":0,"r":14}
+{"k":"enter","id":3,"t":70,"s":0,"r":15}
+{"k":"leave","id":4,"t":90,"s":0,"r":15}
+{"k":"leave","id":5,"t":100,"s":0,"r":0}
+IN
+	} | tr-deps | tr-waits | tr-critpath > "$BATS_TEST_TMPDIR/a.tr"
+	tr-rank "$BATS_TEST_TMPDIR/a.tr" > "$BATS_TEST_TMPDIR/table"
+	grep -qF 'void ns::detail::v...t, double*) [clone]' "$BATS_TEST_TMPDIR/table"
+	grep -qF 'rechnung_für_größe...erst_langem_namen_ÿ' "$BATS_TEST_TMPDIR/table"
+	# on every row, counted in characters: the name in 40, then the calls
+	run jq -R -r 'select(test("^ +[0-9]+  ")) | "\(.[46:47] == " ") \(.[47:57] | test("^ *[0-9]+$"))"' \
+		"$BATS_TEST_TMPDIR/table"
+	assert_output - <<'OUT'
+true true
+true true
+true true
+OUT
+	# whole in the CSV
+	tr-rank --csv "$BATS_TEST_TMPDIR/a.tr" | grep -qF "\"$long\""
+	tr-rank --csv "$BATS_TEST_TMPDIR/a.tr" | grep -qF "\"$utf\""
+}
