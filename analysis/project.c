@@ -529,10 +529,11 @@ uint32_t an_project_processes(const struct an_project *p)
 	return p->tr.defs.nprocs;
 }
 
-bool an_project_process(const struct an_project *p, uint32_t i, uint64_t *id, int64_t *before,
-			int64_t *after)
+bool an_project_process(const struct an_project *p, uint32_t i, uint64_t *id, const char **name,
+			int64_t *before, int64_t *after)
 {
 	*id = p->tr.defs.procs[i].id;
+	*name = p->tr.defs.procs[i].name;
 	*before = p->pr[i].t1 - p->pr[i].t0;
 	*after = p->pr[i].L1 - p->pr[i].L0;
 	return p->pr[i].any;

@@ -105,12 +105,12 @@ int an_project_finish(struct an_project *p);
 struct an_project_stats an_project_stats(const struct an_project *p);
 
 /*
- * Processes defined, and process i's id and run time before and after
- * (ns): false where it had no events.
+ * Processes defined, and process i's id, name (NULL: none) and run time
+ * before and after (ns): false where it had no events.
  */
 uint32_t an_project_processes(const struct an_project *p);
-bool an_project_process(const struct an_project *p, uint32_t i, uint64_t *id, int64_t *before,
-			int64_t *after);
+bool an_project_process(const struct an_project *p, uint32_t i, uint64_t *id, const char **name,
+			int64_t *before, int64_t *after);
 
 /* Events it holds now. */
 uint32_t an_project_held(const struct an_project *p);

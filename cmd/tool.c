@@ -84,6 +84,12 @@ void tool_help(FILE *to, const char *options, bool streams)
 		"--version", "the tool's name and version", tool_name);
 }
 
+const char *tool_label(char *buf, size_t n, uint64_t id, const char *name)
+{
+	snprintf(buf, n, "%" PRIu64 "%s%s", id, name ? " " : "", name ? name : "");
+	return buf;
+}
+
 void tool_version(void)
 {
 	printf("%s %s\n", tool_name, TR_VERSION);

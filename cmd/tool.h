@@ -59,6 +59,9 @@ bool tool_empty(const struct ls_reader *r);
  */
 void tool_help(FILE *to, const char *options, bool streams);
 
+/* "ID NAME" (or "ID" without a name) into buf[0..n), for summaries: buf. */
+const char *tool_label(char *buf, size_t n, uint64_t id, const char *name);
+
 /* --version: print the tool's name and version to stdout and exit 0. */
 void tool_version(void) __attribute__((noreturn));
 

@@ -57,8 +57,9 @@ static void summary(const char *input, const struct an_crit *c)
 	fprintf(stderr, "%s: critical path %.9f s of a %.9f s run, %" PRIu64
 		" changes of stream, %" PRIu64 " events\n", input,
 		tool_secs(st.length), tool_secs(run), st.changes, st.nodes);
-	fprintf(stderr, "  %-10s %-10s %16s %8s\n", "process", "stream", "time [s]", "share");
+	fprintf(stderr, "  %-20s %-24s %16s %8s\n", "process", "stream", "time [s]", "share");
 	for (uint32_t p = 0; p < d->nprocs; p++) {
+		char label[64];
 		uint64_t ns = 0;
 
 		for (uint32_t s = 0; s < d->nstreams; s++)
@@ -66,12 +67,15 @@ static void summary(const char *input, const struct an_crit *c)
 				ns += an_crit_stream_ns(c, s);
 		if (!ns)
 			continue;
-		fprintf(stderr, "  %-10" PRIu64 " %-10s %16.9f %7.2f%%\n", d->procs[p].id,
-			"all", tool_secs(ns), share(ns, st.length));
+		fprintf(stderr, "  %-20s %-24s %16.9f %7.2f%%\n",
+			tool_label(label, sizeof(label), d->procs[p].id, d->procs[p].name), "all",
+			tool_secs(ns), share(ns, st.length));
 		for (uint32_t s = 0; s < d->nstreams; s++)
 			if (d->streams[s].process == p && an_crit_stream_ns(c, s))
-				fprintf(stderr, "  %-10s %-10" PRIu64 " %16.9f %7.2f%%\n", "",
-					d->streams[s].id, tool_secs(an_crit_stream_ns(c, s)),
+				fprintf(stderr, "  %-20s %-24s %16.9f %7.2f%%\n", "",
+					tool_label(label, sizeof(label), d->streams[s].id,
+						   d->streams[s].name),
+					tool_secs(an_crit_stream_ns(c, s)),
 					share(an_crit_stream_ns(c, s), st.length));
 	}
 	fprintf(stderr, "  kept at most %" PRIu64 " events at once (%zu bytes each)\n",

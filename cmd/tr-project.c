@@ -216,15 +216,18 @@ static void summary(const char *input, const struct an_project *p, const char *s
 	if (st.set || st.unset)
 		fprintf(stderr, "  --set: %" PRIu64 " activities given their time, %" PRIu64 " not\n",
 			st.set, st.unset);
-	fprintf(stderr, "  %-10s %16s %16s %16s %8s\n", "process", "run [s]", "projected [s]",
+	fprintf(stderr, "  %-20s %16s %16s %16s %8s\n", "process", "run [s]", "projected [s]",
 		"gain [s]", "gain");
 	for (uint32_t i = 0; i < an_project_processes(p); i++) {
+		const char *name;
+		char label[64];
 		uint64_t id;
 		int64_t before, after;
 
-		if (!an_project_process(p, i, &id, &before, &after))
+		if (!an_project_process(p, i, &id, &name, &before, &after))
 			continue;
-		fprintf(stderr, "  %-10" PRIu64 " %16.9f %16.9f %16.9f %7.2f%%\n", id,
+		fprintf(stderr, "  %-20s %16.9f %16.9f %16.9f %7.2f%%\n",
+			tool_label(label, sizeof(label), id, name),
 			(double)before / 1e9, (double)after / 1e9, (double)(before - after) / 1e9,
 			gain(before, after));
 	}

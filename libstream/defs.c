@@ -24,15 +24,29 @@ static int define(struct ls_idmap *m, uint64_t id, uint32_t n,
 	return ls_idmap_put(m, id, n);
 }
 
+/* The name rec gives, a copy (NULL: none given). Returns 0 or LS_ERR_NOMEM. */
+static int name_of(const struct ls_record *rec, char **name)
+{
+	const char *s;
+	uint32_t n;
+
+	*name = NULL;
+	if (ls_get_str(rec, LS_F_NAME, &s, &n) < 0)
+		return 0;
+	return (*name = strndup(s, n)) ? 0 : LS_ERR_NOMEM;
+}
+
 static int take_process(struct ls_defs *d, const struct ls_record *rec,
 			uint64_t id, const char **why)
 {
+	char *name;
 	int rc;
 
 	if ((rc = ls_vec_room(&d->procs, &d->procs_cap, d->nprocs, sizeof(*d->procs))) < 0 ||
-	    (rc = define(&d->proc_ix, id, d->nprocs, why)) < 0)
+	    (rc = define(&d->proc_ix, id, d->nprocs, why)) < 0 || (rc = name_of(rec, &name)) < 0)
 		return rc;
-	d->procs[d->nprocs] = (struct ls_process){ .id = id, .ranked = ls_has(rec, LS_F_RANK) };
+	d->procs[d->nprocs] = (struct ls_process){ .id = id, .name = name,
+						   .ranked = ls_has(rec, LS_F_RANK) };
 	d->ranked += ls_has(rec, LS_F_RANK);
 	d->nprocs++;
 	return 1;
@@ -43,6 +57,7 @@ static int take_stream(struct ls_defs *d, const struct ls_record *rec,
 {
 	uint64_t process, device;
 	const char *type;
+	char *name;
 	uint32_t p, n;
 	enum ls_stream_type st;
 	struct ls_process *pr;
@@ -64,14 +79,14 @@ static int take_stream(struct ls_defs *d, const struct ls_record *rec,
 	if ((rc = ls_vec_room(&d->streams, &d->streams_cap, d->nstreams, sizeof(*d->streams))) < 0 ||
 	    (host && (rc = ls_vec_room(&pr->hosts, &pr->hosts_cap, pr->nhosts,
 				       sizeof(*pr->hosts))) < 0) ||
-	    (rc = define(&d->stream_ix, id, d->nstreams, why)) < 0)
+	    (rc = define(&d->stream_ix, id, d->nstreams, why)) < 0 || (rc = name_of(rec, &name)) < 0)
 		return rc;
 	if (ls_get_u64(rec, LS_F_DEVICE, &device) < 0)
 		device = 0;
 	if (ls_get_bool(rec, LS_F_NULL_STREAM, &null) < 0)
 		null = false;
 	d->streams[d->nstreams++] = (struct ls_stream){
-		.id = id, .process = p, .host = host,
+		.id = id, .name = name, .process = p, .host = host,
 		.first_host = host && !pr->nhosts,
 		.gpu = st == LS_ST_GPU,
 		.null = null, .device = device,
@@ -254,9 +269,13 @@ void ls_defs_release(struct ls_defs *d)
 	free(d->roles);
 	free(d->dirs);
 	free(d->region_ids);
+	for (uint32_t i = 0; i < d->nstreams; i++)
+		free(d->streams[i].name);
 	free(d->streams);
-	for (uint32_t i = 0; i < d->nprocs; i++)
+	for (uint32_t i = 0; i < d->nprocs; i++) {
 		free(d->procs[i].hosts);
+		free(d->procs[i].name);
+	}
 	free(d->procs);
 	ls_idmap_release(&d->proc_ix);
 	ls_idmap_release(&d->stream_ix);

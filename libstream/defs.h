@@ -16,6 +16,7 @@
 
 struct ls_process {
 	uint64_t id;
+	char *name;		/* as defined, NULL: none */
 	bool ranked;		/* has an MPI rank: takes part in Init/Finalize */
 	uint32_t *hosts;	/* its host streams (indices), in order of definition */
 	uint32_t nhosts, hosts_cap;
@@ -23,6 +24,7 @@ struct ls_process {
 
 struct ls_stream {
 	uint64_t id;
+	char *name;		/* as defined, NULL: none */
 	uint32_t process;	/* index */
 	bool host;		/* a host thread (not a GPU stream or metric) */
 	bool first_host;	/* the first host thread of its process */

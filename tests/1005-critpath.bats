@@ -86,8 +86,9 @@ OUT
 OUT
 	# 950 ns on the path: rank 0 380 + 50 = 430 (45.26 %), rank 1 520.
 	[[ "$stderr" == *"critical path 0.000000950 s of a 0.000001000 s run, 2 changes of stream, 33 events"* ]]
-	[[ "$stderr" == *"0               0.000000430   45.26%"* ]]
-	[[ "$stderr" == *"1               0.000000520   54.74%"* ]]
+	# processes and streams by id and name
+	[[ "$stderr" == *"  0 rank 0             all                           0.000000430   45.26%"* ]] || fail "$stderr"
+	[[ "$stderr" == *"                       1 main thread                 0.000000520   54.74%"* ]] || fail "$stderr"
 }
 
 @test "offload: from the host to the GPU stream and back through a blocking sync" {
