@@ -35,7 +35,7 @@ int stage_open(int argc, char **argv, const char *flag_name, bool *flag,
 	       unsigned *jobs, void (*usage)(FILE *), struct stage_io *io)
 {
 	return stage_open_with(argc, argv, &(struct stage_args){ flag_name, flag, jobs, NULL, NULL,
-								 NULL }, usage, io);
+								 NULL, NULL }, usage, io);
 }
 
 int stage_open_with(int argc, char **argv, const struct stage_args *a, void (*usage)(FILE *),
@@ -45,16 +45,24 @@ int stage_open_with(int argc, char **argv, const struct stage_args *a, void (*us
 	const struct option common[] = { TOOL_LONGOPTIONS, { NULL, 0, NULL, 0 } };
 	struct tool_output out = { false, false };
 	enum ls_format format;
+	char shorts[16];
 	size_t n = 1;
 	int ch, rc;
 
+	if (a->verbose)
+		longopts[n++] = (struct option){ "verbose", no_argument, NULL, 'v' };
 	for (const struct option *o = a->more; o && o->name && n < 9; o++)
 		longopts[n++] = *o;
 	memcpy(longopts + n, common, sizeof(common));
-	while ((ch = getopt_long(argc, argv, a->jobs ? TOOL_OPTIONS "j:" : TOOL_OPTIONS,
-				 longopts, NULL)) != -1) {
+	snprintf(shorts, sizeof(shorts), "%s%s%s", TOOL_OPTIONS, a->jobs ? "j:" : "",
+		 a->verbose ? "v" : "");
+	while ((ch = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		if (tool_option(ch, &out, usage))
 			continue;
+		if (ch == 'v' && a->verbose) {
+			*a->verbose = true;
+			continue;
+		}
 		if (ch == 'j' && a->jobs) {
 			if (!jobs_arg(optarg, a->jobs)) {
 				tool_error("-j %s: give a number of threads from 1 to 64", optarg);

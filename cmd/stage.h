@@ -54,6 +54,7 @@ struct stage_args {
 	const char *flag_name;		/* --NAME, setting *flag */
 	bool *flag;
 	unsigned *jobs;			/* not NULL: -j N (1 to 64 threads) */
+	bool *verbose;			/* not NULL: -v, --verbose (internal figures too) */
 	const struct option *more;	/* long options of its own (at most 8), ending in a zero entry */
 	/* one of more (its val, its argument): 0, or the status to exit with after a message */
 	int (*option)(int val, const char *arg, void *ctx);

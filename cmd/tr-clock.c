@@ -123,7 +123,7 @@ int main(int argc, char **argv)
 
 	tool_init("tr-clock", argc, argv);
 	if ((status = stage_open_with(argc, argv, &(struct stage_args){ "summary", &want_summary,
-		     NULL, more, option, &opt }, usage, &io)))
+		     NULL, NULL, more, option, &opt }, usage, &io)))
 		return status;
 	if (!(c = an_clock_new(&io.w, &opt)))
 		return stage_close(&io, tool_write_error(&io.r, &io.w, LS_ERR_NOMEM));

@@ -14,11 +14,12 @@
 
 static void usage(FILE *to)
 {
-	fprintf(to, "usage: tr-critpath [-hJM] [-j N] [--summary] [file]\n");
+	fprintf(to, "usage: tr-critpath [-hJMv] [-j N] [--summary] [file]\n");
 	if (to == stdout)
 		tool_help(to,
 			  "  -j N                     threads for the path's pieces (1 to 64)\n"
-			  "  --summary                the path per process and stream, on stderr\n", true);
+			  "  --summary                the path per process and stream, on stderr\n"
+			  "  -v, --verbose            with --summary, the bytes a kept event takes\n", true);
 }
 
 static int take(void *ctx, const struct ls_record *rec, const char **why)
@@ -47,8 +48,11 @@ static double share(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-/* Length, changes, and the time per process and per stream, on stderr. */
-static void summary(const char *input, const struct an_crit *c)
+/*
+ * Length, changes, and the time per process and per stream, on stderr;
+ * verbose: the bytes a kept event takes too.
+ */
+static void summary(const char *input, const struct an_crit *c, bool verbose)
 {
 	const struct ls_defs *d = an_crit_defs(c);
 	struct an_crit_stats st = an_crit_stats(c);
@@ -78,8 +82,10 @@ static void summary(const char *input, const struct an_crit *c)
 					tool_secs(an_crit_stream_ns(c, s)),
 					share(an_crit_stream_ns(c, s), st.length));
 	}
-	fprintf(stderr, "  kept at most %" PRIu64 " events at once (%zu bytes each)\n",
-		st.peak, an_crit_bytes_per_node());
+	fprintf(stderr, "  kept at most %" PRIu64 " events at once", st.peak);
+	if (verbose)
+		fprintf(stderr, " (%zu bytes each)", an_crit_bytes_per_node());
+	fputc('\n', stderr);
 	fprintf(stderr, "  %" PRIu64 " steps across an edge outlasted their source's activity, "
 		"charged to the target's stream after it ended\n", st.overrun);
 }
@@ -98,12 +104,13 @@ int main(int argc, char **argv)
 	static const enum ls_kind replaces[] = { LS_K_CRIT, 0 };
 	struct stage_io io;
 	struct an_crit *c;
-	bool want_summary = false;
+	bool want_summary = false, verbose = false;
 	unsigned jobs = 1;
 	int status, rc;
 
 	tool_init("tr-critpath", argc, argv);
-	if ((status = stage_open(argc, argv, "summary", &want_summary, &jobs, usage, &io)))
+	if ((status = stage_open_with(argc, argv, &(struct stage_args){ "summary", &want_summary,
+		     &jobs, &verbose, NULL, NULL, NULL }, usage, &io)))
 		return status;
 	if (!(c = an_crit_new(&io.w, jobs)))
 		return stage_close(&io, tool_write_error(&io.r, &io.w, LS_ERR_NOMEM));
@@ -120,7 +127,7 @@ int main(int argc, char **argv)
 
 		report(io.r.name, &st);
 		if (want_summary)
-			summary(io.r.name, c);
+			summary(io.r.name, c, verbose);
 	}
 	an_crit_free(c);
 	return stage_close(&io, status);

@@ -258,7 +258,7 @@ int main(int argc, char **argv)
 	a.o.scales = a.scale;
 	a.o.spec = a.spec;
 	if ((status = stage_open_with(argc, argv, &(struct stage_args){ "summary", &want_summary,
-		     NULL, more, option, &a }, usage, &io)))
+		     NULL, NULL, more, option, &a }, usage, &io)))
 		return status;
 	/* a first pass: each API function's least own time */
 	if ((rc = ls_reader_rewindable(&io.r)) < 0 || (rc = an_floors_scan(&floors, &io.r, a.o.window ? a.o.window : AN_PROJECT_WINDOW)) < 0 ||

@@ -362,3 +362,13 @@ late_receiver_run() {
 	peak=$(sed -n 's/.*kept at most \([0-9]*\) events.*/\1/p' <<< "$stderr")
 	[ "$peak" -lt 150000 ]
 }
+
+@test "--summary's figures of the implementation only with -v" {
+	cat "$DATA/mpi/defs.ndjson" "$DATA/crit/barrier.ndjson" | tr-deps -M | tr-waits -M > "$BATS_TEST_TMPDIR/in"
+	run --separate-stderr tr-critpath --summary "$BATS_TEST_TMPDIR/in"
+	assert_success
+	[[ "$stderr" == *"  kept at most 33 events at once"$'\n'* ]] || fail "$stderr"
+	[[ "$stderr" != *"bytes each"* ]] || fail "$stderr"
+	run --separate-stderr tr-critpath -v --summary "$BATS_TEST_TMPDIR/in"
+	[[ "$stderr" == *"  kept at most 33 events at once (124 bytes each)"* ]] || fail "$stderr"
+}
