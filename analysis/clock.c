@@ -163,35 +163,21 @@ static int enforce(struct an_clock *c, uint32_t a, uint32_t b, int64_t latency, 
 
 static int edge(struct an_clock *c, const struct ls_record *rec, const char **why)
 {
-	uint64_t from, to;
-	uint32_t a, b, n;
-	const char *type;
+	uint32_t a, b;
 	enum ls_edge e;
 	int64_t latency;
 	bool moves;
 	int rc;
 
-	if (ls_get_u64(rec, LS_F_FROM, &from) < 0 || ls_get_u64(rec, LS_F_TO, &to) < 0 ||
-	    ls_get_str(rec, LS_F_TYPE, &type, &n) < 0) {
-		*why = "edge without a valid 'from', 'to' or 'type'";
-		return LS_ERR_SYNTAX;
-	}
-	e = ls_edge_lookup(type, n);
-	latency = e < LS_E__COUNT ? c->o.latency[e] : 0;
-	if (!an_graph_find(&c->rt.g, to, &b)) {
-		c->st.late++;
-		return an_retime_other(&c->rt, rec, LS_NONE, LS_NONE);
-	}
-	if (!an_graph_find(&c->rt.g, from, &a)) {
-		c->st.lost++;
-		return an_retime_other(&c->rt, rec, LS_NONE, b);
-	}
-	if ((rc = an_retime_edge_rec(&c->rt, rec, e, a, b)) < 0 ||
-	    (e == LS_E_MSG && (rc = an_latency_see(&c->shown, c->tr.defs.streams[c->rt.g.n[a].s].process,
-						   c->tr.defs.streams[c->rt.g.n[b].s].process,
-						   c->rt.g.n[b].t - c->rt.g.n[a].t)) < 0) ||
-	    a == b)
+	if ((rc = an_retime_take_edge(&c->rt, rec, &e, &a, &b, &c->st.late, &c->st.lost, why)) <= 0)
 		return rc;
+	if (a == b)
+		return 0;
+	if (e == LS_E_MSG && (rc = an_latency_see(&c->shown, c->tr.defs.streams[c->rt.g.n[a].s].process,
+						  c->tr.defs.streams[c->rt.g.n[b].s].process,
+						  c->rt.g.n[b].t - c->rt.g.n[a].t)) < 0)
+		return rc;
+	latency = e < LS_E__COUNT ? c->o.latency[e] : 0;
 	if (c->rt.n[b].written) {
 		c->st.late++;
 		return 0;

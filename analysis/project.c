@@ -259,29 +259,14 @@ static int event(struct an_project *p, const struct ls_record *rec, const char *
 
 static int edge(struct an_project *p, const struct ls_record *rec, const char **why)
 {
-	uint64_t from, to;
-	uint32_t a, b, n;
-	const char *type;
+	uint32_t a, b;
 	enum ls_edge e;
 	struct pj_node *y;
 	int rc;
 
-	if (ls_get_u64(rec, LS_F_FROM, &from) < 0 || ls_get_u64(rec, LS_F_TO, &to) < 0 ||
-	    ls_get_str(rec, LS_F_TYPE, &type, &n) < 0) {
-		*why = "edge without a valid 'from', 'to' or 'type'";
-		return LS_ERR_SYNTAX;
-	}
-	e = ls_edge_lookup(type, n);
-	if (!an_graph_find(&p->rt.g, to, &b)) {
-		p->s.late++;
-		return an_retime_other(&p->rt, rec, LS_NONE, LS_NONE);
-	}
-	if (!an_graph_find(&p->rt.g, from, &a)) {
-		p->s.lost++;
-		return an_retime_other(&p->rt, rec, LS_NONE, b);
-	}
-	if ((rc = an_retime_edge_rec(&p->rt, rec, e, a, b)) < 0 || a == b)
-		return rc;
+	if ((rc = an_retime_take_edge(&p->rt, rec, &e, &a, &b, &p->s.late, &p->s.lost, why)) <= 0 ||
+	    a == b)
+		return rc < 0 ? rc : 0;
 	/*
 	 * An edge into a collective's leave holds its member's end of the
 	 * collective before it (the wait ends there)

@@ -418,6 +418,31 @@ int an_retime_write(struct an_retime *rt, int64_t due)
 	return write_before(rt, due);
 }
 
+int an_retime_take_edge(struct an_retime *rt, const struct ls_record *rec, enum ls_edge *e,
+			uint32_t *a, uint32_t *b, uint64_t *late, uint64_t *lost, const char **why)
+{
+	uint64_t from, to;
+	const char *type;
+	uint32_t n;
+	int rc;
+
+	if (ls_get_u64(rec, LS_F_FROM, &from) < 0 || ls_get_u64(rec, LS_F_TO, &to) < 0 ||
+	    ls_get_str(rec, LS_F_TYPE, &type, &n) < 0) {
+		*why = "edge without a valid 'from', 'to' or 'type'";
+		return LS_ERR_SYNTAX;
+	}
+	*e = ls_edge_lookup(type, n);
+	if (!an_graph_find(&rt->g, to, b)) {
+		++*late;
+		return an_retime_other(rt, rec, LS_NONE, LS_NONE);
+	}
+	if (!an_graph_find(&rt->g, from, a)) {
+		++*lost;
+		return an_retime_other(rt, rec, LS_NONE, *b);
+	}
+	return (rc = an_retime_edge_rec(rt, rec, *e, *a, *b)) < 0 ? rc : 1;
+}
+
 int an_retime_step(struct an_retime *rt)
 {
 	int rc;
