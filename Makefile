@@ -34,6 +34,7 @@ LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/defs.o libstream/ev
 	libstream/schema.o libstream/tmpfile.o libstream/utf8.o libstream/writer.o
 OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o formats/otf2/vocab.o \
 	formats/otf2/errors.o
+TRLOGIN_OBJS = formats/trlog/trlogin.o formats/trlog/logs.o formats/trlog/clock.o formats/trlog/events.o
 OTF2OUT_OBJS = formats/otf2/otf2out.o formats/otf2/out_defs.o formats/otf2/out_events.o \
 	formats/otf2/out_metrics.o formats/otf2/vocab.o formats/otf2/errors.o
 ANALYSIS_OBJS = analysis/blame.o analysis/clock.o analysis/critpath.o analysis/deps.o analysis/edges.o \
@@ -43,19 +44,37 @@ ANALYSIS_OBJS = analysis/blame.o analysis/clock.o analysis/critpath.o analysis/d
 TOOL_OBJS = cmd/tool.o
 STAGE_OBJS = cmd/stage.o cmd/maxmem.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
 PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps bin/tr-clock bin/tr-waits bin/tr-critpath bin/tr-rank bin/tr-otf2 \
-	bin/tr-project
+	bin/tr-project bin/tr-record
+# the collector tr-record preloads (record/): beside bin/, in lib/tr/
+LIBTRDIR = $(PREFIX)/lib/tr
+COLLECTORS = lib/tr/libtr-mpi.so
 HELPERS = tests/helper/ls-unit tests/helper/an-unit tests/helper/libfault.so bench/ls-bench \
 	bench/gen-otf2 bench/otf2-read
 MAN1 = doc/tr-cat.1 doc/tr-read.1 doc/tr-deps.1 doc/tr-clock.1 doc/tr-waits.1 doc/tr-critpath.1 doc/tr-rank.1 \
-	doc/tr-otf2.1 doc/tr-project.1
+	doc/tr-otf2.1 doc/tr-project.1 doc/tr-record.1
 MAN7 = doc/tr.7
 
-all: $(PROGRAMS) $(HELPERS)
+all: $(PROGRAMS) $(COLLECTORS) $(HELPERS)
+
+# The MPI collector: PMPI wrappers, C and Fortran, loaded into the recorded
+# program (so built plain, never sanitized), with mpicc (Open MPI's or
+# another's: the wrappers use only the MPI standard's profiling interface).
+MPICC ?= mpicc
+RECORD_FLAGS = -std=gnu11 -D_GNU_SOURCE -DTR_VERSION='"$(VERSION)"' $(WARN) -O2 -g -fPIC
+RECORD_MPI_SRCS = record/log.c record/mpi/c.c record/mpi/coll.c record/mpi/calls.c record/mpi/comms.c \
+	record/mpi/requests.c record/mpi/run.c record/mpi/fortran.c libstream/buf.c
+
+lib/tr/libtr-mpi.so: $(RECORD_MPI_SRCS) record/log.h record/mpi/mpirec.h formats/trlog/trlog.h libstream/enc.h
+	@mkdir -p lib/tr
+	$(MPICC) $(RECORD_FLAGS) -shared -o $@ $(RECORD_MPI_SRCS) -lpthread
 
 libstream/libstream.a: $(LIBSTREAM_OBJS)
 	$(AR) rcs $@ $^
 
 formats/otf2/libotf2in.a: $(OTF2IN_OBJS)
+	$(AR) rcs $@ $^
+
+formats/trlog/libtrlogin.a: $(TRLOGIN_OBJS)
 	$(AR) rcs $@ $^
 
 formats/otf2/libotf2out.a: $(OTF2OUT_OBJS)
@@ -66,7 +85,8 @@ analysis/libanalysis.a: $(ANALYSIS_OBJS)
 	rm -f $@
 	$(AR) rcsT $@ $^
 
-bin/tr-read: cmd/tr-read.o formats/readers.o $(TOOL_OBJS) formats/otf2/libotf2in.a libstream/libstream.a
+bin/tr-read: cmd/tr-read.o formats/readers.o $(TOOL_OBJS) formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
+		libstream/libstream.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS)
 
@@ -187,10 +207,11 @@ example: all
 deps:
 	tools/deps
 
-install: $(PROGRAMS)
+install: $(PROGRAMS) $(COLLECTORS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 \
-		$(DESTDIR)$(PIPELINEDIR)
+		$(DESTDIR)$(PIPELINEDIR) $(DESTDIR)$(LIBTRDIR)
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(BINDIR)
+	install -m 755 $(COLLECTORS) $(DESTDIR)$(LIBTRDIR)
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7
 	install -m 644 $(PIPELINES) $(DESTDIR)$(PIPELINEDIR)
@@ -200,11 +221,13 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(MAN7)))
 	rm -f $(addprefix $(DESTDIR)$(PIPELINEDIR)/,$(notdir $(PIPELINES)))
+	rm -f $(addprefix $(DESTDIR)$(LIBTRDIR)/,$(notdir $(COLLECTORS)))
+	-rmdir $(DESTDIR)$(LIBTRDIR) 2>/dev/null
 	-rmdir $(DESTDIR)$(PIPELINEDIR) $(DESTDIR)$(PREFIX)/share/tr 2>/dev/null
 
 clean:
-	rm -rf bin $(PROGRAMS) $(HELPERS) bench/json-parse tests/fuzz/out libstream/libstream.a formats/otf2/libotf2in.a \
-		analysis/libanalysis.a formats/otf2/libotf2out.a
+	rm -rf bin lib $(PROGRAMS) $(HELPERS) bench/json-parse tests/fuzz/out libstream/libstream.a formats/otf2/libotf2in.a \
+		analysis/libanalysis.a formats/otf2/libotf2out.a formats/trlog/libtrlogin.a
 	find . -name '*.o' -delete -o -name '*.d' -delete
 
 .PHONY: all check check-threads fuzz bench bench-mem bench-project example deps install uninstall clean

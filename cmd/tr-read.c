@@ -18,7 +18,8 @@
 
 static void usage(FILE *to)
 {
-	fprintf(to, "usage: tr-read [-hJM] [-p processes] [-s streams] [-t begin:end] [--stats] archive.otf2\n");
+	fprintf(to, "usage: tr-read [-hJM] [-p processes] [-s streams] [-t begin:end] [--stats] archive.otf2\n"
+		    "       tr-read [options] LOGDIR | LOG.trlog...\n");
 	if (to == stdout)
 		tool_help(to,
 			  "  -p, --processes LIST     only these processes' events (ids and ranges: 0-3,7)\n"
@@ -125,6 +126,8 @@ static void print_stats(const char *path, const struct ls_front_report *r)
 	if (r->ignored)
 		fprintf(stderr, "%s: %" PRIu64 " records without meaning here, left out\n", path,
 			r->ignored);
+	for (uint32_t i = 0; i < r->nnotes; i++)
+		fprintf(stderr, "%s: %s\n", path, r->note[i]);
 	if (r->runs)
 		fprintf(stderr, "%s: events sorted in %" PRIu64 " runs on disk (%" PRIu64
 			" merges of 64 into one)\n", path, r->runs, r->merges);
@@ -178,17 +181,18 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (argc - optind != 1 || tool_output_format(&out, &format) < 0) {
+	if (argc - optind < 1 || tool_output_format(&out, &format) < 0) {
 		usage(stderr);
 		return 2;
 	}
 
 	ls_writer_init(&w, STDOUT_FILENO, format);
 	ls_front_init(&front, &w, &opt, &report);
-	if (!(reader = reader_for(argv[optind], err, sizeof(err))))
+	if (!(reader = readers_for((const char *const *)argv + optind, argc - optind, err, sizeof(err))))
 		status = 1;
 	else
-		status = reader->read(argv[optind], tool_stage(), &front, &w, err, sizeof(err)) < 0;
+		status = reader->read((const char *const *)argv + optind, argc - optind, tool_stage(), &front, &w,
+				      err, sizeof(err)) < 0;
 	if (status && !w.err)
 		tool_error("%s: %s", argv[optind], err);
 	else if (!status)

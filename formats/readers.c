@@ -8,9 +8,20 @@
 
 #include "otf2/otf2in.h"
 #include "readers.h"
+#include "trlog/trlogin.h"
+
+/* An OTF2 archive is one input. */
+static int otf2_read(const char *const *paths, int npaths, const struct ls_stage *stage, struct ls_front *front,
+		     struct ls_writer *w, char *err, size_t n)
+{
+	(void)npaths;
+	return otf2in_read(paths[0], stage, front, w, err, n);
+}
 
 static const struct reader readers[] = {
-	{ "OTF2 archives", "by their anchor file, NAME.otf2", otf2in_sniff, otf2in_read },
+	{ "OTF2 archives", "by their anchor file, NAME.otf2", otf2in_sniff, NULL, false, otf2_read },
+	{ "tr-record logs", "by their folder, or logs of one run, NAME.trlog", trlogin_sniff,
+	  trlogin_sniff_dir, true, trlogin_read },
 };
 
 #define NREADERS (sizeof(readers) / sizeof(readers[0]))
@@ -38,6 +49,11 @@ const struct reader *reader_for(const char *path, char *err, size_t n)
 		snprintf(err, n, "%s", strerror(errno));
 		return NULL;
 	}
+	if (S_ISDIR(st.st_mode)) {
+		for (size_t i = 0; i < NREADERS; i++)
+			if (readers[i].sniff_dir && readers[i].sniff_dir(path))
+				return &readers[i];
+	}
 	if (!S_ISREG(st.st_mode)) {
 		none_fits(err, n);
 		return NULL;
@@ -57,4 +73,24 @@ const struct reader *reader_for(const char *path, char *err, size_t n)
 			return &readers[i];
 	none_fits(err, n);
 	return NULL;
+}
+
+const struct reader *readers_for(const char *const *paths, int npaths, char *err, size_t n)
+{
+	const struct reader *r = reader_for(paths[0], err, n), *other;
+
+	for (int i = 1; r && i < npaths; i++) {
+		if (!r->many) {
+			snprintf(err, n, "tr-read reads one of the %s at a time", r->name);
+			return NULL;
+		}
+		if ((other = reader_for(paths[i], err, n)) != r) {
+			char why[256];
+
+			snprintf(why, sizeof(why), "%s", other ? "not one of the " : err);
+			snprintf(err, n, "%s: %s%s", paths[i], why, other ? r->name : "");
+			return NULL;
+		}
+	}
+	return r;
 }

@@ -19,13 +19,16 @@ struct reader {
 	const char *give;	/* how to give one: "by their anchor file, NAME.otf2" */
 	/* whether the input, a file starting with head[0..n), is of this format */
 	bool (*sniff)(const uint8_t *head, size_t n);
+	/* whether the input, a folder, is of this format (NULL: none is) */
+	bool (*sniff_dir)(const char *path);
+	bool many;		/* several inputs make one trace (logs of one run) */
 	/*
-	 * Read path: the header (with stage) and definitions to w, the events
-	 * through front (and its oddities, ls_front_odd), the trailer. Returns
-	 * 0, or a negative error with a one-line message in err[0..n) (w->err
-	 * set: the output failed).
+	 * Read paths[0..npaths) (one, unless many): the header (with stage)
+	 * and definitions to w, the events through front (and its oddities,
+	 * ls_front_odd), the trailer. Returns 0, or a negative error with a
+	 * one-line message in err[0..n) (w->err set: the output failed).
 	 */
-	int (*read)(const char *path, const struct ls_stage *stage, struct ls_front *front,
+	int (*read)(const char *const *paths, int npaths, const struct ls_stage *stage, struct ls_front *front,
 		    struct ls_writer *w, char *err, size_t n);
 };
 
@@ -34,5 +37,12 @@ struct reader {
  * path cannot be read, or no format fits (the message names those known).
  */
 const struct reader *reader_for(const char *path, char *err, size_t n);
+
+/*
+ * The reader for paths[0..npaths) together: several only where they are
+ * of one format whose reader takes several (many). NULL with a one-line
+ * message in err[0..n) otherwise.
+ */
+const struct reader *readers_for(const char *const *paths, int npaths, char *err, size_t n);
 
 #endif

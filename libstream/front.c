@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -407,6 +408,17 @@ void ls_front_odd(struct ls_front *f, uint64_t n, const char *what)
 {
 	if (f->report->nodd < LS_FRONT_MAX_ODD)
 		f->report->odd[f->report->nodd++] = (typeof(f->report->odd[0])){ n, what };
+}
+
+void ls_front_note(struct ls_front *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (f->report->nnotes >= sizeof(f->report->note) / sizeof(f->report->note[0]))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(f->report->note[f->report->nnotes++], sizeof(f->report->note[0]), fmt, ap);
+	va_end(ap);
 }
 
 const char *ls_front_error(const struct ls_front *f)

@@ -56,6 +56,8 @@ struct ls_front_report {
 		const char *what;
 	} odd[LS_FRONT_MAX_ODD];
 	uint32_t nodd;
+	char note[2][256];		/* what the reader says for --stats (ls_front_note) */
+	uint32_t nnotes;
 };
 
 struct ls_front_stream {
@@ -133,6 +135,9 @@ int ls_front_finish(struct ls_front *f);
  * given, after the front's own, where n is not 0); what must outlive f.
  */
 void ls_front_odd(struct ls_front *f, uint64_t n, const char *what);
+
+/* A line the reader has to say about the whole input, for --stats (two at most). */
+void ls_front_note(struct ls_front *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 const char *ls_front_error(const struct ls_front *f);
 

@@ -1,0 +1,54 @@
+/*
+ * Each process's clock against rank 0's (KOJAK's offline method): the
+ * offsets measured at MPI_Init and at MPI_Finalize (rank 0's clock less
+ * this one's, from the ping-pong with the shortest round trip), applied
+ * linearly between the two, and beyond them along the same line. With
+ * one of the two, its offset throughout; with none, none. The error of
+ * an offset is at most half its round trip (a message's two halves may
+ * differ by no more), and the drift between the two is taken as
+ * constant.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "trlogin_private.h"
+
+/* t of l on rank 0's clock. */
+static int64_t on_rank0(const struct log *l, int64_t t)
+{
+	long double shift = (long double)l->offset + l->drift * (long double)(t - l->offset_at);
+
+	return t + (int64_t)(shift < 0 ? shift - 0.5L : shift + 0.5L);
+}
+
+void trlog_clocks(struct trlogin *in)
+{
+	in->origin = INT64_MAX;
+	for (uint32_t i = 0; i < in->nlogs; i++) {
+		struct log *l = &in->logs[i];
+		const struct sync *a = &l->sync[TRLOG_SYNC_INIT], *b = &l->sync[TRLOG_SYNC_FINALIZE];
+
+		l->drift = 0;
+		l->offset_at = a->have ? a->t : b->t;
+		l->offset = a->have ? a->offset : b->have ? b->offset : 0;
+		if (a->have && b->have && b->t > a->t)
+			l->drift = (long double)(b->offset - a->offset) / (long double)(b->t - a->t);
+		for (int k = 0; k < 2; k++) {
+			if (!l->sync[k].have)
+				continue;
+			if (llabs(l->sync[k].offset) > in->max_offset)
+				in->max_offset = llabs(l->sync[k].offset);
+			if ((uint64_t)l->sync[k].rtt / 2 > in->bound)
+				in->bound = (uint64_t)l->sync[k].rtt / 2;
+		}
+		if ((int64_t)(fabsl(l->drift) * 1e9L) > in->max_drift_ppb)
+			in->max_drift_ppb = (int64_t)(fabsl(l->drift) * 1e9L);
+		if (on_rank0(l, l->start) < in->origin)
+			in->origin = on_rank0(l, l->start);
+	}
+}
+
+int64_t trlog_time(const struct trlogin *in, const struct log *l, int64_t t)
+{
+	return on_rank0(l, t) - in->origin;
+}

@@ -1,0 +1,236 @@
+/*
+ * tr-record's records as events (docs/stream.md), through the reader
+ * front, which puts them in time order: each MPI call an activity of its
+ * function's region, with the message and collective records the
+ * analysis matches (a send where a send is posted, a receive where it
+ * completes, collectives by communicator and order); the program an
+ * activity of its own around them, from the process's start to its end.
+ */
+#include <stdio.h>
+
+#include "../../libstream/error.h"
+#include "trlogin_private.h"
+
+#define CLASS_OF(id, num, name, cls) [num] = cls,
+static const enum trlog_class class_of[TRLOG_NFN] = { TRLOG_FUNCTIONS(CLASS_OF) };
+#undef CLASS_OF
+
+/* Adding the events of one log. */
+struct adder {
+	struct trlogin *in;
+	const struct log *l;
+	uint64_t stream;
+	int rc;
+};
+
+/* An event at t (the log's clock) on the adder's stream; NULL where it is left out or failed (rc). */
+static struct ls_event *add(struct adder *a, int64_t t, enum ls_kind kind)
+{
+	struct ls_event *ev;
+
+	t = trlog_time(a->in, a->l, t);
+	if (a->rc < 0 || !ls_front_keeps(a->in->front, a->stream, t))
+		return NULL;
+	if (!(ev = ls_front_add(a->in->front, a->stream, t, kind)))
+		a->rc = LS_ERR_NOMEM;
+	return ev;
+}
+
+static void add_region(struct adder *a, int64_t t, enum ls_kind kind, uint32_t region)
+{
+	struct ls_event *ev = add(a, t, kind);
+
+	if (ev)
+		ev->region = region;
+}
+
+/* The dense comm id of a log's local number, or LS_NONE (counted). */
+static uint32_t comm_of(struct adder *a, int64_t local)
+{
+	if (local >= 0 && (uint64_t)local < a->l->ncomm && a->l->comm[local] != UINT32_MAX)
+		return a->l->comm[local];
+	a->in->unknown_comms++;
+	return UINT32_MAX;
+}
+
+/* A send or receive record, unless its peer is none (MPI_PROC_NULL). */
+static struct ls_event *message(struct adder *a, int64_t t, enum ls_kind kind, int64_t local, int64_t peer,
+				int64_t tag, int64_t bytes)
+{
+	uint32_t comm = comm_of(a, local);
+	struct ls_event *ev;
+
+	if (peer < 0 || comm == UINT32_MAX || !(ev = add(a, t, kind)))
+		return NULL;
+	ev->peer = (uint64_t)peer;
+	ev->tag = tag;
+	ev->comm = comm;
+	ev->bytes = bytes > 0 ? (uint64_t)bytes : 0;
+	return ev;
+}
+
+static void request(struct adder *a, int64_t t, enum ls_kind kind, uint64_t req)
+{
+	struct ls_event *ev = add(a, t, kind);
+
+	if (ev) {
+		ev->req = req;
+		ev->fields |= LS_EF_REQ;
+	}
+}
+
+/* A wait's or test's completions: [[req, how, comm, peer, tag, bytes], ...]. */
+static void completions(struct adder *a, int64_t t1, struct cur *c)
+{
+	uint32_t n = cur_array(c);
+
+	for (uint32_t i = 0; i < n && !c->bad; i++) {
+		uint64_t req, how;
+		int64_t local, peer, tag, bytes;
+		struct ls_event *ev;
+
+		cur_array(c);
+		req = cur_uint(c);
+		how = cur_uint(c);
+		local = cur_int(c);
+		peer = cur_int(c);
+		tag = cur_int(c);
+		bytes = cur_int(c);
+		if (c->bad)
+			return;
+		if (how == TRLOG_REQ_SEND) {
+			request(a, t1, LS_K_SEND_DONE, req);
+		} else if (how == TRLOG_REQ_RECV) {
+			if ((ev = message(a, t1, LS_K_RECV, local, peer, tag, bytes))) {
+				ev->req = req;
+				ev->fields |= LS_EF_REQ;
+			}
+		} else if (how == TRLOG_REQ_TESTED) {
+			request(a, t1, LS_K_REQ_TEST, req);
+		}
+		/* a nonblocking collective's completion has no record of the stream */
+	}
+}
+
+/* A collective's begin and end: comm, root, sent, received. */
+static void collective(struct adder *a, uint64_t fn, int64_t t0, int64_t t1, struct cur *c)
+{
+	int64_t local = cur_int(c), root = cur_int(c), sent = cur_int(c), recvd = cur_int(c);
+	uint32_t comm = c->bad ? UINT32_MAX : comm_of(a, local);
+	struct ls_event *ev;
+
+	if (comm == UINT32_MAX)
+		return;
+	add(a, t0, LS_K_COLL_BEGIN);
+	if (!(ev = add(a, t1, LS_K_COLL_END)))
+		return;
+	ev->comm = comm;
+	ev->op = a->in->fn_op[fn];
+	ev->sent = sent > 0 ? (uint64_t)sent : 0;
+	ev->recvd = recvd > 0 ? (uint64_t)recvd : 0;
+	if (root >= 0) {
+		ev->root = (uint64_t)root;
+		ev->fields |= LS_EF_ROOT;
+	}
+}
+
+/* One TRLOG_CALL: [5, thread, fn, t0, t1, args...]. */
+static void call(struct adder *a, struct cur *c)
+{
+	uint64_t thread = cur_uint(c), fn = cur_uint(c);
+	int64_t t0 = cur_int(c), t1 = cur_int(c), local, peer, tag, bytes;
+	struct ls_event *ev;
+
+	if (c->bad)
+		return;
+	if (fn >= TRLOG_NFN) {
+		a->in->unknown_fns++;
+		return;
+	}
+	a->stream = a->l->first_stream + thread;
+	add_region(a, t0, LS_K_ENTER, a->in->fn_region[fn]);
+	switch (class_of[fn]) {
+	case TRLOG_C_SEND:
+	case TRLOG_C_ISEND:
+		local = cur_int(c);
+		peer = cur_int(c);
+		tag = cur_int(c);
+		bytes = cur_int(c);
+		if (!c->bad && (ev = message(a, t0, LS_K_SEND, local, peer, tag, bytes)) &&
+		    class_of[fn] == TRLOG_C_ISEND) {
+			ev->req = cur_uint(c);
+			ev->fields |= LS_EF_REQ;
+		}
+		break;
+	case TRLOG_C_RECV:
+		local = cur_int(c);
+		peer = cur_int(c);
+		tag = cur_int(c);
+		bytes = cur_int(c);
+		if (!c->bad)
+			message(a, t1, LS_K_RECV, local, peer, tag, bytes);
+		break;
+	case TRLOG_C_SENDRECV:
+		local = cur_int(c);
+		peer = cur_int(c);
+		tag = cur_int(c);
+		bytes = cur_int(c);
+		if (!c->bad)
+			message(a, t0, LS_K_SEND, local, peer, tag, bytes);
+		peer = cur_int(c);
+		tag = cur_int(c);
+		bytes = cur_int(c);
+		if (!c->bad)
+			message(a, t1, LS_K_RECV, local, peer, tag, bytes);
+		break;
+	case TRLOG_C_IRECV:
+		cur_int(c);
+		request(a, t0, LS_K_RECV_POST, cur_uint(c));
+		break;
+	case TRLOG_C_COMPLETE:
+		completions(a, t1, c);
+		break;
+	case TRLOG_C_COLL:
+		collective(a, fn, t0, t1, c);
+		break;
+	case TRLOG_C_ICOLL:	/* posted: its completion is in a wait or test */
+	case TRLOG_C_COMM:
+	case TRLOG_C_PLAIN:
+		break;
+	}
+	add_region(a, t1, LS_K_LEAVE, a->in->fn_region[fn]);
+}
+
+/* Every record of l in turn; the program's activity around them on its first thread. */
+static int log_events(struct trlogin *in, const struct log *l)
+{
+	struct adder a = { in, l, l->first_stream, 0 };
+	size_t at = l->body;
+
+	add_region(&a, l->start, LS_K_ENTER, l->root_region);
+	while (at < l->end && a.rc == 0) {
+		long k = mp_skip(l->map + at, l->map + l->end);
+		struct cur c = { l->map + at, l->map + at + k, false };
+
+		if (k <= 0)
+			break;
+		if (cur_array(&c) >= 5 && cur_uint(&c) == TRLOG_CALL)
+			call(&a, &c);
+		at += (size_t)k;
+	}
+	a.stream = l->first_stream;
+	add_region(&a, l->end_t, LS_K_LEAVE, l->root_region);
+	if (a.rc < 0)
+		snprintf(in->err, in->errlen, "%s", ls_front_error(in->front)[0] ? ls_front_error(in->front)
+									  : "cannot write the stream");
+	return a.rc;
+}
+
+int trlog_events(struct trlogin *in)
+{
+	int rc = 0;
+
+	for (uint32_t i = 0; i < in->nlogs && rc == 0; i++)
+		rc = log_events(in, &in->logs[i]);
+	return rc;
+}

@@ -1,0 +1,457 @@
+/*
+ * Opening tr-record's logs: the folders and files given, each log mapped
+ * and read once for what the stream's definitions need (its process, run,
+ * threads, communicators, clock synchronizations, the functions it
+ * called) and for where its valid records end.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../libstream/error.h"
+#include "../../libstream/vec.h"
+#include "trlogin_private.h"
+
+/* --- decoding fields --- */
+
+static bool cur_item(struct cur *c, struct mp_item *it)
+{
+	long k = c->bad ? 0 : mp_head(c->p, c->end, it);
+
+	if (k <= 0) {
+		c->bad = true;
+		return false;
+	}
+	c->p += k;
+	return true;
+}
+
+int64_t cur_int(struct cur *c)
+{
+	struct mp_item it;
+
+	if (!cur_item(c, &it))
+		return 0;
+	if (it.type == MP_INT)
+		return it.v.i;
+	if (it.type == MP_UINT && it.v.u <= INT64_MAX)
+		return (int64_t)it.v.u;
+	c->bad = true;
+	return 0;
+}
+
+uint64_t cur_uint(struct cur *c)
+{
+	struct mp_item it;
+
+	if (!cur_item(c, &it))
+		return 0;
+	if (it.type == MP_UINT)
+		return it.v.u;
+	c->bad = true;
+	return 0;
+}
+
+uint32_t cur_array(struct cur *c)
+{
+	struct mp_item it;
+
+	if (!cur_item(c, &it))
+		return 0;
+	if (it.type == MP_ARRAY)
+		return it.v.n;
+	c->bad = true;
+	return 0;
+}
+
+void cur_str(struct cur *c, char *buf, size_t n)
+{
+	struct mp_item it;
+
+	buf[0] = '\0';
+	if (!cur_item(c, &it))
+		return;
+	if (it.type != MP_STR) {
+		c->bad = true;
+		return;
+	}
+	snprintf(buf, n, "%.*s", (int)it.v.s.n, it.v.s.p);
+}
+
+void cur_skip(struct cur *c)
+{
+	long k = c->bad ? 0 : mp_skip(c->p, c->end);
+
+	if (k <= 0)
+		c->bad = true;
+	else
+		c->p += k;
+}
+
+static bool key_is(const struct mp_item *key, const char *name)
+{
+	return key->type == MP_STR && key->v.s.n == strlen(name) && !memcmp(key->v.s.p, name, key->v.s.n);
+}
+
+/* --- the header --- */
+
+/* The header map: its fields into l, body set. Returns 0 or an error (message in err). */
+static int read_header(struct trlogin *in, struct log *l)
+{
+	struct cur c = { l->map, l->map + l->size, false };
+	struct mp_item it, key;
+	uint64_t major = 0;
+	char format[16] = "";
+
+	if (!cur_item(&c, &it) || it.type != MP_MAP) {
+		snprintf(in->err, in->errlen, "%s: not a tr-record log (no header)", l->path);
+		return LS_ERR_SYNTAX;
+	}
+	l->launcher_rank = -1;
+	for (uint32_t i = 0; i < it.v.n && !c.bad; i++) {
+		if (!cur_item(&c, &key))
+			break;
+		if (key_is(&key, "format"))
+			cur_str(&c, format, sizeof(format));
+		else if (key_is(&key, "major"))
+			major = cur_uint(&c);
+		else if (key_is(&key, "minor"))
+			l->minor = cur_uint(&c);
+		else if (key_is(&key, "host"))
+			cur_str(&c, l->host, sizeof(l->host));
+		else if (key_is(&key, "program"))
+			cur_str(&c, l->program, sizeof(l->program));
+		else if (key_is(&key, "job"))
+			cur_str(&c, l->job, sizeof(l->job));
+		else if (key_is(&key, "pid"))
+			l->pid = cur_int(&c);
+		else if (key_is(&key, "start"))
+			l->start = cur_int(&c);
+		else if (key_is(&key, "realtime"))
+			l->realtime = cur_int(&c);
+		else if (key_is(&key, "launcher_rank"))
+			l->launcher_rank = cur_int(&c);
+		else
+			cur_skip(&c);
+	}
+	if (c.bad || strcmp(format, "trlog") != 0) {
+		snprintf(in->err, in->errlen, "%s: not a tr-record log (its header is not one)", l->path);
+		return LS_ERR_SYNTAX;
+	}
+	if (major != TRLOG_MAJOR) {
+		snprintf(in->err, in->errlen,
+			 "%s: a log of format %llu.%llu, which this tr-read (of format %d.%d) does not read%s",
+			 l->path, (unsigned long long)major, (unsigned long long)l->minor, TRLOG_MAJOR,
+			 TRLOG_MINOR, major > TRLOG_MAJOR ? ": read it with a newer tr-read" : "");
+		return LS_ERR_VERSION;
+	}
+	l->body = (size_t)(c.p - l->map);
+	l->last_t = l->start;
+	return 0;
+}
+
+/* --- the records, once --- */
+
+/* The dense id of the communicator key, made with members where new. */
+static int comm_define(struct trlogin *in, struct log *l, int64_t local, uint64_t key, struct cur *c)
+{
+	uint32_t n = cur_array(c), id, *members;
+	int rc;
+
+	if (c->bad || local < 0 || local > (1 << 24) || !(members = malloc(sizeof(*members) * (n ? n : 1))))
+		return c->bad || local < 0 || local > (1 << 24) ? LS_ERR_SYNTAX : LS_ERR_NOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		members[i] = (uint32_t)cur_uint(c);
+	if (!ls_idmap_get(&in->comm_ix, key, &id)) {
+		id = in->ncomms;
+		if ((rc = ls_vec_room(&in->comms, &in->comms_cap, in->ncomms, sizeof(*in->comms))) < 0 ||
+		    (rc = ls_idmap_put(&in->comm_ix, key, id)) < 0) {
+			free(members);
+			return rc;
+		}
+		in->comms[in->ncomms++] = (struct comm_def){ key, members, n, false };
+	} else {
+		struct comm_def *d = &in->comms[id];
+
+		if (d->n != n || memcmp(d->members, members, sizeof(*members) * n))
+			d->differs = true;
+		free(members);
+	}
+	if ((uint32_t)local >= l->ncomm) {
+		uint32_t want = (uint32_t)local + 16;
+		uint32_t *grown = realloc(l->comm, sizeof(*grown) * want);
+
+		if (!grown)
+			return LS_ERR_NOMEM;
+		for (uint32_t i = l->ncomm; i < want; i++)
+			grown[i] = UINT32_MAX;
+		l->comm = grown;
+		l->ncomm = want;
+	}
+	l->comm[local] = id;
+	return 0;
+}
+
+/* One record of l, at c (which ends where it ends). Returns 0, or an error (damaged: LS_ERR_SYNTAX). */
+static int first_look(struct trlogin *in, struct log *l, struct cur *c)
+{
+	uint32_t n = cur_array(c);
+	uint64_t type = n ? cur_uint(c) : 0;
+	int64_t t0, t1;
+	uint64_t thread, fn;
+
+	switch (type) {
+	case TRLOG_INIT:
+		l->mpi = true;
+		l->rank = cur_uint(c);
+		l->size_of_world = cur_uint(c);
+		cur_str(c, l->run, sizeof(l->run));
+		break;
+	case TRLOG_SYNC: {
+		uint64_t phase = cur_uint(c);
+		struct sync s = { true, 0, 0, 0 };
+
+		s.t = cur_int(c);
+		s.offset = cur_int(c);
+		s.rtt = cur_int(c);
+		if (phase <= TRLOG_SYNC_FINALIZE && !c->bad)
+			l->sync[phase] = s;
+		break;
+	}
+	case TRLOG_COMM: {
+		int64_t local = cur_int(c);
+		uint64_t key = cur_uint(c);
+
+		return c->bad ? LS_ERR_SYNTAX : comm_define(in, l, local, key, c);
+	}
+	case TRLOG_THREAD:
+		thread = cur_uint(c);
+		if (!c->bad && thread >= l->nthreads && thread < (1 << 16))
+			l->nthreads = thread + 1;
+		break;
+	case TRLOG_CALL:
+		thread = cur_uint(c);
+		fn = cur_uint(c);
+		t0 = cur_int(c);
+		t1 = cur_int(c);
+		if (c->bad || thread >= (1 << 16) || t1 < t0)
+			return LS_ERR_SYNTAX;
+		if (thread >= l->nthreads)
+			l->nthreads = thread + 1;
+		if (fn < TRLOG_NFN)
+			in->fn_used[fn] = true;
+		if (t1 > l->last_t)
+			l->last_t = t1;
+		break;
+	case TRLOG_END:
+		l->end_t = cur_int(c);
+		l->ended = !c->bad;
+		break;
+	default:
+		if (l->minor <= TRLOG_MINOR)
+			return LS_ERR_SYNTAX;
+		in->newer_records++;	/* a record type of a newer minor version */
+		return 0;
+	}
+	return c->bad ? LS_ERR_SYNTAX : 0;
+}
+
+static int scan(struct trlogin *in, struct log *l)
+{
+	size_t at = l->body;
+	int rc;
+
+	while (at < l->size) {
+		long k = mp_skip(l->map + at, l->map + l->size);
+		struct cur c;
+
+		if (k == 0) {
+			l->cut = true;
+			break;
+		}
+		c = (struct cur){ l->map + at, l->map + at + (k > 0 ? k : 0), false };
+		if (k < 0 || (rc = first_look(in, l, &c)) == LS_ERR_SYNTAX) {
+			l->damaged = true;
+			break;
+		}
+		if (rc < 0) {
+			snprintf(in->err, in->errlen, "%s: out of memory", l->path);
+			return rc;
+		}
+		at += (size_t)k;
+	}
+	l->end = at;
+	in->cut += l->cut;
+	in->damaged += l->damaged;
+	in->unended += !l->ended;
+	if (!l->ended)
+		l->end_t = l->last_t;
+	return 0;
+}
+
+/* --- opening --- */
+
+static bool has_suffix(const char *s)
+{
+	size_t n = strlen(s), m = strlen(TRLOG_SUFFIX);
+
+	return n > m && strcmp(s + n - m, TRLOG_SUFFIX) == 0;
+}
+
+static int add_log(struct trlogin *in, const char *path)
+{
+	struct log *l;
+	struct stat st;
+	int fd, rc;
+
+	if ((rc = ls_vec_room(&in->logs, &in->logs_cap, in->nlogs, sizeof(*in->logs))) < 0)
+		return rc;
+	l = &in->logs[in->nlogs];
+	memset(l, 0, sizeof(*l));
+	if (!(l->path = strdup(path)))
+		return LS_ERR_NOMEM;
+	l->name = strrchr(l->path, '/') ? strrchr(l->path, '/') + 1 : l->path;
+	in->nlogs++;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 || fstat(fd, &st) < 0) {
+		snprintf(in->err, in->errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return LS_ERR_IO;
+	}
+	l->size = (size_t)st.st_size;
+	l->map = l->size ? mmap(NULL, l->size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+	close(fd);
+	if (l->size && l->map == MAP_FAILED) {
+		l->map = NULL;
+		snprintf(in->err, in->errlen, "%s: %s", path, strerror(errno));
+		return LS_ERR_IO;
+	}
+	if ((rc = read_header(in, l)) < 0)
+		return rc;
+	return scan(in, l);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The logs in folder dir, in the order of their names. */
+static int add_folder(struct trlogin *in, const char *dir)
+{
+	char **names = NULL, path[4096];
+	uint32_t n = 0, cap = 0;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int rc = 0;
+
+	if (!d) {
+		snprintf(in->err, in->errlen, "%s: %s", dir, strerror(errno));
+		return LS_ERR_IO;
+	}
+	while ((e = readdir(d)) && rc == 0) {
+		if (!has_suffix(e->d_name))
+			continue;
+		if ((rc = ls_vec_room(&names, &cap, n, sizeof(*names))) == 0 &&
+		    !(names[n++] = strdup(e->d_name)))
+			rc = LS_ERR_NOMEM;
+	}
+	closedir(d);
+	if (rc == 0 && n == 0) {
+		snprintf(in->err, in->errlen, "%s: holds no tr-record log (NAME%s)", dir, TRLOG_SUFFIX);
+		rc = LS_ERR_SYNTAX;
+	}
+	if (n)
+		qsort(names, n, sizeof(*names), by_name);
+	for (uint32_t i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (rc == 0)
+			rc = add_log(in, path);
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+/* The run a log belongs to: MPI's, or the process's own. */
+static void run_of(const struct log *l, char *buf, size_t n)
+{
+	if (l->mpi)
+		snprintf(buf, n, "%s", l->run);
+	else
+		snprintf(buf, n, "%s-%lld-%lld", l->host, (long long)l->pid, (long long)l->start);
+}
+
+static int by_rank(const void *a, const void *b)
+{
+	const struct log *x = a, *y = b;
+
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* All logs of one run, each rank once; processes numbered by rank. */
+static int check_run(struct trlogin *in)
+{
+	char first[320], other[320];
+
+	run_of(&in->logs[0], first, sizeof(first));
+	for (uint32_t i = 1; i < in->nlogs; i++) {
+		run_of(&in->logs[i], other, sizeof(other));
+		if (strcmp(first, other)) {
+			snprintf(in->err, in->errlen,
+				 "%s and %s are logs of two runs (%s, %s): give the logs of one run",
+				 in->logs[0].name, in->logs[i].name, first, other);
+			return LS_ERR_SYNTAX;
+		}
+	}
+	if (!in->logs[0].mpi)
+		return 0;
+	qsort(in->logs, in->nlogs, sizeof(*in->logs), by_rank);
+	for (uint32_t i = 0; i < in->nlogs; i++) {
+		if (i && in->logs[i].rank == in->logs[i - 1].rank) {
+			snprintf(in->err, in->errlen, "%s and %s are logs of one rank (%llu)",
+				 in->logs[i - 1].name, in->logs[i].name, (unsigned long long)in->logs[i].rank);
+			return LS_ERR_SYNTAX;
+		}
+		in->logs[i].process = (uint32_t)in->logs[i].rank;
+	}
+	if (in->logs[0].size_of_world > in->nlogs)
+		in->ranks_missing = in->logs[0].size_of_world - in->nlogs;
+	return 0;
+}
+
+int trlog_open(struct trlogin *in, const char *const *paths, int n)
+{
+	struct stat st;
+	int rc = 0;
+
+	for (int i = 0; i < n && rc == 0; i++) {
+		if (stat(paths[i], &st) < 0) {
+			snprintf(in->err, in->errlen, "%s: %s", paths[i], strerror(errno));
+			return LS_ERR_IO;
+		}
+		rc = S_ISDIR(st.st_mode) ? add_folder(in, paths[i]) : add_log(in, paths[i]);
+	}
+	return rc < 0 ? rc : check_run(in);
+}
+
+void trlog_close(struct trlogin *in)
+{
+	for (uint32_t i = 0; i < in->nlogs; i++) {
+		if (in->logs[i].map)
+			munmap(in->logs[i].map, in->logs[i].size);
+		free(in->logs[i].path);
+		free(in->logs[i].comm);
+	}
+	for (uint32_t i = 0; i < in->ncomms; i++)
+		free(in->comms[i].members);
+	free(in->logs);
+	free(in->comms);
+	ls_idmap_release(&in->comm_ix);
+}

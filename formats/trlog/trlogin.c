@@ -1,0 +1,217 @@
+/*
+ * Reading tr-record's logs: open them and read each once (logs.c), find
+ * each process's clock correction (clock.c), write the definitions, then
+ * the events (events.c), and say what was odd.
+ */
+#include <ctype.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../libstream/error.h"
+#include "../../libstream/roles.h"
+#include "trlogin.h"
+#include "trlogin_private.h"
+
+#define FN_NAME(id, num, name, cls) [num] = name,
+static const char *const fn_name[TRLOG_NFN] = { TRLOG_FUNCTIONS(FN_NAME) };
+#undef FN_NAME
+
+bool trlogin_sniff(const uint8_t *head, size_t n)
+{
+	static const char first_key[] = "\xa6" "format" "\xa5" "trlog";
+
+	return n > sizeof(first_key) && (head[0] & 0xf0) == 0x80 &&
+	       memcmp(head + 1, first_key, sizeof(first_key) - 1) == 0;
+}
+
+bool trlogin_sniff_dir(const char *path)
+{
+	(void)path;
+	return true;
+}
+
+static int write_process(struct trlogin *in, const struct log *l)
+{
+	char name[160];
+
+	if (l->mpi)
+		snprintf(name, sizeof(name), "MPI Rank %llu", (unsigned long long)l->rank);
+	else
+		snprintf(name, sizeof(name), "%s (pid %lld)", l->program, (long long)l->pid);
+	ls_build_begin(in->w, l->mpi ? 4 : 3);
+	ls_put_str(in->w, LS_F_K, "process");
+	ls_put_u64(in->w, LS_F_ID, l->process);
+	ls_put_str(in->w, LS_F_NAME, name);
+	if (l->mpi)
+		ls_put_u64(in->w, LS_F_RANK, l->rank);
+	return ls_build_end(in->w);
+}
+
+static int write_streams(struct trlogin *in, struct log *l)
+{
+	char name[32];
+	int rc = 0;
+
+	l->first_stream = in->nstreams;
+	for (uint64_t j = 0; j < (l->nthreads ? l->nthreads : 1) && rc == 0; j++) {
+		uint32_t id = in->nstreams++;
+
+		if (j == 0)
+			snprintf(name, sizeof(name), "Master thread");
+		else
+			snprintf(name, sizeof(name), "Thread %llu", (unsigned long long)j);
+		if ((rc = ls_front_stream(in->front, id, l->process)) < 0)
+			break;
+		ls_build_begin(in->w, 6);
+		ls_put_str(in->w, LS_F_K, "stream");
+		ls_put_u64(in->w, LS_F_ID, id);
+		ls_put_u64(in->w, LS_F_PROCESS, l->process);
+		ls_put_str(in->w, LS_F_NAME, name);
+		ls_put_str(in->w, LS_F_TYPE, "host");
+		ls_put_u64(in->w, LS_F_NATIVE, j);
+		rc = ls_build_end(in->w);
+	}
+	return rc;
+}
+
+static int write_region(struct trlogin *in, uint32_t id, const char *name, enum ls_role role,
+			const char *paradigm)
+{
+	int rc = ls_front_region(in->front, id, role);
+
+	if (rc < 0)
+		return rc;
+	ls_build_begin(in->w, 5);
+	ls_put_str(in->w, LS_F_K, "region");
+	ls_put_u64(in->w, LS_F_ID, id);
+	ls_put_str(in->w, LS_F_NAME, name);
+	ls_put_str(in->w, LS_F_ROLE, ls_role_name(role));
+	ls_put_str(in->w, LS_F_PARADIGM, paradigm);
+	return ls_build_end(in->w);
+}
+
+/* The program's own region (one per program name), then the MPI functions called. */
+static int write_regions(struct trlogin *in)
+{
+	int rc = 0;
+
+	for (uint32_t i = 0; i < in->nlogs && rc == 0; i++) {
+		struct log *l = &in->logs[i];
+		uint32_t j = 0;
+
+		while (j < i && strcmp(in->logs[j].program, l->program))
+			j++;
+		if (j < i) {
+			l->root_region = in->logs[j].root_region;
+			continue;
+		}
+		l->root_region = in->nregions++;
+		rc = write_region(in, l->root_region, l->program[0] ? l->program : "program", LS_R_CPU, "user");
+	}
+	for (int fn = 0; fn < TRLOG_NFN && rc == 0; fn++) {
+		enum ls_role role;
+
+		if (!in->fn_used[fn])
+			continue;
+		role = ls_role_by_name(fn_name[fn], NULL);
+		in->fn_region[fn] = in->nregions++;
+		for (size_t k = 0; fn_name[fn][4 + k] && k < sizeof(in->fn_op[fn]) - 1; k++)
+			in->fn_op[fn][k] = (char)tolower((unsigned char)fn_name[fn][4 + k]);
+		rc = write_region(in, in->fn_region[fn], fn_name[fn], role == LS_R_UNKNOWN ? LS_R_MPI_OTHER : role,
+				  "mpi");
+	}
+	return rc;
+}
+
+static int write_comms(struct trlogin *in)
+{
+	char name[48];
+	int rc = 0;
+
+	for (uint32_t i = 0; i < in->ncomms && rc == 0; i++) {
+		const struct comm_def *c = &in->comms[i];
+
+		if (c->key <= 1)
+			snprintf(name, sizeof(name), "%s", c->key ? "MPI_COMM_SELF" : "MPI_COMM_WORLD");
+		else
+			snprintf(name, sizeof(name), "comm %u", i);
+		in->comm_members_differ += c->differs;
+		ls_build_begin(in->w, 4);
+		ls_put_str(in->w, LS_F_K, "comm");
+		ls_put_u64(in->w, LS_F_ID, i);
+		ls_put_str(in->w, LS_F_NAME, name);
+		ls_put_uints(in->w, LS_F_MEMBERS, c->members, c->n);
+		rc = ls_build_end(in->w);
+	}
+	return rc;
+}
+
+static int write_definitions(struct trlogin *in, const char *source, const struct ls_stage *stage)
+{
+	char producer[64];
+	int rc;
+
+	snprintf(producer, sizeof(producer), "tr-read %s", TR_VERSION);
+	if ((rc = ls_write_header(in->w, producer, source, stage)) < 0)
+		return rc;
+	for (uint32_t i = 0; i < in->nlogs && rc == 0; i++)
+		rc = write_process(in, &in->logs[i]);
+	for (uint32_t i = 0; i < in->nlogs && rc == 0; i++)
+		rc = write_streams(in, &in->logs[i]);
+	if (rc == 0)
+		rc = write_regions(in);
+	return rc < 0 ? rc : write_comms(in);
+}
+
+/* What was odd, for tr-read's one report; the clock correction, for --stats. */
+static void report(struct trlogin *in)
+{
+	static const struct {
+		size_t at;
+		const char *what;
+	} odd[] = {
+		{ offsetof(struct trlogin, cut), "logs cut inside a record (a process killed, or a full disk): read up to there" },
+		{ offsetof(struct trlogin, damaged), "logs damaged (not as docs/trlog.md says): read up to the damage" },
+		{ offsetof(struct trlogin, unended), "logs without their end (a process that did not exit normally): its program's activity ends at its last record" },
+		{ offsetof(struct trlogin, ranks_missing), "ranks of the run without a log" },
+		{ offsetof(struct trlogin, newer_records), "records of a newer log format, left out" },
+		{ offsetof(struct trlogin, unknown_fns), "calls of functions this tr-read does not know, left out" },
+		{ offsetof(struct trlogin, unknown_comms), "messages and collectives on communicators the log does not describe, left out" },
+		{ offsetof(struct trlogin, comm_members_differ), "communicators whose members the logs disagree on (the first log's taken)" },
+	};
+
+	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
+		ls_front_odd(in->front, *(const uint64_t *)((const char *)in + odd[i].at), odd[i].what);
+	if (in->nlogs > 1 || in->logs[0].sync[0].have)
+		ls_front_note(in->front,
+			      "clocks corrected to rank 0's: offsets up to %lld ns, drift up to %.3f ppm, error at most %llu ns (half the longest round trip kept)",
+			      (long long)in->max_offset, (double)in->max_drift_ppb / 1e3,
+			      (unsigned long long)in->bound);
+}
+
+int trlogin_read(const char *const *paths, int n, const struct ls_stage *stage, struct ls_front *front,
+		 struct ls_writer *w, char *err, size_t len)
+{
+	struct trlogin in;
+	int rc;
+
+	memset(&in, 0, sizeof(in));
+	in.front = front;
+	in.w = w;
+	in.err = err;
+	in.errlen = len;
+	err[0] = '\0';
+	if ((rc = trlog_open(&in, paths, n)) == 0) {
+		trlog_clocks(&in);
+		if ((rc = write_definitions(&in, paths[0], stage)) == 0 && (rc = trlog_events(&in)) == 0 &&
+		    (rc = ls_front_finish(front)) == 0)
+			rc = ls_write_trailer(w);
+		if (rc < 0 && !err[0])
+			snprintf(err, len, "%s", w->err ? "cannot write the stream" : ls_front_error(front));
+		report(&in);
+	}
+	trlog_close(&in);
+	return rc;
+}

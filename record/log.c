@@ -1,0 +1,227 @@
+/* The log of one recorded process: naming, header, buffer, lock. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../formats/trlog/trlog.h"
+#include "../libstream/enc.h"
+#include "log.h"
+
+/* Write out at this much; a record may take the buffer past it. */
+#define FLUSH_AT (1u << 20)
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ls_buf buf = LS_BUF_INIT;
+static int fd = -1;
+static bool failed;		/* opening or writing failed: recording is off */
+static int64_t start_mono, start_real;
+static uint64_t nthreads;
+static __thread uint64_t my_thread = UINT64_MAX;
+static pid_t owner;		/* the process that opened fd (not a forked child) */
+
+int64_t rec_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void rec_say(const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n > sizeof(line) - 2)
+		n = sizeof(line) - 2;
+	line[n++] = '\n';
+	fprintf(stderr, "tr-record: %.*s", n, line);
+}
+
+/* The rank the launcher gives this process, or -1. */
+static long launcher_rank(void)
+{
+	static const char *const vars[] = {
+		"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID",
+	};
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+		char *end;
+		long r;
+
+		if (!v || !*v)
+			continue;
+		errno = 0;
+		r = strtol(v, &end, 10);
+		if (!*end && !errno && r >= 0 && r < INT_MAX)
+			return r;
+	}
+	return -1;
+}
+
+static void enc_key_str(const char *key, const char *val)
+{
+	ls_enc_str(&buf, key, strlen(key));
+	ls_enc_str(&buf, val, strlen(val));
+}
+
+static void enc_key_int(const char *key, int64_t val)
+{
+	ls_enc_str(&buf, key, strlen(key));
+	ls_enc_int(&buf, val);
+}
+
+static void write_header(long rank)
+{
+	const char *job = getenv("TR_RECORD_JOB");
+	char host[256] = "", program[PATH_MAX] = "";
+	ssize_t n = readlink("/proc/self/exe", program, sizeof(program) - 1);
+	const char *base;
+
+	program[n > 0 ? n : 0] = '\0';
+	base = strrchr(program, '/') ? strrchr(program, '/') + 1 : program;
+	gethostname(host, sizeof(host) - 1);
+	ls_enc_map(&buf, 9 + (rank >= 0) + (job && *job));
+	enc_key_str("format", "trlog");
+	enc_key_int("major", TRLOG_MAJOR);
+	enc_key_int("minor", TRLOG_MINOR);
+	enc_key_str("producer", "tr-record " TR_VERSION);
+	enc_key_str("host", host);
+	enc_key_int("pid", getpid());
+	enc_key_str("program", base);
+	enc_key_int("start", start_mono);
+	enc_key_int("realtime", start_real);
+	if (rank >= 0)
+		enc_key_int("launcher_rank", rank);
+	if (job && *job)
+		enc_key_str("job", job);
+}
+
+static void write_out(void);
+
+/* Open the log in TR_RECORD_DIR; under the lock. */
+static void open_log(void)
+{
+	const char *dir = getenv("TR_RECORD_DIR");
+	long rank = launcher_rank();
+	char path[PATH_MAX];
+
+	if (!dir || !*dir) {
+		failed = true;
+		return;
+	}
+	if (rank >= 0)
+		snprintf(path, sizeof(path), "%s/rank-%ld%s", dir, rank, TRLOG_SUFFIX);
+	else
+		snprintf(path, sizeof(path), "%s/pid-%ld%s", dir, (long)getpid(), TRLOG_SUFFIX);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rec_say("%s: %s; this process is not recorded", path, strerror(errno));
+		failed = true;
+		return;
+	}
+	owner = getpid();
+	write_header(rank);
+	write_out();	/* at once: tr-record's check of the folder reads it */
+}
+
+static void write_out(void)
+{
+	size_t at = 0;
+
+	while (at < buf.len && !failed) {
+		ssize_t n = write(fd, buf.p + at, buf.len - at);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			rec_say("writing the log: %s; recording stops here", n < 0 ? strerror(errno) : "nothing written");
+			failed = true;
+		} else {
+			at += (size_t)n;
+		}
+	}
+	buf.len = 0;
+}
+
+bool rec_on(void)
+{
+	return !failed;
+}
+
+struct ls_buf *rec_begin(uint64_t *thread)
+{
+	if (failed)
+		return NULL;
+	pthread_mutex_lock(&lock);
+	if (fd < 0 && !failed)
+		open_log();
+	if (failed || owner != getpid()) {
+		pthread_mutex_unlock(&lock);
+		return NULL;
+	}
+	if (my_thread == UINT64_MAX) {
+		my_thread = nthreads++;
+		ls_enc_array(&buf, 3);
+		ls_enc_uint(&buf, TRLOG_THREAD);
+		ls_enc_uint(&buf, my_thread);
+		ls_enc_uint(&buf, (uint64_t)syscall(SYS_gettid));
+	}
+	*thread = my_thread;
+	return &buf;
+}
+
+void rec_end(void)
+{
+	if (buf.len >= FLUSH_AT)
+		write_out();
+	pthread_mutex_unlock(&lock);
+}
+
+void rec_flush(void)
+{
+	pthread_mutex_lock(&lock);
+	if (fd >= 0 && owner == getpid())
+		write_out();
+	pthread_mutex_unlock(&lock);
+}
+
+__attribute__((constructor)) static void rec_load(void)
+{
+	struct timespec ts;
+
+	start_mono = rec_now();
+	clock_gettime(CLOCK_REALTIME, &ts);
+	start_real = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* At exit: the end record, and everything out. */
+__attribute__((destructor)) static void rec_unload(void)
+{
+	pthread_mutex_lock(&lock);
+	if (fd >= 0 && owner == getpid() && !failed) {
+		ls_enc_array(&buf, 2);
+		ls_enc_uint(&buf, TRLOG_END);
+		ls_enc_int(&buf, rec_now());
+		write_out();
+		close(fd);
+		fd = -1;
+		failed = true;
+	}
+	pthread_mutex_unlock(&lock);
+}

@@ -1,0 +1,221 @@
+/* One MPI call's record, by the class of its function (formats/trlog/trlog.h). */
+#include <stdlib.h>
+
+#include "../../libstream/enc.h"
+#include "../log.h"
+#include "mpirec.h"
+
+int64_t rec_bytes(int count, MPI_Datatype type)
+{
+	int size = 0;
+
+	if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS)
+		return 0;
+	return (int64_t)count * size;
+}
+
+/* [5, thread, fn, t0, t1, ...] with nargs arguments to come; NULL where recording is off. */
+static struct ls_buf *head(int fn, int64_t t0, int64_t t1, uint32_t nargs)
+{
+	uint64_t thread;
+	struct ls_buf *b = rec_begin(&thread);
+
+	if (b) {
+		ls_enc_array(b, 5 + nargs);
+		ls_enc_uint(b, TRLOG_CALL);
+		ls_enc_uint(b, thread);
+		ls_enc_uint(b, (uint64_t)fn);
+		ls_enc_int(b, t0);
+		ls_enc_int(b, t1);
+	}
+	return b;
+}
+
+void rec_call_plain(int fn, int64_t t0, int64_t t1)
+{
+	if (head(fn, t0, t1, 0))
+		rec_end();
+}
+
+void rec_call_send(int fn, int64_t t0, int64_t t1, MPI_Comm comm, int dest, int tag, int64_t bytes)
+{
+	int64_t local = rec_comm(comm), peer = rec_world_rank(comm, dest);
+	struct ls_buf *b = head(fn, t0, t1, 4);
+
+	if (!b)
+		return;
+	ls_enc_int(b, local);
+	ls_enc_int(b, peer);
+	ls_enc_int(b, tag);
+	ls_enc_int(b, bytes);
+	rec_end();
+}
+
+/*
+ * A received message: its source (a world rank), tag and bytes, from its
+ * status. Found before a record is begun (finding may describe a comm).
+ */
+struct msg {
+	int64_t peer, tag, bytes;
+};
+
+static struct msg received(MPI_Comm comm, const MPI_Status *st)
+{
+	int count = 0;
+
+	PMPI_Get_count(st, MPI_BYTE, &count);
+	return (struct msg){ rec_world_rank(comm, st->MPI_SOURCE), st->MPI_TAG, count > 0 ? count : 0 };
+}
+
+static void enc_msg(struct ls_buf *b, const struct msg *m)
+{
+	ls_enc_int(b, m->peer);
+	ls_enc_int(b, m->tag);
+	ls_enc_int(b, m->bytes);
+}
+
+void rec_call_recv(int fn, int64_t t0, int64_t t1, MPI_Comm comm, const MPI_Status *st)
+{
+	int64_t local = rec_comm(comm);
+	struct msg m = received(comm, st);
+	struct ls_buf *b = head(fn, t0, t1, 4);
+
+	if (!b)
+		return;
+	ls_enc_int(b, local);
+	enc_msg(b, &m);
+	rec_end();
+}
+
+void rec_call_sendrecv(int fn, int64_t t0, int64_t t1, MPI_Comm comm, int dest, int sendtag,
+		       int64_t sent, const MPI_Status *st)
+{
+	int64_t local = rec_comm(comm), peer = rec_world_rank(comm, dest);
+	struct msg m = received(comm, st);
+	struct ls_buf *b = head(fn, t0, t1, 7);
+
+	if (!b)
+		return;
+	ls_enc_int(b, local);
+	ls_enc_int(b, peer);
+	ls_enc_int(b, sendtag);
+	ls_enc_int(b, sent);
+	enc_msg(b, &m);
+	rec_end();
+}
+
+void rec_call_isend(int fn, int64_t t0, int64_t t1, MPI_Comm comm, int dest, int tag, int64_t bytes,
+		    MPI_Request req)
+{
+	int64_t local = rec_comm(comm), peer = rec_world_rank(comm, dest);
+	uint64_t id = rec_req_new(req, TRLOG_REQ_SEND, comm, peer, tag, bytes);
+	struct ls_buf *b = head(fn, t0, t1, 5);
+
+	if (!b)
+		return;
+	ls_enc_int(b, local);
+	ls_enc_int(b, peer);
+	ls_enc_int(b, tag);
+	ls_enc_int(b, bytes);
+	ls_enc_uint(b, id);
+	rec_end();
+}
+
+void rec_call_irecv(int fn, int64_t t0, int64_t t1, MPI_Comm comm, MPI_Request req)
+{
+	int64_t local = rec_comm(comm);
+	uint64_t id = rec_req_new(req, TRLOG_REQ_RECV, comm, TRLOG_NO_RANK, 0, 0);
+	struct ls_buf *b = head(fn, t0, t1, 2);
+
+	if (!b)
+		return;
+	ls_enc_int(b, local);
+	ls_enc_uint(b, id);
+	rec_end();
+}
+
+void rec_call_coll(int fn, int64_t t0, int64_t t1, MPI_Comm comm, int root, int64_t sent, int64_t recvd)
+{
+	int64_t local = rec_comm(comm), r = root < 0 ? TRLOG_NO_RANK : rec_world_rank(comm, root);
+	struct ls_buf *b = head(fn, t0, t1, 4);
+
+	if (!b)
+		return;
+	ls_enc_int(b, local);
+	ls_enc_int(b, r);
+	ls_enc_int(b, sent);
+	ls_enc_int(b, recvd);
+	rec_end();
+}
+
+void rec_call_icoll(int fn, int64_t t0, int64_t t1, MPI_Comm comm, int root, int64_t sent, int64_t recvd,
+		    MPI_Request req)
+{
+	int64_t local = rec_comm(comm), r = root < 0 ? TRLOG_NO_RANK : rec_world_rank(comm, root);
+	uint64_t id = rec_req_new(req, TRLOG_REQ_COLL, comm, TRLOG_NO_RANK, 0, 0);
+	struct ls_buf *b = head(fn, t0, t1, 5);
+
+	if (!b)
+		return;
+	ls_enc_int(b, local);
+	ls_enc_int(b, r);
+	ls_enc_int(b, sent);
+	ls_enc_int(b, recvd);
+	ls_enc_uint(b, id);
+	rec_end();
+}
+
+void rec_call_comm(int fn, int64_t t0, int64_t t1, MPI_Comm parent, int64_t made)
+{
+	int64_t local = rec_comm(parent);
+	struct ls_buf *b = head(fn, t0, t1, 2);
+
+	if (!b)
+		return;
+	ls_enc_int(b, local);
+	ls_enc_int(b, made);
+	rec_end();
+}
+
+void rec_call_complete(int fn, int64_t t0, int64_t t1, int n, const MPI_Request *reqs,
+		       const bool *done, const MPI_Status *st, bool tested)
+{
+	struct rec_req r;
+	struct entry {
+		uint64_t id, how;
+		int64_t comm;
+		struct msg m;
+	} *e = malloc(sizeof(*e) * (size_t)(n > 0 ? n : 1));
+	uint32_t count = 0;
+	struct ls_buf *b;
+
+	if (!e)
+		return;
+	for (int i = 0; i < n; i++) {
+		if (!(done[i] || tested) || !rec_req_get(reqs[i], &r))
+			continue;
+		int64_t local = rec_comm(r.comm);
+
+		if (!done[i])
+			e[count] = (struct entry){ r.id, TRLOG_REQ_TESTED, local, { TRLOG_NO_RANK, 0, 0 } };
+		else if (r.how == TRLOG_REQ_RECV)
+			e[count] = (struct entry){ r.id, TRLOG_REQ_RECV, local, received(r.comm, &st[i]) };
+		else
+			e[count] = (struct entry){ r.id, (uint64_t)r.how, local, { r.peer, r.tag, r.bytes } };
+		if (done[i])
+			rec_req_done(reqs[i]);
+		count++;
+	}
+	if ((b = head(fn, t0, t1, 1))) {
+		ls_enc_array(b, count);
+		for (uint32_t i = 0; i < count; i++) {
+			ls_enc_array(b, 6);
+			ls_enc_uint(b, e[i].id);
+			ls_enc_uint(b, e[i].how);
+			ls_enc_int(b, e[i].comm);
+			enc_msg(b, &e[i].m);
+		}
+		rec_end();
+	}
+	free(e);
+}
