@@ -49,7 +49,7 @@ PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps bin/tr-clock bin/tr-waits bin/tr-c
 LIBTRDIR = $(PREFIX)/lib/tr
 COLLECTORS = lib/tr/libtr-mpi.so
 HELPERS = tests/helper/ls-unit tests/helper/an-unit tests/helper/libfault.so bench/ls-bench \
-	bench/gen-otf2 bench/otf2-read
+	bench/gen-otf2 bench/otf2-read tests/helper/trlog-skew tests/helper/mpi-patterns tests/helper/mpi-patterns-f
 MAN1 = doc/tr-cat.1 doc/tr-read.1 doc/tr-deps.1 doc/tr-clock.1 doc/tr-waits.1 doc/tr-critpath.1 doc/tr-rank.1 \
 	doc/tr-otf2.1 doc/tr-project.1 doc/tr-record.1
 MAN7 = doc/tr.7
@@ -112,6 +112,17 @@ tests/helper/an-unit: tests/helper/an-unit.o analysis/libanalysis.a libstream/li
 # preloaded into tools under test, sanitized or not: built plain
 tests/helper/libfault.so: tests/helper/fault.c
 	$(CC) -std=gnu11 -Wall -Wextra -O2 -fPIC -shared -o $@ $< -ldl
+
+tests/helper/trlog-skew: tests/helper/trlog-skew.o libstream/libstream.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# programs tr-record records in the tests: built plain, as a user's would be
+MPIFC ?= mpif90
+tests/helper/mpi-patterns: tests/programs/mpi-patterns.c
+	$(MPICC) -std=gnu11 -O2 -g -Wall -o $@ $<
+
+tests/helper/mpi-patterns-f: tests/programs/mpi-patterns.f90
+	$(MPIFC) -O2 -g -Wall -o $@ $<
 
 tests/helper/ls-unit: tests/helper/ls-unit.o libstream/libstream.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)

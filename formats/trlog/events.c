@@ -11,10 +11,6 @@
 #include "../../libstream/error.h"
 #include "trlogin_private.h"
 
-#define CLASS_OF(id, num, name, cls) [num] = cls,
-static const enum trlog_class class_of[TRLOG_NFN] = { TRLOG_FUNCTIONS(CLASS_OF) };
-#undef CLASS_OF
-
 /* Adding the events of one log. */
 struct adder {
 	struct trlogin *in;
@@ -149,7 +145,7 @@ static void call(struct adder *a, struct cur *c)
 	}
 	a->stream = a->l->first_stream + thread;
 	add_region(a, t0, LS_K_ENTER, a->in->fn_region[fn]);
-	switch (class_of[fn]) {
+	switch (trlog_fn_class[fn]) {
 	case TRLOG_C_SEND:
 	case TRLOG_C_ISEND:
 		local = cur_int(c);
@@ -157,7 +153,7 @@ static void call(struct adder *a, struct cur *c)
 		tag = cur_int(c);
 		bytes = cur_int(c);
 		if (!c->bad && (ev = message(a, t0, LS_K_SEND, local, peer, tag, bytes)) &&
-		    class_of[fn] == TRLOG_C_ISEND) {
+		    trlog_fn_class[fn] == TRLOG_C_ISEND) {
 			ev->req = cur_uint(c);
 			ev->fields |= LS_EF_REQ;
 		}

@@ -175,7 +175,7 @@ static int comm_define(struct trlogin *in, struct log *l, int64_t local, uint64_
 			free(members);
 			return rc;
 		}
-		in->comms[in->ncomms++] = (struct comm_def){ key, members, n, false };
+		in->comms[in->ncomms++] = (struct comm_def){ key, members, n, -1, false };
 	} else {
 		struct comm_def *d = &in->comms[id];
 
@@ -246,6 +246,14 @@ static int first_look(struct trlogin *in, struct log *l, struct cur *c)
 			l->nthreads = thread + 1;
 		if (fn < TRLOG_NFN)
 			in->fn_used[fn] = true;
+		if (fn < TRLOG_NFN && trlog_fn_class[fn] == TRLOG_C_COMM) {
+			int64_t made;
+
+			cur_int(c);
+			made = cur_int(c);
+			if (!c->bad && made >= 0 && (uint64_t)made < l->ncomm && l->comm[made] != UINT32_MAX)
+				in->comms[l->comm[made]].fn = (int)fn;
+		}
 		if (t1 > l->last_t)
 			l->last_t = t1;
 		break;

@@ -15,8 +15,11 @@
 #include "trlogin_private.h"
 
 #define FN_NAME(id, num, name, cls) [num] = name,
-static const char *const fn_name[TRLOG_NFN] = { TRLOG_FUNCTIONS(FN_NAME) };
+const char *const trlog_fn_name[TRLOG_NFN] = { TRLOG_FUNCTIONS(FN_NAME) };
 #undef FN_NAME
+#define FN_CLASS(id, num, name, cls) [num] = cls,
+const enum trlog_class trlog_fn_class[TRLOG_NFN] = { TRLOG_FUNCTIONS(FN_CLASS) };
+#undef FN_CLASS
 
 bool trlogin_sniff(const uint8_t *head, size_t n)
 {
@@ -115,11 +118,11 @@ static int write_regions(struct trlogin *in)
 
 		if (!in->fn_used[fn])
 			continue;
-		role = ls_role_by_name(fn_name[fn], NULL);
+		role = ls_role_by_name(trlog_fn_name[fn], NULL);
 		in->fn_region[fn] = in->nregions++;
-		for (size_t k = 0; fn_name[fn][4 + k] && k < sizeof(in->fn_op[fn]) - 1; k++)
-			in->fn_op[fn][k] = (char)tolower((unsigned char)fn_name[fn][4 + k]);
-		rc = write_region(in, in->fn_region[fn], fn_name[fn], role == LS_R_UNKNOWN ? LS_R_MPI_OTHER : role,
+		for (size_t k = 0; trlog_fn_name[fn][4 + k] && k < sizeof(in->fn_op[fn]) - 1; k++)
+			in->fn_op[fn][k] = (char)tolower((unsigned char)trlog_fn_name[fn][4 + k]);
+		rc = write_region(in, in->fn_region[fn], trlog_fn_name[fn], role == LS_R_UNKNOWN ? LS_R_MPI_OTHER : role,
 				  "mpi");
 	}
 	return rc;
@@ -135,6 +138,8 @@ static int write_comms(struct trlogin *in)
 
 		if (c->key <= 1)
 			snprintf(name, sizeof(name), "%s", c->key ? "MPI_COMM_SELF" : "MPI_COMM_WORLD");
+		else if (c->fn >= 0)	/* "MPI_Comm_split 2" */
+			snprintf(name, sizeof(name), "%s %u", trlog_fn_name[c->fn], i);
 		else
 			snprintf(name, sizeof(name), "comm %u", i);
 		in->comm_members_differ += c->differs;

@@ -60,6 +60,7 @@ struct comm_def {
 	uint64_t key;
 	uint32_t *members;
 	uint32_t n;
+	int fn;				/* the function that made it, or -1 */
 	bool differs;			/* logs gave it other members */
 };
 
@@ -83,6 +84,9 @@ struct trlogin {
 	char *err;
 	size_t errlen;
 };
+
+extern const char *const trlog_fn_name[TRLOG_NFN];
+extern const enum trlog_class trlog_fn_class[TRLOG_NFN];
 
 /* logs.c: open paths (logs or folders of them), map them, and read each log's header and records once. */
 int trlog_open(struct trlogin *in, const char *const *paths, int n);

@@ -40,7 +40,9 @@ static void record_sync(int phase, int64_t t, int64_t offset, int64_t rtt)
 /*
  * Rank 0 answers each rank in turn with its clock; a rank keeps the
  * ping-pong with the shortest round trip: rank 0's clock read in its
- * middle, less its own middle, is the offset.
+ * middle, less its own middle, is the offset. A barrier after it lets
+ * the ranks go on together (the first synchronized ones do not start
+ * the program ahead of the last).
  */
 static void sync_clocks(int phase)
 {
@@ -58,6 +60,7 @@ static void sync_clocks(int phase)
 			}
 		t = rec_now();
 		record_sync(phase, t, 0, 0);
+		PMPI_Barrier(private_comm);
 		return;
 	}
 	int64_t best_rtt = INT64_MAX, best_offset = 0, best_mid = 0;
@@ -75,6 +78,7 @@ static void sync_clocks(int phase)
 		}
 	}
 	record_sync(phase, best_mid, best_offset, best_rtt);
+	PMPI_Barrier(private_comm);
 }
 
 /* [1, rank, size, run]: rank 0's host, pid and start time name the run. */

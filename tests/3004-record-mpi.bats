@@ -1,0 +1,119 @@
+#!/usr/bin/env bats
+# tr-record on real MPI programs under mpirun (4 ranks, oversubscribed on
+# a small machine): tests/programs/mpi-patterns.c and .f90 delay one rank
+# by a known time before its part, and the wait states tr-read's stream
+# shows must be those delays, within 10 %.
+
+load common
+
+DELAY_MS=200
+
+setup() {
+	TMP=$(mktemp -d)
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	export OMPI_MCA_rmaps_base_oversubscribe=1
+}
+
+teardown() {
+	rm -rf "${TMP:-/nonexistent}"
+}
+
+# record SCENARIO [PROGRAM]: 4 ranks into $TMP/SCENARIO
+record() {
+	mpirun -n 4 tr-record -o "$TMP/$1" -- "${2:-mpi-patterns}" "$1" "$DELAY_MS"
+}
+
+# analyse DIR: the stream through tr-waits and tr-critpath, into DIR.tr
+analyse() {
+	tr-read "$1" | tr-deps | tr-waits | tr-critpath > "$1.tr"
+	tr-cat --check "$1.tr"
+}
+
+# waited DIR PATTERN: the ns of waiting of PATTERN
+waited() {
+	tr-rank --json "$1.tr" | jq -r --arg p "$2" 'select(.k == "wait_summary" and .pattern == $p) | .ns'
+}
+
+# near NS EXPECTED_NS: within 10 %
+near() {
+	local got=${1:-0} want=$2
+	[ $((got > want ? got - want : want - got)) -le $((want / 10)) ] ||
+		fail "$got ns, not within 10 % of $want ns"
+}
+
+ms() {
+	echo $(($1 * DELAY_MS * 1000000))
+}
+
+@test "a late sender: rank 1 waits for rank 0's delay, and the critical path runs through rank 0's compute" {
+	record late-sender
+	[ "$(ls "$TMP/late-sender")" = "$(printf 'rank-%s.trlog\n' 0 1 2 3)" ]
+	analyse "$TMP/late-sender"
+	near "$(waited "$TMP/late-sender" late_sender)" "$(ms 1)"
+	# the path: rank 0's program (region 0) between MPI_Init and its send
+	run jq -rs '[.[] | select(.k == "crit" and .s == 0 and .r == 0) | .dur] | max' <(tr-cat -J "$TMP/late-sender.tr")
+	near "$output" "$(ms 1)"
+	# and the waiting is blamed on it
+	run bash -c "tr-rank --json '$TMP/late-sender.tr' | jq -r 'select(.k == \"rating\" and .name == \"mpi-patterns\") | .blame'"
+	[ "$output" -ge $(($(ms 1) * 9 / 10)) ]
+}
+
+@test "an imbalanced barrier: the three early ranks wait for the last" {
+	record barrier
+	analyse "$TMP/barrier"
+	near "$(waited "$TMP/barrier" wait_barrier)" "$(ms 3)"
+}
+
+@test "nonblocking point-to-point: Isend, Irecv, Waitall and Waitany find their late senders" {
+	record nonblocking
+	analyse "$TMP/nonblocking"
+	# ranks 1-3 wait in Waitall for rank 0; rank 0 in Waitany for rank 1
+	near "$(waited "$TMP/nonblocking" late_sender)" "$(ms 4)"
+	run bash -c "tr-cat -J '$TMP/nonblocking.tr' | jq -r 'select(.k == \"recv\" and .s == 0) | \"\\(.peer) \\(.tag) \\(.req != null)\"'"
+	assert_output "1 4 true"
+	run bash -c "tr-cat -J '$TMP/nonblocking.tr' | jq -r 'select(.k == \"region\") | .name' | sort | tr '\n' ' '"
+	assert_output --partial "MPI_Irecv MPI_Isend MPI_Wait MPI_Waitall MPI_Waitany"
+}
+
+@test "a nonblocking collective is recorded: posted in MPI_Iallreduce, completed in MPI_Wait" {
+	record icoll
+	analyse "$TMP/icoll"
+	# the stream has no record for a nonblocking collective's instance
+	# (docs/trlog.md): its waiting shows as the Wait's time on the early ranks
+	run bash -c "tr-cat -J '$TMP/icoll.tr' | jq -rs '
+		(map(select(.k == \"region\" and .name == \"MPI_Wait\")) | .[0].id) as \$w |
+		[.[] | select((.k == \"enter\" or .k == \"leave\") and .r == \$w and .s < 3)] | group_by(.s) |
+		map(.[1].t - .[0].t) | min'"
+	[ "$output" -ge $(($(ms 1) * 9 / 10)) ] || fail "the early ranks' MPI_Wait lasts $output ns"
+}
+
+@test "a split and a Cartesian communicator: members as world ranks, their collectives matched" {
+	record comms
+	analyse "$TMP/comms"
+	run bash -c "tr-cat -J '$TMP/comms.tr' | jq -c 'select(.k == \"comm\") | [.name, .members]'"
+	assert_line '["MPI_COMM_WORLD",[0,1,2,3]]'
+	assert_line --regexp '^\["MPI_Comm_split [0-9]+",\[0,2\]\]$'
+	assert_line --regexp '^\["MPI_Comm_split [0-9]+",\[1,3\]\]$'
+	assert_line --regexp '^\["MPI_Cart_create [0-9]+",\[0,1,2,3\]\]$'
+	# one rank of each half waits for the other (2 x 1 delay), three ranks for the Cartesian one's rank 0 (3 x 1)
+	near "$(waited "$TMP/comms" wait_nxn)" "$(ms 5)"
+}
+
+@test "MPI_ANY_SOURCE with MPI_STATUS_IGNORE: the message's real source and tag" {
+	record anysource
+	analyse "$TMP/anysource"
+	run bash -c "tr-cat -J '$TMP/anysource.tr' | jq -r 'select(.k == \"recv\") | \"\\(.s) \\(.peer) \\(.tag)\"'"
+	assert_output "1 0 9"
+	near "$(waited "$TMP/anysource" late_sender)" "$(ms 1)"
+}
+
+@test "a Fortran program: its calls go through Open MPI's Fortran bindings, and are recorded" {
+	mpirun -n 4 tr-record -o "$TMP/fortran" -- mpi-patterns-f "$DELAY_MS"
+	analyse "$TMP/fortran"
+	# rank 1 for rank 0 (MPI_ANY_SOURCE, MPI_STATUS_IGNORE), then ranks 1-3 in Waitall for rank 0
+	near "$(waited "$TMP/fortran" late_sender)" "$(ms 4)"
+	# rank 3 slept through the first message: only rank 2 waits at the barrier
+	near "$(waited "$TMP/fortran" wait_barrier)" "$(ms 1)"
+	run bash -c "tr-cat -J '$TMP/fortran.tr' | jq -c 'select(.k == \"comm\") | .members' | sort"
+	assert_output "$(printf '%s\n' '[0,1,2,3]' '[0,2]' '[1,3]' '[]')"
+}
