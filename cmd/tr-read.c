@@ -18,8 +18,7 @@
 
 static void usage(FILE *to)
 {
-	fprintf(to, "usage: tr-read [-hJM] [-p processes] [-s streams] [-t begin:end] [--stats] archive.otf2\n"
-		    "       tr-read [options] LOGDIR | LOG.trlog...\n");
+	fprintf(to, "usage: tr-read [-hJM] [-p processes] [-s streams] [-t begin:end] [--stats] trace ...\n");
 	if (to == stdout)
 		tool_help(to,
 			  "  -p, --processes LIST     only these processes' events (ids and ranges: 0-3,7)\n"

@@ -28,7 +28,7 @@
 
 static void usage(FILE *to)
 {
-	fprintf(to, "usage: tr-record [-h] -o DIR -- PROGRAM [ARGS...]\n");
+	fprintf(to, "usage: tr-record [-h] -o DIR -- program [arg ...]\n");
 	if (to == stdout)
 		tool_help(to,
 			  "  -o, --output DIR         write the logs into DIR (made if missing): one per process,\n"

@@ -8,6 +8,9 @@ setup() {
 	TMP=$(mktemp -d)
 	doc_examples | tr-cat -M > "$TMP/run.tr"
 	gen-otf2 -r 2 -t 2 -i 3 "$TMP/trace"
+	# tr-record(1)'s ./app, under mpirun (as root in containers)
+	cp "$TOP/tests/helper/mpi-patterns" "$TMP/app"
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 }
 
 teardown() {

@@ -4,6 +4,7 @@
  * the events (events.c), and say what was odd.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +32,22 @@ bool trlogin_sniff(const uint8_t *head, size_t n)
 
 bool trlogin_sniff_dir(const char *path)
 {
-	(void)path;
-	return true;
+	DIR *d = opendir(path);
+	struct dirent *e;
+	bool empty = true, logs = false;
+
+	if (!d)
+		return false;
+	while (!logs && (e = readdir(d))) {
+		size_t n = strlen(e->d_name), m = strlen(TRLOG_SUFFIX);
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		empty = false;
+		logs = n > m && !strcmp(e->d_name + n - m, TRLOG_SUFFIX);
+	}
+	closedir(d);
+	return logs || empty;
 }
 
 static int write_process(struct trlogin *in, const struct log *l)

@@ -16,7 +16,7 @@
 /* Whether the file starting with head[0..n) is a tr-record log. */
 bool trlogin_sniff(const uint8_t *head, size_t n);
 
-/* Whether path, a folder, is one to read as tr-record's (any folder that is not an OTF2 archive). */
+/* Whether path, a folder, is one of tr-record's: it holds logs, or nothing yet. */
 bool trlogin_sniff_dir(const char *path);
 
 /*
