@@ -13,6 +13,9 @@
 
 #include "trlogin_private.h"
 
+/* A drift larger than this is no clock's but a measurement's error: left out. */
+#define MAX_DRIFT 1e-3L
+
 /* t of l on rank 0's clock. */
 static int64_t on_rank0(const struct log *l, int64_t t)
 {
@@ -33,6 +36,10 @@ void trlog_clocks(struct trlogin *in)
 		l->offset = a->have ? a->offset : b->have ? b->offset : 0;
 		if (a->have && b->have && b->t > a->t)
 			l->drift = (long double)(b->offset - a->offset) / (long double)(b->t - a->t);
+		if (fabsl(l->drift) > MAX_DRIFT) {
+			l->drift = 0;
+			in->drift_dropped++;
+		}
 		for (int k = 0; k < 2; k++) {
 			if (!l->sync[k].have)
 				continue;

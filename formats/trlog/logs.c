@@ -101,10 +101,24 @@ static bool key_is(const struct mp_item *key, const char *name)
 
 /* --- the header --- */
 
+/*
+ * Times a log can hold: CLOCK_MONOTONIC's, from 0 to 2^62 ns (146 years);
+ * offsets to rank 0 up to 2^53 ns. Anything else is damage, and the sums
+ * of the clock correction cannot overflow.
+ */
+#define MAX_T ((int64_t)1 << 62)
+#define MAX_OFFSET ((int64_t)1 << 53)
+
+static bool a_time(int64_t t)
+{
+	return t >= 0 && t < MAX_T;
+}
+
+
 /* The header map: its fields into l, body set. Returns 0 or an error (message in err). */
 static int read_header(struct trlogin *in, struct log *l)
 {
-	struct cur c = { l->map, l->map + l->size, false };
+	struct cur c = { l->map, l->map ? l->map + l->size : NULL, !l->map };
 	struct mp_item it, key;
 	uint64_t major = 0;
 	char format[16] = "";
@@ -140,7 +154,7 @@ static int read_header(struct trlogin *in, struct log *l)
 		else
 			cur_skip(&c);
 	}
-	if (c.bad || strcmp(format, "trlog") != 0) {
+	if (c.bad || strcmp(format, "trlog") != 0 || !a_time(l->start)) {
 		snprintf(in->err, in->errlen, "%s: not a tr-record log (its header is not one)", l->path);
 		return LS_ERR_SYNTAX;
 	}
@@ -212,6 +226,8 @@ static int first_look(struct trlogin *in, struct log *l, struct cur *c)
 		l->rank = cur_uint(c);
 		l->size_of_world = cur_uint(c);
 		cur_str(c, l->run, sizeof(l->run));
+		if (l->rank >= l->size_of_world || l->size_of_world > (1 << 24))
+			return LS_ERR_SYNTAX;
 		break;
 	case TRLOG_SYNC: {
 		uint64_t phase = cur_uint(c);
@@ -220,6 +236,8 @@ static int first_look(struct trlogin *in, struct log *l, struct cur *c)
 		s.t = cur_int(c);
 		s.offset = cur_int(c);
 		s.rtt = cur_int(c);
+		if (!a_time(s.t) || s.offset <= -MAX_OFFSET || s.offset >= MAX_OFFSET || s.rtt < 0 || s.rtt >= MAX_OFFSET)
+			return LS_ERR_SYNTAX;
 		if (phase <= TRLOG_SYNC_FINALIZE && !c->bad)
 			l->sync[phase] = s;
 		break;
@@ -240,7 +258,7 @@ static int first_look(struct trlogin *in, struct log *l, struct cur *c)
 		fn = cur_uint(c);
 		t0 = cur_int(c);
 		t1 = cur_int(c);
-		if (c->bad || thread >= (1 << 16) || t1 < t0)
+		if (c->bad || thread >= (1 << 16) || !a_time(t0) || !a_time(t1) || t1 < t0)
 			return LS_ERR_SYNTAX;
 		if (thread >= l->nthreads)
 			l->nthreads = thread + 1;
@@ -259,7 +277,9 @@ static int first_look(struct trlogin *in, struct log *l, struct cur *c)
 		break;
 	case TRLOG_END:
 		l->end_t = cur_int(c);
-		l->ended = !c->bad;
+		l->ended = !c->bad && a_time(l->end_t);
+		if (!l->ended)
+			return LS_ERR_SYNTAX;
 		break;
 	default:
 		if (l->minor <= TRLOG_MINOR)

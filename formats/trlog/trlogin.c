@@ -200,6 +200,7 @@ static void report(struct trlogin *in)
 		{ offsetof(struct trlogin, unknown_fns), "calls of functions this tr-read does not know, left out" },
 		{ offsetof(struct trlogin, unknown_comms), "messages and collectives on communicators the log does not describe, left out" },
 		{ offsetof(struct trlogin, comm_members_differ), "communicators whose members the logs disagree on (the first log's taken)" },
+		{ offsetof(struct trlogin, drift_dropped), "clock drifts over 1000 ppm between MPI_Init and MPI_Finalize, taken as measurement errors: the offset at MPI_Init kept" },
 	};
 
 	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)

@@ -75,7 +75,7 @@ struct trlogin {
 	char fn_op[TRLOG_NFN][32];	/* a collective's operation: "allreduce" */
 	uint32_t nregions, nstreams;
 	uint64_t newer_records, unknown_fns, comm_members_differ, cut, damaged, unended, ranks_missing;
-	uint64_t unknown_comms;
+	uint64_t unknown_comms, drift_dropped;
 	int64_t origin;			/* the corrected time that becomes 0 */
 	int64_t max_offset, max_drift_ppb;
 	uint64_t bound;			/* the correction's error bound: half the longest kept round trip */
