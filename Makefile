@@ -49,7 +49,7 @@ PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps bin/tr-clock bin/tr-waits bin/tr-c
 LIBTRDIR = $(PREFIX)/lib/tr
 COLLECTORS = lib/tr/libtr-mpi.so
 HELPERS = tests/helper/ls-unit tests/helper/an-unit tests/helper/libfault.so bench/ls-bench \
-	bench/gen-otf2 bench/otf2-read tests/helper/trlog-skew tests/helper/mpi-patterns tests/helper/mpi-patterns-f
+	bench/gen-otf2 bench/otf2-read bench/record-calls tests/helper/trlog-skew tests/helper/mpi-patterns tests/helper/mpi-patterns-f
 MAN1 = doc/tr-cat.1 doc/tr-read.1 doc/tr-deps.1 doc/tr-clock.1 doc/tr-waits.1 doc/tr-critpath.1 doc/tr-rank.1 \
 	doc/tr-otf2.1 doc/tr-project.1 doc/tr-record.1
 MAN7 = doc/tr.7
@@ -116,7 +116,10 @@ tests/helper/libfault.so: tests/helper/fault.c
 tests/helper/trlog-skew: tests/helper/trlog-skew.o libstream/libstream.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-# programs tr-record records in the tests: built plain, as a user's would be
+# programs tr-record records in the tests and benchmarks: built plain, as a user's would be
+bench/record-calls: bench/record-calls.c
+	$(MPICC) -std=gnu11 -O2 -g -Wall -o $@ $<
+
 MPIFC ?= mpif90
 tests/helper/mpi-patterns: tests/programs/mpi-patterns.c
 	$(MPICC) -std=gnu11 -O2 -g -Wall -o $@ $<
@@ -198,6 +201,11 @@ fuzz: all $(FUZZ_BINS)
 
 bench: all
 	bench/run
+	bench/record
+
+# make bench-record: only the cost of recording (also part of make bench)
+bench-record: all
+	bench/record
 
 bench-mem: all
 	bench/mem
@@ -246,7 +254,7 @@ clean:
 		analysis/libanalysis.a formats/otf2/libotf2out.a formats/trlog/libtrlogin.a
 	find . -name '*.o' -delete -o -name '*.d' -delete
 
-.PHONY: all check check-threads fuzz bench bench-mem bench-project example deps install uninstall clean
+.PHONY: all check check-threads fuzz bench bench-record bench-mem bench-project example deps install uninstall clean
 .SECONDARY:
 
 -include $(shell find . -name '*.d' 2>/dev/null)

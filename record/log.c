@@ -25,7 +25,7 @@ static bool failed;		/* opening or writing failed: recording is off */
 static int64_t start_mono, start_real;
 static uint64_t nthreads;
 static __thread uint64_t my_thread = UINT64_MAX;
-static pid_t owner;		/* the process that opened fd (not a forked child) */
+static bool forked;		/* this is a child forked from the recorded process: not recorded */
 
 int64_t rec_now(void)
 {
@@ -135,7 +135,6 @@ static void open_log(void)
 		failed = true;
 		return;
 	}
-	owner = getpid();
 	write_header(rank);
 	write_out();	/* at once: tr-record's check of the folder reads it */
 }
@@ -171,7 +170,7 @@ struct ls_buf *rec_begin(uint64_t *thread)
 	pthread_mutex_lock(&lock);
 	if (fd < 0 && !failed)
 		open_log();
-	if (failed || owner != getpid()) {
+	if (failed || forked) {
 		pthread_mutex_unlock(&lock);
 		return NULL;
 	}
@@ -196,15 +195,22 @@ void rec_end(void)
 void rec_flush(void)
 {
 	pthread_mutex_lock(&lock);
-	if (fd >= 0 && owner == getpid())
+	if (fd >= 0 && !forked)
 		write_out();
 	pthread_mutex_unlock(&lock);
+}
+
+/* In a child forked (not exec'd) from the program: its log is the parent's, so the child writes none. */
+static void in_child(void)
+{
+	forked = true;
 }
 
 __attribute__((constructor)) static void rec_load(void)
 {
 	struct timespec ts;
 
+	pthread_atfork(NULL, NULL, in_child);
 	start_mono = rec_now();
 	clock_gettime(CLOCK_REALTIME, &ts);
 	start_real = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
@@ -214,7 +220,7 @@ __attribute__((constructor)) static void rec_load(void)
 __attribute__((destructor)) static void rec_unload(void)
 {
 	pthread_mutex_lock(&lock);
-	if (fd >= 0 && owner == getpid() && !failed) {
+	if (fd >= 0 && !forked && !failed) {
 		ls_enc_array(&buf, 2);
 		ls_enc_uint(&buf, TRLOG_END);
 		ls_enc_int(&buf, rec_now());
