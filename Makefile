@@ -34,7 +34,8 @@ LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/defs.o libstream/ev
 	libstream/schema.o libstream/tmpfile.o libstream/utf8.o libstream/writer.o
 OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o formats/otf2/vocab.o \
 	formats/otf2/errors.o
-TRLOGIN_OBJS = formats/trlog/trlogin.o formats/trlog/logs.o formats/trlog/clock.o formats/trlog/events.o
+TRLOGIN_OBJS = formats/trlog/trlogin.o formats/trlog/logs.o formats/trlog/clock.o formats/trlog/events.o \
+	formats/trlog/cuda.o formats/trlog/regions.o
 OTF2OUT_OBJS = formats/otf2/otf2out.o formats/otf2/out_defs.o formats/otf2/out_events.o \
 	formats/otf2/out_metrics.o formats/otf2/vocab.o formats/otf2/errors.o
 ANALYSIS_OBJS = analysis/blame.o analysis/clock.o analysis/critpath.o analysis/deps.o analysis/edges.o \
@@ -47,26 +48,54 @@ PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps bin/tr-clock bin/tr-waits bin/tr-c
 	bin/tr-project bin/tr-record
 # the collector tr-record preloads (record/): beside bin/, in lib/tr/
 LIBTRDIR = $(PREFIX)/lib/tr
-COLLECTORS = lib/tr/libtr-mpi.so
+COLLECTORS = lib/tr/libtr-log.so lib/tr/libtr-mpi.so
+CUDA_HOME ?= /usr/local/cuda
+CUPTI_LIB = $(CUDA_HOME)/lib64/libcupti.so
+HAVE_CUPTI := $(wildcard $(CUDA_HOME)/include/cupti.h)
 HELPERS = tests/helper/ls-unit tests/helper/an-unit tests/helper/libfault.so bench/ls-bench \
 	bench/gen-otf2 bench/otf2-read bench/record-calls tests/helper/trlog-skew tests/helper/mpi-patterns tests/helper/mpi-patterns-f
 MAN1 = doc/tr-cat.1 doc/tr-read.1 doc/tr-deps.1 doc/tr-clock.1 doc/tr-waits.1 doc/tr-critpath.1 doc/tr-rank.1 \
 	doc/tr-otf2.1 doc/tr-project.1 doc/tr-record.1
 MAN7 = doc/tr.7
 
-all: $(PROGRAMS) $(COLLECTORS) $(HELPERS)
+ifneq ($(HAVE_CUPTI),)
+COLLECTORS += lib/tr/libtr-cuda.so
+HELPERS += tests/helper/cupti-feed
+endif
 
-# The MPI collector: PMPI wrappers, C and Fortran, loaded into the recorded
-# program (so built plain, never sanitized), with mpicc (Open MPI's or
-# another's: the wrappers use only the MPI standard's profiling interface).
+all: $(PROGRAMS) $(COLLECTORS) $(HELPERS)
+ifeq ($(HAVE_CUPTI),)
+	@echo "no CUPTI at $(CUDA_HOME) (CUDA_HOME): the CUDA collector is not built; tr-record records MPI only"
+endif
+
+# The collectors tr-record loads into the recorded program (so built
+# plain, never sanitized): libtr-log.so, the log they share, and one per
+# paradigm linked to it. MPI's with mpicc (Open MPI's or another's: the
+# wrappers use only the MPI standard's profiling interface); CUDA's where a
+# CUDA toolkit with CUPTI is found (CUDA_HOME).
 MPICC ?= mpicc
 RECORD_FLAGS = -std=gnu11 -D_GNU_SOURCE -DTR_VERSION='"$(VERSION)"' $(WARN) -O2 -g -fPIC
-RECORD_MPI_SRCS = record/log.c record/mpi/c.c record/mpi/coll.c record/mpi/calls.c record/mpi/comms.c \
-	record/mpi/requests.c record/mpi/run.c record/mpi/fortran.c libstream/buf.c
+RECORD_LOG_SRCS = record/log.c record/names.c libstream/buf.c
+RECORD_MPI_SRCS = record/mpi/c.c record/mpi/coll.c record/mpi/calls.c record/mpi/comms.c \
+	record/mpi/requests.c record/mpi/run.c record/mpi/fortran.c
+RECORD_CUDA_SRCS = record/cuda/activity.c record/cuda/api.c record/cuda/inject.c
+RECORD_LINK = -Llib/tr -ltr-log -Wl,-rpath,'$$ORIGIN' -lpthread
 
-lib/tr/libtr-mpi.so: $(RECORD_MPI_SRCS) record/log.h record/mpi/mpirec.h formats/trlog/trlog.h libstream/enc.h
+lib/tr/libtr-log.so: $(RECORD_LOG_SRCS) record/log.h record/names.h formats/trlog/trlog.h libstream/enc.h
 	@mkdir -p lib/tr
-	$(MPICC) $(RECORD_FLAGS) -shared -o $@ $(RECORD_MPI_SRCS) -lpthread
+	$(CC) $(RECORD_FLAGS) -shared -o $@ $(RECORD_LOG_SRCS) -lpthread
+
+lib/tr/libtr-mpi.so: $(RECORD_MPI_SRCS) record/mpi/mpirec.h lib/tr/libtr-log.so
+	$(MPICC) $(RECORD_FLAGS) -shared -o $@ $(RECORD_MPI_SRCS) $(RECORD_LINK)
+
+lib/tr/libtr-cuda.so: $(RECORD_CUDA_SRCS) record/cuda/cudarec.h lib/tr/libtr-log.so
+	$(CC) $(RECORD_FLAGS) -I$(CUDA_HOME)/include -shared -o $@ $(RECORD_CUDA_SRCS) $(RECORD_LINK) \
+		-L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcupti
+
+# the CUDA collector's record handling fed CUPTI's structs, without a GPU (tests/3006)
+tests/helper/cupti-feed: tests/helper/cupti-feed.c record/cuda/activity.c record/cuda/api.c $(RECORD_LOG_SRCS) \
+		record/cuda/cudarec.h record/log.h
+	$(CC) $(RECORD_FLAGS) -I$(CUDA_HOME)/include -o $@ $(filter %.c,$^) -lpthread
 
 libstream/libstream.a: $(LIBSTREAM_OBJS)
 	$(AR) rcs $@ $^
@@ -101,6 +130,9 @@ bin/tr-deps bin/tr-clock bin/tr-waits bin/tr-critpath bin/tr-rank bin/tr-project
 		$(STAGE_OBJS)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) -lpthread
+
+# where tr-record points NVTX for CUPTI's
+cmd/tr-record.o: ALL_CFLAGS += -DTR_CUPTI_LIB='"$(CUPTI_LIB)"'
 
 bin/tr-%: cmd/tr-%.o $(TOOL_OBJS) libstream/libstream.a
 	@mkdir -p bin

@@ -25,6 +25,7 @@
 /* Where the collector libraries lie, from where this program lies. */
 #define LIBDIR_FROM_BIN "../lib/tr"
 #define MPI_COLLECTOR "libtr-mpi.so"
+#define CUDA_COLLECTOR "libtr-cuda.so"
 
 static void usage(FILE *to)
 {
@@ -151,8 +152,8 @@ static int check_dir(const char *dir, const char *job)
 	return 0;
 }
 
-/* The collector library beside this program's folder, into buf; false after a message. */
-static bool collector(const char *name, char *buf, size_t n)
+/* The collector library beside this program's folder, into buf; false (after a message where must) if missing. */
+static bool collector(const char *name, char *buf, size_t n, bool must)
 {
 	char self[PATH_MAX];
 	ssize_t got = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -170,10 +171,36 @@ static bool collector(const char *name, char *buf, size_t n)
 		return false;
 	}
 	if (access(buf, R_OK) < 0) {
-		tool_error("%s: %s (tr-record is not installed whole)", buf, strerror(errno));
+		if (must)
+			tool_error("%s: %s (tr-record is not installed whole)", buf, strerror(errno));
 		return false;
 	}
 	return true;
+}
+
+/*
+ * CUDA through CUPTI, where the CUDA collector was built: CUDA loads it
+ * (CUDA_INJECTION64_PATH), NVTX hands its ranges to CUPTI
+ * (NVTX_INJECTION64_PATH). Another tool's injection is left alone, said.
+ */
+static int inject_cuda(void)
+{
+	const char *theirs = getenv("CUDA_INJECTION64_PATH");
+	char lib[PATH_MAX];
+
+	if (!collector(CUDA_COLLECTOR, lib, sizeof(lib), false))
+		return 0;
+	if (theirs && *theirs && strcmp(theirs, lib)) {
+		tool_error("CUDA_INJECTION64_PATH is set (%s): CUDA is not recorded", theirs);
+		return 0;
+	}
+	if (setenv("CUDA_INJECTION64_PATH", lib, 1) < 0)
+		return -1;
+#ifdef TR_CUPTI_LIB
+	if (!getenv("NVTX_INJECTION64_PATH") && setenv("NVTX_INJECTION64_PATH", TR_CUPTI_LIB, 1) < 0)
+		return -1;
+#endif
+	return 0;
 }
 
 /* LD_PRELOAD with lib first, what was there after it. */
@@ -237,8 +264,12 @@ int main(int argc, char **argv)
 		tool_error("cannot set the environment: %s", strerror(errno));
 		return 1;
 	}
-	if (!collector(MPI_COLLECTOR, lib, sizeof(lib)) || preload(lib) < 0)
+	if (!collector(MPI_COLLECTOR, lib, sizeof(lib), true) || preload(lib) < 0)
 		return 1;
+	if (inject_cuda() < 0) {
+		tool_error("cannot set the environment: %s", strerror(errno));
+		return 1;
+	}
 	execvp(argv[optind], argv + optind);
 	tool_error("cannot run %s: %s", argv[optind], strerror(errno));
 	return 127;

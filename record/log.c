@@ -174,14 +174,15 @@ struct ls_buf *rec_begin(uint64_t *thread)
 		pthread_mutex_unlock(&lock);
 		return NULL;
 	}
-	if (my_thread == UINT64_MAX) {
+	if (thread && my_thread == UINT64_MAX) {
 		my_thread = nthreads++;
 		ls_enc_array(&buf, 3);
 		ls_enc_uint(&buf, TRLOG_THREAD);
 		ls_enc_uint(&buf, my_thread);
 		ls_enc_uint(&buf, (uint64_t)syscall(SYS_gettid));
 	}
-	*thread = my_thread;
+	if (thread)
+		*thread = my_thread;
 	return &buf;
 }
 

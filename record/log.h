@@ -24,7 +24,8 @@ bool rec_on(void);
  * Start a record: takes the log's lock, and returns the buffer to encode
  * into (libstream/enc.h), or NULL where recording is off (nothing taken).
  * *thread is the calling thread's number (0 for the first one recording);
- * a thread's first record is preceded by its TRLOG_THREAD record.
+ * a thread's first record is preceded by its TRLOG_THREAD record. thread
+ * NULL: a record of no thread of the program's (CUPTI's activity records).
  */
 struct ls_buf *rec_begin(uint64_t *thread);
 

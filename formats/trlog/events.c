@@ -7,20 +7,12 @@
  * activity of its own around them, from the process's start to its end.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../../libstream/error.h"
 #include "trlogin_private.h"
 
-/* Adding the events of one log. */
-struct adder {
-	struct trlogin *in;
-	const struct log *l;
-	uint64_t stream;
-	int rc;
-};
-
-/* An event at t (the log's clock) on the adder's stream; NULL where it is left out or failed (rc). */
-static struct ls_event *add(struct adder *a, int64_t t, enum ls_kind kind)
+struct ls_event *trlog_add(struct adder *a, int64_t t, enum ls_kind kind)
 {
 	struct ls_event *ev;
 
@@ -34,7 +26,7 @@ static struct ls_event *add(struct adder *a, int64_t t, enum ls_kind kind)
 
 static void add_region(struct adder *a, int64_t t, enum ls_kind kind, uint32_t region)
 {
-	struct ls_event *ev = add(a, t, kind);
+	struct ls_event *ev = trlog_add(a, t, kind);
 
 	if (ev)
 		ev->region = region;
@@ -56,7 +48,7 @@ static struct ls_event *message(struct adder *a, int64_t t, enum ls_kind kind, i
 	uint32_t comm = comm_of(a, local);
 	struct ls_event *ev;
 
-	if (peer < 0 || comm == UINT32_MAX || !(ev = add(a, t, kind)))
+	if (peer < 0 || comm == UINT32_MAX || !(ev = trlog_add(a, t, kind)))
 		return NULL;
 	ev->peer = (uint64_t)peer;
 	ev->tag = tag;
@@ -67,7 +59,7 @@ static struct ls_event *message(struct adder *a, int64_t t, enum ls_kind kind, i
 
 static void request(struct adder *a, int64_t t, enum ls_kind kind, uint64_t req)
 {
-	struct ls_event *ev = add(a, t, kind);
+	struct ls_event *ev = trlog_add(a, t, kind);
 
 	if (ev) {
 		ev->req = req;
@@ -117,8 +109,8 @@ static void collective(struct adder *a, uint64_t fn, int64_t t0, int64_t t1, str
 
 	if (comm == UINT32_MAX)
 		return;
-	add(a, t0, LS_K_COLL_BEGIN);
-	if (!(ev = add(a, t1, LS_K_COLL_END)))
+	trlog_add(a, t0, LS_K_COLL_BEGIN);
+	if (!(ev = trlog_add(a, t1, LS_K_COLL_END)))
 		return;
 	ev->comm = comm;
 	ev->op = a->in->fn_op[fn];
@@ -200,20 +192,32 @@ static void call(struct adder *a, struct cur *c)
 /* Every record of l in turn; the program's activity around them on its first thread. */
 static int log_events(struct trlogin *in, const struct log *l)
 {
-	struct adder a = { in, l, l->first_stream, 0 };
-	size_t at = l->body;
+	size_t at = l->body, threads = l->nthreads ? l->nthreads : 1;
+	struct adder a = { in, l, l->first_stream, 0, calloc(threads, sizeof(uint32_t *)),
+			   calloc(threads, sizeof(uint32_t)), calloc(threads, sizeof(uint32_t)) };
 
+	if (!a.ranges || !a.nranges || !a.ranges_cap)
+		a.rc = LS_ERR_NOMEM;
 	add_region(&a, l->start, LS_K_ENTER, l->root_region);
 	while (at < l->end && a.rc == 0) {
 		long k = mp_skip(l->map + at, l->map + l->end);
 		struct cur c = { l->map + at, l->map + at + k, false };
+		uint64_t type;
 
 		if (k <= 0)
 			break;
-		if (cur_array(&c) >= 5 && cur_uint(&c) == TRLOG_CALL)
+		type = cur_array(&c) >= 2 ? cur_uint(&c) : 0;
+		if (type == TRLOG_CALL)
 			call(&a, &c);
+		else if (type >= TRLOG_NAME && type <= TRLOG_RANGE)
+			trlog_cuda_events(&a, type, &c);
 		at += (size_t)k;
 	}
+	for (size_t i = 0; a.ranges && i < threads; i++)
+		free(a.ranges[i]);
+	free(a.ranges);
+	free(a.nranges);
+	free(a.ranges_cap);
 	a.stream = l->first_stream;
 	add_region(&a, l->end_t, LS_K_LEAVE, l->root_region);
 	if (a.rc < 0)

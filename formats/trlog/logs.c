@@ -4,6 +4,7 @@
  * threads, communicators, clock synchronizations, the functions it
  * called) and for where its valid records end.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "../../libstream/error.h"
+#include "../../libstream/roles.h"
 #include "../../libstream/vec.h"
 #include "trlogin_private.h"
 
@@ -82,6 +84,22 @@ void cur_str(struct cur *c, char *buf, size_t n)
 		return;
 	}
 	snprintf(buf, n, "%.*s", (int)it.v.s.n, it.v.s.p);
+}
+
+char *cur_strdup(struct cur *c)
+{
+	struct mp_item it;
+	char *s;
+
+	if (!cur_item(c, &it))
+		return NULL;
+	if (it.type != MP_STR || !(s = malloc(it.v.s.n + 1))) {
+		c->bad = c->bad || it.type != MP_STR;
+		return NULL;
+	}
+	memcpy(s, it.v.s.p, it.v.s.n);
+	s[it.v.s.n] = '\0';
+	return s;
 }
 
 void cur_skip(struct cur *c)
@@ -212,6 +230,18 @@ static int comm_define(struct trlogin *in, struct log *l, int64_t local, uint64_
 	return 0;
 }
 
+/* The first call of MPI function fn: its region (role from the name table, else mpi_other), its collective's op. */
+static int fn_region(struct trlogin *in, uint64_t fn)
+{
+	enum ls_role role = ls_role_by_name(trlog_fn_name[fn], NULL);
+	const char *name = trlog_fn_name[fn];
+
+	in->fn_used[fn] = true;
+	for (size_t k = 0; name[4 + k] && k < sizeof(in->fn_op[fn]) - 1; k++)
+		in->fn_op[fn][k] = (char)tolower((unsigned char)name[4 + k]);
+	return trlog_region(in, name, role == LS_R_UNKNOWN ? LS_R_MPI_OTHER : role, "mpi", NULL, &in->fn_region[fn]);
+}
+
 /* One record of l, at c (which ends where it ends). Returns 0, or an error (damaged: LS_ERR_SYNTAX). */
 static int first_look(struct trlogin *in, struct log *l, struct cur *c)
 {
@@ -219,6 +249,7 @@ static int first_look(struct trlogin *in, struct log *l, struct cur *c)
 	uint64_t type = n ? cur_uint(c) : 0;
 	int64_t t0, t1;
 	uint64_t thread, fn;
+	int rc;
 
 	switch (type) {
 	case TRLOG_INIT:
@@ -262,8 +293,8 @@ static int first_look(struct trlogin *in, struct log *l, struct cur *c)
 			return LS_ERR_SYNTAX;
 		if (thread >= l->nthreads)
 			l->nthreads = thread + 1;
-		if (fn < TRLOG_NFN)
-			in->fn_used[fn] = true;
+		if (fn < TRLOG_NFN && !in->fn_used[fn] && (rc = fn_region(in, fn)) < 0)
+			return rc;
 		if (fn < TRLOG_NFN && trlog_fn_class[fn] == TRLOG_C_COMM) {
 			int64_t made;
 
@@ -281,6 +312,16 @@ static int first_look(struct trlogin *in, struct log *l, struct cur *c)
 		if (!l->ended)
 			return LS_ERR_SYNTAX;
 		break;
+	case TRLOG_NAME:
+	case TRLOG_CUDA_API:
+	case TRLOG_GPU_CONTEXT:
+	case TRLOG_GPU_KERNEL:
+	case TRLOG_GPU_COPY:
+	case TRLOG_GPU_SET:
+	case TRLOG_GPU_SYNC:
+	case TRLOG_GPU_EVENT:
+	case TRLOG_RANGE:
+		return trlog_cuda_look(in, l, type, c);
 	default:
 		if (l->minor <= TRLOG_MINOR)
 			return LS_ERR_SYNTAX;
@@ -360,7 +401,9 @@ static int add_log(struct trlogin *in, const char *path)
 		snprintf(in->err, in->errlen, "%s: %s", path, strerror(errno));
 		return LS_ERR_IO;
 	}
-	if ((rc = read_header(in, l)) < 0)
+	if ((rc = read_header(in, l)) < 0 ||
+	    (rc = trlog_region(in, l->program[0] ? l->program : "program", LS_R_CPU, "user", NULL,
+			       &l->root_region)) < 0)
 		return rc;
 	return scan(in, l);
 }
@@ -476,10 +519,12 @@ void trlog_close(struct trlogin *in)
 			munmap(in->logs[i].map, in->logs[i].size);
 		free(in->logs[i].path);
 		free(in->logs[i].comm);
+		trlog_cuda_release(&in->logs[i]);
 	}
 	for (uint32_t i = 0; i < in->ncomms; i++)
 		free(in->comms[i].members);
 	free(in->logs);
 	free(in->comms);
 	ls_idmap_release(&in->comm_ix);
+	trlog_regions_release(in);
 }

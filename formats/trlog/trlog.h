@@ -18,6 +18,27 @@ enum trlog_rec {
 	TRLOG_THREAD = 4,	/* [4, thread, tid]: a thread's first record */
 	TRLOG_CALL = 5,		/* [5, thread, fn, t0, t1, args...]: an MPI call */
 	TRLOG_END = 6,		/* [6, t]: the process ended normally */
+	/* CUDA, through CUPTI (docs/trlog.md): ctx and stream are CUPTI's ids */
+	TRLOG_NAME = 7,		/* [7, id, name]: a string later records name by id */
+	TRLOG_CUDA_API = 8,	/* [8, thread, name, t0, t1, corr, result]: a runtime or driver call */
+	TRLOG_GPU_CONTEXT = 9,	/* [9, ctx, device, null stream] */
+	TRLOG_GPU_KERNEL = 10,	/* [10, ctx, stream, device, t0, t1, corr, name] */
+	TRLOG_GPU_COPY = 11,	/* [11, ctx, stream, device, t0, t1, corr, kind, bytes, src, dst] */
+	TRLOG_GPU_SET = 12,	/* [12, ctx, stream, device, t0, t1, corr, bytes] */
+	TRLOG_GPU_SYNC = 13,	/* [13, type, ctx, stream, event, t0, t1, corr]: what a synchronization waited for */
+	TRLOG_GPU_EVENT = 14,	/* [14, ctx, stream, event, corr]: a CUDA event recorded on a stream */
+	TRLOG_RANGE = 15,	/* [15, thread, t, name]: an NVTX range pushed; name -1: popped */
+};
+
+/* TRLOG_GPU_COPY kinds (CUPTI's CUpti_ActivityMemcpyKind) */
+enum { TRLOG_COPY_HTOD = 1, TRLOG_COPY_DTOH = 2, TRLOG_COPY_DTOD = 8, TRLOG_COPY_HTOH = 9, TRLOG_COPY_PTOP = 10 };
+
+/* TRLOG_GPU_COPY memory kinds (CUPTI's CUpti_ActivityMemoryKind) */
+enum { TRLOG_MEM_PAGEABLE = 1, TRLOG_MEM_PINNED = 2 };
+
+/* TRLOG_GPU_SYNC types (CUPTI's CUpti_ActivitySynchronizationType) */
+enum {
+	TRLOG_SYNC_EVENT = 1, TRLOG_SYNC_STREAM_WAIT = 2, TRLOG_SYNC_STREAM = 3, TRLOG_SYNC_CONTEXT = 4,
 };
 
 /* TRLOG_SYNC phases */

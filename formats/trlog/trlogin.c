@@ -3,7 +3,6 @@
  * each process's clock correction (clock.c), write the definitions, then
  * the events (events.c), and say what was odd.
  */
-#include <ctype.h>
 #include <dirent.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -11,7 +10,6 @@
 #include <string.h>
 
 #include "../../libstream/error.h"
-#include "../../libstream/roles.h"
 #include "trlogin.h"
 #include "trlogin_private.h"
 
@@ -94,55 +92,6 @@ static int write_streams(struct trlogin *in, struct log *l)
 	return rc;
 }
 
-static int write_region(struct trlogin *in, uint32_t id, const char *name, enum ls_role role,
-			const char *paradigm)
-{
-	int rc = ls_front_region(in->front, id, role);
-
-	if (rc < 0)
-		return rc;
-	ls_build_begin(in->w, 5);
-	ls_put_str(in->w, LS_F_K, "region");
-	ls_put_u64(in->w, LS_F_ID, id);
-	ls_put_str(in->w, LS_F_NAME, name);
-	ls_put_str(in->w, LS_F_ROLE, ls_role_name(role));
-	ls_put_str(in->w, LS_F_PARADIGM, paradigm);
-	return ls_build_end(in->w);
-}
-
-/* The program's own region (one per program name), then the MPI functions called. */
-static int write_regions(struct trlogin *in)
-{
-	int rc = 0;
-
-	for (uint32_t i = 0; i < in->nlogs && rc == 0; i++) {
-		struct log *l = &in->logs[i];
-		uint32_t j = 0;
-
-		while (j < i && strcmp(in->logs[j].program, l->program))
-			j++;
-		if (j < i) {
-			l->root_region = in->logs[j].root_region;
-			continue;
-		}
-		l->root_region = in->nregions++;
-		rc = write_region(in, l->root_region, l->program[0] ? l->program : "program", LS_R_CPU, "user");
-	}
-	for (int fn = 0; fn < TRLOG_NFN && rc == 0; fn++) {
-		enum ls_role role;
-
-		if (!in->fn_used[fn])
-			continue;
-		role = ls_role_by_name(trlog_fn_name[fn], NULL);
-		in->fn_region[fn] = in->nregions++;
-		for (size_t k = 0; trlog_fn_name[fn][4 + k] && k < sizeof(in->fn_op[fn]) - 1; k++)
-			in->fn_op[fn][k] = (char)tolower((unsigned char)trlog_fn_name[fn][4 + k]);
-		rc = write_region(in, in->fn_region[fn], trlog_fn_name[fn], role == LS_R_UNKNOWN ? LS_R_MPI_OTHER : role,
-				  "mpi");
-	}
-	return rc;
-}
-
 static int write_comms(struct trlogin *in)
 {
 	char name[48];
@@ -180,8 +129,10 @@ static int write_definitions(struct trlogin *in, const char *source, const struc
 		rc = write_process(in, &in->logs[i]);
 	for (uint32_t i = 0; i < in->nlogs && rc == 0; i++)
 		rc = write_streams(in, &in->logs[i]);
+	for (uint32_t i = 0; i < in->nlogs && rc == 0; i++)
+		rc = trlog_cuda_streams(in, &in->logs[i]);
 	if (rc == 0)
-		rc = write_regions(in);
+		rc = trlog_write_regions(in);
 	return rc < 0 ? rc : write_comms(in);
 }
 

@@ -9,6 +9,7 @@
 #include "../../libstream/front.h"
 #include "../../libstream/idmap.h"
 #include "../../libstream/mp.h"
+#include "../../libstream/schema.h"
 #include "trlog.h"
 
 /* A position in a log, for decoding one record's fields. */
@@ -22,12 +23,29 @@ uint64_t cur_uint(struct cur *c);
 uint32_t cur_array(struct cur *c);
 /* A string into buf[0..n) (cut to fit). */
 void cur_str(struct cur *c, char *buf, size_t n);
+/* A string, malloc'd; NULL (c->bad where it is no string) otherwise. */
+char *cur_strdup(struct cur *c);
 void cur_skip(struct cur *c);
 
 /* One process's clock against rank 0's, measured at MPI_Init and MPI_Finalize. */
 struct sync {
 	bool have;
 	int64_t t, offset, rtt;
+};
+
+/* A GPU stream of a log: CUPTI's context and stream, the stream id it is written as. */
+struct gpu_stream {
+	uint32_t ctx, stream, device, id;
+};
+
+/* What CUDA records of a correlation id said: the stream and event an API call refers to. */
+struct corr_ref {
+	uint32_t gpu;			/* index in the log's gpu streams, or UINT32_MAX */
+	int64_t event;			/* CUPTI's event id, or -1 */
+};
+
+struct gpu_context {
+	uint32_t ctx, device, null_stream;
 };
 
 struct log {
@@ -51,9 +69,26 @@ struct log {
 	uint32_t process, first_stream, root_region;
 	uint32_t *comm;			/* local comm number -> dense comm id (UINT32_MAX: none) */
 	uint32_t ncomm;
+	/* CUDA (cuda.c) */
+	char **names;			/* TRLOG_NAME by id */
+	uint32_t nnames, names_cap;
+	struct gpu_stream *gpu;
+	uint32_t ngpu, gpu_cap;
+	struct ls_idmap gpu_ix;		/* ctx << 32 | stream -> index in gpu */
+	struct gpu_context *ctxs;
+	uint32_t nctxs, ctxs_cap;
+	struct corr_ref *corr;
+	uint32_t ncorr, corr_cap;
+	struct ls_idmap corr_ix;	/* correlation id -> index in corr */
 	/* the clock correction (clock.c) */
 	long double drift;		/* ns of offset per ns */
 	int64_t offset_at, offset;	/* offset at offset_at */
+};
+
+struct region {
+	char *name;
+	enum ls_role role;
+	const char *paradigm, *dir;	/* static strings */
 };
 
 struct comm_def {
@@ -73,7 +108,9 @@ struct trlogin {
 	bool fn_used[TRLOG_NFN];
 	uint32_t fn_region[TRLOG_NFN];
 	char fn_op[TRLOG_NFN][32];	/* a collective's operation: "allreduce" */
-	uint32_t nregions, nstreams;
+	struct region *regions;
+	uint32_t nregions, regions_cap, nstreams;
+	struct ls_idmap region_ix;	/* hash of paradigm and name -> region */
 	uint64_t newer_records, unknown_fns, comm_members_differ, cut, damaged, unended, ranks_missing;
 	uint64_t unknown_comms, drift_dropped;
 	int64_t origin;			/* the corrected time that becomes 0 */
@@ -88,6 +125,18 @@ struct trlogin {
 extern const char *const trlog_fn_name[TRLOG_NFN];
 extern const enum trlog_class trlog_fn_class[TRLOG_NFN];
 
+/* regions.c: the region of name and paradigm, made where new, into *id. Returns 0 or an error. */
+int trlog_region(struct trlogin *in, const char *name, enum ls_role role, const char *paradigm, const char *dir,
+		 uint32_t *id);
+int trlog_write_regions(struct trlogin *in);
+void trlog_regions_release(struct trlogin *in);
+
+/* cuda.c: a CUDA record at c (its type read) in the first pass; 0, LS_ERR_SYNTAX (damaged) or an error. */
+int trlog_cuda_look(struct trlogin *in, struct log *l, uint64_t type, struct cur *c);
+/* The GPU streams of l, declared to the front and written. */
+int trlog_cuda_streams(struct trlogin *in, struct log *l);
+void trlog_cuda_release(struct log *l);
+
 /* logs.c: open paths (logs or folders of them), map them, and read each log's header and records once. */
 int trlog_open(struct trlogin *in, const char *const *paths, int n);
 void trlog_close(struct trlogin *in);
@@ -99,5 +148,20 @@ int64_t trlog_time(const struct trlogin *in, const struct log *l, int64_t t);
 
 /* events.c: every log's records as events through the front. */
 int trlog_events(struct trlogin *in);
+
+/* Adding the events of one log (events.c, cuda.c). */
+struct adder {
+	struct trlogin *in;
+	const struct log *l;
+	uint64_t stream;
+	int rc;
+	uint32_t **ranges;		/* per thread: the NVTX ranges open, innermost last */
+	uint32_t *nranges, *ranges_cap;
+};
+
+/* An event at t (the log's clock) on a->stream; NULL where it is left out or failed (a->rc). */
+struct ls_event *trlog_add(struct adder *a, int64_t t, enum ls_kind kind);
+/* cuda.c: a CUDA record's events (its type read). */
+void trlog_cuda_events(struct adder *a, uint64_t type, struct cur *c);
 
 #endif
