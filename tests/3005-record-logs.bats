@@ -142,3 +142,23 @@ tr-read: $TMP/cut: 1 logs without their end (a process that did not exit normall
 	assert_success
 	assert_output --regexp '^tr-record [0-9]+\.[0-9]+\.[0-9]+$'
 }
+
+@test "tr-record's environment for the program: the MPI collector preloaded first, CUDA's injected where built" {
+	LD_PRELOAD= run --separate-stderr tr-record -o "$TMP/env" -- env
+	assert_success
+	assert_line "TR_RECORD_DIR=$TMP/env"
+	assert_line "LD_PRELOAD=$TOP/bin/../lib/tr/libtr-mpi.so"
+	if [ -e "$TOP/lib/tr/libtr-cuda.so" ]; then
+		assert_line "CUDA_INJECTION64_PATH=$TOP/bin/../lib/tr/libtr-cuda.so"
+		assert_line --regexp '^NVTX_INJECTION64_PATH=.*/libcupti\.so$'
+	fi
+	# another tool's injection is left alone, and said
+	if [ -e "$TOP/lib/tr/libtr-cuda.so" ]; then
+		CUDA_INJECTION64_PATH=/their/lib.so run --separate-stderr tr-record -o "$TMP/env2" -- env
+		assert_success
+		assert_line "CUDA_INJECTION64_PATH=/their/lib.so"
+		[ "$stderr" = "tr-record: CUDA_INJECTION64_PATH is set (/their/lib.so): CUDA is not recorded" ]
+	fi
+	# a program that calls neither MPI nor CUDA leaves no log
+	[ -z "$(ls "$TMP/env")" ]
+}
