@@ -63,7 +63,7 @@ COLLECTORS += lib/tr/libtr-cuda.so
 HELPERS += tests/helper/cupti-feed
 endif
 
-all: $(PROGRAMS) $(COLLECTORS) $(HELPERS)
+all: $(PROGRAMS) $(COLLECTORS) $(HELPERS) examples/imbalance
 ifeq ($(HAVE_CUPTI),)
 	@echo "no CUPTI at $(CUDA_HOME) (CUDA_HOME): the CUDA collector is not built; tr-record records MPI only"
 endif
@@ -257,6 +257,10 @@ bench/json-parse: bench/json-parse.c libstream/libstream.a
 bench-json: all bench/json-parse
 	bench/json
 
+# the program the example records, built as a user's would be
+examples/imbalance: examples/imbalance.c
+	$(MPICC) -std=gnu11 -O2 -g -Wall -o $@ $<
+
 example: all
 	pipelines/example.sh
 
@@ -282,7 +286,7 @@ uninstall:
 	-rmdir $(DESTDIR)$(PIPELINEDIR) $(DESTDIR)$(PREFIX)/share/tr 2>/dev/null
 
 clean:
-	rm -rf bin lib $(PROGRAMS) $(HELPERS) bench/json-parse tests/fuzz/out libstream/libstream.a formats/otf2/libotf2in.a \
+	rm -rf bin lib $(PROGRAMS) $(HELPERS) examples/imbalance bench/json-parse tests/fuzz/out libstream/libstream.a formats/otf2/libotf2in.a \
 		analysis/libanalysis.a formats/otf2/libotf2out.a formats/trlog/libtrlogin.a
 	find . -name '*.o' -delete -o -name '*.d' -delete
 

@@ -1,14 +1,36 @@
 #!/usr/bin/env bash
-# The main job on the bundled example: a Score-P-like OTF2 trace of a
-# 4-rank MPI + CUDA + OpenMP Jacobi run (written by bench/gen-otf2), read
-# into the record stream, checked, analysed for wait states and the
-# critical path, rated, and written back as an OTF2 archive with the
-# analysis as metrics. Grows with the analysis stages.
+# The main job on the bundled examples. First a real recording: the
+# project's own 4-rank MPI program examples/imbalance.c (out of balance
+# into a barrier, a late sender, an allreduce), run under mpirun with
+# tr-record, and its logs analysed: wait states, critical path, rating.
+# Then a Score-P-like OTF2 trace of a 4-rank MPI + CUDA + OpenMP Jacobi
+# run (written by bench/gen-otf2), read into the record stream, checked,
+# analysed, rated, and written back as an OTF2 archive with the analysis
+# as metrics. Grows with the analysis stages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PATH="$PWD/bin:$PWD/bench:$PATH"
 out=examples/out
 
+# 4 ranks on however many cores; as root (a container), Open MPI asks to be told so
+export OMPI_MCA_rmaps_base_oversubscribe=1
+if [ "$(id -u)" -eq 0 ]; then
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+rm -rf "$out/imbalance" "$out/imbalance.tr"
+mkdir -p "$out"
+echo "== a real run, recorded: mpirun -n 4 tr-record -o $out/imbalance -- examples/imbalance"
+mpirun -n 4 tr-record -o "$out/imbalance" -- examples/imbalance
+ls "$out/imbalance"
+echo "its logs as one stream (tr-read --stats), its wait states, critical path and rating:"
+tr-read --stats "$out/imbalance" | tr-deps | tr-clock | tr-waits | tr-critpath > "$out/imbalance.tr"
+tr-cat --check "$out/imbalance.tr"
+tr-rank -n 8 "$out/imbalance.tr"
+echo "(5 iterations: 30 ms of barrier waiting each, a 20 ms late sender, 40 ms in the allreduce:"
+echo " 0.15 s, 0.10 s and 0.20 s; MPI_Init is Open MPI's start-up, on the path as long as it lasts)"
+echo
+
+echo "== a Score-P-like trace of an MPI + CUDA + OpenMP run: bench/gen-otf2 -i 20"
 # examples/out holds only what this script writes
 rm -rf "$out/jacobi" "$out/jacobi.otf2" "$out/jacobi.def" "$out/jacobi.tr" \
 	"$out/jacobi-waits.tr" "$out/jacobi-analysed.tr" "$out/jacobi-analysed" \

@@ -117,3 +117,14 @@ ms() {
 	run bash -c "tr-cat -J '$TMP/fortran.tr' | jq -c 'select(.k == \"comm\") | .members' | sort"
 	assert_output "$(printf '%s\n' '[0,1,2,3]' '[0,2]' '[1,3]' '[]')"
 }
+
+@test "the README's example program: its barrier, late-sender and allreduce waiting as documented" {
+	mpirun -n 4 tr-record -o "$TMP/imbalance" -- "$TOP/examples/imbalance" 5
+	analyse "$TMP/imbalance"
+	# 5 iterations: 30 ms at the barrier, 20 ms late sender, 3 x 20 ms in the allreduce (examples/imbalance.c)
+	near "$(waited "$TMP/imbalance" wait_barrier)" 150000000
+	near "$(waited "$TMP/imbalance" late_sender)" 100000000
+	near "$(waited "$TMP/imbalance" wait_nxn)" 200000000
+	run bash -c "tr-rank --json '$TMP/imbalance.tr' | jq -r 'select(.k == \"rating\") | .name' | head -1"
+	assert_output imbalance
+}
