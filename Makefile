@@ -35,7 +35,7 @@ LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/defs.o libstream/ev
 OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o formats/otf2/vocab.o \
 	formats/otf2/errors.o
 TRLOGIN_OBJS = formats/trlog/trlogin.o formats/trlog/logs.o formats/trlog/clock.o formats/trlog/events.o \
-	formats/trlog/cuda.o formats/trlog/regions.o
+	formats/trlog/cuda.o formats/trlog/omp.o formats/trlog/regions.o
 OTF2OUT_OBJS = formats/otf2/otf2out.o formats/otf2/out_defs.o formats/otf2/out_events.o \
 	formats/otf2/out_metrics.o formats/otf2/vocab.o formats/otf2/errors.o
 ANALYSIS_OBJS = analysis/blame.o analysis/clock.o analysis/critpath.o analysis/deps.o analysis/edges.o \
@@ -52,6 +52,9 @@ COLLECTORS = lib/tr/libtr-log.so lib/tr/libtr-mpi.so
 CUDA_HOME ?= /usr/local/cuda
 CUPTI_LIB = $(CUDA_HOME)/lib64/libcupti.so
 HAVE_CUPTI := $(wildcard $(CUDA_HOME)/include/cupti.h)
+# OMPT's header (omp-tools.h): LLVM's, beside clang's own headers
+OMPT_INC ?= $(shell clang -print-resource-dir 2>/dev/null)/include
+HAVE_OMPT := $(wildcard $(OMPT_INC)/omp-tools.h)
 HELPERS = tests/helper/ls-unit tests/helper/an-unit tests/helper/libfault.so bench/ls-bench \
 	bench/gen-otf2 bench/otf2-read bench/record-calls tests/helper/trlog-skew tests/helper/mpi-patterns tests/helper/mpi-patterns-f
 MAN1 = doc/tr-cat.1 doc/tr-read.1 doc/tr-deps.1 doc/tr-clock.1 doc/tr-waits.1 doc/tr-critpath.1 doc/tr-rank.1 \
@@ -62,10 +65,17 @@ ifneq ($(HAVE_CUPTI),)
 COLLECTORS += lib/tr/libtr-cuda.so
 HELPERS += tests/helper/cupti-feed
 endif
+ifneq ($(HAVE_OMPT),)
+COLLECTORS += lib/tr/libtr-omp.so
+HELPERS += tests/helper/omp-patterns
+endif
 
 all: $(PROGRAMS) $(COLLECTORS) $(HELPERS) examples/imbalance
 ifeq ($(HAVE_CUPTI),)
-	@echo "no CUPTI at $(CUDA_HOME) (CUDA_HOME): the CUDA collector is not built; tr-record records MPI only"
+	@echo "no CUPTI at $(CUDA_HOME) (CUDA_HOME): the CUDA collector is not built; tr-record does not record CUDA"
+endif
+ifeq ($(HAVE_OMPT),)
+	@echo "no omp-tools.h at $(OMPT_INC) (OMPT_INC): the OpenMP collector is not built; tr-record does not record OpenMP"
 endif
 
 # The collectors tr-record loads into the recorded program (so built
@@ -91,6 +101,9 @@ lib/tr/libtr-mpi.so: $(RECORD_MPI_SRCS) record/mpi/mpirec.h lib/tr/libtr-log.so
 lib/tr/libtr-cuda.so: $(RECORD_CUDA_SRCS) record/cuda/cudarec.h lib/tr/libtr-log.so
 	$(CC) $(RECORD_FLAGS) -I$(CUDA_HOME)/include -shared -o $@ $(RECORD_CUDA_SRCS) $(RECORD_LINK) \
 		-L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcupti
+
+lib/tr/libtr-omp.so: record/omp/ompt.c lib/tr/libtr-log.so
+	$(CC) $(RECORD_FLAGS) -idirafter $(OMPT_INC) -shared -o $@ record/omp/ompt.c $(RECORD_LINK)
 
 # the CUDA collector's record handling fed CUPTI's structs, without a GPU (tests/3006)
 tests/helper/cupti-feed: tests/helper/cupti-feed.c record/cuda/activity.c record/cuda/api.c $(RECORD_LOG_SRCS) \
@@ -155,6 +168,9 @@ bench/record-calls: bench/record-calls.c
 MPIFC ?= mpif90
 tests/helper/mpi-patterns: tests/programs/mpi-patterns.c
 	$(MPICC) -std=gnu11 -O2 -g -Wall -o $@ $<
+
+tests/helper/omp-patterns: tests/programs/omp-patterns.c
+	clang -std=gnu11 -O2 -g -Wall -fopenmp -o $@ $<
 
 tests/helper/mpi-patterns-f: tests/programs/mpi-patterns.f90
 	$(MPIFC) -O2 -g -Wall -o $@ $<

@@ -26,6 +26,7 @@
 #define LIBDIR_FROM_BIN "../lib/tr"
 #define MPI_COLLECTOR "libtr-mpi.so"
 #define CUDA_COLLECTOR "libtr-cuda.so"
+#define OMP_COLLECTOR "libtr-omp.so"
 
 static void usage(FILE *to)
 {
@@ -264,6 +265,9 @@ int main(int argc, char **argv)
 		tool_error("cannot set the environment: %s", strerror(errno));
 		return 1;
 	}
+	/* preloaded: OpenMP's (where built) after MPI's, both before what was there */
+	if (collector(OMP_COLLECTOR, lib, sizeof(lib), false) && preload(lib) < 0)
+		return 1;
 	if (!collector(MPI_COLLECTOR, lib, sizeof(lib), true) || preload(lib) < 0)
 		return 1;
 	if (inject_cuda() < 0) {

@@ -406,24 +406,25 @@ static void range_events(struct adder *a, struct cur *c)
 	uint64_t thread = cur_uint(c);
 	int64_t t = cur_int(c), id = cur_int(c);
 	const char *name = name_of(a->l, id);
+	struct thread_state *th;
 	struct ls_event *ev;
 	uint32_t region;
 
 	if (c->bad)
 		return;
 	a->stream = a->l->first_stream + thread;
+	th = &a->threads[thread];
 	if (name) {
 		region = region_of(a, name, "user");
-		if (ls_vec_room(&a->ranges[thread], &a->ranges_cap[thread], a->nranges[thread],
-				sizeof(**a->ranges)) < 0) {
+		if (ls_vec_room(&th->ranges, &th->ranges_cap, th->nranges, sizeof(*th->ranges)) < 0) {
 			a->rc = LS_ERR_NOMEM;
 			return;
 		}
-		a->ranges[thread][a->nranges[thread]++] = region;
+		th->ranges[th->nranges++] = region;
 		if ((ev = trlog_add(a, t, LS_K_ENTER)))
 			ev->region = region;
-	} else if (a->nranges[thread]) {
-		region = a->ranges[thread][--a->nranges[thread]];
+	} else if (th->nranges) {
+		region = th->ranges[--th->nranges];
 		if ((ev = trlog_add(a, t, LS_K_LEAVE)))
 			ev->region = region;
 	}

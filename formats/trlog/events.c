@@ -193,10 +193,10 @@ static void call(struct adder *a, struct cur *c)
 static int log_events(struct trlogin *in, const struct log *l)
 {
 	size_t at = l->body, threads = l->nthreads ? l->nthreads : 1;
-	struct adder a = { in, l, l->first_stream, 0, calloc(threads, sizeof(uint32_t *)),
-			   calloc(threads, sizeof(uint32_t)), calloc(threads, sizeof(uint32_t)) };
+	struct adder a = { in, l, l->first_stream, 0, calloc(threads, sizeof(struct thread_state)), INT64_MIN,
+			   INT64_MIN, 0, LS_IDMAP_INIT, 0 };
 
-	if (!a.ranges || !a.nranges || !a.ranges_cap)
+	if (!a.threads)
 		a.rc = LS_ERR_NOMEM;
 	add_region(&a, l->start, LS_K_ENTER, l->root_region);
 	while (at < l->end && a.rc == 0) {
@@ -211,13 +211,14 @@ static int log_events(struct trlogin *in, const struct log *l)
 			call(&a, &c);
 		else if (type >= TRLOG_NAME && type <= TRLOG_RANGE)
 			trlog_cuda_events(&a, type, &c);
+		else if (type == TRLOG_OMP)
+			trlog_omp_events(&a, &c);
 		at += (size_t)k;
 	}
-	for (size_t i = 0; a.ranges && i < threads; i++)
-		free(a.ranges[i]);
-	free(a.ranges);
-	free(a.nranges);
-	free(a.ranges_cap);
+	for (size_t i = 0; a.threads && i < threads; i++)
+		free(a.threads[i].ranges);
+	free(a.threads);
+	ls_idmap_release(&a.locks);
 	a.stream = l->first_stream;
 	add_region(&a, l->end_t, LS_K_LEAVE, l->root_region);
 	if (a.rc < 0)

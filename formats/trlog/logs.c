@@ -322,6 +322,8 @@ static int first_look(struct trlogin *in, struct log *l, struct cur *c)
 	case TRLOG_GPU_EVENT:
 	case TRLOG_RANGE:
 		return trlog_cuda_look(in, l, type, c);
+	case TRLOG_OMP:
+		return trlog_omp_look(in, l, c);
 	default:
 		if (l->minor <= TRLOG_MINOR)
 			return LS_ERR_SYNTAX;

@@ -28,6 +28,22 @@ enum trlog_rec {
 	TRLOG_GPU_SYNC = 13,	/* [13, type, ctx, stream, event, t0, t1, corr]: what a synchronization waited for */
 	TRLOG_GPU_EVENT = 14,	/* [14, ctx, stream, event, corr]: a CUDA event recorded on a stream */
 	TRLOG_RANGE = 15,	/* [15, thread, t, name]: an NVTX range pushed; name -1: popped */
+	/* OpenMP, through OMPT */
+	TRLOG_OMP = 16,		/* [16, thread, t, what, a, b]: an OpenMP event (TRLOG_OMP_*) */
+};
+
+/*
+ * TRLOG_OMP events, with their a and b: a team forked (a: the threads
+ * asked for) and joined, on the thread that encountered the parallel
+ * construct; a thread's implicit task begins (a: its index in the team)
+ * and ends; a barrier begins and ends (a: 1 explicit, 0 implicit); a
+ * lock is waited for, acquired, released (a: the lock, b: 1 a critical
+ * section, 0 an OpenMP lock).
+ */
+enum {
+	TRLOG_OMP_FORK = 0, TRLOG_OMP_JOIN = 1, TRLOG_OMP_TASK_BEGIN = 2, TRLOG_OMP_TASK_END = 3,
+	TRLOG_OMP_BARRIER_BEGIN = 4, TRLOG_OMP_BARRIER_END = 5, TRLOG_OMP_LOCK_WAIT = 6,
+	TRLOG_OMP_LOCK_ACQUIRED = 7, TRLOG_OMP_LOCK_RELEASED = 8,
 };
 
 /* TRLOG_GPU_COPY kinds (CUPTI's CUpti_ActivityMemcpyKind) */

@@ -149,19 +149,36 @@ int64_t trlog_time(const struct trlogin *in, const struct log *l, int64_t t);
 /* events.c: every log's records as events through the front. */
 int trlog_events(struct trlogin *in);
 
-/* Adding the events of one log (events.c, cuda.c). */
+/* What the second pass keeps of a thread of the log being added. */
+struct thread_state {
+	uint32_t *ranges;		/* the NVTX ranges open, innermost last */
+	uint32_t nranges, ranges_cap;
+	bool lock_wait;			/* in omp_set_lock, waiting */
+	bool in_team;			/* in an OpenMP implicit task */
+	int64_t team_since;		/* ... since */
+};
+
+/* Adding the events of one log (events.c, cuda.c, omp.c). */
 struct adder {
 	struct trlogin *in;
 	const struct log *l;
 	uint64_t stream;
 	int rc;
-	uint32_t **ranges;		/* per thread: the NVTX ranges open, innermost last */
-	uint32_t *nranges, *ranges_cap;
+	struct thread_state *threads;	/* by thread number */
+	/* OpenMP (omp.c): the last join, the thread that forked, when it last left a barrier */
+	int64_t joined_at, released_at;
+	uint64_t forker;
+	struct ls_idmap locks;		/* OMPT's wait id -> the stream's lock */
+	uint32_t nlocks;
 };
 
 /* An event at t (the log's clock) on a->stream; NULL where it is left out or failed (a->rc). */
 struct ls_event *trlog_add(struct adder *a, int64_t t, enum ls_kind kind);
 /* cuda.c: a CUDA record's events (its type read). */
 void trlog_cuda_events(struct adder *a, uint64_t type, struct cur *c);
+
+/* omp.c: an OpenMP record ([16, thread, t, what, a, b]) in the first pass, and its events in the second. */
+int trlog_omp_look(struct trlogin *in, struct log *l, struct cur *c);
+void trlog_omp_events(struct adder *a, struct cur *c);
 
 #endif
