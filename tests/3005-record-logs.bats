@@ -143,11 +143,15 @@ tr-read: $TMP/cut: 1 logs without their end (a process that did not exit normall
 	assert_output --regexp '^tr-record [0-9]+\.[0-9]+\.[0-9]+$'
 }
 
-@test "tr-record's environment for the program: the MPI collector preloaded first, CUDA's injected where built" {
-	LD_PRELOAD= run --separate-stderr tr-record -o "$TMP/env" -- env
+@test "tr-record's environment for the program: the MPI and OpenMP collectors preloaded first, CUDA's injected where built" {
+	LD_PRELOAD=/their/lib.so run --separate-stderr tr-record -o "$TMP/env" -- env
 	assert_success
 	assert_line "TR_RECORD_DIR=$TMP/env"
-	assert_line "LD_PRELOAD=$TOP/bin/../lib/tr/libtr-mpi.so"
+	if [ -e "$TOP/lib/tr/libtr-omp.so" ]; then
+		assert_line "LD_PRELOAD=$TOP/bin/../lib/tr/libtr-mpi.so:$TOP/bin/../lib/tr/libtr-omp.so:/their/lib.so"
+	else
+		assert_line "LD_PRELOAD=$TOP/bin/../lib/tr/libtr-mpi.so:/their/lib.so"
+	fi
 	if [ -e "$TOP/lib/tr/libtr-cuda.so" ]; then
 		assert_line "CUDA_INJECTION64_PATH=$TOP/bin/../lib/tr/libtr-cuda.so"
 		assert_line --regexp '^NVTX_INJECTION64_PATH=.*/libcupti\.so$'
