@@ -63,7 +63,7 @@ MAN7 = doc/tr.7
 
 ifneq ($(HAVE_CUPTI),)
 COLLECTORS += lib/tr/libtr-cuda.so
-HELPERS += tests/helper/cupti-feed
+HELPERS += tests/helper/cupti-feed bench/cupti-records
 endif
 ifneq ($(HAVE_OMPT),)
 COLLECTORS += lib/tr/libtr-omp.so
@@ -104,6 +104,11 @@ lib/tr/libtr-cuda.so: $(RECORD_CUDA_SRCS) record/cuda/cudarec.h lib/tr/libtr-log
 
 lib/tr/libtr-omp.so: record/omp/ompt.c lib/tr/libtr-log.so
 	$(CC) $(RECORD_FLAGS) -idirafter $(OMPT_INC) -shared -o $@ record/omp/ompt.c $(RECORD_LINK)
+
+# the CUDA collector's cost per CUPTI record (bench/record)
+bench/cupti-records: bench/cupti-records.c record/cuda/activity.c $(RECORD_LOG_SRCS) record/cuda/cudarec.h \
+		record/log.h
+	$(CC) $(RECORD_FLAGS) -I$(CUDA_HOME)/include -o $@ $(filter %.c,$^) -lpthread
 
 # the CUDA collector's record handling fed CUPTI's structs, without a GPU (tests/3006)
 tests/helper/cupti-feed: tests/helper/cupti-feed.c record/cuda/activity.c record/cuda/api.c $(RECORD_LOG_SRCS) \

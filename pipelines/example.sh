@@ -12,8 +12,9 @@ cd "$(dirname "$0")/.."
 PATH="$PWD/bin:$PWD/bench:$PATH"
 out=examples/out
 
-# 4 ranks on however many cores; as root (a container), Open MPI asks to be told so
-export OMPI_MCA_rmaps_base_oversubscribe=1
+# 4 ranks on however many cores (waiting ranks yield theirs); as root (a container),
+# Open MPI asks to be told so
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
 if [ "$(id -u)" -eq 0 ]; then
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi

@@ -10,7 +10,7 @@ setup() {
 	gen-otf2 -r 2 -t 2 -i 3 "$TMP/trace"
 	# tr-record(1)'s ./app, under mpirun (as root in containers)
 	cp "$TOP/tests/helper/mpi-patterns" "$TMP/app"
-	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
 }
 
 teardown() {

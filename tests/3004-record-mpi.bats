@@ -11,7 +11,7 @@ DELAY_MS=200
 setup() {
 	TMP=$(mktemp -d)
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-	export OMPI_MCA_rmaps_base_oversubscribe=1
+	export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
 }
 
 teardown() {

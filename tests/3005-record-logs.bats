@@ -7,7 +7,7 @@ load common
 
 setup_file() {
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-	export OMPI_MCA_rmaps_base_oversubscribe=1
+	export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
 	REC="$BATS_FILE_TMPDIR/run"
 	mpirun -n 4 tr-record -o "$REC" -- mpi-patterns nonblocking 200
 	export REC

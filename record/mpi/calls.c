@@ -39,7 +39,7 @@ void rec_call_plain(int fn, int64_t t0, int64_t t1)
 
 void rec_call_send(int fn, int64_t t0, int64_t t1, MPI_Comm comm, int dest, int tag, int64_t bytes)
 {
-	int64_t local = rec_comm(comm), peer = rec_world_rank(comm, dest);
+	int64_t peer, local = rec_comm_peer(comm, dest, &peer);
 	struct ls_buf *b = head(fn, t0, t1, 4);
 
 	if (!b)
@@ -59,12 +59,15 @@ struct msg {
 	int64_t peer, tag, bytes;
 };
 
-static struct msg received(MPI_Comm comm, const MPI_Status *st)
+static struct msg received(MPI_Comm comm, const MPI_Status *st, int64_t *local)
 {
+	struct msg m = { TRLOG_NO_RANK, st->MPI_TAG, 0 };
 	int count = 0;
 
 	PMPI_Get_count(st, MPI_BYTE, &count);
-	return (struct msg){ rec_world_rank(comm, st->MPI_SOURCE), st->MPI_TAG, count > 0 ? count : 0 };
+	m.bytes = count > 0 ? count : 0;
+	*local = rec_comm_peer(comm, st->MPI_SOURCE, &m.peer);
+	return m;
 }
 
 static void enc_msg(struct ls_buf *b, const struct msg *m)
@@ -76,8 +79,8 @@ static void enc_msg(struct ls_buf *b, const struct msg *m)
 
 void rec_call_recv(int fn, int64_t t0, int64_t t1, MPI_Comm comm, const MPI_Status *st)
 {
-	int64_t local = rec_comm(comm);
-	struct msg m = received(comm, st);
+	int64_t local;
+	struct msg m = received(comm, st, &local);
 	struct ls_buf *b = head(fn, t0, t1, 4);
 
 	if (!b)
@@ -90,8 +93,8 @@ void rec_call_recv(int fn, int64_t t0, int64_t t1, MPI_Comm comm, const MPI_Stat
 void rec_call_sendrecv(int fn, int64_t t0, int64_t t1, MPI_Comm comm, int dest, int sendtag,
 		       int64_t sent, const MPI_Status *st)
 {
-	int64_t local = rec_comm(comm), peer = rec_world_rank(comm, dest);
-	struct msg m = received(comm, st);
+	int64_t peer, local = rec_comm_peer(comm, dest, &peer);
+	struct msg m = received(comm, st, &local);
 	struct ls_buf *b = head(fn, t0, t1, 7);
 
 	if (!b)
@@ -107,7 +110,7 @@ void rec_call_sendrecv(int fn, int64_t t0, int64_t t1, MPI_Comm comm, int dest, 
 void rec_call_isend(int fn, int64_t t0, int64_t t1, MPI_Comm comm, int dest, int tag, int64_t bytes,
 		    MPI_Request req)
 {
-	int64_t local = rec_comm(comm), peer = rec_world_rank(comm, dest);
+	int64_t peer, local = rec_comm_peer(comm, dest, &peer);
 	uint64_t id = rec_req_new(req, TRLOG_REQ_SEND, comm, peer, tag, bytes);
 	struct ls_buf *b = head(fn, t0, t1, 5);
 
@@ -136,7 +139,7 @@ void rec_call_irecv(int fn, int64_t t0, int64_t t1, MPI_Comm comm, MPI_Request r
 
 void rec_call_coll(int fn, int64_t t0, int64_t t1, MPI_Comm comm, int root, int64_t sent, int64_t recvd)
 {
-	int64_t local = rec_comm(comm), r = root < 0 ? TRLOG_NO_RANK : rec_world_rank(comm, root);
+	int64_t r, local = rec_comm_peer(comm, root, &r);
 	struct ls_buf *b = head(fn, t0, t1, 4);
 
 	if (!b)
@@ -151,7 +154,7 @@ void rec_call_coll(int fn, int64_t t0, int64_t t1, MPI_Comm comm, int root, int6
 void rec_call_icoll(int fn, int64_t t0, int64_t t1, MPI_Comm comm, int root, int64_t sent, int64_t recvd,
 		    MPI_Request req)
 {
-	int64_t local = rec_comm(comm), r = root < 0 ? TRLOG_NO_RANK : rec_world_rank(comm, root);
+	int64_t r, local = rec_comm_peer(comm, root, &r);
 	uint64_t id = rec_req_new(req, TRLOG_REQ_COLL, comm, TRLOG_NO_RANK, 0, 0);
 	struct ls_buf *b = head(fn, t0, t1, 5);
 
@@ -194,14 +197,17 @@ void rec_call_complete(int fn, int64_t t0, int64_t t1, int n, const MPI_Request 
 	for (int i = 0; i < n; i++) {
 		if (!(done[i] || tested) || !rec_req_get(reqs[i], &r))
 			continue;
-		int64_t local = rec_comm(r.comm);
+		struct msg m = { TRLOG_NO_RANK, 0, 0 };
+		int64_t local;
 
-		if (!done[i])
-			e[count] = (struct entry){ r.id, TRLOG_REQ_TESTED, local, { TRLOG_NO_RANK, 0, 0 } };
-		else if (r.how == TRLOG_REQ_RECV)
-			e[count] = (struct entry){ r.id, TRLOG_REQ_RECV, local, received(r.comm, &st[i]) };
-		else
-			e[count] = (struct entry){ r.id, (uint64_t)r.how, local, { r.peer, r.tag, r.bytes } };
+		if (done[i] && r.how == TRLOG_REQ_RECV) {
+			m = received(r.comm, &st[i], &local);
+		} else {
+			local = rec_comm(r.comm);
+			if (done[i])
+				m = (struct msg){ r.peer, r.tag, r.bytes };
+		}
+		e[count] = (struct entry){ r.id, done[i] ? (uint64_t)r.how : TRLOG_REQ_TESTED, local, m };
 		if (done[i])
 			rec_req_done(reqs[i]);
 		count++;

@@ -5,6 +5,7 @@
  * its rank 0, sent to the others), so that tr-read tells one communicator
  * from another across the logs.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,11 @@ struct comm {
 	bool alive;
 };
 
+/*
+ * The table, under a lock for MPI_THREAD_MULTIPLE programs; never held
+ * across an MPI call that waits for other processes (making a key).
+ */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct comm *comms;
 static size_t ncomms, cap;
 static uint64_t made;		/* communicators this process made */
@@ -144,32 +150,54 @@ static void known(void)
 int64_t rec_comm(MPI_Comm comm)
 {
 	struct comm *c;
+	int64_t local;
 
 	if (comm == MPI_COMM_NULL)
 		return TRLOG_NO_RANK;
+	pthread_mutex_lock(&lock);
 	known();
-	if ((c = find(comm)))
-		return c->local;
+	local = (c = find(comm)) ? c->local : TRLOG_NO_RANK;
+	pthread_mutex_unlock(&lock);
 	/* made by a call not recorded: described, with a key of its own */
-	return rec_comm_made(MPI_COMM_NULL, comm, true);
+	return c ? local : rec_comm_made(MPI_COMM_NULL, comm, true);
 }
 
-int64_t rec_world_rank(MPI_Comm comm, int rank)
+/*
+ * The local number of the known communicator comm and the world rank of
+ * rank in it (TRLOG_NO_RANK for none), under one lock; false where comm
+ * is not known.
+ */
+static bool world_rank_of(MPI_Comm comm, int rank, int64_t *local, int64_t *world)
 {
 	struct comm *c;
 
-	if (rank == MPI_PROC_NULL || rank < 0)
-		return TRLOG_NO_RANK;
+	pthread_mutex_lock(&lock);
 	known();
-	if (!(c = find(comm)) && rec_comm(comm) >= 0)
-		c = find(comm);
-	if (!c)
+	if ((c = find(comm))) {
+		*local = c->local;
+		if (rank == MPI_PROC_NULL || rank < 0)
+			*world = TRLOG_NO_RANK;
+		else if (c->nremote)
+			*world = rank < c->nremote ? c->remote[rank] : TRLOG_NO_RANK;
+		else if (!c->world)
+			*world = rank;
+		else
+			*world = rank < c->n ? c->world[rank] : TRLOG_NO_RANK;
+	}
+	pthread_mutex_unlock(&lock);
+	return c != NULL;
+}
+
+int64_t rec_comm_peer(MPI_Comm comm, int rank, int64_t *world)
+{
+	int64_t local = TRLOG_NO_RANK;
+
+	*world = TRLOG_NO_RANK;
+	if (comm == MPI_COMM_NULL)
 		return TRLOG_NO_RANK;
-	if (c->nremote)
-		return rank < c->nremote ? c->remote[rank] : TRLOG_NO_RANK;
-	if (!c->world)
-		return rank;
-	return rank < c->n ? c->world[rank] : TRLOG_NO_RANK;
+	if (!world_rank_of(comm, rank, &local, world) && rec_comm(comm) >= 0)
+		world_rank_of(comm, rank, &local, world);
+	return local;
 }
 
 /*
@@ -204,19 +232,26 @@ static uint64_t inter_key(MPI_Comm comm, uint64_t mine)
 
 int64_t rec_comm_made(MPI_Comm parent, MPI_Comm newcomm, bool nonblocking)
 {
-	struct comm *c;
+	struct comm *c, *p;
+	int *members, *remote = NULL, n = 0, nremote = 0, world, inter = 0;
 	uint64_t key;
 	MPI_Group group;
-	int world, inter = 0;
+	int64_t local;
 
 	if (newcomm == MPI_COMM_NULL)
 		return TRLOG_NO_RANK;
-	known();
-	if ((c = find(newcomm)))	/* a handle MPI gave back again */
-		c->alive = false;
-	if (!(c = add(newcomm)))
-		return TRLOG_NO_RANK;
 	PMPI_Comm_rank(MPI_COMM_WORLD, &world);
+	PMPI_Comm_test_inter(newcomm, &inter);
+	PMPI_Comm_group(newcomm, &group);
+	members = world_ranks(group, &n);
+	PMPI_Group_free(&group);
+	if (inter) {
+		PMPI_Comm_remote_group(newcomm, &group);
+		remote = world_ranks(group, &nremote);
+		PMPI_Group_free(&group);
+	}
+	pthread_mutex_lock(&lock);
+	known();
 	key = ((uint64_t)(world + 1) << 32) | ++made;
 	if (nonblocking) {
 		/*
@@ -225,35 +260,43 @@ int64_t rec_comm_made(MPI_Comm parent, MPI_Comm newcomm, bool nonblocking)
 		 * before (they make them in one order). A communicator made by a
 		 * call not recorded has no parent: its key is this process's own.
 		 */
-		struct comm *p = parent == MPI_COMM_NULL ? NULL : find(parent);
-
+		p = parent == MPI_COMM_NULL ? NULL : find(parent);
 		key = p ? (uint64_t)1 << 63 | ((p->key * 0x9e3779b97f4a7c15u + ++p->idups) >> 1)
 			: (uint64_t)1 << 62 | key;
 	}
-	PMPI_Comm_test_inter(newcomm, &inter);
-	PMPI_Comm_group(newcomm, &group);
-	c->world = world_ranks(group, &c->n);
-	PMPI_Group_free(&group);
-	if (inter) {
-		PMPI_Comm_remote_group(newcomm, &group);
-		c->remote = world_ranks(group, &c->nremote);
-		PMPI_Group_free(&group);
-	}
-	if (!nonblocking)
+	pthread_mutex_unlock(&lock);
+	if (!nonblocking)	/* with the other members: no lock held */
 		key = inter ? inter_key(newcomm, key) : intra_key(newcomm, key);
+	pthread_mutex_lock(&lock);
+	if ((c = find(newcomm)))	/* a handle MPI gave back again */
+		c->alive = false;
+	if (!(c = add(newcomm))) {
+		pthread_mutex_unlock(&lock);
+		free(members);
+		free(remote);
+		return TRLOG_NO_RANK;
+	}
+	c->world = members;
+	c->n = n;
+	c->remote = remote;
+	c->nremote = nremote;
 	c->key = key;
 	describe(c, key);
-	return c->local;
+	local = c->local;
+	pthread_mutex_unlock(&lock);
+	return local;
 }
 
 void rec_comm_freed(MPI_Comm comm)
 {
-	struct comm *c = find(comm);
+	struct comm *c;
 
-	if (c && c->local > TRLOG_COMM_SELF) {
+	pthread_mutex_lock(&lock);
+	if ((c = find(comm)) && c->local > TRLOG_COMM_SELF) {
 		c->alive = false;
 		free(c->world);
 		free(c->remote);
 		c->world = c->remote = NULL;
 	}
+	pthread_mutex_unlock(&lock);
 }

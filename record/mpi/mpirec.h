@@ -27,8 +27,12 @@
  */
 int64_t rec_comm(MPI_Comm comm);
 
-/* The world rank of rank in comm (of its remote group, for an intercommunicator); TRLOG_NO_RANK for MPI_PROC_NULL or none. */
-int64_t rec_world_rank(MPI_Comm comm, int rank);
+/*
+ * rec_comm(comm), and in *world the world rank of rank in comm (of its
+ * remote group, for an intercommunicator): TRLOG_NO_RANK for
+ * MPI_PROC_NULL or none. One look at the table, for every call's record.
+ */
+int64_t rec_comm_peer(MPI_Comm comm, int rank, int64_t *world);
 
 /*
  * A communicator comm made from parent (or MPI_COMM_NULL for this

@@ -4,10 +4,14 @@
  * its status), by handle, in an open-addressed table. A handle is freed by
  * its completion and may come back for the next request.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mpirec.h"
+
+/* Threads of an MPI_THREAD_MULTIPLE program post and complete requests at once. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct slot {
 	bool used;
@@ -74,31 +78,41 @@ static int grow(void)
 
 uint64_t rec_req_new(MPI_Request h, int how, MPI_Comm comm, int64_t peer, int64_t tag, int64_t bytes)
 {
-	struct rec_req r = { next_id, how, comm, peer, tag, bytes };
+	uint64_t id = 0;
 
-	if (h == MPI_REQUEST_NULL || ((nused + 1) * 2 > nslots && grow() < 0))
-		return 0;
-	put(h, &r);
-	return next_id++;
+	pthread_mutex_lock(&lock);
+	if (h != MPI_REQUEST_NULL && ((nused + 1) * 2 <= nslots || grow() == 0)) {
+		struct rec_req r = { next_id, how, comm, peer, tag, bytes };
+
+		put(h, &r);
+		id = next_id++;
+	}
+	pthread_mutex_unlock(&lock);
+	return id;
 }
 
 bool rec_req_get(MPI_Request h, struct rec_req *out)
 {
-	struct slot *s = h == MPI_REQUEST_NULL ? NULL : lookup(h);
+	struct slot *s;
 
-	if (s)
+	pthread_mutex_lock(&lock);
+	if ((s = h == MPI_REQUEST_NULL ? NULL : lookup(h)))
 		*out = s->req;
+	pthread_mutex_unlock(&lock);
 	return s != NULL;
 }
 
-/* Take slot i out, moving back the ones after it that probed past it. */
+/* Take h's slot out, moving back the ones after it that probed past it. */
 void rec_req_done(MPI_Request h)
 {
-	struct slot *s = h == MPI_REQUEST_NULL ? NULL : lookup(h);
+	struct slot *s;
 	size_t i, j;
 
-	if (!s)
+	pthread_mutex_lock(&lock);
+	if (!(s = h == MPI_REQUEST_NULL ? NULL : lookup(h))) {
+		pthread_mutex_unlock(&lock);
 		return;
+	}
 	i = (size_t)(s - slots);
 	slots[i].used = false;
 	nused--;
@@ -112,4 +126,5 @@ void rec_req_done(MPI_Request h)
 			i = j;
 		}
 	}
+	pthread_mutex_unlock(&lock);
 }
