@@ -56,6 +56,7 @@ static void report(const char *input, const struct an_deps_stats *st, bool stats
 		{ g->order, "GPU dependencies that ended after their work began (clock skew)" },
 		{ st->omp.outside, "OpenMP team events or barriers outside a known team" },
 		{ st->omp.open, "OpenMP barriers some team thread never left" },
+		{ st->omp.lock_ids, "lock events without a lock id below 2^40, left out" },
 	};
 
 	tool_report_counts(input, odd, sizeof(odd) / sizeof(odd[0]));

@@ -239,3 +239,11 @@ tr-deps: <stdin>: 1 waits on CUDA events never recorded"
 	run jq -rs '[([.[] | select(.k == "wait" or .k == "idle") | .dur] | add), ([.[] | select(.k == "blame") | .ns] | add)] | .[0] == .[1]' "$BATS_TEST_TMPDIR/an.ndjson"
 	assert_output true
 }
+
+@test "OpenMP: a lock whose id is 2^40 or more is left out, and said (tr-deps keys locks by process and id)" {
+	run --separate-stderr bash -c "cat '$DATA/cuda/defs.ndjson' '$DATA/cuda/openmp.ndjson' |
+		sed 's/\"lock\":1/\"lock\":1099511627776/' | tr-deps -J | jq -c 'select(.k == \"edge\" and .type == \"lock\")'"
+	assert_success
+	assert_output ""
+	[ "$stderr" = "tr-deps: <stdin>: 3 lock events without a lock id below 2^40, left out" ]
+}

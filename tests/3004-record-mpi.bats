@@ -116,6 +116,15 @@ ms() {
 	near "$(waited "$TMP/fortran" wait_barrier)" "$(ms 1)"
 	run bash -c "tr-cat -J '$TMP/fortran.tr' | jq -c 'select(.k == \"comm\") | .members' | sort"
 	assert_output "$(printf '%s\n' '[0,1,2,3]' '[0,2]' '[1,3]' '[]')"
+	# and the rest of the Fortran entry points: each call as often as the program made it
+	run bash -c "tr-cat -J '$TMP/fortran.tr' | jq -rs '(map(select(.k == \"region\")) | map({key: (.id | tostring), value: .name}) | from_entries) as \$n | .[] | select(.k == \"enter\") | \$n[.r | tostring]' | sort | uniq -c | tr -s ' '"
+	assert_line " 4 MPI_Allgather"
+	assert_line " 4 MPI_Gather"
+	assert_line " 1 MPI_Waitany"
+	assert_line --regexp '^ [0-9]+ MPI_Test$'
+	# the message rank 0 tested for came from rank 1, tag 5
+	run bash -c "tr-cat -J '$TMP/fortran.tr' | jq -r 'select(.k == \"recv\" and .tag == 5) | \"\\(.s) \\(.peer)\"'"
+	assert_output "0 1"
 }
 
 @test "the README's example program: its barrier, late-sender and allreduce waiting as documented" {

@@ -106,8 +106,10 @@ static int lock_event(struct an_omp *o, const struct ls_record *rec,
 	uint32_t i;
 	int rc;
 
-	if (ls_get_u64(rec, LS_F_LOCK, &lock) < 0 || !ls_key_pair(ev->proc, lock, &key))
+	if (ls_get_u64(rec, LS_F_LOCK, &lock) < 0 || !ls_key_pair(ev->proc, lock, &key)) {
+		o->st.lock_ids++;
 		return 0;
+	}
 	if (!ls_idmap_get(&o->lock_ix, key, &i)) {
 		if (ls_vec_room(&o->locks, &o->locks_cap, o->nlocks, sizeof(*o->locks)) < 0 ||
 		    (rc = ls_idmap_put(&o->lock_ix, key, o->nlocks)) < 0)

@@ -50,6 +50,7 @@ struct an_team {
 
 struct an_omp_stats {
 	uint64_t outside;	/* team events and barriers outside any team */
+	uint64_t lock_ids;	/* lock events whose lock is no id below 2^40: left out */
 	uint64_t open;		/* barrier instances some member never left */
 };
 

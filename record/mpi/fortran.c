@@ -7,15 +7,17 @@
  * not wrapped.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "../log.h"
 #include "mpirec.h"
 
 typedef MPI_Fint F;
 
-/* Open MPI's Fortran MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE (weak: absent elsewhere). */
+/* Open MPI's Fortran MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, MPI_IN_PLACE (weak: absent elsewhere). */
 extern F mpi_fortran_status_ignore_[] __attribute__((weak));
 extern F mpi_fortran_statuses_ignore_[] __attribute__((weak));
+extern F mpi_fortran_in_place_[] __attribute__((weak));
 
 #define STATUS_WORDS (sizeof(MPI_Status) / sizeof(F) + 1)
 
@@ -31,7 +33,13 @@ void pmpi_isend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *req,
 void pmpi_irecv_(void *buf, F *count, F *type, F *source, F *tag, F *comm, F *req, F *ierr);
 void pmpi_wait_(F *req, F *status, F *ierr);
 void pmpi_waitall_(F *n, F *reqs, F *statuses, F *ierr);
+void pmpi_waitany_(F *n, F *reqs, F *index, F *status, F *ierr);
+void pmpi_test_(F *req, F *flag, F *status, F *ierr);
 void pmpi_barrier_(F *comm, F *ierr);
+void pmpi_gather_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root, F *comm, F *ierr);
+void pmpi_scatter_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root, F *comm, F *ierr);
+void pmpi_allgather_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *ierr);
+void pmpi_alltoall_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *ierr);
 void pmpi_bcast_(void *buf, F *count, F *type, F *root, F *comm, F *ierr);
 void pmpi_reduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *root, F *comm, F *ierr);
 void pmpi_allreduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *ierr);
@@ -52,7 +60,13 @@ void mpi_isend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *req, 
 void mpi_irecv_(void *buf, F *count, F *type, F *source, F *tag, F *comm, F *req, F *ierr);
 void mpi_wait_(F *req, F *status, F *ierr);
 void mpi_waitall_(F *n, F *reqs, F *statuses, F *ierr);
+void mpi_waitany_(F *n, F *reqs, F *index, F *status, F *ierr);
+void mpi_test_(F *req, F *flag, F *status, F *ierr);
 void mpi_barrier_(F *comm, F *ierr);
+void mpi_gather_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root, F *comm, F *ierr);
+void mpi_scatter_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root, F *comm, F *ierr);
+void mpi_allgather_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *ierr);
+void mpi_alltoall_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *ierr);
 void mpi_bcast_(void *buf, F *count, F *type, F *root, F *comm, F *ierr);
 void mpi_reduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *root, F *comm, F *ierr);
 void mpi_allreduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *ierr);
@@ -211,6 +225,132 @@ out:
 	free(done);
 }
 
+/*
+ * Waitany and Test: one request completes, or none. The C handles are
+ * taken before the call: a Fortran handle's C request is gone after it.
+ */
+static MPI_Request *c_requests(const F *reqs, int n)
+{
+	MPI_Request *c = malloc(sizeof(*c) * (size_t)(n > 0 ? n : 1));
+
+	for (int i = 0; c && i < n; i++)
+		c[i] = PMPI_Request_f2c(reqs[i]);
+	return c;
+}
+
+static void one_done(int fn, int64_t t0, int64_t t1, int n, const MPI_Request *before, int done_at, const F *st,
+		     bool tested)
+{
+	MPI_Status *c = malloc(sizeof(*c) * (size_t)(n > 0 ? n : 1));
+	bool *done = calloc((size_t)(n > 0 ? n : 1), sizeof(*done));
+
+	if (c && done) {
+		if (done_at >= 0 && done_at < n) {
+			done[done_at] = true;
+			c[done_at] = c_status(st);
+		}
+		rec_call_complete(fn, t0, t1, n, before, done, c, tested);
+	}
+	free(c);
+	free(done);
+}
+
+void mpi_waitany_(F *n, F *reqs, F *index, F *status, F *ierr)
+{
+	int count = *n > 0 ? *n : 0;
+	F own[STATUS_WORDS], *st = status_ignored(status) ? own : status;
+	MPI_Request *before = c_requests(reqs, count);
+
+	if (!before) {
+		pmpi_waitany_(n, reqs, index, status, ierr);
+		return;
+	}
+	{
+		FCALL(pmpi_waitany_(n, reqs, index, st, ierr));
+		/* Fortran's index counts from 1 */
+		if (OK)
+			one_done(TRLOG_FN_WAITANY, t0, t1, count, before, *index == MPI_UNDEFINED ? -1 : *index - 1,
+				 st, false);
+	}
+	free(before);
+}
+
+void mpi_test_(F *req, F *flag, F *status, F *ierr)
+{
+	F own[STATUS_WORDS], *st = status_ignored(status) ? own : status;
+	MPI_Request before = PMPI_Request_f2c(*req);
+	FCALL(pmpi_test_(req, flag, st, ierr));
+
+	if (OK)
+		one_done(TRLOG_FN_TEST, t0, t1, 1, &before, *flag ? 0 : -1, st, true);
+}
+
+/* A Fortran send buffer's bytes: none where it is MPI_IN_PLACE. */
+static int64_t fsent(const void *sbuf, const F *count, const F *type)
+{
+	return sbuf == mpi_fortran_in_place_ ? 0 : fbytes(count, type);
+}
+
+static int frank(MPI_Comm c)
+{
+	int rank = -1;
+
+	PMPI_Comm_rank(c, &rank);
+	return rank;
+}
+
+static int fsize(MPI_Comm c)
+{
+	int size = 0;
+
+	PMPI_Comm_size(c, &size);
+	return size;
+}
+
+void mpi_gather_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root, F *comm, F *ierr)
+{
+	MPI_Comm c = PMPI_Comm_f2c(*comm);
+	bool is_root = frank(c) == *root;
+	int64_t sent = fsent(sbuf, scount, stype), recvd = is_root ? fbytes(rcount, rtype) * fsize(c) : 0;
+	FCALL(pmpi_gather_(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, ierr));
+
+	if (OK)
+		rec_call_coll(TRLOG_FN_GATHER, t0, t1, c, *root, sent, recvd);
+}
+
+void mpi_scatter_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root, F *comm, F *ierr)
+{
+	MPI_Comm c = PMPI_Comm_f2c(*comm);
+	bool is_root = frank(c) == *root;
+	int64_t sent = is_root ? fbytes(scount, stype) * fsize(c) : 0;
+	int64_t recvd = rbuf == mpi_fortran_in_place_ ? 0 : fbytes(rcount, rtype);
+	FCALL(pmpi_scatter_(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, ierr));
+
+	if (OK)
+		rec_call_coll(TRLOG_FN_SCATTER, t0, t1, c, *root, sent, recvd);
+}
+
+void mpi_allgather_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *ierr)
+{
+	MPI_Comm c = PMPI_Comm_f2c(*comm);
+	int64_t sent = fsent(sbuf, scount, stype), recvd = fbytes(rcount, rtype) * fsize(c);
+	FCALL(pmpi_allgather_(sbuf, scount, stype, rbuf, rcount, rtype, comm, ierr));
+
+	if (OK)
+		rec_call_coll(TRLOG_FN_ALLGATHER, t0, t1, c, -1, sent, recvd);
+}
+
+void mpi_alltoall_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *ierr)
+{
+	MPI_Comm c = PMPI_Comm_f2c(*comm);
+	int n = fsize(c);
+	int64_t sent = fsent(sbuf, scount, stype) * n, recvd = fbytes(rcount, rtype) * n;
+	FCALL(pmpi_alltoall_(sbuf, scount, stype, rbuf, rcount, rtype, comm, ierr));
+
+	if (OK)
+		rec_call_coll(TRLOG_FN_ALLTOALL, t0, t1, c, -1, sent, recvd);
+}
+
 void mpi_barrier_(F *comm, F *ierr)
 {
 	FCALL(pmpi_barrier_(comm, ierr));
@@ -222,9 +362,7 @@ void mpi_bcast_(void *buf, F *count, F *type, F *root, F *comm, F *ierr)
 {
 	MPI_Comm c = PMPI_Comm_f2c(*comm);
 	int64_t b = fbytes(count, type);
-	int rank = -1;
-
-	PMPI_Comm_rank(c, &rank);
+	int rank = frank(c);
 	FCALL(pmpi_bcast_(buf, count, type, root, comm, ierr));
 	if (OK)
 		rec_call_coll(TRLOG_FN_BCAST, t0, t1, c, *root, rank == *root ? b : 0, rank == *root ? 0 : b);
@@ -234,9 +372,7 @@ void mpi_reduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *root, F *c
 {
 	MPI_Comm c = PMPI_Comm_f2c(*comm);
 	int64_t b = fbytes(count, type);
-	int rank = -1;
-
-	PMPI_Comm_rank(c, &rank);
+	int rank = frank(c);
 	FCALL(pmpi_reduce_(sbuf, rbuf, count, type, op, root, comm, ierr));
 	if (OK)
 		rec_call_coll(TRLOG_FN_REDUCE, t0, t1, c, *root, b, rank == *root ? b : 0);

@@ -53,6 +53,7 @@ int main(int argc, char **argv)
 	struct mp_item it, key;
 	uint8_t chunk[65536];
 	size_t got;
+	int status;
 	FILE *f;
 
 	if (argc != 5 || !(f = fopen(argv[3], "rb"))) {
@@ -105,9 +106,12 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	if (!(f = fopen(argv[4], "wb")) || fwrite(out.p, 1, out.len, f) != out.len || fclose(f) != 0) {
+	status = !(f = fopen(argv[4], "wb")) || fwrite(out.p, 1, out.len, f) != out.len;
+	if ((f && fclose(f) != 0) || status) {
 		fprintf(stderr, "trlog-skew: cannot write %s\n", argv[4]);
-		return 1;
+		status = 1;
 	}
-	return 0;
+	free(in.p);
+	free(out.p);
+	return status;
 }

@@ -3,7 +3,9 @@
 ! sleeps DELAY ms (the first argument, 200 by default), then sends to
 ! rank 1 (a late sender); then the last rank sleeps into a barrier; then
 ! rank 0 sleeps, Isends to every rank, which Irecv and Waitall; then
-! every rank joins an Allreduce on a split communicator.
+! every rank joins an Allreduce on a split communicator; then, without
+! delays, an Allgather and a Gather, and rank 1 sends to rank 0, which
+! tests until the message is there, while rank 1 waits with Waitany.
 program mpi_patterns
   use mpi
   use iso_c_binding, only: c_int
@@ -15,8 +17,9 @@ program mpi_patterns
       integer(c_int) :: usleep
     end function usleep
   end interface
-  integer :: rank, size, ierr, x, y, r, n, half
-  integer :: reqs(64)
+  integer :: rank, size, ierr, x, y, r, n, half, idx
+  integer :: reqs(64), all(64)
+  logical :: flag
   integer :: delay
   character(len=16) :: arg
 
@@ -52,5 +55,17 @@ program mpi_patterns
   call MPI_Comm_split(MPI_COMM_WORLD, mod(rank, 2), rank, half, ierr)
   call MPI_Allreduce(x, y, 1, MPI_INTEGER, MPI_SUM, half, ierr)
   call MPI_Comm_free(half, ierr)
+  call MPI_Allgather(x, 1, MPI_INTEGER, all, 1, MPI_INTEGER, MPI_COMM_WORLD, ierr)
+  call MPI_Gather(x, 1, MPI_INTEGER, all, 1, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+  if (rank == 1) then
+    call MPI_Isend(x, 1, MPI_INTEGER, 0, 5, MPI_COMM_WORLD, reqs(1), ierr)
+    call MPI_Waitany(1, reqs, idx, MPI_STATUS_IGNORE, ierr)
+  else if (rank == 0) then
+    call MPI_Irecv(y, 1, MPI_INTEGER, 1, 5, MPI_COMM_WORLD, reqs(1), ierr)
+    flag = .false.
+    do while (.not. flag)
+      call MPI_Test(reqs(1), flag, MPI_STATUS_IGNORE, ierr)
+    end do
+  end if
   call MPI_Finalize(ierr)
 end program mpi_patterns
