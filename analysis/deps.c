@@ -6,7 +6,9 @@
 #include "../libstream/vec.h"
 #include "deps.h"
 #include "edges.h"
+#include "../libstream/roles.h"
 #include "mpi/coll.h"
+#include "mpi/icoll.h"
 #include "mpi/p2p.h"
 #include "trace.h"
 
@@ -14,6 +16,7 @@ struct an_deps {
 	struct an_trace tr;
 	struct an_p2p p2p;
 	struct an_coll coll;
+	struct an_icoll icoll;
 	struct an_offload gpu;
 	struct an_omp omp;
 	uint32_t *dep;		/* scratch: an_coll_deps of an instance */
@@ -32,6 +35,7 @@ struct an_deps *an_deps_new(struct ls_writer *w)
 	an_trace_init(&d->tr);
 	an_p2p_init(&d->p2p);
 	an_coll_init(&d->coll);
+	an_icoll_init(&d->icoll);
 	d->out = (struct an_edges){ .w = w, .defs = &d->tr.defs };
 	an_offload_init(&d->gpu, &d->tr, &d->out);
 	an_omp_init(&d->omp, &d->tr, &d->out);
@@ -87,12 +91,44 @@ static int message(struct an_deps *d, const struct ls_record *rec,
 	return an_edges_write(&d->out, other.ev, ev->id, LS_E_MSG);
 }
 
+/* A nonblocking collective posted (a coll_begin with a request, in an mpi_icoll activity). */
+static int coll_begin(struct an_deps *d, const struct ls_record *rec, const struct an_event *ev)
+{
+	const struct an_frame *top = an_stack_top(&d->tr.stacks[ev->s]);
+	uint64_t req;
+
+	if (!top || top->role != LS_R_MPI_ICOLL || ls_get_u64(rec, LS_F_REQ, &req) < 0)
+		return 0;
+	return an_icoll_post(&d->icoll, ev->proc, req,
+			     (struct an_icoll_post){ top->id, top->t, d->tr.defs.streams[ev->s].id });
+}
+
+/* ... and completed (a coll_end with its request): its part ends with the call it lies in. */
+static int icoll_end(struct an_deps *d, const struct ls_record *rec, const struct an_event *ev,
+		     uint64_t req, const char **why)
+{
+	uint32_t comm = comm_field(d, rec, why), root = LS_NONE;
+	const char *op = "";
+	uint32_t n = 0;
+
+	if (comm == LS_NONE)
+		return LS_ERR_SYNTAX;
+	if (ls_has(rec, LS_F_ROOT) && (root = process_field(d, rec, LS_F_ROOT, why)) == LS_NONE)
+		return LS_ERR_SYNTAX;
+	if (ls_has(rec, LS_F_OP) && ls_get_str(rec, LS_F_OP, &op, &n) < 0)
+		n = 0;
+	return an_icoll_complete(&d->icoll, ev->proc, req, ev->s, comm, root, ls_role_by_op(op, n));
+}
+
 /* A collective's end event names its comm and root: keep them on its frame. */
 static int coll_end(struct an_deps *d, const struct ls_record *rec,
 		    const struct an_event *ev, const char **why)
 {
 	struct an_frame *top = an_stack_top(&d->tr.stacks[ev->s]);
+	uint64_t req;
 
+	if (ls_get_u64(rec, LS_F_REQ, &req) == 0)
+		return icoll_end(d, rec, ev, req, why);
 	if (!top || !(an_role_collective(top->role) || an_role_world(top->role)))
 		return 0;
 	if ((top->a = comm_field(d, rec, why)) == LS_NONE)
@@ -112,9 +148,10 @@ static int instance_done(struct an_deps *d, struct an_coll_inst *inst)
 	uint32_t root = LS_NONE;
 	int rc;
 
-	if (ls_vec_room(&d->dep, &d->dep_cap, inst->n, sizeof(*d->dep)) < 0 ||
-	    ls_vec_room(&d->acts, &d->acts_cap, inst->n, sizeof(*d->acts)) < 0)
+	if (ls_vec_room(&d->dep, &d->dep_cap, inst->n, sizeof(*d->dep)) < 0)
 		return LS_ERR_NOMEM;
+	uint32_t nacts = 0;
+
 	an_coll_deps(inst, d->dep);
 	d->st.mixed += inst->mixed;
 	for (uint32_t i = 0; i < inst->n; i++) {
@@ -123,12 +160,21 @@ static int instance_done(struct an_deps *d, struct an_coll_inst *inst)
 			       LS_E_COLL)) < 0)
 			return rc;
 	}
-	for (uint32_t i = 0; i < inst->n; i++)
-		d->acts[i] = inst->m[i].enter;
+	/* the members' activities: a nonblocking one's post and the call that completed it */
+	if (ls_vec_room(&d->acts, &d->acts_cap, 2 * inst->n, sizeof(*d->acts)) < 0)
+		return LS_ERR_NOMEM;
+	for (uint32_t i = 0; i < inst->n; i++) {
+		d->acts[nacts++] = inst->m[i].enter;
+		if (inst->m[i].done_act != UINT64_MAX)
+			d->acts[nacts++] = inst->m[i].done_act;
+	}
 	if (inst->root != LS_NONE && grp->comm != LS_NONE)
 		root = d->tr.defs.comms[grp->comm].members[inst->root];
-	return an_edges_instance(&d->out, d->acts, inst->n, grp->comm, root);
+	return an_edges_instance(&d->out, d->acts, nacts, grp->comm, root);
 }
+
+static int member_left(struct an_deps *d, enum ls_role role, uint32_t comm, uint32_t root, uint32_t proc,
+		       const struct an_coll_member *m);
 
 /* A collective activity ends: its part in an instance is done. */
 static int coll_leave(struct an_deps *d, const struct an_frame *f,
@@ -136,19 +182,28 @@ static int coll_leave(struct an_deps *d, const struct an_frame *f,
 {
 	uint32_t comm = f->a ? f->a - 1 : LS_NONE, root = f->b ? f->b - 1 : LS_NONE;
 	struct an_coll_member m = { f->id, ev->id, f->t,
-				    d->tr.defs.streams[ev->s].id, false };
+				    d->tr.defs.streams[ev->s].id, false, UINT64_MAX };
+
+	return member_left(d, f->role, comm, root, ev->proc, &m);
+}
+
+/* A member's part (of shape role, on comm) ended: into its instance, which may be complete. */
+static int member_left(struct an_deps *d, enum ls_role role, uint32_t comm, uint32_t root, uint32_t proc,
+		       const struct an_coll_member *m)
+{
 	struct an_coll_part part;
 	struct an_coll_inst *inst;
+	uint64_t acts[2] = { m->enter, m->done_act };
 	int rc;
 
-	rc = an_coll_part(&d->coll, &d->tr.defs, f->role, comm, ev->proc, &part);
+	rc = an_coll_part(&d->coll, &d->tr.defs, role, comm, proc, &part);
 	if (rc == 0)
 		d->st.coll_alone++;
 	if (rc == 2)
-		return an_edges_instance(&d->out, &f->id, 1, comm, root);
+		return an_edges_instance(&d->out, acts, m->done_act == UINT64_MAX ? 1 : 2, comm, root);
 	if (rc <= 0)
 		return rc;
-	rc = an_coll_leave(&d->coll, &d->tr.defs, part, f->role, root, &m, &inst);
+	rc = an_coll_leave(&d->coll, &d->tr.defs, part, role, root, m, &inst);
 	if (rc <= 0)
 		return rc;
 	rc = instance_done(d, inst);
@@ -156,10 +211,26 @@ static int coll_leave(struct an_deps *d, const struct an_frame *f,
 	return rc;
 }
 
+/* The call f ended (ev): the nonblocking collectives it completed have their parts done. */
+static int icolls_left(struct an_deps *d, const struct an_frame *f, const struct an_event *ev)
+{
+	uint32_t n;
+	const struct an_icoll_done *done = an_icoll_ended(&d->icoll, ev->s, &n);
+	int rc = 0;
+
+	for (uint32_t i = 0; i < n && rc == 0; i++) {
+		struct an_coll_member m = { done[i].post.enter, ev->id, done[i].post.t, done[i].post.stream,
+					    false, f->id };
+
+		rc = member_left(d, done[i].shape, done[i].comm, done[i].root, ev->proc, &m);
+	}
+	return rc;
+}
+
 /* The events an_deps_take reads. */
 #define EVENTS_READ (LS_KIND_BIT(LS_K_ENTER) | LS_KIND_BIT(LS_K_LEAVE) | \
 		     LS_KIND_BIT(LS_K_SEND) | LS_KIND_BIT(LS_K_RECV) | \
-		     LS_KIND_BIT(LS_K_COLL_END) | LS_KIND_BIT(LS_K_FORK) | \
+		     LS_KIND_BIT(LS_K_COLL_BEGIN) | LS_KIND_BIT(LS_K_COLL_END) | LS_KIND_BIT(LS_K_FORK) | \
 		     LS_KIND_BIT(LS_K_JOIN) | LS_KIND_BIT(LS_K_TEAM_BEGIN) | \
 		     LS_KIND_BIT(LS_K_TEAM_END) | LS_KIND_BIT(LS_K_LOCK_ACQUIRE) | \
 		     LS_KIND_BIT(LS_K_LOCK_RELEASE))
@@ -193,6 +264,8 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 	case LS_K_LEAVE:
 		if (!(f = an_trace_leave(&d->tr, rec, &ev, &rc, why)))
 			return rc;
+		if ((rc = icolls_left(d, f, &ev)) < 0)
+			return rc;
 		if (an_role_collective(f->role) || an_role_world(f->role))
 			rc = coll_leave(d, f, &ev);
 		else if (an_offload_role(f->role))
@@ -201,6 +274,8 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 			rc = an_omp_barrier_leave(&d->omp, f, &ev);
 		an_stack_pop_to(&d->tr.stacks[ev.s], f);
 		return rc;
+	case LS_K_COLL_BEGIN:
+		return coll_begin(d, rec, &ev);
 	case LS_K_COLL_END:
 		return coll_end(d, rec, &ev, why);
 	case LS_K_SEND: case LS_K_RECV:
@@ -228,6 +303,7 @@ struct an_deps_stats an_deps_stats(const struct an_deps *d)
 	st.omp = d->omp.st;
 	memcpy(st.edges, d->out.count, sizeof(st.edges));
 	st.instances = d->out.instances;
+	st.unposted = d->icoll.unposted;
 	return st;
 }
 
@@ -236,6 +312,7 @@ void an_deps_free(struct an_deps *d)
 	if (!d)
 		return;
 	an_coll_release(&d->coll);
+	an_icoll_release(&d->icoll);
 	an_offload_release(&d->gpu);
 	an_omp_release(&d->omp);
 	an_p2p_release(&d->p2p);

@@ -26,6 +26,7 @@ struct an_deps_stats {
 	struct an_omp_stats omp;
 	uint64_t edges[LS_E__COUNT];	/* edges written, per type */
 	uint64_t instances;	/* collective instances written */
+	uint64_t unposted;	/* nonblocking collectives completed without a post known */
 };
 
 struct an_deps;

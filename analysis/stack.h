@@ -66,7 +66,7 @@ static inline bool an_role_mpi_blocking(enum ls_role r)
 static inline bool an_role_mpi_comm(enum ls_role r)
 {
 	return an_role_mpi_blocking(r) || r == LS_R_MPI_ISEND ||
-	       r == LS_R_MPI_IRECV;
+	       r == LS_R_MPI_IRECV || r == LS_R_MPI_ICOLL;
 }
 
 /* Collective operations over a communicator. */

@@ -5,6 +5,7 @@
 
 #include "../libstream/error.h"
 #include "../libstream/idmap.h"
+#include "../libstream/roles.h"
 #include "../libstream/vec.h"
 #include "blame.h"
 #include "gpu/waits.h"
@@ -23,7 +24,9 @@ struct an_act {
 	uint32_t inputs;	/* edges still to come, +1 while open */
 	uint32_t refs;		/* reasons to keep it: free at 0 */
 	uint8_t role;
+	uint8_t shape;		/* a call completing a nonblocking collective: its shape (a role), else 0 */
 	bool live, open;
+	bool icoll;		/* a nonblocking collective's post, or the call completing it */
 	/* its wait so far: the latest cause */
 	uint8_t pattern;
 	int64_t cause_t;	/* t0 while there is none */
@@ -403,7 +406,8 @@ static int edge(struct an_waits *a, const struct ls_record *rec, const char **wh
 		a->st.stray_edges++;
 		return 0;
 	}
-	candidate(a, w, a->acts[c].t0, from, c, coll_pattern(a->acts[w].role));
+	candidate(a, w, a->acts[c].t0, from, c,
+		  coll_pattern(a->acts[w].shape ? a->acts[w].shape : a->acts[w].role));
 	return 0;
 }
 
@@ -514,7 +518,7 @@ static int close_frame(struct an_waits *a, const struct an_frame *f,
 	if (sync_point(x->role))
 		a->time[ev->s].in_mpi--;
 	if (own && (an_coll_expected(&a->tr.defs, x->role, x->comm, x->proc) ||
-		    x->role == LS_R_OMP_BARRIER)) {
+		    x->role == LS_R_OMP_BARRIER || x->icoll)) {
 		if ((rc = ls_idmap_put(&a->act_ix, x->id, i)) < 0 ||
 		    (rc = ls_idmap_put(&a->act_ix, x->leave, i)) < 0)
 			return rc;
@@ -625,14 +629,33 @@ static int request_event(struct an_waits *a, const struct ls_record *rec,
 	return 0;
 }
 
-static int coll_end(struct an_waits *a, const struct ls_record *rec,
-		    const struct an_event *ev)
+/*
+ * A collective ends: its comm on its activity. A nonblocking one's post
+ * (a coll_begin with a request) and the call that completes it (a
+ * coll_end with one, and the shape its operation gives) are kept for the
+ * edges and the instance tr-deps writes of them.
+ */
+static int coll_event(struct an_waits *a, const struct ls_record *rec,
+		      const struct an_event *ev)
 {
 	const struct an_frame *top = an_stack_top(&a->tr.stacks[ev->s]);
+	struct an_act *x = top && top->a ? &a->acts[top->a - 1] : NULL;
+	const char *op = "";
 	uint64_t comm;
+	uint32_t n = 0;
 
-	if (top && top->a && ls_get_u64(rec, LS_F_COMM, &comm) == 0)
-		a->acts[top->a - 1].comm = ls_index(&a->tr.defs.comm_ix, comm);
+	if (!x)
+		return 0;
+	if (ls_has(rec, LS_F_REQ)) {
+		x->icoll = true;
+		if (rec->kind == LS_K_COLL_END) {
+			if (ls_get_str(rec, LS_F_OP, &op, &n) < 0)
+				n = 0;
+			x->shape = (uint8_t)ls_role_by_op(op, n);
+		}
+	} else if (rec->kind == LS_K_COLL_END && ls_get_u64(rec, LS_F_COMM, &comm) == 0) {
+		x->comm = ls_index(&a->tr.defs.comm_ix, comm);
+	}
 	return 0;
 }
 
@@ -665,7 +688,7 @@ static int definition(struct an_waits *a, const struct ls_record *rec,
 #define EVENTS_READ (LS_KIND_BIT(LS_K_ENTER) | LS_KIND_BIT(LS_K_LEAVE) | \
 		     LS_KIND_BIT(LS_K_SEND) | LS_KIND_BIT(LS_K_RECV) | \
 		     LS_KIND_BIT(LS_K_RECV_POST) | LS_KIND_BIT(LS_K_REQ_CANCEL) | \
-		     LS_KIND_BIT(LS_K_COLL_END) | LS_KIND_BIT(LS_K_TEAM_BEGIN) | \
+		     LS_KIND_BIT(LS_K_COLL_BEGIN) | LS_KIND_BIT(LS_K_COLL_END) | LS_KIND_BIT(LS_K_TEAM_BEGIN) | \
 		     LS_KIND_BIT(LS_K_TEAM_END) | LS_KIND_BIT(LS_K_JOIN) | \
 		     LS_KIND_BIT(LS_K_LOCK_ACQUIRE) | LS_KIND_BIT(LS_K_LOCK_RELEASE))
 
@@ -704,8 +727,8 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 		return send_event(a, rec, &ev, why);
 	case LS_K_RECV:
 		return recv_event(a, rec, &ev);
-	case LS_K_COLL_END:
-		return coll_end(a, rec, &ev);
+	case LS_K_COLL_BEGIN: case LS_K_COLL_END:
+		return coll_event(a, rec, &ev);
 	case LS_K_RECV_POST: case LS_K_REQ_CANCEL:
 		return request_event(a, rec, &ev);
 	case LS_K_TEAM_BEGIN:

@@ -44,6 +44,7 @@ static void report(const char *input, const struct an_deps_stats *st, bool stats
 		{ st->open_instances, "collective instances missing a member" },
 		{ st->coll_alone, "collectives in no instance (no communicator, or not a member)" },
 		{ st->mixed, "collective instances whose members ran different operations" },
+		{ st->unposted, "nonblocking collectives completed without their post" },
 		{ st->unbalanced, "enters and leaves that do not pair" },
 		{ g->no_launch, "GPU activities no launch or copy call was found for" },
 		{ g->never_ran, "launches or copies whose GPU activity never came" },

@@ -36,6 +36,12 @@ static const struct entry table[] = {
 	E("MPI_Scan", MPI_SCAN), E("MPI_Exscan", MPI_SCAN),
 	E("MPI_Init", MPI_INIT), E("MPI_Init_thread", MPI_INIT),
 	E("MPI_Finalize", MPI_FINALIZE),
+	E("MPI_Ibarrier", MPI_ICOLL), E("MPI_Ibcast", MPI_ICOLL), E("MPI_Ireduce", MPI_ICOLL),
+	E("MPI_Iallreduce", MPI_ICOLL), E("MPI_Igather", MPI_ICOLL), E("MPI_Igatherv", MPI_ICOLL),
+	E("MPI_Iscatter", MPI_ICOLL), E("MPI_Iscatterv", MPI_ICOLL), E("MPI_Iallgather", MPI_ICOLL),
+	E("MPI_Iallgatherv", MPI_ICOLL), E("MPI_Ialltoall", MPI_ICOLL), E("MPI_Ialltoallv", MPI_ICOLL),
+	E("MPI_Ialltoallw", MPI_ICOLL), E("MPI_Ireduce_scatter", MPI_ICOLL),
+	E("MPI_Ireduce_scatter_block", MPI_ICOLL), E("MPI_Iscan", MPI_ICOLL), E("MPI_Iexscan", MPI_ICOLL),
 
 	/* kernel launches */
 	E("cuLaunchKernel", LAUNCH), E("cuLaunchKernelEx", LAUNCH),
@@ -171,4 +177,25 @@ const char *ls_role_table_name(int i, enum ls_role *role)
 		return NULL;
 	*role = table[i].role;
 	return table[i].name;
+}
+
+enum ls_role ls_role_by_op(const char *op, size_t n)
+{
+	static const struct {
+		const char *op;
+		enum ls_role shape;
+	} ops[] = {
+		{ "barrier", LS_R_MPI_BARRIER }, { "bcast", LS_R_MPI_ONE2N }, { "scatter", LS_R_MPI_ONE2N },
+		{ "scatterv", LS_R_MPI_ONE2N }, { "reduce", LS_R_MPI_N2ONE }, { "gather", LS_R_MPI_N2ONE },
+		{ "gatherv", LS_R_MPI_N2ONE }, { "scan", LS_R_MPI_SCAN }, { "exscan", LS_R_MPI_SCAN },
+	};
+
+	if (n > 1 && op[0] == 'i')	/* a nonblocking one's name */
+		for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+			if (strlen(ops[i].op) == n - 1 && !memcmp(ops[i].op, op + 1, n - 1))
+				return ops[i].shape;
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (strlen(ops[i].op) == n && !memcmp(ops[i].op, op, n))
+			return ops[i].shape;
+	return LS_R_MPI_N2N;
 }

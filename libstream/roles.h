@@ -16,6 +16,14 @@
  */
 enum ls_role ls_role_by_name(const char *name, const char **dir);
 
+/*
+ * The shape of a collective by its operation's name op[0..n) (a
+ * nonblocking one's too, "iallreduce"): mpi_barrier, mpi_one2n (bcast,
+ * scatter), mpi_n2one (reduce, gather), mpi_scan (scan, exscan), and
+ * mpi_n2n for the rest and for names not known (all wait for all).
+ */
+enum ls_role ls_role_by_op(const char *op, size_t n);
+
 /* Entry i of the table (for listing it); NULL past the end. */
 const char *ls_role_table_name(int i, enum ls_role *role);
 

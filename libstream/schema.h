@@ -106,7 +106,7 @@ enum ls_class { LS_C_UNKNOWN, LS_C_HEADER, LS_C_DEF, LS_C_EVENT, LS_C_DERIVED, L
 	X(MPI_N2N, "mpi_n2n", MPI) X(MPI_ONE2N, "mpi_one2n", MPI) \
 	X(MPI_N2ONE, "mpi_n2one", MPI) X(MPI_SCAN, "mpi_scan", MPI) \
 	X(MPI_INIT, "mpi_init", MPI) X(MPI_FINALIZE, "mpi_finalize", MPI) \
-	X(MPI_OTHER, "mpi_other", MPI) \
+	X(MPI_ICOLL, "mpi_icoll", MPI) X(MPI_OTHER, "mpi_other", MPI) \
 	X(LAUNCH, "launch", GPU_CALL) X(MEMCPY, "memcpy", GPU_CALL) \
 	X(MEMCPY_ASYNC, "memcpy_async", GPU_CALL) X(MEMSET, "memset", GPU_CALL) \
 	X(MEMSET_ASYNC, "memset_async", GPU_CALL) X(ALLOC, "alloc", GPU_CALL) \

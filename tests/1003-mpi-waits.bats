@@ -306,3 +306,42 @@ OUT
 	run tr-deps -x
 	assert_failure 2
 }
+
+@test "a nonblocking collective: each process arrives at its post and waits in the call that completes it" {
+	# MPI_Iallreduce on comm 0: rank 2 posts at 50, rank 0 at 100, rank 1
+	# (after computing 10..300) at 300, the last. Each part ends with the
+	# Waitall that completed it (all at 400): edges from rank 1's post to
+	# ranks 0 and 2's Waitall, from rank 0's post (the second last) to rank
+	# 1's. Rank 0 waits from its Waitall's enter, 150, to 300: 150; rank 2
+	# from 200: 100; rank 1 entered its Waitall after rank 0's post: none.
+	# Blame: rank 1's time before its post, main 10 and compute 290: 150 ->
+	# 5 and 145; 100 -> 3.33 and 96.67, 3 and 97 (the leftover to the
+	# largest). The instance lists each member's post and completing call.
+	# A completion whose post never came (req 9) is counted.
+	run --separate-stderr analyse icoll
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":13,"to":18,"type":"coll"}
+{"k":"edge","from":7,"to":20,"type":"coll"}
+{"k":"edge","from":13,"to":22,"type":"coll"}
+{"k":"instance","acts":[7,10,13,16,4,11],"comm":0}
+{"k":"wait","at":10,"t":150,"dur":150,"pattern":"wait_nxn","s":0,"cause":13}
+{"k":"blame","to":1,"r":0,"ns":5,"pattern":"wait_nxn","wait":10,"s":1}
+{"k":"blame","to":3,"r":14,"ns":145,"pattern":"wait_nxn","wait":10,"s":1}
+{"k":"wait","at":11,"t":200,"dur":100,"pattern":"wait_nxn","s":2,"cause":13}
+{"k":"blame","to":1,"r":0,"ns":3,"pattern":"wait_nxn","wait":11,"s":1}
+{"k":"blame","to":3,"r":14,"ns":97,"pattern":"wait_nxn","wait":11,"s":1}
+OUT
+	[ "$stderr" = "tr-deps: <stdin>: 1 nonblocking collectives completed without their post" ]
+	# the shape comes from the operation: a nonblocking broadcast's
+	# non-roots wait for the root's post only: rooted at rank 1, the same
+	# 150 and 100 (late_broadcast); rooted at rank 0, whose post at 100
+	# came before every Waitall, none
+	for root in 1 0; do
+		run --separate-stderr bash -c "cat '$DATA/mpi/defs.ndjson' '$DATA/mpi/icoll.ndjson' |
+			sed 's/\"op\":\"iallreduce\"/\"op\":\"ibcast\",\"root\":$root/' | tr-deps -M | tr-waits -J |
+			jq -c 'select(.k == \"wait\") | [.s, .dur, .pattern]' | tr '\\n' ' '"
+		assert_success
+		[ "$root" = 0 ] && assert_output "" || assert_output '[0,150,"late_broadcast"] [2,100,"late_broadcast"] '
+	done
+}

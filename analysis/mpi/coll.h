@@ -14,12 +14,16 @@
 #include "../../libstream/defs.h"
 #include "../../libstream/idmap.h"
 
-/* One process's part in an instance: its activity. */
+/*
+ * One process's part in an instance: its activity, or a nonblocking
+ * one's post (enter, t) and the call that completed it (done_act, leave).
+ */
 struct an_coll_member {
 	uint64_t enter, leave;	/* event ids */
 	int64_t t;		/* entered */
 	uint64_t stream;	/* stream id: breaks ties between equal t */
 	bool left;
+	uint64_t done_act;	/* the completing call's enter; UINT64_MAX: the same activity */
 };
 
 struct an_coll_inst {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "../../libstream/error.h"
+#include "../../libstream/vec.h"
 #include "trlogin_private.h"
 
 struct ls_event *trlog_add(struct adder *a, int64_t t, enum ls_kind kind)
@@ -67,6 +68,47 @@ static void request(struct adder *a, int64_t t, enum ls_kind kind, uint64_t req)
 	}
 }
 
+/* A nonblocking collective posted ([comm, root, sent, received, req] read): its begin, kept until it completes. */
+static void icoll_post(struct adder *a, uint64_t fn, int64_t t0, int64_t root, int64_t sent, int64_t recvd,
+		       uint64_t req)
+{
+	uint32_t i;
+
+	if (!ls_idmap_get(&a->icoll_ix, req, &i)) {
+		if (ls_vec_room(&a->icolls, &a->icolls_cap, a->nicolls, sizeof(*a->icolls)) < 0 ||
+		    ls_idmap_put(&a->icoll_ix, req, a->nicolls) < 0) {
+			a->rc = LS_ERR_NOMEM;
+			return;
+		}
+		i = a->nicolls++;
+	}
+	a->icolls[i] = (struct icoll){ fn, root >= 0 ? (uint64_t)root : UINT64_MAX, sent, recvd };
+	request(a, t0, LS_K_COLL_BEGIN, req);
+}
+
+/* ... and completed in a wait or test: its end, with what its post said. */
+static void icoll_done(struct adder *a, int64_t t1, int64_t local, uint64_t req)
+{
+	uint32_t comm = comm_of(a, local), i;
+	const struct icoll *p;
+	struct ls_event *ev;
+
+	if (comm == UINT32_MAX || !ls_idmap_get(&a->icoll_ix, req, &i) || !(ev = trlog_add(a, t1, LS_K_COLL_END)))
+		return;
+	p = &a->icolls[i];
+	ev->comm = comm;
+	ev->op = a->in->fn_op[p->fn];
+	ev->sent = p->sent > 0 ? (uint64_t)p->sent : 0;
+	ev->recvd = p->recvd > 0 ? (uint64_t)p->recvd : 0;
+	ev->req = req;
+	ev->fields |= LS_EF_REQ;
+	if (p->root != UINT64_MAX) {
+		ev->root = p->root;
+		ev->fields |= LS_EF_ROOT;
+	}
+	ls_idmap_del(&a->icoll_ix, req);
+}
+
 /* A wait's or test's completions: [[req, how, comm, peer, tag, bytes], ...]. */
 static void completions(struct adder *a, int64_t t1, struct cur *c)
 {
@@ -95,8 +137,9 @@ static void completions(struct adder *a, int64_t t1, struct cur *c)
 			}
 		} else if (how == TRLOG_REQ_TESTED) {
 			request(a, t1, LS_K_REQ_TEST, req);
+		} else if (how == TRLOG_REQ_COLL) {
+			icoll_done(a, t1, local, req);
 		}
-		/* a nonblocking collective's completion has no record of the stream */
 	}
 }
 
@@ -181,7 +224,17 @@ static void call(struct adder *a, struct cur *c)
 	case TRLOG_C_COLL:
 		collective(a, fn, t0, t1, c);
 		break;
-	case TRLOG_C_ICOLL:	/* posted: its completion is in a wait or test */
+	case TRLOG_C_ICOLL: {	/* posted: its completion is in a wait or test */
+		int64_t root, sent, recvd;
+
+		cur_int(c);
+		root = cur_int(c);
+		sent = cur_int(c);
+		recvd = cur_int(c);
+		if (!c->bad)
+			icoll_post(a, fn, t0, root, sent, recvd, cur_uint(c));
+		break;
+	}
 	case TRLOG_C_COMM:
 	case TRLOG_C_PLAIN:
 		break;
@@ -194,7 +247,7 @@ static int log_events(struct trlogin *in, const struct log *l)
 {
 	size_t at = l->body, threads = l->nthreads ? l->nthreads : 1;
 	struct adder a = { in, l, l->first_stream, 0, calloc(threads, sizeof(struct thread_state)), INT64_MIN,
-			   INT64_MIN, 0, LS_IDMAP_INIT, 0 };
+			   INT64_MIN, 0, LS_IDMAP_INIT, 0, LS_IDMAP_INIT, NULL, 0, 0 };
 
 	if (!a.threads)
 		a.rc = LS_ERR_NOMEM;
@@ -219,6 +272,8 @@ static int log_events(struct trlogin *in, const struct log *l)
 		free(a.threads[i].ranges);
 	free(a.threads);
 	ls_idmap_release(&a.locks);
+	ls_idmap_release(&a.icoll_ix);
+	free(a.icolls);
 	a.stream = l->first_stream;
 	add_region(&a, l->end_t, LS_K_LEAVE, l->root_region);
 	if (a.rc < 0)

@@ -170,6 +170,13 @@ struct adder {
 	uint64_t forker;
 	struct ls_idmap locks;		/* OMPT's wait id -> the stream's lock */
 	uint32_t nlocks;
+	/* nonblocking collectives posted, until completed: req -> index in icolls */
+	struct ls_idmap icoll_ix;
+	struct icoll {
+		uint64_t fn, root;	/* root: a process, or UINT64_MAX */
+		int64_t sent, recvd;
+	} *icolls;
+	uint32_t nicolls, icolls_cap;
 };
 
 /* An event at t (the log's clock) on a->stream; NULL where it is left out or failed (a->rc). */

@@ -45,7 +45,7 @@ static struct an_coll_inst *inst_of(enum ls_role role, uint32_t root,
 	inst->role = (uint8_t)role;
 	inst->root = root;
 	for (uint32_t i = 0; i < n; i++)
-		inst->m[i] = (struct an_coll_member){ 100 + i, 200 + i, t[i], i, true };
+		inst->m[i] = (struct an_coll_member){ 100 + i, 200 + i, t[i], i, true, UINT64_MAX };
 	return inst;
 }
 
