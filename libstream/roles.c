@@ -19,7 +19,7 @@ static const struct entry table[] = {
 	E("MPI_Sendrecv", MPI_SENDRECV), E("MPI_Sendrecv_replace", MPI_SENDRECV),
 	E("MPI_Isend", MPI_ISEND), E("MPI_Issend", MPI_ISEND),
 	E("MPI_Ibsend", MPI_ISEND), E("MPI_Irsend", MPI_ISEND),
-	E("MPI_Irecv", MPI_IRECV),
+	E("MPI_Irecv", MPI_IRECV), E("MPI_Start", MPI_ISEND), E("MPI_Startall", MPI_ISEND),
 	E("MPI_Wait", MPI_WAIT), E("MPI_Waitall", MPI_WAIT),
 	E("MPI_Waitany", MPI_WAIT), E("MPI_Waitsome", MPI_WAIT),
 	E("MPI_Test", MPI_TEST), E("MPI_Testall", MPI_TEST),

@@ -104,6 +104,14 @@ ms() {
 	near "$(waited "$TMP/anysource" late_sender)" "$(ms 1)"
 }
 
+@test "persistent requests: each start of a send or receive is a message, its wait the late sender's" {
+	record persistent
+	analyse "$TMP/persistent"
+	near "$(waited "$TMP/persistent" late_sender)" "$(ms 2)"
+	run bash -c "tr-cat -J '$TMP/persistent.tr' | jq -r 'select(.k == \"send\" or .k == \"recv\" or .k == \"recv_post\") | \"\\(.k) \\(.s) \\(.req)\"'"
+	assert_output "$(printf '%s\n' 'recv_post 1 1' 'send 0 1' 'recv 1 1' 'recv_post 1 2' 'send 0 2' 'recv 1 2')"
+}
+
 @test "a Fortran program: its calls go through Open MPI's Fortran bindings, and are recorded" {
 	mpirun -n 4 tr-record -o "$TMP/fortran" -- mpi-patterns-f "$DELAY_MS"
 	analyse "$TMP/fortran"

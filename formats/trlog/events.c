@@ -143,6 +143,34 @@ static void completions(struct adder *a, int64_t t1, struct cur *c)
 	}
 }
 
+/* Persistent requests started: [[req, how, comm, peer, tag, bytes], ...], a send's message leaving, a receive posted. */
+static void starts(struct adder *a, int64_t t0, struct cur *c)
+{
+	uint32_t n = cur_array(c);
+
+	for (uint32_t i = 0; i < n && !c->bad; i++) {
+		uint64_t req, how;
+		int64_t local, peer, tag, bytes;
+		struct ls_event *ev;
+
+		cur_array(c);
+		req = cur_uint(c);
+		how = cur_uint(c);
+		local = cur_int(c);
+		peer = cur_int(c);
+		tag = cur_int(c);
+		bytes = cur_int(c);
+		if (c->bad)
+			return;
+		if (how == TRLOG_REQ_SEND && (ev = message(a, t0, LS_K_SEND, local, peer, tag, bytes))) {
+			ev->req = req;
+			ev->fields |= LS_EF_REQ;
+		} else if (how == TRLOG_REQ_RECV) {
+			request(a, t0, LS_K_RECV_POST, req);
+		}
+	}
+}
+
 /* A collective's begin and end: comm, root, sent, received. */
 static void collective(struct adder *a, uint64_t fn, int64_t t0, int64_t t1, struct cur *c)
 {
@@ -220,6 +248,9 @@ static void call(struct adder *a, struct cur *c)
 		break;
 	case TRLOG_C_COMPLETE:
 		completions(a, t1, c);
+		break;
+	case TRLOG_C_START:
+		starts(a, t0, c);
 		break;
 	case TRLOG_C_COLL:
 		collective(a, fn, t0, t1, c);

@@ -84,6 +84,7 @@ enum trlog_class {
 	TRLOG_C_COLL,		/* comm, root, sent, received */
 	TRLOG_C_ICOLL,		/* comm, root, sent, received, req */
 	TRLOG_C_COMM,		/* parent comm, new comm (-1: none for this process) */
+	TRLOG_C_START,		/* [[req, how, comm, peer, tag, bytes], ...]: persistent requests started */
 };
 
 /*
@@ -145,7 +146,15 @@ enum trlog_class {
 	X(CART_CREATE, 51, "MPI_Cart_create", TRLOG_C_COMM) \
 	X(INTERCOMM_CREATE, 52, "MPI_Intercomm_create", TRLOG_C_COMM) \
 	X(INTERCOMM_MERGE, 53, "MPI_Intercomm_merge", TRLOG_C_COMM) \
-	X(COMM_FREE, 54, "MPI_Comm_free", TRLOG_C_PLAIN)
+	X(COMM_FREE, 54, "MPI_Comm_free", TRLOG_C_PLAIN) \
+	X(SEND_INIT, 55, "MPI_Send_init", TRLOG_C_PLAIN) \
+	X(SSEND_INIT, 56, "MPI_Ssend_init", TRLOG_C_PLAIN) \
+	X(BSEND_INIT, 57, "MPI_Bsend_init", TRLOG_C_PLAIN) \
+	X(RSEND_INIT, 58, "MPI_Rsend_init", TRLOG_C_PLAIN) \
+	X(RECV_INIT, 59, "MPI_Recv_init", TRLOG_C_PLAIN) \
+	X(START, 60, "MPI_Start", TRLOG_C_START) \
+	X(STARTALL, 61, "MPI_Startall", TRLOG_C_START) \
+	X(REQUEST_FREE, 62, "MPI_Request_free", TRLOG_C_PLAIN)
 
 #define TRLOG_FN_ENUM(id, num, name, cls) TRLOG_FN_##id = num,
 enum { TRLOG_FUNCTIONS(TRLOG_FN_ENUM) TRLOG_NFN };

@@ -302,3 +302,61 @@ int MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int indices[], MPI_St
 	many_release(&m, statuses);
 	return rc;
 }
+
+/* --- persistent requests: made once, started many times --- */
+
+#define SEND_INIT_WRAPPER(NAME, FN) \
+	int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, \
+		       MPI_Request *req) \
+	{ \
+		CALL(PMPI_##NAME(buf, count, type, dest, tag, comm, req)); \
+		int64_t peer; \
+		rec_comm_peer(comm, dest, &peer); \
+		if (rc == MPI_SUCCESS) \
+			rec_req_persistent(*req, TRLOG_REQ_SEND, comm, peer, tag, rec_bytes(count, type)); \
+		rec_call_plain(TRLOG_FN_##FN, t0, t1); \
+		return rc; \
+	}
+
+SEND_INIT_WRAPPER(Send_init, SEND_INIT)
+SEND_INIT_WRAPPER(Ssend_init, SSEND_INIT)
+SEND_INIT_WRAPPER(Bsend_init, BSEND_INIT)
+SEND_INIT_WRAPPER(Rsend_init, RSEND_INIT)
+
+int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+		  MPI_Request *req)
+{
+	CALL(PMPI_Recv_init(buf, count, type, source, tag, comm, req));
+
+	if (rc == MPI_SUCCESS)
+		rec_req_persistent(*req, TRLOG_REQ_RECV, comm, TRLOG_NO_RANK, 0, 0);
+	rec_call_plain(TRLOG_FN_RECV_INIT, t0, t1);
+	return rc;
+}
+
+int MPI_Start(MPI_Request *req)
+{
+	MPI_Request started = *req;
+	CALL(PMPI_Start(req));
+
+	rec_call_start(TRLOG_FN_START, t0, t1, rc == MPI_SUCCESS, &started);
+	return rc;
+}
+
+int MPI_Startall(int n, MPI_Request reqs[])
+{
+	CALL(PMPI_Startall(n, reqs));
+
+	rec_call_start(TRLOG_FN_STARTALL, t0, t1, rc == MPI_SUCCESS ? n : 0, reqs);
+	return rc;
+}
+
+int MPI_Request_free(MPI_Request *req)
+{
+	MPI_Request freed = *req;
+	CALL(PMPI_Request_free(req));
+
+	rec_req_free(freed);
+	rec_call_plain(TRLOG_FN_REQUEST_FREE, t0, t1);
+	return rc;
+}

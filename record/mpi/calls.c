@@ -225,3 +225,35 @@ void rec_call_complete(int fn, int64_t t0, int64_t t1, int n, const MPI_Request 
 	}
 	free(e);
 }
+
+void rec_call_start(int fn, int64_t t0, int64_t t1, int n, const MPI_Request *reqs)
+{
+	struct started {
+		struct rec_req r;
+		int64_t local;
+	} *e = malloc(sizeof(*e) * (size_t)(n > 0 ? n : 1));
+	uint32_t count = 0;
+	struct ls_buf *b;
+
+	if (!e)
+		return;
+	for (int i = 0; i < n; i++)
+		if (rec_req_start(reqs[i], &e[count].r)) {
+			e[count].local = rec_comm(e[count].r.comm);
+			count++;
+		}
+	if ((b = head(fn, t0, t1, 1))) {
+		ls_enc_array(b, count);
+		for (uint32_t i = 0; i < count; i++) {
+			ls_enc_array(b, 6);
+			ls_enc_uint(b, e[i].r.id);
+			ls_enc_uint(b, (uint64_t)e[i].r.how);
+			ls_enc_int(b, e[i].local);
+			ls_enc_int(b, e[i].r.peer);
+			ls_enc_int(b, e[i].r.tag);
+			ls_enc_int(b, e[i].r.bytes);
+		}
+		rec_end();
+	}
+	free(e);
+}

@@ -49,19 +49,29 @@ void rec_comm_freed(MPI_Comm comm);
 /* --- requests (requests.c) --- */
 
 struct rec_req {
-	uint64_t id;		/* the log's request number */
+	uint64_t id;		/* the log's request number (persistent: of its last start; 0: not started) */
 	int how;		/* TRLOG_REQ_SEND, _RECV, _COLL */
 	MPI_Comm comm;
 	int64_t peer, tag, bytes;	/* a send's */
+	bool persistent;	/* made by MPI_*_init: it lives on after it completes */
 };
 
 /* Remember req as a new request; returns its number (0: out of memory). */
 uint64_t rec_req_new(MPI_Request req, int how, MPI_Comm comm, int64_t peer, int64_t tag, int64_t bytes);
 
+/* Remember req as a persistent request, not started. */
+void rec_req_persistent(MPI_Request req, int how, MPI_Comm comm, int64_t peer, int64_t tag, int64_t bytes);
+
+/* The persistent request req is started: its number for this start, and what it is, in *out (false: not one of ours). */
+bool rec_req_start(MPI_Request req, struct rec_req *out);
+
+/* req is freed (MPI_Request_free): forget it, persistent or not. */
+void rec_req_free(MPI_Request req);
+
 /* The request req (before it completes), or false where it is not one of ours. */
 bool rec_req_get(MPI_Request req, struct rec_req *out);
 
-/* req completed: forget it. */
+/* req completed: forget it (a persistent one: until it is started again). */
 void rec_req_done(MPI_Request req);
 
 /* --- calls (calls.c) --- */
@@ -81,6 +91,9 @@ void rec_call_coll(int fn, int64_t t0, int64_t t1, MPI_Comm comm, int root, int6
 void rec_call_icoll(int fn, int64_t t0, int64_t t1, MPI_Comm comm, int root, int64_t sent, int64_t recvd,
 		    MPI_Request req);
 void rec_call_comm(int fn, int64_t t0, int64_t t1, MPI_Comm parent, int64_t made);
+
+/* MPI_Start(all): the n requests started (their handles). */
+void rec_call_start(int fn, int64_t t0, int64_t t1, int n, const MPI_Request *reqs);
 
 /*
  * A wait or test over n requests, whose handles before the call were

@@ -82,7 +82,7 @@ uint64_t rec_req_new(MPI_Request h, int how, MPI_Comm comm, int64_t peer, int64_
 
 	pthread_mutex_lock(&lock);
 	if (h != MPI_REQUEST_NULL && ((nused + 1) * 2 <= nslots || grow() == 0)) {
-		struct rec_req r = { next_id, how, comm, peer, tag, bytes };
+		struct rec_req r = { next_id, how, comm, peer, tag, bytes, false };
 
 		put(h, &r);
 		id = next_id++;
@@ -91,25 +91,69 @@ uint64_t rec_req_new(MPI_Request h, int how, MPI_Comm comm, int64_t peer, int64_
 	return id;
 }
 
+void rec_req_persistent(MPI_Request h, int how, MPI_Comm comm, int64_t peer, int64_t tag, int64_t bytes)
+{
+	pthread_mutex_lock(&lock);
+	if (h != MPI_REQUEST_NULL && ((nused + 1) * 2 <= nslots || grow() == 0)) {
+		struct rec_req r = { 0, how, comm, peer, tag, bytes, true };
+
+		put(h, &r);
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+bool rec_req_start(MPI_Request h, struct rec_req *out)
+{
+	struct slot *s;
+
+	pthread_mutex_lock(&lock);
+	if ((s = h == MPI_REQUEST_NULL ? NULL : lookup(h))) {
+		s->req.id = next_id++;
+		*out = s->req;
+	}
+	pthread_mutex_unlock(&lock);
+	return s != NULL;
+}
+
 bool rec_req_get(MPI_Request h, struct rec_req *out)
 {
 	struct slot *s;
 
 	pthread_mutex_lock(&lock);
-	if ((s = h == MPI_REQUEST_NULL ? NULL : lookup(h)))
+	/* a persistent request not started completes nothing */
+	if ((s = h == MPI_REQUEST_NULL ? NULL : lookup(h)) && s->req.id == 0)
+		s = NULL;
+	if (s)
 		*out = s->req;
 	pthread_mutex_unlock(&lock);
 	return s != NULL;
 }
 
-/* Take h's slot out, moving back the ones after it that probed past it. */
+static void forget(MPI_Request h, bool freed);
+
 void rec_req_done(MPI_Request h)
+{
+	forget(h, false);
+}
+
+void rec_req_free(MPI_Request h)
+{
+	forget(h, true);
+}
+
+/*
+ * Take h's slot out, moving back the ones after it that probed past it;
+ * a persistent request's only where it is freed (else it is not started).
+ */
+static void forget(MPI_Request h, bool freed)
 {
 	struct slot *s;
 	size_t i, j;
 
 	pthread_mutex_lock(&lock);
-	if (!(s = h == MPI_REQUEST_NULL ? NULL : lookup(h))) {
+	if (!(s = h == MPI_REQUEST_NULL ? NULL : lookup(h)) || (s->req.persistent && !freed)) {
+		if (s)
+			s->req.id = 0;
 		pthread_mutex_unlock(&lock);
 		return;
 	}

@@ -15,6 +15,10 @@
  *                 of its own communicator
  *   anysource     rank 0 sleeps, then sends to rank 1, which receives
  *                 from MPI_ANY_SOURCE with MPI_STATUS_IGNORE
+ *   persistent    twice: rank 0 sleeps, then starts a persistent send to
+ *                 rank 1, which started its persistent receive at once
+ *                 and waits (MPI_Send_init, MPI_Recv_init, MPI_Start,
+ *                 MPI_Startall, MPI_Wait, MPI_Request_free)
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -100,6 +104,24 @@ int main(int argc, char **argv)
 		} else if (rank == 1) {
 			MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		}
+	} else if (!strcmp(what, "persistent")) {
+		MPI_Request req = MPI_REQUEST_NULL;
+
+		if (rank == 0)
+			MPI_Send_init(&x, 1, MPI_INT, 1, 11, MPI_COMM_WORLD, &req);
+		else if (rank == 1)
+			MPI_Recv_init(&y, 1, MPI_INT, 0, 11, MPI_COMM_WORLD, &req);
+		for (int i = 0; i < 2 && rank < 2; i++) {
+			if (rank == 0)
+				sleep_ms(ms);
+			if (i == 0)
+				MPI_Start(&req);
+			else
+				MPI_Startall(1, &req);
+			MPI_Wait(&req, MPI_STATUS_IGNORE);
+		}
+		if (rank < 2)
+			MPI_Request_free(&req);
 	} else {
 		if (rank == 0)
 			fprintf(stderr, "mpi-patterns: no scenario %s\n", what);
