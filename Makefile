@@ -278,11 +278,18 @@ bench/json-parse: bench/json-parse.c libstream/libstream.a
 bench-json: all bench/json-parse
 	bench/json
 
-# the program the example records, built as a user's would be
+# the program the example records, built as a user's would be; its CUDA
+# variant where nvcc is (run where a GPU is)
 examples/imbalance: examples/imbalance.c
 	$(MPICC) -std=gnu11 -O2 -g -Wall -o $@ $<
 
-example: all
+NVCC = $(CUDA_HOME)/bin/nvcc
+EXAMPLE_CUDA = $(if $(wildcard $(NVCC)),examples/imbalance-cuda)
+
+examples/imbalance-cuda: examples/imbalance-cuda.cu
+	$(NVCC) -O2 $(shell $(MPICC) --showme:compile) -o $@ $< $(shell $(MPICC) --showme:link)
+
+example: all $(EXAMPLE_CUDA)
 	pipelines/example.sh
 
 deps:
@@ -307,7 +314,7 @@ uninstall:
 	-rmdir $(DESTDIR)$(PIPELINEDIR) $(DESTDIR)$(PREFIX)/share/tr 2>/dev/null
 
 clean:
-	rm -rf bin lib $(PROGRAMS) $(HELPERS) examples/imbalance bench/json-parse tests/fuzz/out libstream/libstream.a formats/otf2/libotf2in.a \
+	rm -rf bin lib $(PROGRAMS) $(HELPERS) examples/imbalance examples/imbalance-cuda bench/json-parse tests/fuzz/out libstream/libstream.a formats/otf2/libotf2in.a \
 		analysis/libanalysis.a formats/otf2/libotf2out.a formats/trlog/libtrlogin.a
 	find . -name '*.o' -delete -o -name '*.d' -delete
 

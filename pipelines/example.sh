@@ -30,6 +30,18 @@ tr-rank -n 8 "$out/imbalance.tr"
 echo "(5 iterations: 30 ms of barrier waiting each, a 20 ms late sender, 40 ms in the allreduce:"
 echo " 0.15 s, 0.10 s and 0.20 s; MPI_Init is Open MPI's start-up, on the path as long as it lasts)"
 echo
+if [ -x examples/imbalance-cuda ] && command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; then
+	rm -rf "$out/imbalance-cuda" "$out/imbalance-cuda.tr"
+	echo "== its CUDA variant, recorded: mpirun -n 4 tr-record -o $out/imbalance-cuda -- examples/imbalance-cuda"
+	mpirun -n 4 tr-record -o "$out/imbalance-cuda" -- examples/imbalance-cuda
+	tr-read "$out/imbalance-cuda" | tr-deps | tr-clock | tr-waits | tr-critpath > "$out/imbalance-cuda.tr"
+	tr-cat --check "$out/imbalance-cuda.tr"
+	tr-rank -n 8 "$out/imbalance-cuda.tr"
+	echo
+else
+	echo "(its CUDA variant, examples/imbalance-cuda.cu, runs where nvcc built it and a GPU is: not here)"
+	echo
+fi
 
 echo "== a Score-P-like trace of an MPI + CUDA + OpenMP run: bench/gen-otf2 -i 20"
 # examples/out holds only what this script writes
