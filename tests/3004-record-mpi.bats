@@ -112,6 +112,14 @@ ms() {
 	assert_output "$(printf '%s\n' 'recv_post 1 1' 'send 0 1' 'recv 1 1' 'recv_post 1 2' 'send 0 2' 'recv 1 2')"
 }
 
+@test "a receive cancelled: posted, then cancelled in the wait that completes it, and no message" {
+	record cancel
+	run --separate-stderr bash -c "tr-read '$TMP/cancel' | tr-deps | tr-waits | tr-cat -J | jq -r 'select(.k == \"recv_post\" or .k == \"req_cancel\" or .k == \"recv\" or (.k == \"wait\" and (.pattern | startswith(\"late\")))) | \"\\(.k) \\(.s) \\(.req)\"'"
+	assert_success
+	assert_output "$(printf 'recv_post 1 1\nreq_cancel 1 1')"
+	[ -z "$stderr" ]
+}
+
 @test "a Fortran program: its calls go through Open MPI's Fortran bindings, and are recorded" {
 	mpirun -n 4 tr-record -o "$TMP/fortran" -- mpi-patterns-f "$DELAY_MS"
 	analyse "$TMP/fortran"

@@ -6,7 +6,8 @@
  * one of the two, its offset throughout; with none, none. The error of
  * an offset is at most half its round trip (a message's two halves may
  * differ by no more), and the drift between the two is taken as
- * constant.
+ * constant; where the two offsets differ by no more than their errors
+ * (a short run), no drift is measured.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -34,7 +35,8 @@ void trlog_clocks(struct trlogin *in)
 		l->drift = 0;
 		l->offset_at = a->have ? a->t : b->t;
 		l->offset = a->have ? a->offset : b->have ? b->offset : 0;
-		if (a->have && b->have && b->t > a->t)
+		/* a drift within the two offsets' error (a short run) is none measured */
+		if (a->have && b->have && b->t > a->t && llabs(b->offset - a->offset) > (a->rtt + b->rtt) / 2)
 			l->drift = (long double)(b->offset - a->offset) / (long double)(b->t - a->t);
 		if (fabsl(l->drift) > MAX_DRIFT) {
 			l->drift = 0;

@@ -139,6 +139,8 @@ static void completions(struct adder *a, int64_t t1, struct cur *c)
 			request(a, t1, LS_K_REQ_TEST, req);
 		} else if (how == TRLOG_REQ_COLL) {
 			icoll_done(a, t1, local, req);
+		} else if (how == TRLOG_REQ_CANCELLED) {
+			request(a, t1, LS_K_REQ_CANCEL, req);
 		}
 	}
 }

@@ -67,7 +67,7 @@ enum { TRLOG_COMM_WORLD = 0, TRLOG_COMM_SELF = 1 };
 #define TRLOG_NO_RANK (-1)
 
 /* How a request completed, in a TRLOG_CALL of class TRLOG_C_COMPLETE. */
-enum { TRLOG_REQ_SEND = 0, TRLOG_REQ_RECV = 1, TRLOG_REQ_COLL = 2, TRLOG_REQ_TESTED = 3 };
+enum { TRLOG_REQ_SEND = 0, TRLOG_REQ_RECV = 1, TRLOG_REQ_COLL = 2, TRLOG_REQ_TESTED = 3, TRLOG_REQ_CANCELLED = 4 };
 
 /*
  * The arguments after t1 of a TRLOG_CALL, by the class of its function
@@ -154,7 +154,8 @@ enum trlog_class {
 	X(RECV_INIT, 59, "MPI_Recv_init", TRLOG_C_PLAIN) \
 	X(START, 60, "MPI_Start", TRLOG_C_START) \
 	X(STARTALL, 61, "MPI_Startall", TRLOG_C_START) \
-	X(REQUEST_FREE, 62, "MPI_Request_free", TRLOG_C_PLAIN)
+	X(REQUEST_FREE, 62, "MPI_Request_free", TRLOG_C_PLAIN) \
+	X(CANCEL, 63, "MPI_Cancel", TRLOG_C_PLAIN)
 
 #define TRLOG_FN_ENUM(id, num, name, cls) TRLOG_FN_##id = num,
 enum { TRLOG_FUNCTIONS(TRLOG_FN_ENUM) TRLOG_NFN };

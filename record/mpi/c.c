@@ -360,3 +360,12 @@ int MPI_Request_free(MPI_Request *req)
 	rec_call_plain(TRLOG_FN_REQUEST_FREE, t0, t1);
 	return rc;
 }
+
+/* Cancelling: the wait or test that completes the request says it was cancelled (calls.c). */
+int MPI_Cancel(MPI_Request *req)
+{
+	CALL(PMPI_Cancel(req));
+
+	rec_call_plain(TRLOG_FN_CANCEL, t0, t1);
+	return rc;
+}

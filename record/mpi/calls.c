@@ -199,15 +199,22 @@ void rec_call_complete(int fn, int64_t t0, int64_t t1, int n, const MPI_Request 
 			continue;
 		struct msg m = { TRLOG_NO_RANK, 0, 0 };
 		int64_t local;
+		int cancelled = 0;
 
-		if (done[i] && r.how == TRLOG_REQ_RECV) {
+		if (done[i] && r.how != TRLOG_REQ_COLL)
+			PMPI_Test_cancelled(&st[i], &cancelled);
+		if (cancelled) {
+			local = rec_comm(r.comm);
+			e[count] = (struct entry){ r.id, TRLOG_REQ_CANCELLED, local, m };
+		} else if (done[i] && r.how == TRLOG_REQ_RECV) {
 			m = received(r.comm, &st[i], &local);
 		} else {
 			local = rec_comm(r.comm);
 			if (done[i])
 				m = (struct msg){ r.peer, r.tag, r.bytes };
 		}
-		e[count] = (struct entry){ r.id, done[i] ? (uint64_t)r.how : TRLOG_REQ_TESTED, local, m };
+		if (!cancelled)
+			e[count] = (struct entry){ r.id, done[i] ? (uint64_t)r.how : TRLOG_REQ_TESTED, local, m };
 		if (done[i])
 			rec_req_done(reqs[i]);
 		count++;

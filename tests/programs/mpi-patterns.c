@@ -19,6 +19,8 @@
  *                 rank 1, which started its persistent receive at once
  *                 and waits (MPI_Send_init, MPI_Recv_init, MPI_Start,
  *                 MPI_Startall, MPI_Wait, MPI_Request_free)
+ *   cancel        rank 1 posts a receive nobody sends to, cancels it and
+ *                 waits for it (MPI_Cancel)
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -122,6 +124,14 @@ int main(int argc, char **argv)
 		}
 		if (rank < 2)
 			MPI_Request_free(&req);
+	} else if (!strcmp(what, "cancel")) {
+		MPI_Request req;
+
+		if (rank == 1) {
+			MPI_Irecv(&y, 1, MPI_INT, 0, 99, MPI_COMM_WORLD, &req);
+			MPI_Cancel(&req);
+			MPI_Wait(&req, MPI_STATUS_IGNORE);
+		}
 	} else {
 		if (rank == 0)
 			fprintf(stderr, "mpi-patterns: no scenario %s\n", what);
