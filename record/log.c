@@ -25,6 +25,7 @@ static bool failed;		/* opening or writing failed: recording is off */
 static int64_t start_mono, start_real;
 static uint64_t nthreads;
 static __thread uint64_t my_thread = UINT64_MAX;
+static uint64_t cur_thread;	/* the thread of the record begun: its the time a write-out takes */
 static bool forked;		/* this is a child forked from the recorded process: not recorded */
 
 int64_t rec_now(void)
@@ -183,13 +184,34 @@ struct ls_buf *rec_begin(uint64_t *thread)
 	}
 	if (thread)
 		*thread = my_thread;
+	cur_thread = thread ? my_thread : UINT64_MAX;
 	return &buf;
+}
+
+/*
+ * Write the buffer out in a program thread's time: said in the log, so
+ * that the analysis shows what recording cost where (not in CUPTI's
+ * thread, which is no thread of the program's).
+ */
+static void write_out_timed(void)
+{
+	int64_t t0 = rec_now(), t1;
+
+	write_out();
+	t1 = rec_now();
+	if (cur_thread == UINT64_MAX || failed)
+		return;
+	ls_enc_array(&buf, 4);
+	ls_enc_uint(&buf, TRLOG_FLUSH);
+	ls_enc_uint(&buf, cur_thread);
+	ls_enc_int(&buf, t0);
+	ls_enc_int(&buf, t1);
 }
 
 void rec_end(void)
 {
 	if (buf.len >= FLUSH_AT)
-		write_out();
+		write_out_timed();
 	pthread_mutex_unlock(&lock);
 }
 

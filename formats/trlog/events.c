@@ -275,6 +275,19 @@ static void call(struct adder *a, struct cur *c)
 	add_region(a, t1, LS_K_LEAVE, a->in->fn_region[fn]);
 }
 
+/* [17, thread, t0, t1]: the collector's write-out, an activity of the thread it took time from. */
+static void flush(struct adder *a, struct cur *c)
+{
+	uint64_t thread = cur_uint(c);
+	int64_t t0 = cur_int(c), t1 = cur_int(c);
+
+	if (c->bad)
+		return;
+	a->stream = a->l->first_stream + thread;
+	add_region(a, t0, LS_K_ENTER, a->in->flush_region);
+	add_region(a, t1, LS_K_LEAVE, a->in->flush_region);
+}
+
 /* Every record of l in turn; the program's activity around them on its first thread. */
 static int log_events(struct trlogin *in, const struct log *l)
 {
@@ -299,6 +312,8 @@ static int log_events(struct trlogin *in, const struct log *l)
 			trlog_cuda_events(&a, type, &c);
 		else if (type == TRLOG_OMP)
 			trlog_omp_events(&a, &c);
+		else if (type == TRLOG_FLUSH)
+			flush(&a, &c);
 		at += (size_t)k;
 	}
 	for (size_t i = 0; a.threads && i < threads; i++)

@@ -324,6 +324,17 @@ static int first_look(struct trlogin *in, struct log *l, struct cur *c)
 		return trlog_cuda_look(in, l, type, c);
 	case TRLOG_OMP:
 		return trlog_omp_look(in, l, c);
+	case TRLOG_FLUSH:
+		thread = cur_uint(c);
+		t0 = cur_int(c);
+		t1 = cur_int(c);
+		if (c->bad || thread >= (1 << 16) || !a_time(t0) || !a_time(t1) || t1 < t0)
+			return LS_ERR_SYNTAX;
+		if (thread >= l->nthreads)
+			l->nthreads = thread + 1;
+		if (t1 > l->last_t)
+			l->last_t = t1;
+		return trlog_region(in, TRLOG_FLUSH_REGION, LS_R_CPU, "measurement", NULL, &in->flush_region);
 	default:
 		if (l->minor <= TRLOG_MINOR)
 			return LS_ERR_SYNTAX;

@@ -30,6 +30,7 @@ enum trlog_rec {
 	TRLOG_RANGE = 15,	/* [15, thread, t, name]: an NVTX range pushed; name -1: popped */
 	/* OpenMP, through OMPT */
 	TRLOG_OMP = 16,		/* [16, thread, t, what, a, b]: an OpenMP event (TRLOG_OMP_*) */
+	TRLOG_FLUSH = 17,	/* [17, thread, t0, t1]: the collector wrote its buffer out, in thread's time */
 };
 
 /*

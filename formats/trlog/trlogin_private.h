@@ -85,6 +85,9 @@ struct log {
 	int64_t offset_at, offset;	/* offset at offset_at */
 };
 
+/* The region of the collector's write-outs (TRLOG_FLUSH), as Score-P names its own. */
+#define TRLOG_FLUSH_REGION "tr-record buffer flush"
+
 struct region {
 	char *name;
 	enum ls_role role;
@@ -108,6 +111,7 @@ struct trlogin {
 	bool fn_used[TRLOG_NFN];
 	uint32_t fn_region[TRLOG_NFN];
 	char fn_op[TRLOG_NFN][32];	/* a collective's operation: "allreduce" */
+	uint32_t flush_region;		/* the collector's write-outs */
 	struct region *regions;
 	uint32_t nregions, regions_cap, nstreams;
 	struct ls_idmap region_ix;	/* hash of paradigm and name -> region */
