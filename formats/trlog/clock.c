@@ -7,7 +7,8 @@
  * an offset is at most half its round trip (a message's two halves may
  * differ by no more), and the drift between the two is taken as
  * constant; where the two offsets differ by no more than their errors
- * (a short run), no drift is measured.
+ * (a short run), no drift is measured, and an offset within its error is
+ * none.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -16,6 +17,17 @@
 
 /* A drift larger than this is no clock's but a measurement's error: left out. */
 #define MAX_DRIFT 1e-3L
+
+/*
+ * The offset a synchronization shows: none where it is within its error
+ * (half its round trip), as on one host, where every rank reads the same
+ * clock: correcting by the error would only move messages of a few
+ * microseconds backwards.
+ */
+static int64_t shown(const struct sync *s)
+{
+	return llabs(s->offset) <= s->rtt / 2 ? 0 : s->offset;
+}
 
 /* t of l on rank 0's clock. */
 static int64_t on_rank0(const struct log *l, int64_t t)
@@ -34,10 +46,10 @@ void trlog_clocks(struct trlogin *in)
 
 		l->drift = 0;
 		l->offset_at = a->have ? a->t : b->t;
-		l->offset = a->have ? a->offset : b->have ? b->offset : 0;
+		l->offset = a->have ? shown(a) : b->have ? shown(b) : 0;
 		/* a drift within the two offsets' error (a short run) is none measured */
-		if (a->have && b->have && b->t > a->t && llabs(b->offset - a->offset) > (a->rtt + b->rtt) / 2)
-			l->drift = (long double)(b->offset - a->offset) / (long double)(b->t - a->t);
+		if (a->have && b->have && b->t > a->t && llabs(shown(b) - shown(a)) > (a->rtt + b->rtt) / 2)
+			l->drift = (long double)(shown(b) - shown(a)) / (long double)(b->t - a->t);
 		if (fabsl(l->drift) > MAX_DRIFT) {
 			l->drift = 0;
 			in->drift_dropped++;
@@ -45,8 +57,8 @@ void trlog_clocks(struct trlogin *in)
 		for (int k = 0; k < 2; k++) {
 			if (!l->sync[k].have)
 				continue;
-			if (llabs(l->sync[k].offset) > in->max_offset)
-				in->max_offset = llabs(l->sync[k].offset);
+			if (llabs(shown(&l->sync[k])) > in->max_offset)
+				in->max_offset = llabs(shown(&l->sync[k]));
 			if ((uint64_t)l->sync[k].rtt / 2 > in->bound)
 				in->bound = (uint64_t)l->sync[k].rtt / 2;
 		}
