@@ -156,7 +156,13 @@ static void report(struct trlogin *in)
 
 	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
 		ls_front_odd(in->front, *(const uint64_t *)((const char *)in + odd[i].at), odd[i].what);
-	if (in->nlogs > 1 || in->logs[0].sync[0].have)
+	if (!(in->nlogs > 1 || in->logs[0].sync[0].have))
+		return;
+	if (!in->max_offset && !in->max_drift_ppb)
+		ls_front_note(in->front,
+			      "clocks agree with rank 0's within the error of measuring them (at most %llu ns, half the longest round trip kept): not corrected",
+			      (unsigned long long)in->bound);
+	else
 		ls_front_note(in->front,
 			      "clocks corrected to rank 0's: offsets up to %lld ns, drift up to %.3f ppm, error at most %llu ns (half the longest round trip kept)",
 			      (long long)in->max_offset, (double)in->max_drift_ppb / 1e3,
