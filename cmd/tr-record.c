@@ -102,25 +102,18 @@ static bool log_job(const char *path, char *buf, size_t n)
 	return is_log;
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
 /*
- * DIR exists (made here if missing) and holds only logs of this job.
- * Returns 0, or 1 after a message.
+ * DIR exists (made here if missing: *made) and holds only logs of this
+ * job. Returns 0, or 1 after a message.
  */
-static int check_dir(const char *dir, const char *job)
+static int check_dir(const char *dir, const char *job, bool *made)
 {
 	char path[PATH_MAX], theirs[256];
 	struct dirent *e;
 	struct stat st;
 	DIR *d;
 
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+	if (!(*made = mkdir(dir, 0777) == 0) && errno != EEXIST) {
 		tool_error("%s: cannot make the folder: %s", dir, strerror(errno));
 		return 1;
 	}
@@ -136,7 +129,7 @@ static int check_dir(const char *dir, const char *job)
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (!ends_with(e->d_name, TRLOG_SUFFIX) || !log_job(path, theirs, sizeof(theirs))) {
+		if (!trlog_named(e->d_name) || !log_job(path, theirs, sizeof(theirs))) {
 			tool_error("%s: holds %s, which is not a tr-record log: give an empty or a new folder",
 				   dir, e->d_name);
 			closedir(d);
@@ -231,6 +224,7 @@ int main(int argc, char **argv)
 	struct tool_output out = { false, false };
 	char job[256], lib[PATH_MAX], dir[PATH_MAX];
 	const char *output = NULL;
+	bool made;
 	int ch;
 
 	tool_init("tr-record", argc, argv);
@@ -255,7 +249,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	launcher_job(job, sizeof(job));
-	if (setenv("TR_RECORD_JOB", job, 1) < 0 || check_dir(output, job))
+	if (setenv("TR_RECORD_JOB", job, 1) < 0 || check_dir(output, job, &made))
 		return 1;
 	if (!realpath(output, dir)) {
 		tool_error("%s: %s", output, strerror(errno));
@@ -276,5 +270,7 @@ int main(int argc, char **argv)
 	}
 	execvp(argv[optind], argv + optind);
 	tool_error("cannot run %s: %s", argv[optind], strerror(errno));
+	if (made)	/* nothing left of a run that never began: the folder made for it goes */
+		rmdir(dir);
 	return 127;
 }

@@ -145,6 +145,11 @@ tr-read: $TMP/cut: 1 logs without their end (a process that did not exit normall
 	assert_failure 2
 	run -127 --separate-stderr tr-record -o "$TMP/x" -- "$TMP/no-such-program"
 	[ "$stderr" = "tr-record: cannot run $TMP/no-such-program: No such file or directory" ]
+	# the folder it made for the run is gone again; one that was there stays
+	[ ! -e "$TMP/x" ]
+	mkdir "$TMP/mine"
+	run -127 --separate-stderr tr-record -o "$TMP/mine" -- "$TMP/no-such-program"
+	[ -d "$TMP/mine" ]
 	run tr-record --version
 	assert_success
 	assert_output --regexp '^tr-record [0-9]+\.[0-9]+\.[0-9]+$'
@@ -182,4 +187,16 @@ tr-read: $TMP/cut: 1 logs without their end (a process that did not exit normall
 	run --separate-stderr bash -c "tr-read '$TMP/flush' | tr-deps | tr-waits | tr-critpath | tr-rank --json | jq -r 'select(.k == \"rating\" and .name == \"tr-record buffer flush\") | .calls'"
 	assert_success
 	assert_output 8
+}
+
+@test "a full disk while recording: each process says so once and runs on, and what was written is read" {
+	# a file size limit of 2 MiB (SIGXFSZ ignored: writes fail with EFBIG, as on a full disk) for each rank
+	run --separate-stderr mpirun -n 2 bash -c "trap '' XFSZ; ulimit -f 2048; exec tr-record -o '$TMP/full' -- record-calls 200000"
+	assert_success
+	[ "$(grep -c '^tr-record: writing the log: File too large; recording stops here$' <<< "$stderr")" = 2 ]
+	run --separate-stderr bash -c "tr-read '$TMP/full' | tr-cat --check"
+	assert_success
+	# a write cut at the limit ends inside a record, but for one in ~26 that ends right there
+	assert_regex "$stderr" "tr-read: $TMP/full: 2 logs without their end \(a process that did not exit normally\)"
+	[ -z "$(grep -v -e 'logs cut inside a record' -e 'logs without their end' <<< "$stderr")" ]
 }

@@ -24,6 +24,30 @@ static const char *name_of(const struct log *l, int64_t id)
 	return id >= 0 && (uint64_t)id < l->nnames ? l->names[id] : NULL;
 }
 
+/*
+ * Name id's region of paradigm (NAMED_CUDA: calls and kernels; NAMED_USER:
+ * NVTX ranges), made where new in the first pass and kept by the name, so
+ * that the second finds it without looking a name up again.
+ */
+enum { NAMED_CUDA, NAMED_USER };
+
+static int named_region(struct trlogin *in, struct log *l, int64_t id, int named, enum ls_role role,
+			const char *dir)
+{
+	uint32_t *region = &l->name_region[named][id];
+
+	return *region != UINT32_MAX ? 0 :
+	       trlog_region(in, l->names[id], role, named == NAMED_USER ? "user" : "cuda", dir, region);
+}
+
+/* The copy region's slot in in->copy_region: by kind, and whether host memory was pageable. */
+static uint32_t *copy_slot(struct trlogin *in, uint64_t kind, uint64_t src, uint64_t dst)
+{
+	uint64_t k = kind <= TRLOG_COPY_PTOP ? kind : 0;
+
+	return &in->copy_region[k][src == TRLOG_MEM_PAGEABLE || dst == TRLOG_MEM_PAGEABLE];
+}
+
 /* The index of GPU stream (ctx, stream) in l, made where new. */
 static int gpu_of(struct log *l, uint32_t ctx, uint32_t stream, uint32_t device, uint32_t *ix)
 {
@@ -114,6 +138,14 @@ static int look_name(struct log *l, struct cur *c)
 		return LS_ERR_SYNTAX;
 	if ((rc = ls_vec_room(&l->names, &l->names_cap, l->nnames, sizeof(*l->names))) < 0)
 		return rc;
+	for (int p = 0; p < 2; p++) {
+		uint32_t *grown = realloc(l->name_region[p], sizeof(*grown) * l->names_cap);
+
+		if (!grown)
+			return LS_ERR_NOMEM;
+		l->name_region[p] = grown;
+		grown[l->nnames] = UINT32_MAX;
+	}
 	if (!(name = cur_strdup(c)))
 		return c->bad ? LS_ERR_SYNTAX : LS_ERR_NOMEM;
 	l->names[l->nnames++] = name;
@@ -124,10 +156,10 @@ static int look_name(struct log *l, struct cur *c)
 static int look_api(struct trlogin *in, struct log *l, struct cur *c)
 {
 	uint64_t thread = cur_uint(c);
-	const char *name = name_of(l, cur_int(c)), *dir = NULL;
+	int64_t id = cur_int(c);
+	const char *name = name_of(l, id), *dir = NULL;
 	int64_t t0 = cur_int(c), t1 = cur_int(c);
 	enum ls_role role;
-	uint32_t region;
 
 	cur_uint(c);
 	cur_int(c);
@@ -137,8 +169,10 @@ static int look_api(struct trlogin *in, struct log *l, struct cur *c)
 		l->nthreads = thread + 1;
 	if (t1 > l->last_t)
 		l->last_t = t1;
+	if (l->name_region[NAMED_CUDA][id] != UINT32_MAX)
+		return 0;
 	role = ls_role_by_name(name, &dir);
-	return trlog_region(in, name, role == LS_R_UNKNOWN ? LS_R_GPU_API : role, "cuda", dir, &region);
+	return named_region(in, l, id, NAMED_CUDA, role == LS_R_UNKNOWN ? LS_R_GPU_API : role, dir);
 }
 
 static int look_context(struct log *l, struct cur *c)
@@ -157,32 +191,34 @@ static int look_context(struct log *l, struct cur *c)
 /* A kernel, copy or set: its stream, its correlation, its region. */
 static int look_work(struct trlogin *in, struct log *l, uint64_t type, struct cur *c)
 {
-	uint64_t corr, kind, bytes, src, dst;
-	uint32_t gpu, region;
-	const char *name;
+	uint64_t corr, kind, src, dst;
+	uint32_t gpu, *slot;
 	char buf[48];
+	int64_t id;
 	int rc;
 
 	if ((rc = on_stream_look(l, c, &gpu, &corr)) < 0)
 		return rc;
 	switch (type) {
 	case TRLOG_GPU_KERNEL:
-		if (!(name = name_of(l, cur_int(c))))
+		id = cur_int(c);
+		if (c->bad || !name_of(l, id))
 			return LS_ERR_SYNTAX;
-		return c->bad ? LS_ERR_SYNTAX : trlog_region(in, name, LS_R_KERNEL, "cuda", NULL, &region);
+		return named_region(in, l, id, NAMED_CUDA, LS_R_KERNEL, NULL);
 	case TRLOG_GPU_COPY:
 		kind = cur_uint(c);
-		bytes = cur_uint(c);
+		cur_uint(c);
 		src = cur_uint(c);
 		dst = cur_uint(c);
-		(void)bytes;
 		if (c->bad)
 			return LS_ERR_SYNTAX;
+		if (*(slot = copy_slot(in, kind, src, dst)) != UINT32_MAX)
+			return 0;
 		copy_name(kind, src, dst, buf, sizeof(buf));
-		return trlog_region(in, buf, LS_R_DEV_MEMCPY, "cuda", copy_dir(kind), &region);
+		return trlog_region(in, buf, LS_R_DEV_MEMCPY, "cuda", copy_dir(kind), slot);
 	default:
 		cur_uint(c);
-		return c->bad ? LS_ERR_SYNTAX : trlog_region(in, "memset", LS_R_DEV_MEMSET, "cuda", NULL, &region);
+		return c->bad ? LS_ERR_SYNTAX : trlog_region(in, "memset", LS_R_DEV_MEMSET, "cuda", NULL, &in->set_region);
 	}
 }
 
@@ -217,7 +253,6 @@ static int look_range(struct trlogin *in, struct log *l, struct cur *c)
 	uint64_t thread = cur_uint(c);
 	int64_t t = cur_int(c), id = cur_int(c);
 	const char *name = name_of(l, id);
-	uint32_t region;
 
 	if (c->bad || thread >= (1 << 16) || t < 0 || t >= (int64_t)1 << 62 || (id >= 0 && !name))
 		return LS_ERR_SYNTAX;
@@ -225,7 +260,7 @@ static int look_range(struct trlogin *in, struct log *l, struct cur *c)
 		l->nthreads = thread + 1;
 	if (t > l->last_t)
 		l->last_t = t;
-	return name ? trlog_region(in, name, LS_R_CPU, "user", NULL, &region) : 0;
+	return name ? named_region(in, l, id, NAMED_USER, LS_R_CPU, NULL) : 0;
 }
 
 int trlog_cuda_look(struct trlogin *in, struct log *l, uint64_t type, struct cur *c)
@@ -292,6 +327,8 @@ void trlog_cuda_release(struct log *l)
 		free(l->names[i]);
 	free(l->names);
 	free(l->gpu);
+	free(l->name_region[NAMED_CUDA]);
+	free(l->name_region[NAMED_USER]);
 	free(l->ctxs);
 	free(l->corr);
 	ls_idmap_release(&l->gpu_ix);
@@ -299,14 +336,6 @@ void trlog_cuda_release(struct log *l)
 }
 
 /* --- the second pass --- */
-
-static uint32_t region_of(struct adder *a, const char *name, const char *paradigm)
-{
-	uint32_t id = 0;
-
-	trlog_region(a->in, name, LS_R_CPU, paradigm, NULL, &id);	/* found: made in the first pass */
-	return id;
-}
 
 static void activity(struct adder *a, int64_t t0, int64_t t1, uint32_t region, uint64_t corr, bool has_bytes,
 		     uint64_t bytes)
@@ -332,16 +361,15 @@ static void activity(struct adder *a, int64_t t0, int64_t t1, uint32_t region, u
 static void api_events(struct adder *a, struct cur *c)
 {
 	uint64_t thread = cur_uint(c);
-	const char *name = name_of(a->l, cur_int(c));
-	int64_t t0 = cur_int(c), t1 = cur_int(c), result;
+	int64_t id = cur_int(c), t0 = cur_int(c), t1 = cur_int(c), result;
 	uint64_t corr = cur_uint(c);
 	uint32_t region, ix;
 	struct ls_event *ev;
 
 	result = cur_int(c);
-	if (c->bad || !name)
+	if (c->bad || !name_of(a->l, id))
 		return;
-	region = region_of(a, name, "cuda");
+	region = a->l->name_region[NAMED_CUDA][id];
 	a->stream = a->l->first_stream + thread;
 	if ((ev = trlog_add(a, t0, LS_K_ENTER))) {
 		ev->region = region;
@@ -370,10 +398,9 @@ static void api_events(struct adder *a, struct cur *c)
 static void work_events(struct adder *a, uint64_t type, struct cur *c)
 {
 	uint64_t ctx = cur_uint(c), stream = cur_uint(c), kind, src, dst, bytes;
-	int64_t t0, t1;
+	int64_t t0, t1, id;
 	uint64_t corr;
 	uint32_t ix;
-	char buf[48];
 
 	cur_uint(c);
 	t0 = cur_int(c);
@@ -383,20 +410,17 @@ static void work_events(struct adder *a, uint64_t type, struct cur *c)
 		return;
 	a->stream = a->l->gpu[ix].id;
 	if (type == TRLOG_GPU_KERNEL) {
-		const char *name = name_of(a->l, cur_int(c));
-
-		if (name)
-			activity(a, t0, t1, region_of(a, name, "cuda"), corr, false, 0);
+		if (name_of(a->l, id = cur_int(c)))
+			activity(a, t0, t1, a->l->name_region[NAMED_CUDA][id], corr, false, 0);
 	} else if (type == TRLOG_GPU_COPY) {
 		kind = cur_uint(c);
 		bytes = cur_uint(c);
 		src = cur_uint(c);
 		dst = cur_uint(c);
-		copy_name(kind, src, dst, buf, sizeof(buf));
-		activity(a, t0, t1, region_of(a, buf, "cuda"), corr, true, bytes);
+		activity(a, t0, t1, *copy_slot(a->in, kind, src, dst), corr, true, bytes);
 	} else {
 		bytes = cur_uint(c);
-		activity(a, t0, t1, region_of(a, "memset", "cuda"), corr, true, bytes);
+		activity(a, t0, t1, a->in->set_region, corr, true, bytes);
 	}
 }
 
@@ -415,7 +439,7 @@ static void range_events(struct adder *a, struct cur *c)
 	a->stream = a->l->first_stream + thread;
 	th = &a->threads[thread];
 	if (name) {
-		region = region_of(a, name, "user");
+		region = a->l->name_region[NAMED_USER][id];
 		if (ls_vec_room(&th->ranges, &th->ranges_cap, th->nranges, sizeof(*th->ranges)) < 0) {
 			a->rc = LS_ERR_NOMEM;
 			return;

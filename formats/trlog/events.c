@@ -109,67 +109,66 @@ static void icoll_done(struct adder *a, int64_t t1, int64_t local, uint64_t req)
 	ls_idmap_del(&a->icoll_ix, req);
 }
 
-/* A wait's or test's completions: [[req, how, comm, peer, tag, bytes], ...]. */
-static void completions(struct adder *a, int64_t t1, struct cur *c)
+/* One of a call's requests: [req, how, comm, peer, tag, bytes]. False where the log is damaged. */
+struct req_entry {
+	uint64_t req, how;
+	int64_t comm, peer, tag, bytes;
+};
+
+static bool req_entry(struct cur *c, struct req_entry *e)
 {
-	uint32_t n = cur_array(c);
+	cur_array(c);
+	e->req = cur_uint(c);
+	e->how = cur_uint(c);
+	e->comm = cur_int(c);
+	e->peer = cur_int(c);
+	e->tag = cur_int(c);
+	e->bytes = cur_int(c);
+	return !c->bad;
+}
 
-	for (uint32_t i = 0; i < n && !c->bad; i++) {
-		uint64_t req, how;
-		int64_t local, peer, tag, bytes;
-		struct ls_event *ev;
+/* A message of a request at t: a send leaving, or a receive arriving. */
+static void req_message(struct adder *a, int64_t t, enum ls_kind kind, const struct req_entry *e)
+{
+	struct ls_event *ev = message(a, t, kind, e->comm, e->peer, e->tag, e->bytes);
 
-		cur_array(c);
-		req = cur_uint(c);
-		how = cur_uint(c);
-		local = cur_int(c);
-		peer = cur_int(c);
-		tag = cur_int(c);
-		bytes = cur_int(c);
-		if (c->bad)
-			return;
-		if (how == TRLOG_REQ_SEND) {
-			request(a, t1, LS_K_SEND_DONE, req);
-		} else if (how == TRLOG_REQ_RECV) {
-			if ((ev = message(a, t1, LS_K_RECV, local, peer, tag, bytes))) {
-				ev->req = req;
-				ev->fields |= LS_EF_REQ;
-			}
-		} else if (how == TRLOG_REQ_TESTED) {
-			request(a, t1, LS_K_REQ_TEST, req);
-		} else if (how == TRLOG_REQ_COLL) {
-			icoll_done(a, t1, local, req);
-		} else if (how == TRLOG_REQ_CANCELLED) {
-			request(a, t1, LS_K_REQ_CANCEL, req);
-		}
+	if (ev) {
+		ev->req = e->req;
+		ev->fields |= LS_EF_REQ;
 	}
 }
 
-/* Persistent requests started: [[req, how, comm, peer, tag, bytes], ...], a send's message leaving, a receive posted. */
+/* A wait's or test's completions. */
+static void completions(struct adder *a, int64_t t1, struct cur *c)
+{
+	uint32_t n = cur_array(c);
+	struct req_entry e;
+
+	for (uint32_t i = 0; i < n && req_entry(c, &e); i++) {
+		if (e.how == TRLOG_REQ_SEND)
+			request(a, t1, LS_K_SEND_DONE, e.req);
+		else if (e.how == TRLOG_REQ_RECV)
+			req_message(a, t1, LS_K_RECV, &e);
+		else if (e.how == TRLOG_REQ_TESTED)
+			request(a, t1, LS_K_REQ_TEST, e.req);
+		else if (e.how == TRLOG_REQ_COLL)
+			icoll_done(a, t1, e.comm, e.req);
+		else if (e.how == TRLOG_REQ_CANCELLED)
+			request(a, t1, LS_K_REQ_CANCEL, e.req);
+	}
+}
+
+/* Persistent requests started: a send's message leaving, a receive posted. */
 static void starts(struct adder *a, int64_t t0, struct cur *c)
 {
 	uint32_t n = cur_array(c);
+	struct req_entry e;
 
-	for (uint32_t i = 0; i < n && !c->bad; i++) {
-		uint64_t req, how;
-		int64_t local, peer, tag, bytes;
-		struct ls_event *ev;
-
-		cur_array(c);
-		req = cur_uint(c);
-		how = cur_uint(c);
-		local = cur_int(c);
-		peer = cur_int(c);
-		tag = cur_int(c);
-		bytes = cur_int(c);
-		if (c->bad)
-			return;
-		if (how == TRLOG_REQ_SEND && (ev = message(a, t0, LS_K_SEND, local, peer, tag, bytes))) {
-			ev->req = req;
-			ev->fields |= LS_EF_REQ;
-		} else if (how == TRLOG_REQ_RECV) {
-			request(a, t0, LS_K_RECV_POST, req);
-		}
+	for (uint32_t i = 0; i < n && req_entry(c, &e); i++) {
+		if (e.how == TRLOG_REQ_SEND)
+			req_message(a, t0, LS_K_SEND, &e);
+		else if (e.how == TRLOG_REQ_RECV)
+			request(a, t0, LS_K_RECV_POST, e.req);
 	}
 }
 

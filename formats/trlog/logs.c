@@ -379,13 +379,6 @@ static int scan(struct trlogin *in, struct log *l)
 
 /* --- opening --- */
 
-static bool has_suffix(const char *s)
-{
-	size_t n = strlen(s), m = strlen(TRLOG_SUFFIX);
-
-	return n > m && strcmp(s + n - m, TRLOG_SUFFIX) == 0;
-}
-
 static int add_log(struct trlogin *in, const char *path)
 {
 	struct log *l;
@@ -440,7 +433,7 @@ static int add_folder(struct trlogin *in, const char *dir)
 		return LS_ERR_IO;
 	}
 	while ((e = readdir(d)) && rc == 0) {
-		if (!has_suffix(e->d_name))
+		if (!trlog_named(e->d_name))
 			continue;
 		if ((rc = ls_vec_room(&names, &cap, n, sizeof(*names))) == 0 &&
 		    !(names[n++] = strdup(e->d_name)))

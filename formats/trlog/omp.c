@@ -21,6 +21,8 @@
 /* The regions, by what they are. */
 enum { R_PARALLEL, R_TASK, R_BARRIER, R_IMPLICIT_BARRIER, R_CRITICAL, R_SBLOCK, R_SET_LOCK, R_COUNT };
 
+_Static_assert(R_COUNT <= sizeof(((struct trlogin *)0)->omp_region) / sizeof(uint32_t), "omp_region holds them all");
+
 static const struct {
 	const char *name;
 	enum ls_role role;
@@ -34,31 +36,27 @@ static const struct {
 	[R_SET_LOCK] = { "omp_set_lock", LS_R_OMP_LOCK },
 };
 
-static uint32_t region(struct trlogin *in, int which)
+/* Region which, made (in the first pass) where new: in->omp_region[which]. */
+static int made(struct trlogin *in, int which)
 {
-	uint32_t id = 0;
-
-	trlog_region(in, regions[which].name, regions[which].role, "openmp", NULL, &id);
-	return id;
+	return trlog_region(in, regions[which].name, regions[which].role, "openmp", NULL, &in->omp_region[which]);
 }
 
 /* The regions an event enters or leaves, made in the first pass. */
 static int regions_of(struct trlogin *in, uint64_t what, uint64_t a, uint64_t b)
 {
-	uint32_t id;
 	int rc = 0;
 
 	switch (what) {
 	case TRLOG_OMP_FORK:
-		return trlog_region(in, regions[R_PARALLEL].name, regions[R_PARALLEL].role, "openmp", NULL, &id);
+		return made(in, R_PARALLEL);
 	case TRLOG_OMP_TASK_BEGIN:
-		return trlog_region(in, regions[R_TASK].name, regions[R_TASK].role, "openmp", NULL, &id);
+		return made(in, R_TASK);
 	case TRLOG_OMP_BARRIER_BEGIN:
-		return trlog_region(in, regions[a ? R_BARRIER : R_IMPLICIT_BARRIER].name, LS_R_OMP_BARRIER,
-				    "openmp", NULL, &id);
+		return made(in, a ? R_BARRIER : R_IMPLICIT_BARRIER);
 	case TRLOG_OMP_LOCK_WAIT:
 		for (int r = b ? R_CRITICAL : R_SET_LOCK; rc == 0 && r <= (b ? R_SBLOCK : R_SET_LOCK); r++)
-			rc = trlog_region(in, regions[r].name, regions[r].role, "openmp", NULL, &id);
+			rc = made(in, r);
 		return rc;
 	default:
 		return 0;
@@ -85,7 +83,7 @@ static void enter(struct adder *a, int64_t t, int which, bool leave)
 	struct ls_event *ev = trlog_add(a, t, leave ? LS_K_LEAVE : LS_K_ENTER);
 
 	if (ev)
-		ev->region = region(a->in, which);
+		ev->region = a->in->omp_region[which];
 }
 
 /* A lock as the stream numbers it: OMPT's wait ids are addresses; the stream's, 0, 1, ... per log. */

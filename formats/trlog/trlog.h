@@ -7,9 +7,20 @@
 #ifndef TRLOG_H
 #define TRLOG_H
 
+#include <stdbool.h>
+#include <string.h>
+
 #define TRLOG_MAJOR 1
 #define TRLOG_MINOR 0
 #define TRLOG_SUFFIX ".trlog"
+
+/* Whether a file's name is a log's: NAME.trlog, NAME not empty. */
+static inline bool trlog_named(const char *name)
+{
+	size_t n = strlen(name), m = sizeof(TRLOG_SUFFIX) - 1;
+
+	return n > m && strcmp(name + n - m, TRLOG_SUFFIX) == 0;
+}
 
 enum trlog_rec {
 	TRLOG_INIT = 1,		/* [1, rank, size, run]: MPI is up */
@@ -50,13 +61,8 @@ enum {
 /* TRLOG_GPU_COPY kinds (CUPTI's CUpti_ActivityMemcpyKind) */
 enum { TRLOG_COPY_HTOD = 1, TRLOG_COPY_DTOH = 2, TRLOG_COPY_DTOD = 8, TRLOG_COPY_HTOH = 9, TRLOG_COPY_PTOP = 10 };
 
-/* TRLOG_GPU_COPY memory kinds (CUPTI's CUpti_ActivityMemoryKind) */
-enum { TRLOG_MEM_PAGEABLE = 1, TRLOG_MEM_PINNED = 2 };
-
-/* TRLOG_GPU_SYNC types (CUPTI's CUpti_ActivitySynchronizationType) */
-enum {
-	TRLOG_SYNC_EVENT = 1, TRLOG_SYNC_STREAM_WAIT = 2, TRLOG_SYNC_STREAM = 3, TRLOG_SYNC_CONTEXT = 4,
-};
+/* A TRLOG_GPU_COPY's host memory that is pageable (CUPTI's CUpti_ActivityMemoryKind) */
+enum { TRLOG_MEM_PAGEABLE = 1 };
 
 /* TRLOG_SYNC phases */
 enum { TRLOG_SYNC_INIT = 0, TRLOG_SYNC_FINALIZE = 1 };

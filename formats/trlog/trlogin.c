@@ -37,12 +37,10 @@ bool trlogin_sniff_dir(const char *path)
 	if (!d)
 		return false;
 	while (!logs && (e = readdir(d))) {
-		size_t n = strlen(e->d_name), m = strlen(TRLOG_SUFFIX);
-
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		empty = false;
-		logs = n > m && !strcmp(e->d_name + n - m, TRLOG_SUFFIX);
+		logs = trlog_named(e->d_name);
 	}
 	closedir(d);
 	return logs || empty;
@@ -176,6 +174,7 @@ int trlogin_read(const char *const *paths, int n, const struct ls_stage *stage, 
 	int rc;
 
 	memset(&in, 0, sizeof(in));
+	memset(in.copy_region, 0xff, sizeof(in.copy_region));
 	in.front = front;
 	in.w = w;
 	in.err = err;

@@ -71,6 +71,7 @@ struct log {
 	uint32_t ncomm;
 	/* CUDA (cuda.c) */
 	char **names;			/* TRLOG_NAME by id */
+	uint32_t *name_region[2];	/* by id: its region as a CUDA name, as an NVTX range's (cuda.c) */
 	uint32_t nnames, names_cap;
 	struct gpu_stream *gpu;
 	uint32_t ngpu, gpu_cap;
@@ -112,6 +113,10 @@ struct trlogin {
 	uint32_t fn_region[TRLOG_NFN];
 	char fn_op[TRLOG_NFN][32];	/* a collective's operation: "allreduce" */
 	uint32_t flush_region;		/* the collector's write-outs */
+	/* regions made in the first pass, for the second (cuda.c, omp.c) */
+	uint32_t copy_region[TRLOG_COPY_PTOP + 1][2];	/* by copy kind, host memory pageable */
+	uint32_t set_region;
+	uint32_t omp_region[8];		/* by omp.c's kind of region */
 	struct region *regions;
 	uint32_t nregions, regions_cap, nstreams;
 	struct ls_idmap region_ix;	/* hash of paradigm and name -> region */

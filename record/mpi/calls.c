@@ -37,18 +37,25 @@ void rec_call_plain(int fn, int64_t t0, int64_t t1)
 		rec_end();
 }
 
-void rec_call_send(int fn, int64_t t0, int64_t t1, MPI_Comm comm, int dest, int tag, int64_t bytes)
+/* [5, thread, fn, t0, t1, a, b, c, d] and, where req is given, the request's number. */
+static void four(int fn, int64_t t0, int64_t t1, const int64_t v[4], const uint64_t *req)
 {
-	int64_t peer, local = rec_comm_peer(comm, dest, &peer);
-	struct ls_buf *b = head(fn, t0, t1, 4);
+	struct ls_buf *b = head(fn, t0, t1, req ? 5 : 4);
 
 	if (!b)
 		return;
-	ls_enc_int(b, local);
-	ls_enc_int(b, peer);
-	ls_enc_int(b, tag);
-	ls_enc_int(b, bytes);
+	for (int i = 0; i < 4; i++)
+		ls_enc_int(b, v[i]);
+	if (req)
+		ls_enc_uint(b, *req);
 	rec_end();
+}
+
+void rec_call_send(int fn, int64_t t0, int64_t t1, MPI_Comm comm, int dest, int tag, int64_t bytes)
+{
+	int64_t peer, local = rec_comm_peer(comm, dest, &peer);
+
+	four(fn, t0, t1, (const int64_t[4]){ local, peer, tag, bytes }, NULL);
 }
 
 /*
@@ -112,16 +119,8 @@ void rec_call_isend(int fn, int64_t t0, int64_t t1, MPI_Comm comm, int dest, int
 {
 	int64_t peer, local = rec_comm_peer(comm, dest, &peer);
 	uint64_t id = rec_req_new(req, TRLOG_REQ_SEND, comm, peer, tag, bytes);
-	struct ls_buf *b = head(fn, t0, t1, 5);
 
-	if (!b)
-		return;
-	ls_enc_int(b, local);
-	ls_enc_int(b, peer);
-	ls_enc_int(b, tag);
-	ls_enc_int(b, bytes);
-	ls_enc_uint(b, id);
-	rec_end();
+	four(fn, t0, t1, (const int64_t[4]){ local, peer, tag, bytes }, &id);
 }
 
 void rec_call_irecv(int fn, int64_t t0, int64_t t1, MPI_Comm comm, MPI_Request req)
@@ -140,15 +139,8 @@ void rec_call_irecv(int fn, int64_t t0, int64_t t1, MPI_Comm comm, MPI_Request r
 void rec_call_coll(int fn, int64_t t0, int64_t t1, MPI_Comm comm, int root, int64_t sent, int64_t recvd)
 {
 	int64_t r, local = rec_comm_peer(comm, root, &r);
-	struct ls_buf *b = head(fn, t0, t1, 4);
 
-	if (!b)
-		return;
-	ls_enc_int(b, local);
-	ls_enc_int(b, r);
-	ls_enc_int(b, sent);
-	ls_enc_int(b, recvd);
-	rec_end();
+	four(fn, t0, t1, (const int64_t[4]){ local, r, sent, recvd }, NULL);
 }
 
 void rec_call_icoll(int fn, int64_t t0, int64_t t1, MPI_Comm comm, int root, int64_t sent, int64_t recvd,
@@ -156,16 +148,8 @@ void rec_call_icoll(int fn, int64_t t0, int64_t t1, MPI_Comm comm, int root, int
 {
 	int64_t r, local = rec_comm_peer(comm, root, &r);
 	uint64_t id = rec_req_new(req, TRLOG_REQ_COLL, comm, TRLOG_NO_RANK, 0, 0);
-	struct ls_buf *b = head(fn, t0, t1, 5);
 
-	if (!b)
-		return;
-	ls_enc_int(b, local);
-	ls_enc_int(b, r);
-	ls_enc_int(b, sent);
-	ls_enc_int(b, recvd);
-	ls_enc_uint(b, id);
-	rec_end();
+	four(fn, t0, t1, (const int64_t[4]){ local, r, sent, recvd }, &id);
 }
 
 void rec_call_comm(int fn, int64_t t0, int64_t t1, MPI_Comm parent, int64_t made)
@@ -180,17 +164,37 @@ void rec_call_comm(int fn, int64_t t0, int64_t t1, MPI_Comm parent, int64_t made
 	rec_end();
 }
 
+/* A request a wait, test or start names: [req, how, comm, peer, tag, bytes]. */
+struct entry {
+	uint64_t id, how;
+	int64_t comm;
+	struct msg m;
+};
+
+/* [5, thread, fn, t0, t1, [entries...]] */
+static void entries(int fn, int64_t t0, int64_t t1, const struct entry *e, uint32_t n)
+{
+	struct ls_buf *b = head(fn, t0, t1, 1);
+
+	if (!b)
+		return;
+	ls_enc_array(b, n);
+	for (uint32_t i = 0; i < n; i++) {
+		ls_enc_array(b, 6);
+		ls_enc_uint(b, e[i].id);
+		ls_enc_uint(b, e[i].how);
+		ls_enc_int(b, e[i].comm);
+		enc_msg(b, &e[i].m);
+	}
+	rec_end();
+}
+
 void rec_call_complete(int fn, int64_t t0, int64_t t1, int n, const MPI_Request *reqs,
 		       const bool *done, const MPI_Status *st, bool tested)
 {
 	struct rec_req r;
-	struct entry {
-		uint64_t id, how;
-		int64_t comm;
-		struct msg m;
-	} *e = malloc(sizeof(*e) * (size_t)(n > 0 ? n : 1));
+	struct entry *e = malloc(sizeof(*e) * (size_t)(n > 0 ? n : 1));
 	uint32_t count = 0;
-	struct ls_buf *b;
 
 	if (!e)
 		return;
@@ -219,48 +223,21 @@ void rec_call_complete(int fn, int64_t t0, int64_t t1, int n, const MPI_Request 
 			rec_req_done(reqs[i]);
 		count++;
 	}
-	if ((b = head(fn, t0, t1, 1))) {
-		ls_enc_array(b, count);
-		for (uint32_t i = 0; i < count; i++) {
-			ls_enc_array(b, 6);
-			ls_enc_uint(b, e[i].id);
-			ls_enc_uint(b, e[i].how);
-			ls_enc_int(b, e[i].comm);
-			enc_msg(b, &e[i].m);
-		}
-		rec_end();
-	}
+	entries(fn, t0, t1, e, count);
 	free(e);
 }
 
 void rec_call_start(int fn, int64_t t0, int64_t t1, int n, const MPI_Request *reqs)
 {
-	struct started {
-		struct rec_req r;
-		int64_t local;
-	} *e = malloc(sizeof(*e) * (size_t)(n > 0 ? n : 1));
+	struct entry *e = malloc(sizeof(*e) * (size_t)(n > 0 ? n : 1));
 	uint32_t count = 0;
-	struct ls_buf *b;
+	struct rec_req r;
 
 	if (!e)
 		return;
 	for (int i = 0; i < n; i++)
-		if (rec_req_start(reqs[i], &e[count].r)) {
-			e[count].local = rec_comm(e[count].r.comm);
-			count++;
-		}
-	if ((b = head(fn, t0, t1, 1))) {
-		ls_enc_array(b, count);
-		for (uint32_t i = 0; i < count; i++) {
-			ls_enc_array(b, 6);
-			ls_enc_uint(b, e[i].r.id);
-			ls_enc_uint(b, (uint64_t)e[i].r.how);
-			ls_enc_int(b, e[i].local);
-			ls_enc_int(b, e[i].r.peer);
-			ls_enc_int(b, e[i].r.tag);
-			ls_enc_int(b, e[i].r.bytes);
-		}
-		rec_end();
-	}
+		if (rec_req_start(reqs[i], &r))
+			e[count++] = (struct entry){ r.id, (uint64_t)r.how, rec_comm(r.comm), { r.peer, r.tag, r.bytes } };
+	entries(fn, t0, t1, e, count);
 	free(e);
 }

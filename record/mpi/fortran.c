@@ -21,59 +21,39 @@ extern F mpi_fortran_in_place_[] __attribute__((weak));
 
 #define STATUS_WORDS (sizeof(MPI_Status) / sizeof(F) + 1)
 
-void pmpi_init_(F *ierr);
-void pmpi_init_thread_(F *required, F *provided, F *ierr);
-void pmpi_finalize_(F *ierr);
-void pmpi_send_(void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *ierr);
-void pmpi_ssend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *ierr);
-void pmpi_recv_(void *buf, F *count, F *type, F *source, F *tag, F *comm, F *status, F *ierr);
-void pmpi_sendrecv_(void *sbuf, F *scount, F *stype, F *dest, F *stag, void *rbuf, F *rcount, F *rtype,
-		    F *source, F *rtag, F *comm, F *status, F *ierr);
-void pmpi_isend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *req, F *ierr);
-void pmpi_irecv_(void *buf, F *count, F *type, F *source, F *tag, F *comm, F *req, F *ierr);
-void pmpi_wait_(F *req, F *status, F *ierr);
-void pmpi_waitall_(F *n, F *reqs, F *statuses, F *ierr);
-void pmpi_waitany_(F *n, F *reqs, F *index, F *status, F *ierr);
-void pmpi_test_(F *req, F *flag, F *status, F *ierr);
-void pmpi_barrier_(F *comm, F *ierr);
-void pmpi_gather_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root, F *comm, F *ierr);
-void pmpi_scatter_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root, F *comm, F *ierr);
-void pmpi_allgather_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *ierr);
-void pmpi_alltoall_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *ierr);
-void pmpi_bcast_(void *buf, F *count, F *type, F *root, F *comm, F *ierr);
-void pmpi_reduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *root, F *comm, F *ierr);
-void pmpi_allreduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *ierr);
-void pmpi_comm_split_(F *comm, F *color, F *key, F *newcomm, F *ierr);
-void pmpi_comm_dup_(F *comm, F *newcomm, F *ierr);
-void pmpi_cart_create_(F *comm, F *ndims, F *dims, F *periods, F *reorder, F *newcomm, F *ierr);
-void pmpi_comm_free_(F *comm, F *ierr);
+/* Each entry point wrapped, and the Fortran PMPI twin it calls. */
+#define FORTRAN(name, params) \
+	void mpi_##name##_ params; \
+	void pmpi_##name##_ params;
 
-void mpi_init_(F *ierr);
-void mpi_init_thread_(F *required, F *provided, F *ierr);
-void mpi_finalize_(F *ierr);
-void mpi_send_(void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *ierr);
-void mpi_ssend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *ierr);
-void mpi_recv_(void *buf, F *count, F *type, F *source, F *tag, F *comm, F *status, F *ierr);
-void mpi_sendrecv_(void *sbuf, F *scount, F *stype, F *dest, F *stag, void *rbuf, F *rcount, F *rtype,
-		   F *source, F *rtag, F *comm, F *status, F *ierr);
-void mpi_isend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *req, F *ierr);
-void mpi_irecv_(void *buf, F *count, F *type, F *source, F *tag, F *comm, F *req, F *ierr);
-void mpi_wait_(F *req, F *status, F *ierr);
-void mpi_waitall_(F *n, F *reqs, F *statuses, F *ierr);
-void mpi_waitany_(F *n, F *reqs, F *index, F *status, F *ierr);
-void mpi_test_(F *req, F *flag, F *status, F *ierr);
-void mpi_barrier_(F *comm, F *ierr);
-void mpi_gather_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root, F *comm, F *ierr);
-void mpi_scatter_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root, F *comm, F *ierr);
-void mpi_allgather_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *ierr);
-void mpi_alltoall_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *ierr);
-void mpi_bcast_(void *buf, F *count, F *type, F *root, F *comm, F *ierr);
-void mpi_reduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *root, F *comm, F *ierr);
-void mpi_allreduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *ierr);
-void mpi_comm_split_(F *comm, F *color, F *key, F *newcomm, F *ierr);
-void mpi_comm_dup_(F *comm, F *newcomm, F *ierr);
-void mpi_cart_create_(F *comm, F *ndims, F *dims, F *periods, F *reorder, F *newcomm, F *ierr);
-void mpi_comm_free_(F *comm, F *ierr);
+FORTRAN(init, (F *ierr))
+FORTRAN(init_thread, (F *required, F *provided, F *ierr))
+FORTRAN(finalize, (F *ierr))
+FORTRAN(send, (void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *ierr))
+FORTRAN(ssend, (void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *ierr))
+FORTRAN(recv, (void *buf, F *count, F *type, F *source, F *tag, F *comm, F *status, F *ierr))
+FORTRAN(sendrecv, (void *sbuf, F *scount, F *stype, F *dest, F *stag, void *rbuf, F *rcount,
+	F *rtype, F *source, F *rtag, F *comm, F *status, F *ierr))
+FORTRAN(isend, (void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *req, F *ierr))
+FORTRAN(irecv, (void *buf, F *count, F *type, F *source, F *tag, F *comm, F *req, F *ierr))
+FORTRAN(wait, (F *req, F *status, F *ierr))
+FORTRAN(waitall, (F *n, F *reqs, F *statuses, F *ierr))
+FORTRAN(waitany, (F *n, F *reqs, F *index, F *status, F *ierr))
+FORTRAN(test, (F *req, F *flag, F *status, F *ierr))
+FORTRAN(barrier, (F *comm, F *ierr))
+FORTRAN(gather, (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root,
+	F *comm, F *ierr))
+FORTRAN(scatter, (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root,
+	F *comm, F *ierr))
+FORTRAN(allgather, (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *ierr))
+FORTRAN(alltoall, (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *ierr))
+FORTRAN(bcast, (void *buf, F *count, F *type, F *root, F *comm, F *ierr))
+FORTRAN(reduce, (void *sbuf, void *rbuf, F *count, F *type, F *op, F *root, F *comm, F *ierr))
+FORTRAN(allreduce, (void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *ierr))
+FORTRAN(comm_split, (F *comm, F *color, F *key, F *newcomm, F *ierr))
+FORTRAN(comm_dup, (F *comm, F *newcomm, F *ierr))
+FORTRAN(cart_create, (F *comm, F *ndims, F *dims, F *periods, F *reorder, F *newcomm, F *ierr))
+FORTRAN(comm_free, (F *comm, F *ierr))
 
 /* The times around a Fortran PMPI call (which returns nothing: its error is in ierr). */
 #define FCALL(stmt) \

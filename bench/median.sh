@@ -1,0 +1,4 @@
+# Sourced by the benchmark scripts: median of the numbers on stdin.
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
