@@ -34,8 +34,10 @@ LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/defs.o libstream/ev
 	libstream/schema.o libstream/tmpfile.o libstream/utf8.o libstream/writer.o
 OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o formats/otf2/vocab.o \
 	formats/otf2/errors.o
-TRLOGIN_OBJS = formats/trlog/trlogin.o formats/trlog/logs.o formats/trlog/clock.o formats/trlog/events.o \
-	formats/trlog/cuda.o formats/trlog/omp.o formats/trlog/regions.o
+TRLOGIN_OBJS = formats/regions.o formats/trlog/trlogin.o formats/trlog/logs.o formats/trlog/clock.o formats/trlog/events.o \
+	formats/trlog/cuda.o formats/trlog/omp.o
+KINETOIN_OBJS = formats/regions.o formats/kineto/kinetoin.o formats/kineto/json.o formats/kineto/look.o \
+	formats/kineto/events.o formats/kineto/nccl.o
 OTF2OUT_OBJS = formats/otf2/otf2out.o formats/otf2/out_defs.o formats/otf2/out_events.o \
 	formats/otf2/out_metrics.o formats/otf2/vocab.o formats/otf2/errors.o
 ANALYSIS_OBJS = analysis/blame.o analysis/clock.o analysis/critpath.o analysis/deps.o analysis/edges.o \
@@ -124,6 +126,9 @@ formats/otf2/libotf2in.a: $(OTF2IN_OBJS)
 formats/trlog/libtrlogin.a: $(TRLOGIN_OBJS)
 	$(AR) rcs $@ $^
 
+formats/kineto/libkinetoin.a: $(KINETOIN_OBJS)
+	$(AR) rcs $@ $^
+
 formats/otf2/libotf2out.a: $(OTF2OUT_OBJS)
 	$(AR) rcs $@ $^
 
@@ -133,9 +138,9 @@ analysis/libanalysis.a: $(ANALYSIS_OBJS)
 	$(AR) rcsT $@ $^
 
 bin/tr-read: cmd/tr-read.o formats/readers.o $(TOOL_OBJS) formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
-		libstream/libstream.a
+		formats/kineto/libkinetoin.a libstream/libstream.a
 	@mkdir -p bin
-	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS) -lz
 
 bin/tr-rank: cmd/rank-diff.o
 
@@ -315,7 +320,7 @@ uninstall:
 
 clean:
 	rm -rf bin lib $(PROGRAMS) $(HELPERS) examples/imbalance examples/imbalance-cuda bench/json-parse tests/fuzz/out libstream/libstream.a formats/otf2/libotf2in.a \
-		analysis/libanalysis.a formats/otf2/libotf2out.a formats/trlog/libtrlogin.a
+		analysis/libanalysis.a formats/otf2/libotf2out.a formats/trlog/libtrlogin.a formats/kineto/libkinetoin.a
 	find . -name '*.o' -delete -o -name '*.d' -delete
 
 .PHONY: all check check-threads fuzz bench bench-record bench-mem bench-project example deps install uninstall clean

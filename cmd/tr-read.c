@@ -125,6 +125,11 @@ static void print_stats(const char *path, const struct ls_front_report *r)
 	if (r->ignored)
 		fprintf(stderr, "%s: %" PRIu64 " records without meaning here, left out\n", path,
 			r->ignored);
+	if (r->ninputs)
+		fprintf(stderr, "%s: the input's records by kind       read    skipped\n", path);
+	for (uint32_t i = 0; i < r->ninputs; i++)
+		fprintf(stderr, "  %-28s %12" PRIu64 " %10" PRIu64 "\n", r->inputs[i].kind, r->inputs[i].read,
+			r->inputs[i].skipped);
 	for (uint32_t i = 0; i < r->nnotes; i++)
 		fprintf(stderr, "%s: %s\n", path, r->note[i]);
 	if (r->runs)

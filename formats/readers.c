@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kineto/kinetoin.h"
 #include "otf2/otf2in.h"
 #include "readers.h"
 #include "trlog/trlogin.h"
@@ -22,6 +23,8 @@ static const struct reader readers[] = {
 	{ "OTF2 archives", "by their anchor file, NAME.otf2", otf2in_sniff, NULL, false, otf2_read },
 	{ "tr-record logs", "by their folder, or logs of one run, NAME.trlog", trlogin_sniff,
 	  trlogin_sniff_dir, true, trlogin_read },
+	{ "Kineto traces", "by their files, NAME.json or NAME.json.gz, or their folder", kinetoin_sniff,
+	  kinetoin_sniff_dir, true, kinetoin_read },
 };
 
 #define NREADERS (sizeof(readers) / sizeof(readers[0]))
@@ -40,7 +43,7 @@ static void none_fits(char *err, size_t n)
 
 const struct reader *reader_for(const char *path, char *err, size_t n)
 {
-	uint8_t head[64];
+	uint8_t head[256];
 	struct stat st;
 	ssize_t got;
 	int fd;

@@ -7,6 +7,7 @@
 #ifndef LS_EVENT_H
 #define LS_EVENT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "schema.h"
@@ -25,6 +26,13 @@ enum ls_val_type { LS_VAL_UINT, LS_VAL_INT, LS_VAL_F64 };
 struct ls_event {
 	int64_t t;
 	uint64_t seq;		/* set by the front: the order events came in */
+	/*
+	 * At equal t and stream, lower first, before the order they came in:
+	 * a reader whose format gives activities out of order (Chrome trace
+	 * events: an activity as a start and a duration) sets it so that they
+	 * nest (ls_event_tie); 0 otherwise.
+	 */
+	uint64_t tie;
 	uint64_t stream;
 	enum ls_kind kind;
 	uint32_t fields;	/* LS_EF_* */
@@ -43,6 +51,36 @@ struct ls_event {
 		double f;
 	} val;
 };
+
+#define LS_TIE_ZERO (UINT64_C(1) << 62)
+
+/*
+ * The tie of an activity's enter (leave false) or leave lasting dur ns, so
+ * that activities given in any order nest: at one time, the leaves of
+ * those that started earlier (the shortest first; of those alike, the one
+ * added last first), then those lasting no time (each's enter before its
+ * leave, as added), then the enters of those that go on (the longest
+ * first; of those alike, as added). An event inside an activity at its
+ * enter takes the enter's tie and is added after it; one at its leave
+ * takes ls_event_tie_inside.
+ */
+static inline uint64_t ls_event_tie(int64_t dur, bool leave)
+{
+	const uint64_t max = LS_TIE_ZERO - 1;
+	uint64_t d = dur < 0 ? 0 : (uint64_t)dur > max ? max : (uint64_t)dur;
+
+	if (d == 0)
+		return LS_TIE_ZERO;
+	return leave ? d : UINT64_C(2) << 62 | (max - d);
+}
+
+/* The tie of an event at the leave of an activity lasting dur ns, before that leave (added before it). */
+static inline uint64_t ls_event_tie_inside(int64_t dur)
+{
+	uint64_t t = ls_event_tie(dur, true);
+
+	return t == LS_TIE_ZERO ? t : t - 1;
+}
 
 /* Write ev as event id. Returns what ls_build_end returns. */
 int ls_event_write(struct ls_writer *w, const struct ls_event *ev, uint64_t id);

@@ -96,13 +96,17 @@ bool ls_front_keeps(struct ls_front *f, uint64_t stream, int64_t t)
 	return true;
 }
 
-/* The stream's order: time, then stream, then as they came. */
+/* The stream's order: time, then stream, then the reader's tie, then as they came. */
 static int before(const struct ls_event *x, const struct ls_event *y)
 {
 	if (x->t != y->t)
 		return x->t < y->t ? -1 : 1;
 	if (x->stream != y->stream)
 		return x->stream < y->stream ? -1 : 1;
+	if (x->tie != y->tie)
+		return x->tie < y->tie ? -1 : 1;
+	if (x->tie && x->tie < LS_TIE_ZERO)	/* leaves of activities alike: the one entered last first */
+		return (x->seq < y->seq) - (x->seq > y->seq);
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
@@ -363,6 +367,7 @@ struct ls_event *ls_front_add(struct ls_front *f, uint64_t stream, int64_t t, en
 	ev->stream = stream;
 	ev->t = t;
 	ev->seq = f->seq++;
+	ev->tie = 0;
 	ev->fields = 0;
 	return ev;
 }
@@ -419,6 +424,22 @@ void ls_front_note(struct ls_front *f, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(f->report->note[f->report->nnotes++], sizeof(f->report->note[0]), fmt, ap);
 	va_end(ap);
+}
+
+void ls_front_input(struct ls_front *f, const char *kind, uint64_t read, uint64_t skipped)
+{
+	struct ls_front_report *r = f->report;
+
+	if (!read && !skipped)
+		return;
+	for (uint32_t i = 0; i < r->ninputs; i++)
+		if (!strcmp(r->inputs[i].kind, kind)) {
+			r->inputs[i].read += read;
+			r->inputs[i].skipped += skipped;
+			return;
+		}
+	if (r->ninputs < LS_FRONT_MAX_INPUTS)
+		r->inputs[r->ninputs++] = (struct ls_front_input){ kind, read, skipped };
 }
 
 const char *ls_front_error(const struct ls_front *f)

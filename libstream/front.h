@@ -36,6 +36,13 @@ struct ls_front_options {
 };
 
 #define LS_FRONT_MAX_ODD 16
+#define LS_FRONT_MAX_INPUTS 32
+
+/* Records of the input of one kind (the format's own): how many were read, how many skipped. */
+struct ls_front_input {
+	const char *kind;
+	uint64_t read, skipped;
+};
 
 /* What the front wrote and found odd, and what the reader found odd. */
 struct ls_front_report {
@@ -58,6 +65,8 @@ struct ls_front_report {
 	uint32_t nodd;
 	char note[2][256];		/* what the reader says for --stats (ls_front_note) */
 	uint32_t nnotes;
+	struct ls_front_input inputs[LS_FRONT_MAX_INPUTS];	/* by the input's kinds (ls_front_input) */
+	uint32_t ninputs;
 };
 
 struct ls_front_stream {
@@ -138,6 +147,12 @@ void ls_front_odd(struct ls_front *f, uint64_t n, const char *what);
 
 /* A line the reader has to say about the whole input, for --stats (two at most). */
 void ls_front_note(struct ls_front *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Count records of the input's kind (a name that outlives the front) read
+ * and skipped, for --stats; kinds past LS_FRONT_MAX_INPUTS are not counted.
+ */
+void ls_front_input(struct ls_front *f, const char *kind, uint64_t read, uint64_t skipped);
 
 const char *ls_front_error(const struct ls_front *f);
 

@@ -37,7 +37,7 @@ static int named_region(struct trlogin *in, struct log *l, int64_t id, int named
 	uint32_t *region = &l->name_region[named][id];
 
 	return *region != UINT32_MAX ? 0 :
-	       trlog_region(in, l->names[id], role, named == NAMED_USER ? "user" : "cuda", dir, region);
+	       fmt_region(&in->regions, l->names[id], role, named == NAMED_USER ? "user" : "cuda", dir, region);
 }
 
 /* The copy region's slot in in->copy_region: by kind, and whether host memory was pageable. */
@@ -215,10 +215,10 @@ static int look_work(struct trlogin *in, struct log *l, uint64_t type, struct cu
 		if (*(slot = copy_slot(in, kind, src, dst)) != UINT32_MAX)
 			return 0;
 		copy_name(kind, src, dst, buf, sizeof(buf));
-		return trlog_region(in, buf, LS_R_DEV_MEMCPY, "cuda", copy_dir(kind), slot);
+		return fmt_region(&in->regions, buf, LS_R_DEV_MEMCPY, "cuda", copy_dir(kind), slot);
 	default:
 		cur_uint(c);
-		return c->bad ? LS_ERR_SYNTAX : trlog_region(in, "memset", LS_R_DEV_MEMSET, "cuda", NULL, &in->set_region);
+		return c->bad ? LS_ERR_SYNTAX : fmt_region(&in->regions, "memset", LS_R_DEV_MEMSET, "cuda", NULL, &in->set_region);
 	}
 }
 

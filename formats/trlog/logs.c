@@ -239,7 +239,7 @@ static int fn_region(struct trlogin *in, uint64_t fn)
 	in->fn_used[fn] = true;
 	for (size_t k = 0; name[4 + k] && k < sizeof(in->fn_op[fn]) - 1; k++)
 		in->fn_op[fn][k] = (char)tolower((unsigned char)name[4 + k]);
-	return trlog_region(in, name, role == LS_R_UNKNOWN ? LS_R_MPI_OTHER : role, "mpi", NULL, &in->fn_region[fn]);
+	return fmt_region(&in->regions, name, role == LS_R_UNKNOWN ? LS_R_MPI_OTHER : role, "mpi", NULL, &in->fn_region[fn]);
 }
 
 /* One record of l, at c (which ends where it ends). Returns 0, or an error (damaged: LS_ERR_SYNTAX). */
@@ -334,7 +334,7 @@ static int first_look(struct trlogin *in, struct log *l, struct cur *c)
 			l->nthreads = thread + 1;
 		if (t1 > l->last_t)
 			l->last_t = t1;
-		return trlog_region(in, TRLOG_FLUSH_REGION, LS_R_CPU, "measurement", NULL, &in->flush_region);
+		return fmt_region(&in->regions, TRLOG_FLUSH_REGION, LS_R_CPU, "measurement", NULL, &in->flush_region);
 	default:
 		if (l->minor <= TRLOG_MINOR)
 			return LS_ERR_SYNTAX;
@@ -408,7 +408,7 @@ static int add_log(struct trlogin *in, const char *path)
 		return LS_ERR_IO;
 	}
 	if ((rc = read_header(in, l)) < 0 ||
-	    (rc = trlog_region(in, l->program[0] ? l->program : "program", LS_R_CPU, "user", NULL,
+	    (rc = fmt_region(&in->regions, l->program[0] ? l->program : "program", LS_R_CPU, "user", NULL,
 			       &l->root_region)) < 0)
 		return rc;
 	return scan(in, l);
@@ -532,5 +532,5 @@ void trlog_close(struct trlogin *in)
 	free(in->logs);
 	free(in->comms);
 	ls_idmap_release(&in->comm_ix);
-	trlog_regions_release(in);
+	fmt_regions_release(&in->regions);
 }

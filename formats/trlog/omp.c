@@ -39,7 +39,7 @@ static const struct {
 /* Region which, made (in the first pass) where new: in->omp_region[which]. */
 static int made(struct trlogin *in, int which)
 {
-	return trlog_region(in, regions[which].name, regions[which].role, "openmp", NULL, &in->omp_region[which]);
+	return fmt_region(&in->regions, regions[which].name, regions[which].role, "openmp", NULL, &in->omp_region[which]);
 }
 
 /* The regions an event enters or leaves, made in the first pass. */

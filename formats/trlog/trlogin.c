@@ -130,7 +130,7 @@ static int write_definitions(struct trlogin *in, const char *source, const struc
 	for (uint32_t i = 0; i < in->nlogs && rc == 0; i++)
 		rc = trlog_cuda_streams(in, &in->logs[i]);
 	if (rc == 0)
-		rc = trlog_write_regions(in);
+		rc = fmt_regions_write(&in->regions, in->front, in->w);
 	return rc < 0 ? rc : write_comms(in);
 }
 

@@ -10,6 +10,7 @@
 #include "../../libstream/idmap.h"
 #include "../../libstream/mp.h"
 #include "../../libstream/schema.h"
+#include "../regions.h"
 #include "trlog.h"
 
 /* A position in a log, for decoding one record's fields. */
@@ -89,12 +90,6 @@ struct log {
 /* The region of the collector's write-outs (TRLOG_FLUSH), as Score-P names its own. */
 #define TRLOG_FLUSH_REGION "tr-record buffer flush"
 
-struct region {
-	char *name;
-	enum ls_role role;
-	const char *paradigm, *dir;	/* static strings */
-};
-
 struct comm_def {
 	uint64_t key;
 	uint32_t *members;
@@ -117,9 +112,8 @@ struct trlogin {
 	uint32_t copy_region[TRLOG_COPY_PTOP + 1][2];	/* by copy kind, host memory pageable */
 	uint32_t set_region;
 	uint32_t omp_region[8];		/* by omp.c's kind of region */
-	struct region *regions;
-	uint32_t nregions, regions_cap, nstreams;
-	struct ls_idmap region_ix;	/* hash of paradigm and name -> region */
+	struct fmt_regions regions;
+	uint32_t nstreams;
 	uint64_t newer_records, unknown_fns, comm_members_differ, cut, damaged, unended, ranks_missing;
 	uint64_t unknown_comms, drift_dropped;
 	int64_t origin;			/* the corrected time that becomes 0 */
@@ -134,11 +128,6 @@ struct trlogin {
 extern const char *const trlog_fn_name[TRLOG_NFN];
 extern const enum trlog_class trlog_fn_class[TRLOG_NFN];
 
-/* regions.c: the region of name and paradigm, made where new, into *id. Returns 0 or an error. */
-int trlog_region(struct trlogin *in, const char *name, enum ls_role role, const char *paradigm, const char *dir,
-		 uint32_t *id);
-int trlog_write_regions(struct trlogin *in);
-void trlog_regions_release(struct trlogin *in);
 
 /* cuda.c: a CUDA record at c (its type read) in the first pass; 0, LS_ERR_SYNTAX (damaged) or an error. */
 int trlog_cuda_look(struct trlogin *in, struct log *l, uint64_t type, struct cur *c);

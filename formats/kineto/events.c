@@ -1,0 +1,121 @@
+/*
+ * The second pass over a Kineto file: each activity (a start and a
+ * duration) as an enter and a leave on its stream, tied so that
+ * activities given in any order nest (ls_event_tie); each call with the
+ * stream and CUDA event its correlation id says it refers to; an NCCL
+ * kernel matched across ranks with its part in the collective inside it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../libstream/error.h"
+#include "kinetoin_private.h"
+
+/* Room for an event at t on stream, with its tie; NULL where -p, -s or -t leave it out, or on an error. */
+static struct ls_event *add(struct kinetoin *in, uint32_t stream, int64_t t, enum ls_kind kind, uint64_t tie,
+			    int *rc)
+{
+	struct ls_event *ev;
+
+	if (*rc < 0 || !ls_front_keeps(in->front, stream, t))
+		return NULL;
+	if (!(ev = ls_front_add(in->front, stream, t, kind))) {
+		*rc = LS_ERR_SYNTAX;
+		return NULL;
+	}
+	ev->tie = tie;
+	return ev;
+}
+
+/* What a call's correlation id says: the stream and event it refers to. */
+static void refers(const struct kfile *f, const struct kev *kv, struct ls_event *ev)
+{
+	uint32_t i;
+
+	if (!(kv->has & KA_CORR) || kv->corr < 0)
+		return;
+	ev->corr = (uint64_t)kv->corr;
+	ev->fields |= LS_EF_CORR;
+	if (!ls_idmap_get(&f->ref_ix, (uint64_t)kv->corr, &i))
+		return;
+	if (f->refs[i].gpu != UINT32_MAX) {
+		ev->ref_stream = f->gpus[f->refs[i].gpu].id;
+		ev->fields |= LS_EF_REF_STREAM;
+	}
+	if (f->refs[i].event >= 0) {
+		ev->cuda_event = (uint64_t)f->refs[i].event;
+		ev->fields |= LS_EF_CUDA_EVENT;
+	}
+}
+
+/* An NCCL kernel's part in its collective, where matched across ranks: begin (end false) or end. */
+static void collective(struct kinetoin *in, const struct kev *kv, uint32_t stream, int64_t t, uint64_t tie,
+		       bool end, int *rc)
+{
+	const char *op = NULL;
+	uint32_t comm = kineto_nccl_comm(in, kv, &op);
+	struct ls_event *ev;
+
+	if (comm == UINT32_MAX || !(ev = add(in, stream, t, end ? LS_K_COLL_END : LS_K_COLL_BEGIN, tie, rc)))
+		return;
+	if (end) {
+		ev->comm = comm;
+		ev->op = op;
+	}
+}
+
+/* The stream of an activity of class c, which the first pass found; UINT32_MAX where it did not. */
+static uint32_t stream_of(struct kfile *f, const struct kev *kv, enum kclass c)
+{
+	uint32_t ix;
+	int rc = 0;
+
+	if (c == KC_HOST || c == KC_API)
+		return (ix = kineto_host(f, kv->pid, kv->tid, false, &rc)) == UINT32_MAX ? ix : f->hosts[ix].id;
+	ix = kineto_gpu(f, kv->has & KA_DEVICE ? kv->device : kv->pid, kv->has & KA_STREAM ? kv->stream : kv->tid,
+			false, &rc);
+	return ix == UINT32_MAX ? ix : f->gpus[ix].id;
+}
+
+int kineto_events(void *ctx, const struct kev *kv)
+{
+	struct kinetoin *in = ctx;
+	struct kfile *f = in->f;
+	enum kclass c = kineto_class(kv);
+	int64_t dur = (kv->has & KA_DUR) ? kv->dur : 0, t0, t1;
+	uint32_t region, stream;
+	struct ls_event *ev;
+	int rc = 0;
+
+	if (c == KC_META || c == KC_SKIP || c == KC_SYNC || dur < 0 || kv->ts > INT64_MAX - dur)
+		return 0;
+	t0 = f->top.base + kv->ts - in->origin;
+	t1 = t0 + dur;
+	if ((rc = kineto_region(in, kv, c, &region)) < 0)
+		return rc;
+	if ((stream = stream_of(f, kv, c)) == UINT32_MAX) {
+		snprintf(in->err, in->errlen, "%s: changed while it was read", f->path);
+		return LS_ERR_SYNTAX;
+	}
+	if ((ev = add(in, stream, t0, LS_K_ENTER, ls_event_tie(dur, false), &rc))) {
+		ev->region = region;
+		if (c != KC_HOST)
+			refers(f, kv, ev);
+		if ((c == KC_COPY || c == KC_SET) && (kv->has & KA_BYTES) && kv->bytes >= 0) {
+			ev->bytes = (uint64_t)kv->bytes;
+			ev->fields |= LS_EF_BYTES;
+		}
+	}
+	if (c == KC_KERNEL) {
+		collective(in, kv, stream, t0, ls_event_tie(dur, false), false, &rc);
+		collective(in, kv, stream, t1, ls_event_tie_inside(dur), true, &rc);
+	}
+	if ((ev = add(in, stream, t1, LS_K_LEAVE, ls_event_tie(dur, true), &rc))) {
+		ev->region = region;
+		if (c != KC_HOST && c != KC_API && (kv->has & KA_CORR) && kv->corr >= 0) {
+			ev->corr = (uint64_t)kv->corr;
+			ev->fields |= LS_EF_CORR;
+		}
+	}
+	return rc;
+}

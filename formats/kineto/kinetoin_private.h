@@ -1,0 +1,134 @@
+/* What the Kineto reader's files share: the files, the first pass's findings, the process groups. */
+#ifndef KINETOIN_PRIVATE_H
+#define KINETOIN_PRIVATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../../libstream/front.h"
+#include "../../libstream/idmap.h"
+#include "../regions.h"
+#include "json.h"
+
+/* What a trace event is to the reader, by its category (and phase). */
+enum kclass {
+	KC_HOST,	/* an activity of a host thread: cpu_op, user_annotation, python_function, ... */
+	KC_API,		/* cuda_runtime, cuda_driver */
+	KC_KERNEL, KC_COPY, KC_SET,	/* on a GPU stream */
+	KC_SYNC,	/* cuda_sync: what a call synchronized with (references, no activity) */
+	KC_META,	/* M: process and thread names */
+	KC_SKIP,	/* kept out: flows, instants, counters, GPU-side annotations, spans */
+};
+
+/* A host thread of a file: (pid, tid), its name where the file gives one. */
+struct khost {
+	int64_t pid, tid;
+	uint32_t id;		/* stream id */
+};
+
+/* A GPU stream of a file. */
+struct kgpu {
+	int64_t device, stream;
+	uint32_t id;		/* stream id */
+};
+
+/* What a correlation id says of its call: the GPU stream it refers to, the CUDA event. */
+struct kref {
+	uint32_t gpu;		/* index into the file's gpus, or UINT32_MAX */
+	int64_t event;		/* or -1 */
+};
+
+/* A name a metadata event gives a process (tid -1) or thread. */
+struct kname {
+	int64_t pid, tid;
+	char *name;
+};
+
+/* A file's NCCL collectives on one process group: their sequence numbers. */
+struct kseq {
+	uint32_t pg;		/* index into in->pgs */
+	int64_t lo, hi;
+	uint64_t n;
+};
+
+struct kfile {
+	const char *path;
+	struct kj_top top;
+	uint32_t process;
+	struct khost *hosts;
+	uint32_t nhosts, hosts_cap;
+	struct ls_idmap host_ix;	/* hash of (pid, tid) -> host */
+	struct kgpu *gpus;
+	uint32_t ngpus, gpus_cap;
+	struct ls_idmap gpu_ix;		/* (device, stream) -> gpu */
+	struct kref *refs;
+	uint32_t nrefs, refs_cap;
+	struct ls_idmap ref_ix;		/* correlation id -> ref */
+	struct kname *names;
+	uint32_t nnames, names_cap;
+	struct kseq *seqs;
+	uint32_t nseqs, seqs_cap;
+	int64_t first, last;		/* ns as the file gives them (before its base) */
+	bool any;
+};
+
+/* A process group NCCL collectives run on, as the traces name it. */
+struct kpg {
+	char *name;
+	uint32_t *ranks;		/* its members' ranks in the world, in its rank order */
+	uint32_t nranks;
+	bool ranks_differ;		/* files gave it other members */
+	bool matched;			/* every member's trace given, their sequence numbers agree */
+	int64_t lo, hi;			/* the sequence numbers every member recorded */
+	uint32_t comm;			/* its comm id, where matched */
+};
+
+/* Trace events of a file by what the reader did with them, for --stats. */
+enum { KS_READ, KS_SKIPPED };
+
+struct kinetoin {
+	struct kfile *files;
+	uint32_t nfiles, files_cap;
+	struct fmt_regions regions;
+	struct kpg *pgs;
+	uint32_t npgs, pgs_cap;
+	uint32_t nstreams, ncomms;
+	int64_t origin;			/* the absolute ns that becomes 0 */
+	uint64_t counts[20][2];		/* by the kinds of kineto_count: read, skipped */
+	/* oddities */
+	uint64_t cut, no_time, nccl_bare, nccl_p2p, nccl_unmatched, nccl_no_seq, ranks_without_trace;
+	struct ls_front *front;
+	struct ls_writer *w;
+	char *err;
+	size_t errlen;
+	int pass;			/* 1: finding; 2: events */
+	struct kfile *f;		/* the file being read */
+};
+
+/* look.c: the class of an event; the first pass over one event (kj_walk's fn). */
+enum kclass kineto_class(const struct kev *ev);
+int kineto_look(void *ctx, const struct kev *ev);
+void kineto_file_release(struct kfile *f);
+
+/* look.c: the host thread, GPU stream (made where new in the first pass). UINT32_MAX where not found. */
+uint32_t kineto_host(struct kfile *f, int64_t pid, int64_t tid, bool make, int *rc);
+uint32_t kineto_gpu(struct kfile *f, int64_t device, int64_t stream, bool make, int *rc);
+
+/* look.c: an event's region (role and paradigm by its class and name), made where new. */
+int kineto_region(struct kinetoin *in, const struct kev *ev, enum kclass c, uint32_t *id);
+
+/* events.c: the second pass over one event (kj_walk's fn). */
+int kineto_events(void *ctx, const struct kev *ev);
+
+/* nccl.c: a kernel's NCCL metadata in the first pass; the process groups matched across files. */
+int kineto_nccl_look(struct kinetoin *in, const struct kev *ev);
+int kineto_nccl_match(struct kinetoin *in);
+int kineto_nccl_comms(struct kinetoin *in);
+/* The comm of a kernel's collective where matched (its op into *op), else UINT32_MAX. */
+uint32_t kineto_nccl_comm(struct kinetoin *in, const struct kev *ev, const char **op);
+void kineto_nccl_release(struct kinetoin *in);
+
+/* kinetoin.c: count an event of the input for --stats. */
+void kineto_count(struct kinetoin *in, const struct kev *ev, enum kclass c, int how);
+
+#endif

@@ -1,0 +1,271 @@
+/*
+ * The first pass over a Kineto file: its host threads and GPU streams,
+ * the regions its names make, the names its metadata gives, and what each
+ * correlation id says (the stream of a kernel, copy or set; the stream and
+ * CUDA event of a synchronization, and of the event record it waited
+ * for), since the file gives these apart from, and before or after, the
+ * calls they belong to.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../libstream/error.h"
+#include "../../libstream/vec.h"
+#include "kinetoin_private.h"
+
+static bool is(const struct kstr *s, const char *lit)
+{
+	return s->n == strlen(lit) && !memcmp(s->p, lit, s->n);
+}
+
+enum kclass kineto_class(const struct kev *ev)
+{
+	static const struct {
+		const char *cat;
+		enum kclass c;
+	} cats[] = {
+		{ "kernel", KC_KERNEL }, { "gpu_memcpy", KC_COPY }, { "gpu_memset", KC_SET },
+		{ "cuda_sync", KC_SYNC }, { "cuda_runtime", KC_API }, { "cuda_driver", KC_API },
+		{ "gpu_user_annotation", KC_SKIP }, { "Trace", KC_SKIP },
+	};
+
+	if (ev->ph == 'M')
+		return KC_META;
+	if (ev->ph != 'X' || (ev->has & (KA_PID | KA_TID | KA_TS)) != (KA_PID | KA_TID | KA_TS))
+		return KC_SKIP;
+	for (size_t i = 0; i < sizeof(cats) / sizeof(cats[0]); i++)
+		if (is(&ev->cat, cats[i].cat))
+			return cats[i].c;
+	return KC_HOST;
+}
+
+/* --- threads and streams --- */
+
+static uint64_t pair_key(int64_t a, int64_t b)
+{
+	return ((uint64_t)a * UINT64_C(0x9e3779b97f4a7c15)) ^ (uint64_t)b;
+}
+
+uint32_t kineto_host(struct kfile *f, int64_t pid, int64_t tid, bool make, int *rc)
+{
+	uint64_t key = pair_key(pid, tid);
+	uint32_t i;
+
+	if (ls_idmap_get(&f->host_ix, key, &i)) {
+		if (f->hosts[i].pid == pid && f->hosts[i].tid == tid)
+			return i;
+		for (i = 0; i < f->nhosts; i++)	/* two threads of one key */
+			if (f->hosts[i].pid == pid && f->hosts[i].tid == tid)
+				return i;
+	}
+	if (!make)
+		return UINT32_MAX;
+	if ((*rc = ls_vec_room(&f->hosts, &f->hosts_cap, f->nhosts, sizeof(*f->hosts))) < 0 ||
+	    (!ls_idmap_get(&f->host_ix, key, &i) && (*rc = ls_idmap_put(&f->host_ix, key, f->nhosts)) < 0))
+		return UINT32_MAX;
+	f->hosts[f->nhosts] = (struct khost){ pid, tid, 0 };
+	return f->nhosts++;
+}
+
+uint32_t kineto_gpu(struct kfile *f, int64_t device, int64_t stream, bool make, int *rc)
+{
+	uint64_t key = pair_key(device, stream);
+	uint32_t i;
+
+	if (ls_idmap_get(&f->gpu_ix, key, &i)) {
+		if (f->gpus[i].device == device && f->gpus[i].stream == stream)
+			return i;
+		for (i = 0; i < f->ngpus; i++)
+			if (f->gpus[i].device == device && f->gpus[i].stream == stream)
+				return i;
+	}
+	if (!make)
+		return UINT32_MAX;
+	if ((*rc = ls_vec_room(&f->gpus, &f->gpus_cap, f->ngpus, sizeof(*f->gpus))) < 0 ||
+	    (!ls_idmap_get(&f->gpu_ix, key, &i) && (*rc = ls_idmap_put(&f->gpu_ix, key, f->ngpus)) < 0))
+		return UINT32_MAX;
+	f->gpus[f->ngpus] = (struct kgpu){ device, stream, 0 };
+	return f->ngpus++;
+}
+
+/* A GPU activity's device and stream: its args', else its pid and tid (Kineto's own layout). */
+static uint32_t gpu_of(struct kfile *f, const struct kev *ev, int *rc)
+{
+	return kineto_gpu(f, ev->has & KA_DEVICE ? ev->device : ev->pid, ev->has & KA_STREAM ? ev->stream : ev->tid,
+			  true, rc);
+}
+
+/* --- regions --- */
+
+/* A copy's direction from its name ("Memcpy HtoD (Pageable -> Device)"). */
+static const char *copy_dir(const struct kstr *name)
+{
+	static const char *const dirs[][2] = { { "HtoD", "htod" }, { "DtoH", "dtoh" }, { "DtoD", "dtod" },
+					      { "HtoH", "htoh" }, { "PtoP", "ptop" } };
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (strstr(name->p, dirs[i][0]))
+			return dirs[i][1];
+	return NULL;
+}
+
+int kineto_region(struct kinetoin *in, const struct kev *ev, enum kclass c, uint32_t *id)
+{
+	const char *name = ev->name.n ? ev->name.p : "(unnamed)", *dir = NULL, *paradigm = "cuda";
+	enum ls_role role;
+
+	switch (c) {
+	case KC_API:
+		role = ls_role_by_name(name, &dir);
+		if (role == LS_R_UNKNOWN)
+			role = LS_R_GPU_API;
+		break;
+	case KC_KERNEL:
+		role = LS_R_KERNEL;
+		break;
+	case KC_COPY:
+		role = LS_R_DEV_MEMCPY;
+		dir = copy_dir(&ev->name);
+		break;
+	case KC_SET:
+		role = LS_R_DEV_MEMSET;
+		break;
+	default:
+		role = LS_R_CPU;
+		paradigm = is(&ev->cat, "cpu_op") ? "pytorch" : is(&ev->cat, "python_function") ? "python" : "user";
+		break;
+	}
+	return fmt_region(&in->regions, name, role, paradigm, dir, id);
+}
+
+/* --- what correlation ids say --- */
+
+static int says(struct kfile *f, int64_t corr, uint32_t gpu, int64_t event)
+{
+	uint32_t i;
+	int rc;
+
+	if (corr < 0)
+		return 0;
+	if (!ls_idmap_get(&f->ref_ix, (uint64_t)corr, &i)) {
+		if ((rc = ls_vec_room(&f->refs, &f->refs_cap, f->nrefs, sizeof(*f->refs))) < 0 ||
+		    (rc = ls_idmap_put(&f->ref_ix, (uint64_t)corr, f->nrefs)) < 0)
+			return rc;
+		i = f->nrefs++;
+		f->refs[i] = (struct kref){ UINT32_MAX, -1 };
+	}
+	if (gpu != UINT32_MAX)
+		f->refs[i].gpu = gpu;
+	if (event >= 0)
+		f->refs[i].event = event;
+	return 0;
+}
+
+/* A stream id a synchronization names: none where negative, or -1 as 32 bits (older Kineto). */
+static bool named_stream(uint32_t has, uint32_t bit, int64_t stream)
+{
+	return (has & bit) && stream >= 0 && stream != UINT32_MAX;
+}
+
+/*
+ * A synchronization: what its call waited for. A stream synchronization,
+ * its stream; an event synchronization (or query), the event, and the
+ * stream it was recorded on; a stream's wait for an event, the waiting
+ * stream and the event. The event record it waited for learns its stream
+ * and event here too.
+ */
+static int look_sync(struct kfile *f, const struct kev *ev)
+{
+	const struct kstr *kind = ev->sync_kind.n ? &ev->sync_kind : &ev->name;
+	int64_t device = ev->has & KA_DEVICE ? ev->device : ev->pid;
+	uint32_t stream = UINT32_MAX, waited = UINT32_MAX;
+	bool recorded = (ev->has & KA_WAIT_RECORD) && ev->wait_record >= 0 && (ev->has & KA_WAIT_EVENT);
+	int rc = 0;
+
+	if (!(ev->has & KA_CORR))
+		return 0;
+	if (named_stream(ev->has, KA_STREAM, ev->stream))
+		stream = kineto_gpu(f, device, ev->stream, true, &rc);
+	if (rc == 0 && named_stream(ev->has, KA_WAIT_STREAM, ev->wait_stream))
+		waited = kineto_gpu(f, device, ev->wait_stream, true, &rc);
+	if (rc < 0)
+		return rc;
+	if (is(kind, "Stream Sync"))
+		return says(f, ev->corr, stream, -1);
+	if (is(kind, "Event Sync"))
+		return recorded ? (rc = says(f, ev->corr, waited, ev->wait_event)) < 0 ? rc :
+				  says(f, ev->wait_record, waited, ev->wait_event) : 0;
+	if (is(kind, "Stream Wait Event"))
+		return recorded ? (rc = says(f, ev->corr, stream, ev->wait_event)) < 0 ? rc :
+				  says(f, ev->wait_record, waited, ev->wait_event) : says(f, ev->corr, stream, -1);
+	return 0;	/* Context Sync: nothing to refer to */
+}
+
+static int look_name(struct kfile *f, const struct kev *ev)
+{
+	bool process = is(&ev->name, "process_name"), thread = is(&ev->name, "thread_name");
+	int rc;
+
+	if (!(process || thread) || !ev->arg_name.n || !(ev->has & KA_PID) || (thread && !(ev->has & KA_TID)))
+		return 0;
+	if ((rc = ls_vec_room(&f->names, &f->names_cap, f->nnames, sizeof(*f->names))) < 0)
+		return rc;
+	if (!(f->names[f->nnames].name = strndup(ev->arg_name.p, ev->arg_name.n)))
+		return LS_ERR_NOMEM;
+	f->names[f->nnames].pid = ev->pid;
+	f->names[f->nnames++].tid = process ? -1 : ev->tid;
+	return 0;
+}
+
+int kineto_look(void *ctx, const struct kev *ev)
+{
+	struct kinetoin *in = ctx;
+	struct kfile *f = in->f;
+	enum kclass c = kineto_class(ev);
+	int64_t end;
+	uint32_t region, gpu;
+	int rc = 0;
+
+	kineto_count(in, ev, c, c == KC_SKIP ? KS_SKIPPED : KS_READ);
+	if (c == KC_META)
+		return look_name(f, ev);
+	if (c == KC_SKIP)
+		return 0;
+	if (c == KC_SYNC)
+		return look_sync(f, ev);
+	if (ev->dur < 0 || ev->ts > INT64_MAX - ev->dur) {
+		in->no_time++;
+		return 0;
+	}
+	end = ev->ts + ((ev->has & KA_DUR) ? ev->dur : 0);
+	if (!f->any || ev->ts < f->first)
+		f->first = ev->ts;
+	if (!f->any || end > f->last)
+		f->last = end;
+	f->any = true;
+	if ((rc = kineto_region(in, ev, c, &region)) < 0)
+		return rc;
+	if (c == KC_HOST || c == KC_API) {
+		kineto_host(f, ev->pid, ev->tid, true, &rc);
+		return rc;
+	}
+	if ((gpu = gpu_of(f, ev, &rc)) == UINT32_MAX)
+		return rc;
+	if ((ev->has & KA_CORR) && (rc = says(f, ev->corr, gpu, -1)) < 0)
+		return rc;
+	return c == KC_KERNEL ? kineto_nccl_look(in, ev) : 0;
+}
+
+void kineto_file_release(struct kfile *f)
+{
+	for (uint32_t i = 0; i < f->nnames; i++)
+		free(f->names[i].name);
+	free(f->names);
+	free(f->hosts);
+	free(f->gpus);
+	free(f->refs);
+	free(f->seqs);
+	ls_idmap_release(&f->host_ix);
+	ls_idmap_release(&f->gpu_ix);
+	ls_idmap_release(&f->ref_ix);
+}
