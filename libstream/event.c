@@ -73,6 +73,8 @@ int ls_event_write(struct ls_writer *w, const struct ls_event *ev, uint64_t id)
 	}
 	if (ev->fields & LS_EF_REF_STREAM)
 		ls_put_u64(w, LS_F_REF_STREAM, ev->ref_stream);
+	if (ev->fields & LS_EF_WAIT_STREAM)
+		ls_put_u64(w, LS_F_WAIT_STREAM, ev->wait_stream);
 	if (ev->fields & LS_EF_CUDA_EVENT)
 		ls_put_u64(w, LS_F_CUDA_EVENT, ev->cuda_event);
 	if (ev->fields & LS_EF_RESULT)

@@ -18,6 +18,7 @@ enum {
 	LS_EF_REF_STREAM = 1 << 0, LS_EF_CUDA_EVENT = 1 << 1, LS_EF_RESULT = 1 << 2,
 	LS_EF_CORR = 1 << 3, LS_EF_BYTES = 1 << 4, LS_EF_REQ = 1 << 5, LS_EF_ROOT = 1 << 6,
 	LS_EF_AUX = 1 << 7,	/* threads (fork), lock (lock_*), on (measure), counter (sample) */
+	LS_EF_WAIT_STREAM = 1 << 8,
 };
 
 /* A sample's value, as the trace gives it. */
@@ -42,7 +43,7 @@ struct ls_event {
 	uint64_t bytes;		/* send, recv; else with LS_EF_BYTES */
 	uint64_t sent, recvd;	/* coll_end */
 	const char *op;		/* coll_end: a name that outlives the front */
-	uint64_t ref_stream, cuda_event, corr, req, root, aux;
+	uint64_t ref_stream, wait_stream, cuda_event, corr, req, root, aux;
 	int64_t result;
 	enum ls_val_type val_type;	/* sample */
 	union {

@@ -35,7 +35,7 @@ static inline bool ls_time_ok(int64_t t)
 	X(DEVICE, "device") X(NATIVE, "native") X(NULL_STREAM, "null") \
 	X(MEMBERS, "members") X(PEER, "peer") X(TAG, "tag") X(COMM, "comm") \
 	X(BYTES, "bytes") X(REQ, "req") X(ROOT, "root") X(SENT, "sent") \
-	X(RECVD, "recvd") X(OP, "op") X(REF_STREAM, "ref_stream") \
+	X(RECVD, "recvd") X(OP, "op") X(REF_STREAM, "ref_stream") X(WAIT_STREAM, "wait_stream") \
 	X(CUDA_EVENT, "cuda_event") X(RESULT, "result") X(CORR, "corr") \
 	X(THREADS, "threads") X(LOCK, "lock") X(ON, "on") \
 	X(COUNTER, "counter") X(VAL, "val") X(UNIT, "unit") \

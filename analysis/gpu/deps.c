@@ -125,6 +125,21 @@ static int dep_add(struct an_offload *o, uint32_t w, uint32_t from, enum ls_edge
 	return 0;
 }
 
+/* Stream s's next work will wait for work w too (each once). */
+static int wait_for(struct an_offload *o, uint32_t s, uint32_t w)
+{
+	struct an_gpu_stream *g = &o->gs[s];
+
+	for (uint32_t i = 0; i < g->nwaits; i++)
+		if (g->waits[i] == w)
+			return 0;
+	if (ls_vec_room(&g->waits, &g->waits_cap, g->nwaits, sizeof(*g->waits)) < 0)
+		return LS_ERR_NOMEM;
+	g->waits[g->nwaits++] = w;
+	work_ref(o, w);
+	return 0;
+}
+
 /* Per stream and per process state, sized as they are defined. */
 
 int an_offload_stream(struct an_offload *o)
@@ -140,8 +155,7 @@ int an_offload_stream(struct an_offload *o)
 	if (ls_vec_room(&o->gp, &o->gp_cap, defs->nprocs - 1, sizeof(*o->gp)) < 0)
 		return LS_ERR_NOMEM;
 	memset(o->gp + old, 0, (o->gp_cap - old) * sizeof(*o->gp));
-	o->gs[s] = (struct an_gpu_stream){ .last = LS_NONE, .running = LS_NONE,
-					   .wait = LS_NONE };
+	o->gs[s] = (struct an_gpu_stream){ .last = LS_NONE, .running = LS_NONE };
 	if (!defs->streams[s].gpu)
 		return 0;
 	gp = &o->gp[p];
@@ -195,13 +209,13 @@ static bool compatible(int a, int b)
 }
 
 /* The GPU stream of process p a call's ref_stream names, or LS_NONE. */
-static uint32_t ref_stream(struct an_offload *o, const struct ls_record *rec, uint32_t p)
+static uint32_t stream_field(struct an_offload *o, const struct ls_record *rec, uint32_t p, enum ls_field f)
 {
 	const struct ls_defs *defs = &o->tr->defs;
 	uint64_t id;
 	uint32_t s;
 
-	if (ls_get_u64(rec, LS_F_REF_STREAM, &id) < 0)
+	if (ls_get_u64(rec, f, &id) < 0)
 		return LS_NONE;
 	s = ls_index(&defs->stream_ix, id);
 	if (s == LS_NONE || !defs->streams[s].gpu || defs->streams[s].process != p) {
@@ -209,6 +223,22 @@ static uint32_t ref_stream(struct an_offload *o, const struct ls_record *rec, ui
 		return LS_NONE;
 	}
 	return s;
+}
+
+static uint32_t ref_stream(struct an_offload *o, const struct ls_record *rec, uint32_t p)
+{
+	return stream_field(o, rec, p, LS_F_REF_STREAM);
+}
+
+/*
+ * A synchronization's wait_stream (where the trace names the stream waited
+ * for, not the event): the last work enqueued on it, or LS_NONE.
+ */
+static uint32_t waited_work(struct an_offload *o, const struct ls_record *rec, uint32_t p)
+{
+	uint32_t s = ls_has(rec, LS_F_CUDA_EVENT) ? LS_NONE : stream_field(o, rec, p, LS_F_WAIT_STREAM);
+
+	return s == LS_NONE ? LS_NONE : o->gs[s].last;
 }
 
 /* The legacy default stream of process p's device dev, or LS_NONE. */
@@ -255,11 +285,12 @@ static int place(struct an_offload *o, uint32_t w, uint32_t s)
 		   (rc = dep_add(o, w, o->gs[n].last, LS_E_NULL_STREAM)) < 0) {
 		return rc;
 	}
-	if (g->wait != LS_NONE) {
-		if ((rc = dep_add(o, w, g->wait, LS_E_STREAM_WAIT)) < 0)
+	for (uint32_t i = 0; i < g->nwaits; i++) {
+		if ((rc = dep_add(o, w, g->waits[i], LS_E_STREAM_WAIT)) < 0)
 			return rc;
-		work_hold(o, &g->wait, LS_NONE);
+		work_unref(o, g->waits[i]);
 	}
+	g->nwaits = 0;
 	o->work[w].stream = s;
 	o->work[w].placed = ++gp->placed;
 	work_hold(o, &g->last, w);
@@ -666,6 +697,8 @@ static int sync_begin(struct an_offload *o, struct an_frame *f, const struct ls_
 	if (event) {
 		uint64_t key;
 
+		if (ls_has(rec, LS_F_WAIT_STREAM) && !ls_has(rec, LS_F_CUDA_EVENT))
+			return (w = waited_work(o, rec, ev->proc)) == LS_NONE ? 0 : sync_add(o, g, w);
 		if ((rc = event_key(o, rec, ev->proc, &key)) < 0 || !key)
 			return rc;
 		if (ls_idmap_get(&o->events, key, &w))
@@ -797,7 +830,11 @@ static int event_record(struct an_offload *o, const struct ls_record *rec,
 	return unpark(o);
 }
 
-/* cuStreamWaitEvent: the stream's next work waits for the event's work. */
+/*
+ * cuStreamWaitEvent: the stream's next work waits for the event's work
+ * (or, where the trace names the stream waited for and not the event, for
+ * the last work enqueued on that stream).
+ */
 static int stream_wait(struct an_offload *o, const struct ls_record *rec,
 		       const struct an_event *ev)
 {
@@ -805,6 +842,9 @@ static int stream_wait(struct an_offload *o, const struct ls_record *rec,
 	uint64_t key;
 	int rc;
 
+	if (s != LS_NONE && ls_has(rec, LS_F_WAIT_STREAM) && !ls_has(rec, LS_F_CUDA_EVENT)) {
+		return (w = waited_work(o, rec, ev->proc)) == LS_NONE ? 0 : wait_for(o, s, w);
+	}
 	if ((rc = event_key(o, rec, ev->proc, &key)) < 0 || !key)
 		return rc;
 	if (s == LS_NONE) {
@@ -815,8 +855,7 @@ static int stream_wait(struct an_offload *o, const struct ls_record *rec,
 		o->st.unrecorded++;
 		return 0;
 	}
-	work_hold(o, &o->gs[s].wait, w);
-	return 0;
+	return wait_for(o, s, w);
 }
 
 static bool synchronizing(enum ls_role r)
@@ -903,6 +942,7 @@ void an_offload_release(struct an_offload *o)
 	for (uint32_t i = 0; i < o->gs_cap && o->gs; i++) {
 		free(o->gs[i].queue.v);
 		free(o->gs[i].orphans.v);
+		free(o->gs[i].waits);
 	}
 	for (uint32_t i = 0; i < o->gp_cap && o->gp; i++) {
 		for (int k = 0; k < AN_KINDS; k++) {

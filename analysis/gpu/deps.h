@@ -69,7 +69,8 @@ struct an_gpu_stream {
 	struct an_ring orphans;	/* begun on it before any call enqueued them */
 	uint32_t last;		/* the last work placed on it */
 	uint32_t running;	/* the work whose activity is open */
-	uint32_t wait;		/* stream_wait: what its next work waits for */
+	uint32_t *waits;	/* stream_wait: what its next work waits for (each held) */
+	uint32_t nwaits, waits_cap;
 };
 
 /*

@@ -42,6 +42,10 @@ static void refers(const struct kfile *f, const struct kev *kv, struct ls_event 
 		ev->ref_stream = f->gpus[f->refs[i].gpu].id;
 		ev->fields |= LS_EF_REF_STREAM;
 	}
+	if (f->refs[i].waited != UINT32_MAX) {
+		ev->wait_stream = f->gpus[f->refs[i].waited].id;
+		ev->fields |= LS_EF_WAIT_STREAM;
+	}
 	if (f->refs[i].event >= 0) {
 		ev->cuda_event = (uint64_t)f->refs[i].event;
 		ev->fields |= LS_EF_CUDA_EVENT;
@@ -91,7 +95,7 @@ int kineto_events(void *ctx, const struct kev *kv)
 		return 0;
 	t0 = f->top.base + kv->ts - in->origin;
 	t1 = t0 + dur;
-	if ((rc = kineto_region(in, kv, c, &region)) < 0)
+	if ((rc = kineto_region(in, kv, c, c == KC_API && kineto_enqueued_nothing(f, kv), &region)) < 0)
 		return rc;
 	if ((stream = stream_of(f, kv, c)) == UINT32_MAX) {
 		snprintf(in->err, in->errlen, "%s: changed while it was read", f->path);

@@ -32,9 +32,14 @@ struct kgpu {
 	uint32_t id;		/* stream id */
 };
 
-/* What a correlation id says of its call: the GPU stream it refers to, the CUDA event. */
+/*
+ * What a correlation id says of its call: the GPU stream it refers to, the
+ * CUDA event; where the trace names the stream a synchronization waited
+ * for but not the event record (older Kineto), that stream.
+ */
 struct kref {
 	uint32_t gpu;		/* index into the file's gpus, or UINT32_MAX */
+	uint32_t waited;	/* the same, or UINT32_MAX */
 	int64_t event;		/* or -1 */
 };
 
@@ -114,8 +119,14 @@ void kineto_file_release(struct kfile *f);
 uint32_t kineto_host(struct kfile *f, int64_t pid, int64_t tid, bool make, int *rc);
 uint32_t kineto_gpu(struct kfile *f, int64_t device, int64_t stream, bool make, int *rc);
 
-/* look.c: an event's region (role and paradigm by its class and name), made where new. */
-int kineto_region(struct kinetoin *in, const struct kev *ev, enum kclass c, uint32_t *id);
+/*
+ * look.c: an event's region (role and paradigm by its class and name),
+ * made where new; nothing: a call that would enqueue GPU work but whose
+ * correlation id no GPU activity has (a set of 0 bytes), which becomes a
+ * plain API call, "NAME (no GPU activity in the trace)".
+ */
+int kineto_region(struct kinetoin *in, const struct kev *ev, enum kclass c, bool nothing, uint32_t *id);
+bool kineto_enqueued_nothing(const struct kfile *f, const struct kev *ev);
 
 /* events.c: the second pass over one event (kj_walk's fn). */
 int kineto_events(void *ctx, const struct kev *ev);

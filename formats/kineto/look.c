@@ -6,6 +6,7 @@
  * for), since the file gives these apart from, and before or after, the
  * calls they belong to.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,9 +110,28 @@ static const char *copy_dir(const struct kstr *name)
 	return NULL;
 }
 
-int kineto_region(struct kinetoin *in, const struct kev *ev, enum kclass c, uint32_t *id)
+/* Calls that enqueue work on a GPU stream. */
+static bool enqueues(enum ls_role r)
+{
+	return r == LS_R_LAUNCH || r == LS_R_MEMCPY || r == LS_R_MEMCPY_ASYNC || r == LS_R_MEMSET ||
+	       r == LS_R_MEMSET_ASYNC;
+}
+
+bool kineto_enqueued_nothing(const struct kfile *f, const struct kev *ev)
+{
+	const char *dir;
+	uint32_t i;
+
+	if (!enqueues(ls_role_by_name(ev->name.n ? ev->name.p : "", &dir)))
+		return false;
+	return !(ev->has & KA_CORR) || ev->corr < 0 || !ls_idmap_get(&f->ref_ix, (uint64_t)ev->corr, &i) ||
+	       f->refs[i].gpu == UINT32_MAX;
+}
+
+int kineto_region(struct kinetoin *in, const struct kev *ev, enum kclass c, bool nothing, uint32_t *id)
 {
 	const char *name = ev->name.n ? ev->name.p : "(unnamed)", *dir = NULL, *paradigm = "cuda";
+	char buf[256];
 	enum ls_role role;
 
 	switch (c) {
@@ -119,6 +139,12 @@ int kineto_region(struct kinetoin *in, const struct kev *ev, enum kclass c, uint
 		role = ls_role_by_name(name, &dir);
 		if (role == LS_R_UNKNOWN)
 			role = LS_R_GPU_API;
+		if (nothing && enqueues(role)) {	/* a set of 0 bytes: an API call, not a set */
+			snprintf(buf, sizeof(buf), "%s (no GPU activity in the trace)", name);
+			name = buf;
+			role = LS_R_GPU_API;
+			dir = NULL;
+		}
 		break;
 	case KC_KERNEL:
 		role = LS_R_KERNEL;
@@ -140,7 +166,7 @@ int kineto_region(struct kinetoin *in, const struct kev *ev, enum kclass c, uint
 
 /* --- what correlation ids say --- */
 
-static int says(struct kfile *f, int64_t corr, uint32_t gpu, int64_t event)
+static int says(struct kfile *f, int64_t corr, uint32_t gpu, int64_t event, uint32_t waited)
 {
 	uint32_t i;
 	int rc;
@@ -152,10 +178,12 @@ static int says(struct kfile *f, int64_t corr, uint32_t gpu, int64_t event)
 		    (rc = ls_idmap_put(&f->ref_ix, (uint64_t)corr, f->nrefs)) < 0)
 			return rc;
 		i = f->nrefs++;
-		f->refs[i] = (struct kref){ UINT32_MAX, -1 };
+		f->refs[i] = (struct kref){ UINT32_MAX, UINT32_MAX, -1 };
 	}
 	if (gpu != UINT32_MAX)
 		f->refs[i].gpu = gpu;
+	if (waited != UINT32_MAX)
+		f->refs[i].waited = waited;
 	if (event >= 0)
 		f->refs[i].event = event;
 	return 0;
@@ -169,10 +197,11 @@ static bool named_stream(uint32_t has, uint32_t bit, int64_t stream)
 
 /*
  * A synchronization: what its call waited for. A stream synchronization,
- * its stream; an event synchronization (or query), the event, and the
- * stream it was recorded on; a stream's wait for an event, the waiting
- * stream and the event. The event record it waited for learns its stream
- * and event here too.
+ * its stream; an event synchronization (or query), the event; a stream's
+ * wait for an event, the waiting stream and the event. The event record
+ * waited for learns its stream and event here too; where the trace does
+ * not name the record (older Kineto), the call learns the stream waited
+ * for instead.
  */
 static int look_sync(struct kfile *f, const struct kev *ev)
 {
@@ -191,14 +220,16 @@ static int look_sync(struct kfile *f, const struct kev *ev)
 	if (rc < 0)
 		return rc;
 	if (is(kind, "Stream Sync"))
-		return says(f, ev->corr, stream, -1);
+		return says(f, ev->corr, stream, -1, UINT32_MAX);
+	if (!is(kind, "Event Sync") && !is(kind, "Stream Wait Event"))
+		return 0;	/* Context Sync: nothing to refer to */
 	if (is(kind, "Event Sync"))
-		return recorded ? (rc = says(f, ev->corr, waited, ev->wait_event)) < 0 ? rc :
-				  says(f, ev->wait_record, waited, ev->wait_event) : 0;
-	if (is(kind, "Stream Wait Event"))
-		return recorded ? (rc = says(f, ev->corr, stream, ev->wait_event)) < 0 ? rc :
-				  says(f, ev->wait_record, waited, ev->wait_event) : says(f, ev->corr, stream, -1);
-	return 0;	/* Context Sync: nothing to refer to */
+		stream = UINT32_MAX;
+	if (!recorded)	/* older Kineto: the stream waited for, not the record */
+		return says(f, ev->corr, stream, -1, waited);
+	if ((rc = says(f, ev->corr, stream, ev->wait_event, UINT32_MAX)) < 0)
+		return rc;
+	return says(f, ev->wait_record, waited, ev->wait_event, UINT32_MAX);
 }
 
 static int look_name(struct kfile *f, const struct kev *ev)
@@ -243,7 +274,9 @@ int kineto_look(void *ctx, const struct kev *ev)
 	if (!f->any || end > f->last)
 		f->last = end;
 	f->any = true;
-	if ((rc = kineto_region(in, ev, c, &region)) < 0)
+	/* a call whose GPU activity the file gives later has the region without it made too, unused */
+	if ((rc = kineto_region(in, ev, c, false, &region)) < 0 ||
+	    (c == KC_API && kineto_enqueued_nothing(f, ev) && (rc = kineto_region(in, ev, c, true, &region)) < 0))
 		return rc;
 	if (c == KC_HOST || c == KC_API) {
 		kineto_host(f, ev->pid, ev->tid, true, &rc);
@@ -251,7 +284,7 @@ int kineto_look(void *ctx, const struct kev *ev)
 	}
 	if ((gpu = gpu_of(f, ev, &rc)) == UINT32_MAX)
 		return rc;
-	if ((ev->has & KA_CORR) && (rc = says(f, ev->corr, gpu, -1)) < 0)
+	if ((ev->has & KA_CORR) && (rc = says(f, ev->corr, gpu, -1, UINT32_MAX)) < 0)
 		return rc;
 	return c == KC_KERNEL ? kineto_nccl_look(in, ev) : 0;
 }
