@@ -120,15 +120,30 @@ static int icoll_end(struct an_deps *d, const struct ls_record *rec, const struc
 	return an_icoll_complete(&d->icoll, ev->proc, req, ev->s, comm, root, ls_role_by_op(op, n));
 }
 
-/* A collective's end event names its comm and root: keep them on its frame. */
+/*
+ * A collective's end event names its comm and root: keep them on its
+ * frame. A kernel's (NCCL's, on a GPU stream) names its comm and the op
+ * that gives its shape: kept as a = comm + 1, b = the shape's role.
+ */
 static int coll_end(struct an_deps *d, const struct ls_record *rec,
 		    const struct an_event *ev, const char **why)
 {
 	struct an_frame *top = an_stack_top(&d->tr.stacks[ev->s]);
+	const char *op = "";
 	uint64_t req;
+	uint32_t n = 0;
 
 	if (ls_get_u64(rec, LS_F_REQ, &req) == 0)
 		return icoll_end(d, rec, ev, req, why);
+	if (top && top->role == LS_R_KERNEL) {
+		if ((top->a = comm_field(d, rec, why)) == LS_NONE)
+			return LS_ERR_SYNTAX;
+		top->a++;
+		if (ls_has(rec, LS_F_OP) && ls_get_str(rec, LS_F_OP, &op, &n) < 0)
+			n = 0;
+		top->b = (uint32_t)ls_role_by_op(op, n);
+		return 0;
+	}
 	if (!top || !(an_role_collective(top->role) || an_role_world(top->role)))
 		return 0;
 	if ((top->a = comm_field(d, rec, why)) == LS_NONE)
@@ -211,6 +226,14 @@ static int member_left(struct an_deps *d, enum ls_role role, uint32_t comm, uint
 	return rc;
 }
 
+/* A kernel that ran a collective (NCCL) ends: its part in an instance is done. */
+static int kernel_coll_leave(struct an_deps *d, const struct an_frame *f, const struct an_event *ev)
+{
+	struct an_coll_member m = { f->id, ev->id, f->t, d->tr.defs.streams[ev->s].id, false, UINT64_MAX };
+
+	return member_left(d, (enum ls_role)f->b, f->a - 1, LS_NONE, ev->proc, &m);
+}
+
 /* The call f ended (ev): the nonblocking collectives it completed have their parts done. */
 static int icolls_left(struct an_deps *d, const struct an_frame *f, const struct an_event *ev)
 {
@@ -270,6 +293,8 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 			rc = coll_leave(d, f, &ev);
 		else if (an_offload_role(f->role))
 			rc = an_offload_leave(&d->gpu, f, rec, &ev);
+		if (rc == 0 && f->role == LS_R_KERNEL && f->a)
+			rc = kernel_coll_leave(d, f, &ev);
 		else if (f->role == LS_R_OMP_BARRIER)
 			rc = an_omp_barrier_leave(&d->omp, f, &ev);
 		an_stack_pop_to(&d->tr.stacks[ev.s], f);

@@ -517,7 +517,7 @@ static int close_frame(struct an_waits *a, const struct an_frame *f,
 	x->open = false;
 	if (sync_point(x->role))
 		a->time[ev->s].in_mpi--;
-	if (own && (an_coll_expected(&a->tr.defs, x->role, x->comm, x->proc) ||
+	if (own && (an_coll_expected(&a->tr.defs, x->shape ? x->shape : x->role, x->comm, x->proc) ||
 		    x->role == LS_R_OMP_BARRIER || x->icoll)) {
 		if ((rc = ls_idmap_put(&a->act_ix, x->id, i)) < 0 ||
 		    (rc = ls_idmap_put(&a->act_ix, x->leave, i)) < 0)
@@ -638,14 +638,27 @@ static int request_event(struct an_waits *a, const struct ls_record *rec,
 static int coll_event(struct an_waits *a, const struct ls_record *rec,
 		      const struct an_event *ev)
 {
-	const struct an_frame *top = an_stack_top(&a->tr.stacks[ev->s]);
-	struct an_act *x = top && top->a ? &a->acts[top->a - 1] : NULL;
+	struct an_frame *top = an_stack_top(&a->tr.stacks[ev->s]);
+	struct an_act *x;
 	const char *op = "";
 	uint64_t comm;
-	uint32_t n = 0;
+	uint32_t n = 0, i;
+	int rc;
 
-	if (!x)
+	if (top && top->role == LS_R_KERNEL && !top->a && rec->kind == LS_K_COLL_BEGIN) {
+		/* a kernel that runs a collective (NCCL): an activity of its own */
+		if ((rc = act_new(a, top, ev, &i)) < 0 ||
+		    (rc = an_interval_copy(&a->acts[i].before, &a->time[ev->s].now)) < 0)
+			return rc;
+		top->a = i + 1;
+	}
+	if (!(x = top && top->a ? &a->acts[top->a - 1] : NULL))
 		return 0;
+	if (x->role == LS_R_KERNEL && rec->kind == LS_K_COLL_END) {
+		if (ls_get_str(rec, LS_F_OP, &op, &n) < 0)
+			n = 0;
+		x->shape = (uint8_t)ls_role_by_op(op, n);
+	}
 	if (ls_has(rec, LS_F_REQ)) {
 		x->icoll = true;
 		if (rec->kind == LS_K_COLL_END) {

@@ -52,15 +52,13 @@ static void refers(const struct kfile *f, const struct kev *kv, struct ls_event 
 	}
 }
 
-/* An NCCL kernel's part in its collective, where matched across ranks: begin (end false) or end. */
-static void collective(struct kinetoin *in, const struct kev *kv, uint32_t stream, int64_t t, uint64_t tie,
+/* An NCCL kernel's part in comm's collective (op): begin (end false) or end. */
+static void collective(struct kinetoin *in, uint32_t comm, const char *op, uint32_t stream, int64_t t, uint64_t tie,
 		       bool end, int *rc)
 {
-	const char *op = NULL;
-	uint32_t comm = kineto_nccl_comm(in, kv, &op);
 	struct ls_event *ev;
 
-	if (comm == UINT32_MAX || !(ev = add(in, stream, t, end ? LS_K_COLL_END : LS_K_COLL_BEGIN, tie, rc)))
+	if (!(ev = add(in, stream, t, end ? LS_K_COLL_END : LS_K_COLL_BEGIN, tie, rc)))
 		return;
 	if (end) {
 		ev->comm = comm;
@@ -87,7 +85,8 @@ int kineto_events(void *ctx, const struct kev *kv)
 	struct kfile *f = in->f;
 	enum kclass c = kineto_class(kv);
 	int64_t dur = (kv->has & KA_DUR) ? kv->dur : 0, t0, t1;
-	uint32_t region, stream;
+	uint32_t region, stream, comm;
+	const char *op = NULL;
 	struct ls_event *ev;
 	int rc = 0;
 
@@ -98,7 +97,8 @@ int kineto_events(void *ctx, const struct kev *kv)
 	if ((rc = kineto_region(in, kv, c, c == KC_API && kineto_enqueued_nothing(f, kv), &region)) < 0)
 		return rc;
 	if ((stream = stream_of(f, kv, c)) == UINT32_MAX) {
-		snprintf(in->err, in->errlen, "%s: changed while it was read", f->path);
+		snprintf(in->err, in->errlen, "%s%schanged while it was read", in->label ? f->path : "",
+			 in->label ? ": " : "");
 		return LS_ERR_SYNTAX;
 	}
 	if ((ev = add(in, stream, t0, LS_K_ENTER, ls_event_tie(dur, false), &rc))) {
@@ -110,13 +110,13 @@ int kineto_events(void *ctx, const struct kev *kv)
 			ev->fields |= LS_EF_BYTES;
 		}
 	}
-	if (c == KC_KERNEL) {
-		collective(in, kv, stream, t0, ls_event_tie(dur, false), false, &rc);
-		collective(in, kv, stream, t1, ls_event_tie_inside(dur), true, &rc);
+	if (c == KC_KERNEL && (comm = kineto_nccl_comm(in, kv, &op)) != UINT32_MAX) {
+		collective(in, comm, op, stream, t0, ls_event_tie(dur, false), false, &rc);
+		collective(in, comm, op, stream, t1, ls_event_tie_inside(dur), true, &rc);
 	}
 	if ((ev = add(in, stream, t1, LS_K_LEAVE, ls_event_tie(dur, true), &rc))) {
 		ev->region = region;
-		if (c != KC_HOST && c != KC_API && (kv->has & KA_CORR) && kv->corr >= 0) {
+		if (c != KC_HOST && (kv->has & KA_CORR) && kv->corr >= 0) {	/* as on its enter */
 			ev->corr = (uint64_t)kv->corr;
 			ev->fields |= LS_EF_CORR;
 		}

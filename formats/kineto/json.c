@@ -60,27 +60,29 @@ bool kj_sniff(const uint8_t *head, size_t n)
 
 static int fail(struct kj *j, uint64_t at, const char *what)
 {
-	snprintf(j->err, j->errlen, "%s: byte %llu of its text: %s", j->path, (unsigned long long)at, what);
+	snprintf(j->err, j->errlen, "%s%sbyte %llu of its text: %s", j->label ? j->label : "", j->label ? ": " : "",
+		 (unsigned long long)at, what);
 	return -1;
 }
 
-int kj_open(struct kj *j, const char *path, char *err, size_t n)
+int kj_open(struct kj *j, const char *path, const char *label, char *err, size_t n)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	memset(j, 0, sizeof(*j));
 	j->path = path;
+	j->label = label;
 	j->err = err;
 	j->errlen = n;
 	if (fd < 0 || !(j->gz = gzdopen(fd, "rb"))) {
-		snprintf(err, n, "%s: %s", path, strerror(fd < 0 ? errno : ENOMEM));
+		snprintf(err, n, "%s%s%s", label ? label : "", label ? ": " : "", strerror(fd < 0 ? errno : ENOMEM));
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
 	gzbuffer(j->gz, CHUNK);
 	if (!(j->buf = malloc(CHUNK))) {
-		snprintf(err, n, "%s: out of memory", path);
+		snprintf(err, n, "%s%sout of memory", label ? label : "", label ? ": " : "");
 		kj_close(j);
 		return -1;
 	}
@@ -402,14 +404,14 @@ bool kj_decimal(const char *text, size_t n, int scale, int64_t *out)
 	for (int frac = 0; frac < 2; frac++) {
 		for (; p < e && *p >= '0' && *p <= '9'; p++) {
 			any = true;
-			if (digits < 18) {
+			if (digits < 19) {
 				mant = mant * 10 + (uint64_t)(*p - '0');
 				digits += mant > 0;
 				exp10 -= frac;
 			} else {
 				if (!frac)
 					exp10++;
-				if (digits++ == 18)
+				if (digits++ == 19)
 					round_up = *p >= '5';
 			}
 		}

@@ -54,7 +54,7 @@ struct kj_top {
 
 struct kj {
 	gzFile gz;
-	const char *path;
+	const char *path, *label;	/* label: what messages start with (NULL: nothing) */
 	char *buf;
 	size_t cap, at, len;		/* buf[at..len) not yet read */
 	uint64_t base;			/* bytes of the text before buf */
@@ -66,8 +66,11 @@ struct kj {
 /* Whether head[0..n) begins a JSON object (plain or gzip) that is not a tr stream's NDJSON. */
 bool kj_sniff(const uint8_t *head, size_t n);
 
-/* Open path for reading. Returns 0, or -1 with a one-line message in err[0..n). */
-int kj_open(struct kj *j, const char *path, char *err, size_t n);
+/*
+ * Open path for reading; its messages start with label (NULL: none).
+ * Returns 0, or -1 with a one-line message in err[0..n).
+ */
+int kj_open(struct kj *j, const char *path, const char *label, char *err, size_t n);
 
 /*
  * Read the whole file: fn(ctx, ev) for each element of traceEvents, what

@@ -230,7 +230,7 @@ static int pass(struct kinetoin *in, int which)
 		struct kfile *f = &in->files[i];
 		struct kj j;
 
-		if (kj_open(&j, f->path, in->err, in->errlen) < 0)
+		if (kj_open(&j, f->path, in->label ? f->path : NULL, in->err, in->errlen) < 0)
 			return LS_ERR_IO;
 		in->f = f;
 		rc = kj_walk(&j, &f->top, which == 1 ? kineto_look : kineto_events, in);
@@ -238,7 +238,7 @@ static int pass(struct kinetoin *in, int which)
 		if (rc == -1)
 			return LS_ERR_SYNTAX;	/* said in err */
 		if (rc < 0 && !in->err[0])
-			snprintf(in->err, in->errlen, "%s: %s", f->path,
+			snprintf(in->err, in->errlen, "%s%s%s", in->label ? f->path : "", in->label ? ": " : "",
 				 rc == LS_ERR_NOMEM ? "out of memory" : ls_front_error(in->front));
 	}
 	return rc;
@@ -272,8 +272,8 @@ static int settle(struct kinetoin *in)
 		const struct kfile *f = &in->files[i];
 
 		if (f->any && (f->top.base + f->last - in->origin) >= (INT64_C(1) << 62)) {
-			snprintf(in->err, in->errlen, "%s: its times lie more than 146 years from the first trace's",
-				 f->path);
+			snprintf(in->err, in->errlen, "%s%sits times lie more than 146 years from the first trace's",
+				 in->label ? f->path : "", in->label ? ": " : "");
 			return LS_ERR_RANGE;
 		}
 	}
@@ -320,6 +320,8 @@ int kinetoin_read(const char *const *paths, int n, const struct ls_stage *stage,
 	for (int i = 0; i < n && rc == 0; i++)
 		rc = stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode) ? add_folder(&in, paths[i], &owned, &nowned, &owned_cap)
 								      : add_file(&in, paths[i]);
+	/* messages name the file where tr-read's own (the first path) would not */
+	in.label = in.nfiles > 1 || (in.nfiles == 1 && in.files[0].path != paths[0]);
 	if (rc == 0 && !in.nfiles) {
 		snprintf(err, len, "%s: no Kineto trace (NAME.json, NAME.json.gz) in the folder", paths[0]);
 		rc = LS_ERR_SYNTAX;

@@ -106,7 +106,7 @@ struct kinetoin {
 	struct ls_writer *w;
 	char *err;
 	size_t errlen;
-	int pass;			/* 1: finding; 2: events */
+	bool label;			/* messages name the file (several, or a folder's) */
 	struct kfile *f;		/* the file being read */
 };
 
@@ -123,7 +123,7 @@ uint32_t kineto_gpu(struct kfile *f, int64_t device, int64_t stream, bool make, 
  * look.c: an event's region (role and paradigm by its class and name),
  * made where new; nothing: a call that would enqueue GPU work but whose
  * correlation id no GPU activity has (a set of 0 bytes), which becomes a
- * plain API call, "NAME (no GPU activity in the trace)".
+ * plain API call, "(no GPU activity in the trace) NAME".
  */
 int kineto_region(struct kinetoin *in, const struct kev *ev, enum kclass c, bool nothing, uint32_t *id);
 bool kineto_enqueued_nothing(const struct kfile *f, const struct kev *ev);

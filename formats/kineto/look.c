@@ -140,7 +140,7 @@ int kineto_region(struct kinetoin *in, const struct kev *ev, enum kclass c, bool
 		if (role == LS_R_UNKNOWN)
 			role = LS_R_GPU_API;
 		if (nothing && enqueues(role)) {	/* a set of 0 bytes: an API call, not a set */
-			snprintf(buf, sizeof(buf), "%s (no GPU activity in the trace)", name);
+			snprintf(buf, sizeof(buf), "(no GPU activity in the trace) %s", name);
 			name = buf;
 			role = LS_R_GPU_API;
 			dir = NULL;

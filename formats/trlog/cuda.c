@@ -391,7 +391,8 @@ static void api_events(struct adder *a, struct cur *c)
 	if ((ev = trlog_add(a, t1, LS_K_LEAVE))) {
 		ev->region = region;
 		ev->result = result;
-		ev->fields |= LS_EF_RESULT;
+		ev->corr = corr;	/* as on its enter */
+		ev->fields |= LS_EF_RESULT | LS_EF_CORR;
 	}
 }
 

@@ -1,0 +1,231 @@
+#!/usr/bin/env bats
+# tr-read on Kineto traces (PyTorch profiler JSON) whose every time
+# follows from their text: bench/gen-kineto's data-parallel run (see its
+# header for the schedule), and small files written here. Times, nesting,
+# what correlation ids say, NCCL collectives across ranks, bad input.
+
+load common
+
+setup_file() {
+	export FIX="$BATS_FILE_TMPDIR/fix"
+	gen-kineto --ranks 2 --steps 4 "$FIX/run"
+	tr-read "$FIX/run" > "$FIX/run.tr" 2> "$FIX/run.err"
+	tr-deps < "$FIX/run.tr" | tr-waits | tr-critpath > "$FIX/analysed.tr"
+	tr-cat -J "$FIX/analysed.tr" > "$FIX/analysed.ndjson"
+}
+
+setup() {
+	TMP=$(mktemp -d)
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+# jq over the analysed stream of the generated run
+q() {
+	jq -r "$@" "$FIX/analysed.ndjson"
+}
+
+# The ids of the regions named $1 (a jq string test on .name).
+regions() {
+	q "select(.k == \"region\" and (.name | $1)).id" | paste -sd, -
+}
+
+@test "a folder of ranks: one process per file, named by its rank; a valid stream, nothing odd" {
+	run --separate-stderr tr-cat --check "$FIX/run.tr"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_equal "$(cat "$FIX/run.err")" ""
+	run q 'select(.k == "process") | "\(.id) \(.name) \(.rank)"'
+	assert_output "0 Rank 0 0
+1 Rank 1 1"
+	run q 'select(.k == "stream") | "\(.process) \(.name) \(.type) \(.native)"'
+	assert_output "0 thread 1000 host 1000
+0 CUDA[0:7] gpu 7
+0 CUDA[0:20] gpu 20
+1 thread 1001 host 1001
+1 CUDA[0:7] gpu 7
+1 CUDA[0:20] gpu 20"
+}
+
+@test "times: microseconds with three decimals since baseTimeNanoseconds, exactly in ns; 0 is the first" {
+	# rank 0's compute kernel of step k: [k * 500 + 20, k * 500 + 120] us
+	k=$(regions 'startswith("compute_kernel")')
+	run q "select((.k == \"enter\" or .k == \"leave\") and .r == $k and .s == 1) | \"\(.k) \(.t)\""
+	assert_output "enter 20000
+leave 120000
+enter 520000
+leave 620000
+enter 1020000
+leave 1120000
+enter 1520000
+leave 1620000"
+	run q 'select(.k == "enter") | .t' 
+	assert_equal "$(echo "$output" | sort -n | head -1)" 0
+}
+
+@test "activities nest whatever order the file gives them in" {
+	# record_param_comms [30, 40] holds the NCCL launch [32, 37]; ProfilerStep [0, 480] holds both
+	run bash -c "tr-cat -J '$FIX/run.tr' | jq -r 'select((.k == \"enter\" or .k == \"leave\") and .s == 0 and .t < 500000) | \"\(.k) \(.t) \(.r)\"'"
+	names=$(q 'select(.k == "region") | "\(.id)=\(.name)"')
+	out=$output
+	for pair in $names; do out=$(echo "$out" | sed "s/ ${pair%%=*}\$/ ${pair#*=}/"); done
+	assert_equal "$out" "enter 0 ProfilerStep#0
+enter 10000 cudaLaunchKernel
+leave 15000 cudaLaunchKernel
+enter 16000 cudaEventRecord
+leave 18000 cudaEventRecord
+enter 19000 cudaStreamWaitEvent
+leave 21000 cudaStreamWaitEvent
+enter 30000 record_param_comms
+enter 32000 cudaLaunchKernel
+leave 37000 cudaLaunchKernel
+leave 40000 record_param_comms
+enter 45000 cudaStreamSynchronize
+leave 372000 cudaStreamSynchronize
+leave 480000 ProfilerStep#0"
+}
+
+@test "correlation ids: each launch names the stream of its kernel; the event record and the stream's wait, the event and streams the synchronization records name" {
+	launch=$(regions '. == "cudaLaunchKernel"')
+	run q "select(.k == \"enter\" and .r == $launch and .s == 0) | \"\(.t) \(.ref_stream) \(.corr)\""
+	assert_output "10000 1 1
+32000 2 4
+510000 1 11
+532000 2 14
+1010000 1 21
+1032000 2 24
+1510000 1 31
+1532000 2 34"
+	rec=$(regions '. == "cudaEventRecord"')
+	wait=$(regions '. == "cudaStreamWaitEvent"')
+	run q "select(.k == \"enter\" and (.r == $rec or .r == $wait) and .s == 0 and .t < 500000) | \"\(.r == $rec) \(.ref_stream) \(.cuda_event)\""
+	assert_output "true 1 1
+false 2 1"
+}
+
+@test "tr-deps links every kernel to its launch, every synchronization to what it waited for" {
+	run q 'select(.k == "edge") | .type'
+	assert_equal "$(echo "$output" | sort | uniq -c | awk '{ print $2, $1 }' | paste -sd' ')" \
+		"coll 8 launch 16 stream_wait 8 sync 8"
+}
+
+@test "NCCL allreduces matched across ranks by process group and sequence number: rank 0 waits 200 us a step in them" {
+	run q 'select(.k == "comm") | "\(.name) \(.members)"'
+	assert_output 'NCCL process group 0 [0,1]'
+	run q 'select(.k == "coll_end") | "\(.s) \(.t) \(.comm) \(.op)"'
+	assert_equal "$(echo "$output" | head -2)" "2 370000 0 allreduce
+5 370000 0 allreduce"
+	# rank 0 enters at k * 500 + 120, rank 1 at k * 500 + 320: 4 waits of 200 us, on rank 0's stream 20
+	run q 'select(.k == "wait" and .pattern == "wait_nxn") | "\(.s) \(.dur)"'
+	assert_output "2 200000
+2 200000
+2 200000
+2 200000"
+}
+
+@test "gzip and plain read alike; one file reads as one rank" {
+	gen-kineto --ranks 2 --steps 4 --gz "$TMP/gz"
+	tr-read "$TMP/gz" | tr-cat -J | jq -c 'select(.k != "header")' > "$TMP/gz.ndjson"
+	tr-cat -J "$FIX/run.tr" | jq -c 'select(.k != "header")' > "$TMP/plain.ndjson"
+	run diff "$TMP/plain.ndjson" "$TMP/gz.ndjson"
+	assert_success
+	run --separate-stderr tr-read "$TMP/gz/rank-1.json.gz"
+	assert_success
+	run bash -c "tr-read '$FIX/run/rank-1.json' 2>/dev/null | tr-cat -J | jq -r 'select(.k == \"process\").name'"
+	assert_output "Rank 1"
+}
+
+@test "NCCL kernels without PyTorch 2.x's metadata: said once, not matched; integer microseconds since the epoch" {
+	gen-kineto --old --ranks 2 --steps 3 "$TMP/old"
+	run --separate-stderr tr-read "$TMP/old"
+	assert_success
+	assert_equal "$stderr" "tr-read: $TMP/old: 6 NCCL kernels without the collective's name, process group and sequence number (PyTorch 2.x's profiler writes them): not matched across ranks"
+	run bash -c "tr-read '$TMP/old' 2>/dev/null | tr-cat -J | jq -c 'select(.k == \"coll_end\" or .k == \"comm\")' | wc -l"
+	assert_output 0
+}
+
+@test "a process group with a rank whose trace is not given: not matched, said once" {
+	gen-kineto --ranks 3 --steps 2 --compute 100,200,300 "$TMP/three"
+	run --separate-stderr tr-read --stats "$TMP/three/rank-0.json" "$TMP/three/rank-2.json"
+	assert_success
+	[[ "$stderr" == *"1 ranks of the run (distributedInfo's world_size) without a trace given"* ]] || fail "$stderr"
+	[[ "$stderr" == *": 4 NCCL kernels on process groups not matched across ranks"* ]] || fail "$stderr"
+	[[ "$stderr" == *'NCCL collectives not matched across ranks on process group "0": the traces of 1 of its 3 ranks were not given'* ]] || fail "$stderr"
+}
+
+# A trace of the events given (JSON objects, one a line) in a file $TMP/$1.json.
+trace() {
+	local name=$1
+	shift
+	{
+		echo '{"schemaVersion": 1, "traceEvents": ['
+		printf '%s\n' "$@" | paste -sd,
+		echo '], "traceName": "t"}'
+	} > "$TMP/$name.json"
+}
+
+@test "decimal times keep every nanosecond: a double of microseconds since the epoch would not" {
+	# 1707417525512145.123 us cannot be told apart from .125 in a double
+	trace dec '{"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": 1707417525512145.123, "dur": 0.877}' \
+		'{"ph": "X", "cat": "cpu_op", "name": "b", "pid": 1, "tid": 1, "ts": 1707417525512146.001, "dur": 1e-3}'
+	run bash -c "tr-read '$TMP/dec.json' | tr-cat -J | jq -r 'select(.t != null) | \"\(.k) \(.t)\"'"
+	assert_output "enter 0
+leave 877
+enter 878
+leave 879"
+}
+
+@test "activities alike (same start, same length) nest as the file gives them: the first outside" {
+	trace same '{"ph": "X", "cat": "cpu_op", "name": "inner", "pid": 1, "tid": 1, "ts": 100, "dur": 5}' \
+		'{"ph": "X", "cat": "cpu_op", "name": "outer", "pid": 1, "tid": 1, "ts": 100, "dur": 5}' \
+		'{"ph": "X", "cat": "cpu_op", "name": "zero", "pid": 1, "tid": 1, "ts": 105, "dur": 0}' \
+		'{"ph": "X", "cat": "cpu_op", "name": "next", "pid": 1, "tid": 1, "ts": 105, "dur": 2}'
+	run --separate-stderr bash -c "tr-read '$TMP/same.json' | tr-cat -J | jq -rs '(map(select(.k == \"region\") | {key: (.id | tostring), value: .name}) | from_entries) as \$n | .[] | select(.t != null) | \"\(.k) \(.t) \(\$n[.r | tostring])\"'"
+	assert_output "enter 0 inner
+enter 0 outer
+leave 5000 outer
+leave 5000 inner
+enter 5000 zero
+leave 5000 zero
+enter 5000 next
+leave 7000 next"
+	assert_equal "$stderr" ""
+}
+
+@test "bad input: one line naming the file, the byte and what is wrong; exit 1" {
+	printf '{"traceEvents": [{"ph": "X", "ts": 1,, }]}' > "$TMP/bad.json"
+	run --separate-stderr tr-read "$TMP/bad.json"
+	assert_failure 1
+	assert_equal "$stderr" "tr-read: $TMP/bad.json: byte 17 of its text: a string expected"
+	printf '{"traceEvents": 7}' > "$TMP/notarray.json"
+	run --separate-stderr tr-read "$TMP/notarray.json"
+	assert_failure 1
+	assert_equal "$stderr" "tr-read: $TMP/notarray.json: byte 16 of its text: traceEvents is not an array"
+	gen-kineto --ranks 2 --steps 1 "$TMP/twice"
+	cp "$TMP/twice/rank-0.json" "$TMP/twice/rank-0-copy.json"
+	run --separate-stderr tr-read "$TMP/twice"
+	assert_failure 1
+	assert_equal "$stderr" "tr-read: $TMP/twice: $TMP/twice/rank-0-copy.json and $TMP/twice/rank-0.json are both rank 0 (their distributedInfo)"
+}
+
+@test "a trace cut short (a profiler killed) is read up to the cut, and said" {
+	gen-kineto --ranks 1 --steps 200 "$TMP/cut"
+	head -c 5000 "$TMP/cut/rank-0.json" > "$TMP/cut.json"
+	run --separate-stderr tr-read "$TMP/cut.json"
+	assert_success
+	assert_equal "$stderr" "tr-read: $TMP/cut.json: 1 traces cut inside traceEvents (a profiler killed, or a full disk): read up to the cut"
+	gzip -c "$TMP/cut/rank-0.json" | head -c 5000 > "$TMP/cut.json.gz"
+	run --separate-stderr tr-read "$TMP/cut.json.gz"
+	assert_success
+	[[ "$stderr" == *"1 traces cut inside traceEvents"* ]] || fail "$stderr"
+}
+
+@test "--stats: the input's records by kind, read and skipped" {
+	run --separate-stderr tr-read --stats "$FIX/run/rank-0.json"
+	assert_success
+	[[ "$stderr" == *"kernel                                  8          0"* ]] || fail "$stderr"
+	[[ "$stderr" == *"s, f (flows: as correlation)            0         16"* ]] || fail "$stderr"
+	[[ "$stderr" == *"cuda_sync (references)                  8          0"* ]] || fail "$stderr"
+}
