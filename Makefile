@@ -38,6 +38,8 @@ TRLOGIN_OBJS = formats/regions.o formats/trlog/trlogin.o formats/trlog/logs.o fo
 	formats/trlog/cuda.o formats/trlog/omp.o
 KINETOIN_OBJS = formats/regions.o formats/kineto/kinetoin.o formats/kineto/json.o formats/kineto/look.o \
 	formats/kineto/events.o formats/kineto/nccl.o
+NSYSIN_OBJS = formats/regions.o formats/nsys/nsysin.o formats/nsys/schema.o formats/nsys/defs.o \
+	formats/nsys/events.o
 OTF2OUT_OBJS = formats/otf2/otf2out.o formats/otf2/out_defs.o formats/otf2/out_events.o \
 	formats/otf2/out_metrics.o formats/otf2/vocab.o formats/otf2/errors.o
 ANALYSIS_OBJS = analysis/blame.o analysis/clock.o analysis/critpath.o analysis/deps.o analysis/edges.o \
@@ -129,6 +131,9 @@ formats/trlog/libtrlogin.a: $(TRLOGIN_OBJS)
 formats/kineto/libkinetoin.a: $(KINETOIN_OBJS)
 	$(AR) rcs $@ $^
 
+formats/nsys/libnsysin.a: $(NSYSIN_OBJS)
+	$(AR) rcs $@ $^
+
 formats/otf2/libotf2out.a: $(OTF2OUT_OBJS)
 	$(AR) rcs $@ $^
 
@@ -138,9 +143,9 @@ analysis/libanalysis.a: $(ANALYSIS_OBJS)
 	$(AR) rcsT $@ $^
 
 bin/tr-read: cmd/tr-read.o formats/readers.o $(TOOL_OBJS) formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
-		formats/kineto/libkinetoin.a libstream/libstream.a
+		formats/kineto/libkinetoin.a formats/nsys/libnsysin.a libstream/libstream.a
 	@mkdir -p bin
-	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS) -lz
+	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS) -lz -lsqlite3
 
 bin/tr-rank: cmd/rank-diff.o
 
@@ -320,7 +325,7 @@ uninstall:
 
 clean:
 	rm -rf bin lib $(PROGRAMS) $(HELPERS) examples/imbalance examples/imbalance-cuda bench/json-parse tests/fuzz/out libstream/libstream.a formats/otf2/libotf2in.a \
-		analysis/libanalysis.a formats/otf2/libotf2out.a formats/trlog/libtrlogin.a formats/kineto/libkinetoin.a
+		analysis/libanalysis.a formats/otf2/libotf2out.a formats/trlog/libtrlogin.a formats/kineto/libkinetoin.a formats/nsys/libnsysin.a
 	find . -name '*.o' -delete -o -name '*.d' -delete
 
 .PHONY: all check check-threads fuzz bench bench-record bench-mem bench-project example deps install uninstall clean

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "kineto/kinetoin.h"
+#include "nsys/nsysin.h"
 #include "otf2/otf2in.h"
 #include "readers.h"
 #include "trlog/trlogin.h"
@@ -25,6 +26,8 @@ static const struct reader readers[] = {
 	  trlogin_sniff_dir, true, trlogin_read },
 	{ "Kineto traces", "by their files, NAME.json or NAME.json.gz, or their folder", kinetoin_sniff,
 	  kinetoin_sniff_dir, true, kinetoin_read },
+	{ "Nsight Systems exports", "by their files, NAME.sqlite (nsys export --type sqlite)", nsysin_sniff, NULL, true,
+	  nsysin_read },
 };
 
 #define NREADERS (sizeof(readers) / sizeof(readers[0]))

@@ -140,7 +140,17 @@ static const struct entry table[] = {
 	E("omp_unset_lock", OMP_UNLOCK), E("omp_unset_nest_lock", OMP_UNLOCK),
 };
 
-static const char *const suffixes[] = { "_v2", "_v3", "_ptsz", "_ptds", "_spt" };
+static const char *const suffixes[] = { "_ptsz", "_ptds", "_spt" };
+
+/* The length of a version suffix ending name[0..n): "_v2", "_v3020" (CUPTI's callback names); 0 if none. */
+static size_t version_suffix(const char *name, size_t n)
+{
+	size_t d = 0;
+
+	while (d < n && name[n - 1 - d] >= '0' && name[n - 1 - d] <= '9')
+		d++;
+	return d && n > d + 2 && name[n - d - 1] == 'v' && name[n - d - 2] == '_' ? d + 2 : 0;
+}
 
 enum ls_role ls_role_by_name(const char *name, const char **dir)
 {
@@ -149,7 +159,10 @@ enum ls_role ls_role_by_name(const char *name, const char **dir)
 
 	/* strip any number of the suffixes, e.g. cuMemcpyHtoDAsync_v2_ptsz */
 	do {
-		stripped = 0;
+		size_t v = version_suffix(name, n);
+
+		n -= v;
+		stripped = v != 0;
 		for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
 			size_t m = strlen(suffixes[i]);
 

@@ -180,7 +180,7 @@ memcpy DtoH dtoh"
 		run --separate-stderr tr-read "$f"
 		assert_failure 1
 		assert_output ""
-		assert_equal "$stderr" "tr-read: $f: not a trace tr-read reads (it reads OTF2 archives, by their anchor file, NAME.otf2; tr-record logs, by their folder, or logs of one run, NAME.trlog)"
+		assert_equal "$stderr" "tr-read: $f: not a trace tr-read reads (it reads OTF2 archives, by their anchor file, NAME.otf2; tr-record logs, by their folder, or logs of one run, NAME.trlog; Kineto traces, by their files, NAME.json or NAME.json.gz, or their folder; Nsight Systems exports, by their files, NAME.sqlite (nsys export --type sqlite))"
 	done
 	# an anchor file cut short: recognized, and libotf2 says what is wrong
 	# (losing memory of its own on the way: tests/lsan-libotf2-reader.supp)

@@ -1,0 +1,347 @@
+/*
+ * What an Nsight export defines, asked of its tables: the processes (by
+ * globalPid; a process whose thread Nsight's MPI trace names "MPI Rank N"
+ * is that rank), their threads (by globalTid) and GPU streams (device and
+ * stream of a process), the null streams, and what each correlation id
+ * says of its call (the GPU stream of its kernel, copy or set; the stream
+ * and CUDA event of its synchronization or event record).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../libstream/error.h"
+#include "../../libstream/vec.h"
+#include "nsysin_private.h"
+
+#define UNKNOWN_ID 4294967295	/* CUPTI's "no stream", "no event" (32 bits of -1) */
+
+static int64_t col(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_int64(st, i);
+}
+
+/* --- processes and streams --- */
+
+uint32_t nsys_process(struct nsysin *in, uint32_t file, int64_t key)
+{
+	for (uint32_t i = 0; i < in->nprocs; i++)
+		if (in->procs[i].file == file && in->procs[i].key == key)
+			return i;
+	if (ls_vec_room(&in->procs, &in->procs_cap, in->nprocs, sizeof(*in->procs)) < 0)
+		return UINT32_MAX;
+	in->procs[in->nprocs] = (struct nprocess){ file, key, -1, NULL };
+	return in->nprocs++;
+}
+
+static uint64_t stream_hash(uint32_t file, int64_t key, int64_t device, int64_t stream)
+{
+	uint64_t h = file;
+
+	h = (h ^ (uint64_t)key) * UINT64_C(0x9e3779b97f4a7c15);
+	h = (h ^ (uint64_t)device) * UINT64_C(0x9e3779b97f4a7c15);
+	return (h ^ (uint64_t)stream) * UINT64_C(0x9e3779b97f4a7c15);
+}
+
+static bool is_stream(const struct nstream *s, uint32_t file, int64_t key, int64_t device, int64_t stream)
+{
+	return s->file == file && s->key == key && s->device == device && s->stream == stream;
+}
+
+/* The stream (key, device, stream) of file: a thread where device is -1. UINT32_MAX: none. */
+uint32_t nsys_stream(struct nsysin *in, uint32_t file, int64_t key, int64_t device, int64_t stream)
+{
+	uint32_t i;
+
+	if (ls_idmap_get(&in->stream_ix, stream_hash(file, key, device, stream), &i)) {
+		if (is_stream(&in->streams[i], file, key, device, stream))
+			return i;
+		for (i = 0; i < in->nstreams; i++)	/* two streams of one hash */
+			if (is_stream(&in->streams[i], file, key, device, stream))
+				return i;
+	}
+	return UINT32_MAX;
+}
+
+static int add_stream(struct nsysin *in, uint32_t file, int64_t key, int64_t device, int64_t stream)
+{
+	uint64_t h = stream_hash(file, key, device, stream);
+	uint32_t p = nsys_process(in, file, device < 0 ? key >> 24 : key), i;
+	int rc;
+
+	if (p == UINT32_MAX)
+		return LS_ERR_NOMEM;
+	if (nsys_stream(in, file, key, device, stream) != UINT32_MAX)
+		return 0;
+	if ((rc = ls_vec_room(&in->streams, &in->streams_cap, in->nstreams, sizeof(*in->streams))) < 0 ||
+	    (!ls_idmap_get(&in->stream_ix, h, &i) && (rc = ls_idmap_put(&in->stream_ix, h, in->nstreams)) < 0))
+		return rc;
+	in->streams[in->nstreams++] = (struct nstream){ file, p, key, device, stream, false, NULL };
+	return 0;
+}
+
+static uint32_t file_of(const struct nsysin *in, const struct nfile *f)
+{
+	return (uint32_t)(f - in->files);
+}
+
+static int thread_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
+{
+	return add_stream(in, file_of(in, f), col(st, 0), -1, -1);
+}
+
+static int gpu_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
+{
+	return add_stream(in, file_of(in, f), col(st, 0) >> 24, col(st, 1), col(st, 2));
+}
+
+/* TARGET_INFO_CUDA_NULL_STREAM: (streamId, processId: the pid, deviceId). */
+static int null_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
+{
+	for (uint32_t i = 0; i < in->nstreams; i++) {
+		struct nstream *s = &in->streams[i];
+
+		if (s->file == file_of(in, f) && s->device == col(st, 2) && s->stream == col(st, 0) &&
+		    (in->procs[s->process].key & 0xffffff) == col(st, 1))
+			s->null = true;
+	}
+	return 0;
+}
+
+/* ThreadNames: a thread's name; "MPI Rank N" (Nsight's MPI trace) makes its process rank N. */
+static int name_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
+{
+	uint32_t s = nsys_stream(in, file_of(in, f), col(st, 0), -1, -1);
+	const char *name = (const char *)sqlite3_column_text(st, 1);
+	long long rank;
+	char tail;
+
+	if (s == UINT32_MAX || !name || in->streams[s].name)
+		return 0;
+	if (!(in->streams[s].name = strdup(name)))
+		return LS_ERR_NOMEM;
+	if (sscanf(name, "MPI Rank %lld%c", &rank, &tail) == 1 && rank >= 0)
+		in->procs[in->streams[s].process].rank = rank;
+	return 0;
+}
+
+static int process_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
+{
+	const char *name = (const char *)sqlite3_column_text(st, 2);
+
+	for (uint32_t i = 0; i < in->nprocs; i++) {
+		struct nprocess *p = &in->procs[i];
+		char buf[256];
+
+		if (p->file != file_of(in, f) || p->key != col(st, 0) >> 24 || p->name || !name)
+			continue;
+		snprintf(buf, sizeof(buf), "%s (pid %lld)", name, (long long)col(st, 1));
+		if (!(p->name = strdup(buf)))
+			return LS_ERR_NOMEM;
+	}
+	return 0;
+}
+
+/* --- what correlation ids say --- */
+
+const struct nref *nsys_ref(const struct nsysin *in, uint32_t process, int64_t corr)
+{
+	uint64_t key;
+	uint32_t i;
+
+	if (corr < 0 || !ls_key_pair(process, (uint64_t)corr, &key) || !ls_idmap_get(&in->ref_ix, key, &i))
+		return NULL;
+	return &in->refs[i];
+}
+
+static int says(struct nsysin *in, struct nfile *f, int64_t gpid, int64_t corr, int64_t device, int64_t stream,
+		int64_t event, bool work)
+{
+	uint32_t p = nsys_process(in, file_of(in, f), gpid >> 24), i;
+	uint64_t key;
+	int rc;
+
+	if (p == UINT32_MAX)
+		return LS_ERR_NOMEM;
+	if (corr < 0 || !ls_key_pair(p, (uint64_t)corr, &key))
+		return 0;
+	if (!ls_idmap_get(&in->ref_ix, key, &i)) {
+		if ((rc = ls_vec_room(&in->refs, &in->refs_cap, in->nrefs, sizeof(*in->refs))) < 0 ||
+		    (rc = ls_idmap_put(&in->ref_ix, key, in->nrefs)) < 0)
+			return rc;
+		i = in->nrefs++;
+		in->refs[i] = (struct nref){ UINT32_MAX, -1, false };
+	}
+	if (stream >= 0 && stream != UNKNOWN_ID) {
+		if ((rc = add_stream(in, file_of(in, f), gpid >> 24, device, stream)) < 0)
+			return rc;
+		in->refs[i].stream = nsys_stream(in, file_of(in, f), gpid >> 24, device, stream);
+	}
+	if (event >= 0 && event != UNKNOWN_ID)
+		in->refs[i].event = event;
+	in->refs[i].work |= work;
+	return 0;
+}
+
+/* globalPid, correlationId, deviceId, streamId of a kernel, copy or set. */
+static int work_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
+{
+	return says(in, f, col(st, 0), col(st, 1), col(st, 2), col(st, 3), -1, true);
+}
+
+/*
+ * globalPid, correlationId, deviceId, streamId, eventId, syncType of a
+ * synchronization (an event record: syncType NULL). A stream's wait for an
+ * event names the waiting stream; an event synchronization, the event
+ * only (its record names the stream); a context's, nothing.
+ */
+static int ref_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
+{
+	int64_t type = sqlite3_column_type(st, 5) == SQLITE_NULL ? -1 : col(st, 5);
+
+	if (type == 4 || type == 0)	/* context synchronization, unknown */
+		return 0;
+	return says(in, f, col(st, 0), col(st, 1), col(st, 2), type == 1 ? -1 : col(st, 3), col(st, 4), false);
+}
+
+/* --- the lot --- */
+
+static int epoch_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
+{
+	(void)in;
+	f->epoch = col(st, 0);
+	return 0;
+}
+
+static int domain_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
+{
+	(void)in;
+	f->mpi_domain = col(st, 0);
+	return 0;
+}
+
+static int launches_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
+{
+	char why[200];
+
+	if (col(st, 0) == 0)
+		return 0;
+	snprintf(why, sizeof(why), "%lld calls launch kernels, and the export has no table %s",
+		 (long long)col(st, 0), nsys_table(NT_KERNEL));
+	return nsys_fail(in, f, why);
+}
+
+int nsys_find(struct nsysin *in, uint32_t file)
+{
+	struct nfile *f = &in->files[file];
+	char sql[600];
+	int rc = 0;
+
+	f->mpi_domain = -1;
+	if (f->has[NT_SESSION])
+		rc = nsys_each(in, f, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME LIMIT 1", epoch_row);
+	if (rc == 0 && f->has[NT_NVTX])
+		rc = nsys_each(in, f, "SELECT domainId FROM NVTX_EVENTS WHERE eventType = 75 AND text = 'MPI' LIMIT 1",
+			       domain_row);
+	if (rc == 0 && f->has[NT_RUNTIME] && !f->has[NT_KERNEL])
+		rc = nsys_each(in, f, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId "
+				      "WHERE s.value LIKE 'cudaLaunchKernel%' OR s.value LIKE 'cuLaunchKernel%'", launches_row);
+	/* threads, in the order of their ids */
+	snprintf(sql, sizeof(sql), "%s%s%s ORDER BY 1",
+		 f->has[NT_RUNTIME] ? "SELECT DISTINCT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME" : "",
+		 f->has[NT_RUNTIME] && f->has[NT_NVTX] ? " UNION " : "",
+		 f->has[NT_NVTX] ? "SELECT DISTINCT globalTid FROM NVTX_EVENTS WHERE eventType IN (59, 60) "
+				   "AND end IS NOT NULL AND globalTid IS NOT NULL" : "");
+	if (rc == 0)
+		rc = nsys_each(in, f, sql, thread_row);
+	/* GPU streams, by process, device and stream */
+	sql[0] = '\0';
+	for (int t = NT_KERNEL; t <= NT_MEMSET; t++)
+		if (f->has[t])
+			snprintf(sql + strlen(sql), sizeof(sql) - strlen(sql), "%sSELECT DISTINCT globalPid, deviceId, streamId FROM %s",
+				 sql[0] ? " UNION " : "", nsys_table((enum ntable)t));
+	if (rc == 0 && sql[0]) {
+		strcat(sql, " ORDER BY 1, 2, 3");
+		rc = nsys_each(in, f, sql, gpu_row);
+	}
+	if (rc == 0 && f->has[NT_NULL_STREAM])
+		rc = nsys_each(in, f, "SELECT streamId, processId, deviceId FROM TARGET_INFO_CUDA_NULL_STREAM", null_row);
+	if (rc == 0 && f->has[NT_THREAD_NAMES])
+		rc = nsys_each(in, f, "SELECT t.globalTid, s.value FROM ThreadNames t JOIN StringIds s ON s.id = t.nameId "
+				      "ORDER BY t.priority DESC", name_row);
+	if (rc == 0 && f->has[NT_PROCESSES])
+		rc = nsys_each(in, f, "SELECT globalPid, pid, name FROM PROCESSES", process_row);
+	for (int t = NT_KERNEL; t <= NT_MEMSET && rc == 0; t++)
+		if (f->has[t]) {
+			snprintf(sql, sizeof(sql), "SELECT globalPid, correlationId, deviceId, streamId FROM %s",
+				 nsys_table((enum ntable)t));
+			rc = nsys_each(in, f, sql, work_row);
+		}
+	if (rc == 0 && f->has[NT_SYNC])
+		rc = nsys_each(in, f, "SELECT globalPid, correlationId, deviceId, streamId, eventId, syncType "
+				      "FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", ref_row);
+	if (rc == 0 && f->has[NT_CUDA_EVENT])
+		rc = nsys_each(in, f, "SELECT globalPid, correlationId, deviceId, streamId, eventId, NULL "
+				      "FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT", ref_row);
+	return rc;
+}
+
+/* --- the definitions --- */
+
+static int write_process(struct nsysin *in, uint32_t i)
+{
+	const struct nprocess *p = &in->procs[i];
+	char name[300];
+
+	if (p->rank >= 0)
+		snprintf(name, sizeof(name), "MPI Rank %lld", (long long)p->rank);
+	else
+		snprintf(name, sizeof(name), "%s", p->name ? p->name : in->files[p->file].path);
+	ls_build_begin(in->w, p->rank >= 0 ? 4 : 3);
+	ls_put_str(in->w, LS_F_K, "process");
+	ls_put_u64(in->w, LS_F_ID, i);
+	ls_put_str(in->w, LS_F_NAME, name);
+	if (p->rank >= 0)
+		ls_put_u64(in->w, LS_F_RANK, (uint64_t)p->rank);
+	return ls_build_end(in->w);
+}
+
+static int write_stream(struct nsysin *in, uint32_t i)
+{
+	const struct nstream *s = &in->streams[i];
+	bool gpu = s->device >= 0;
+	char name[300];
+	int rc;
+
+	if ((rc = ls_front_stream(in->front, i, s->process)) < 0)
+		return rc;
+	if (gpu)
+		snprintf(name, sizeof(name), "CUDA[%lld:%lld]", (long long)s->device, (long long)s->stream);
+	else if (s->name)
+		snprintf(name, sizeof(name), "%s", s->name);
+	else
+		snprintf(name, sizeof(name), "thread %lld", (long long)(s->key & 0xffffff));
+	ls_build_begin(in->w, 6 + gpu + s->null);
+	ls_put_str(in->w, LS_F_K, "stream");
+	ls_put_u64(in->w, LS_F_ID, i);
+	ls_put_u64(in->w, LS_F_PROCESS, s->process);
+	ls_put_str(in->w, LS_F_NAME, name);
+	ls_put_str(in->w, LS_F_TYPE, gpu ? "gpu" : "host");
+	if (gpu)
+		ls_put_u64(in->w, LS_F_DEVICE, (uint64_t)s->device);
+	ls_put_u64(in->w, LS_F_NATIVE, gpu ? (uint64_t)s->stream : (uint64_t)(s->key & 0xffffff));
+	if (s->null)
+		ls_put_bool(in->w, LS_F_NULL_STREAM, true);
+	return ls_build_end(in->w);
+}
+
+int nsys_write_defs(struct nsysin *in)
+{
+	int rc = 0;
+
+	for (uint32_t i = 0; i < in->nprocs && rc == 0; i++)
+		rc = write_process(in, i);
+	for (uint32_t i = 0; i < in->nstreams && rc == 0; i++)
+		rc = write_stream(in, i);
+	return rc;
+}

@@ -1,0 +1,252 @@
+/*
+ * The rows of an Nsight export as events: runtime calls and NVTX push/pop
+ * ranges on their threads (Nsight's MPI trace, the ranges of its "MPI"
+ * domain, as MPI calls), kernels, copies and sets on their GPU streams,
+ * each an enter and a leave tied so that they nest (ls_event_tie); each
+ * call with the stream and CUDA event its correlation id says it refers
+ * to. A call Nsight records twice (the outer runtime row and the inner
+ * one of its versioned name, cudaMalloc and cudaMalloc_v3020, one
+ * correlation id) is read once.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../libstream/error.h"
+#include "nsysin_private.h"
+
+static int64_t col(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_int64(st, i);
+}
+
+static uint32_t file_of(const struct nsysin *in, const struct nfile *f)
+{
+	return (uint32_t)(f - in->files);
+}
+
+/* Region classes of the name cache. */
+enum { NAME_CALL, NAME_CALL_NOTHING, NAME_KERNEL, NAME_USER, NAME_MPI };
+
+/* The region of a name (StringIds id, or -1 where the row gives the text), made where new. */
+static int region(struct nsysin *in, const struct nfile *f, int cls, int64_t id, const char *name, uint32_t *out)
+{
+	uint64_t key = (uint64_t)file_of(in, f) << 48 | (uint64_t)cls << 40 | (uint32_t)id;
+	const char *dir = NULL, *paradigm = "cuda";
+	enum ls_role role = LS_R_CPU;
+	char buf[300];
+	int rc;
+
+	if (id >= 0 && id <= UINT32_MAX && ls_idmap_get(&in->name_ix, key, out))
+		return 0;
+	if (!name)
+		name = "(unnamed)";
+	switch (cls) {
+	case NAME_CALL: case NAME_CALL_NOTHING:
+		if ((role = ls_role_by_name(name, &dir)) == LS_R_UNKNOWN)
+			role = LS_R_GPU_API;
+		if (cls == NAME_CALL_NOTHING) {	/* a copy of 0 bytes: an API call, not a copy */
+			snprintf(buf, sizeof(buf), "(no GPU activity in the trace) %s", name);
+			name = buf;
+			role = LS_R_GPU_API;
+			dir = NULL;
+		}
+		break;
+	case NAME_KERNEL:
+		role = LS_R_KERNEL;
+		break;
+	case NAME_MPI:
+		paradigm = "mpi";
+		if ((role = ls_role_by_name(name, &dir)) == LS_R_UNKNOWN)
+			role = LS_R_MPI_OTHER;
+		break;
+	default:
+		paradigm = "user";
+		break;
+	}
+	if ((rc = fmt_region(&in->regions, name, role, paradigm, dir, out)) < 0)
+		return rc;
+	return id >= 0 && id <= UINT32_MAX ? ls_idmap_put(&in->name_ix, key, *out) : 0;
+}
+
+/* An activity [t0, t1] of region on stream: its enter (with what ref says) and leave. */
+static int activity(struct nsysin *in, uint32_t stream, int64_t t0, int64_t t1, uint32_t region_id, int64_t corr,
+		    const struct nref *ref, int64_t bytes)
+{
+	struct ls_event *ev;
+	int64_t dur = t1 - t0;
+
+	if (ls_front_keeps(in->front, stream, t0)) {
+		if (!(ev = ls_front_add(in->front, stream, t0, LS_K_ENTER)))
+			return LS_ERR_SYNTAX;
+		ev->tie = ls_event_tie(dur, false);
+		ev->region = region_id;
+		if (corr >= 0) {
+			ev->corr = (uint64_t)corr;
+			ev->fields |= LS_EF_CORR;
+		}
+		if (ref && ref->stream != UINT32_MAX) {
+			ev->ref_stream = ref->stream;
+			ev->fields |= LS_EF_REF_STREAM;
+		}
+		if (ref && ref->event >= 0) {
+			ev->cuda_event = (uint64_t)ref->event;
+			ev->fields |= LS_EF_CUDA_EVENT;
+		}
+		if (bytes >= 0) {
+			ev->bytes = (uint64_t)bytes;
+			ev->fields |= LS_EF_BYTES;
+		}
+	}
+	if (ls_front_keeps(in->front, stream, t1)) {
+		if (!(ev = ls_front_add(in->front, stream, t1, LS_K_LEAVE)))
+			return LS_ERR_SYNTAX;
+		ev->tie = ls_event_tie(dur, true);
+		ev->region = region_id;
+		if (corr >= 0) {
+			ev->corr = (uint64_t)corr;
+			ev->fields |= LS_EF_CORR;
+		}
+	}
+	return 0;
+}
+
+/* A row's times, shifted to the earliest export's clock; false where not an activity. */
+static bool times(const struct nfile *f, sqlite3_stmt *st, int at, int64_t *t0, int64_t *t1)
+{
+	if (sqlite3_column_type(st, at) == SQLITE_NULL || sqlite3_column_type(st, at + 1) == SQLITE_NULL)
+		return false;
+	*t0 = col(st, at) + f->shift;
+	*t1 = col(st, at + 1) + f->shift;
+	return *t1 >= *t0 && *t0 >= -(INT64_C(1) << 61) && *t1 < (INT64_C(1) << 61);
+}
+
+static bool enqueues(enum ls_role r)
+{
+	return r == LS_R_LAUNCH || r == LS_R_MEMCPY || r == LS_R_MEMCPY_ASYNC || r == LS_R_MEMSET ||
+	       r == LS_R_MEMSET_ASYNC;
+}
+
+/* globalTid, start, end, correlationId, nameId, name */
+static int call_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
+{
+	int64_t t0, t1, tid = col(st, 0), corr = col(st, 3);
+	uint32_t s = nsys_stream(in, file_of(in, f), tid, -1, -1), r;
+	const char *name = (const char *)sqlite3_column_text(st, 5), *dir;
+	const struct nref *ref;
+	int rc;
+
+	if (s == UINT32_MAX || !times(f, st, 1, &t0, &t1)) {
+		in->skipped[NT_RUNTIME]++;
+		return 0;
+	}
+	/* a row nested in the thread's call kept last, with its correlation id: the same call again */
+	if (in->kept.tid == tid && in->kept.corr == corr && col(st, 2) <= in->kept.end) {
+		in->dup_calls++;
+		in->skipped[NT_RUNTIME]++;
+		return 0;
+	}
+	in->kept.tid = tid;
+	in->kept.corr = corr;
+	in->kept.end = col(st, 2);
+	in->read[NT_RUNTIME]++;
+	ref = nsys_ref(in, in->streams[s].process, corr);
+	if ((rc = region(in, f, enqueues(ls_role_by_name(name ? name : "", &dir)) && !(ref && ref->work) ?
+			 NAME_CALL_NOTHING : NAME_CALL, col(st, 4), name, &r)) < 0)
+		return rc;
+	return activity(in, s, t0, t1, r, corr, ref, -1);
+}
+
+/* globalPid, deviceId, streamId, start, end, correlationId, and: the kernel's name; bytes, copyKind; bytes */
+static int work_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st, enum ntable t)
+{
+	static const char *const copies[][2] = {
+		[1] = { "Memcpy HtoD", "htod" }, [2] = { "Memcpy DtoH", "dtoh" }, [8] = { "Memcpy DtoD", "dtod" },
+		[9] = { "Memcpy HtoH", "htoh" }, [10] = { "Memcpy PtoP", "ptop" },
+	};
+	uint32_t s = nsys_stream(in, file_of(in, f), col(st, 0) >> 24, col(st, 1), col(st, 2)), r;
+	int64_t t0, t1, kind;
+	int rc;
+
+	if (s == UINT32_MAX || !times(f, st, 3, &t0, &t1)) {
+		in->skipped[t]++;
+		return 0;
+	}
+	in->read[t]++;
+	if (t == NT_KERNEL) {
+		if ((rc = region(in, f, NAME_KERNEL, col(st, 6), (const char *)sqlite3_column_text(st, 7), &r)) < 0)
+			return rc;
+		return activity(in, s, t0, t1, r, col(st, 5), NULL, -1);
+	}
+	if (t == NT_MEMCPY) {
+		kind = col(st, 7);
+		if (kind < 0 || kind > 10 || !copies[kind][0])
+			kind = 0;
+		rc = fmt_region(&in->regions, kind ? copies[kind][0] : "Memcpy", LS_R_DEV_MEMCPY, "cuda",
+				kind ? copies[kind][1] : NULL, &r);
+	} else {
+		rc = fmt_region(&in->regions, "Memset", LS_R_DEV_MEMSET, "cuda", NULL, &r);
+	}
+	return rc < 0 ? rc : activity(in, s, t0, t1, r, col(st, 5), NULL, col(st, 6));
+}
+
+static int kernel_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
+{
+	return work_row(in, f, st, NT_KERNEL);
+}
+
+static int copy_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
+{
+	return work_row(in, f, st, NT_MEMCPY);
+}
+
+static int set_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
+{
+	return work_row(in, f, st, NT_MEMSET);
+}
+
+/* globalTid, start, end, textId, text (or the text of textId), domainId, eventType */
+static int range_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
+{
+	uint32_t s = nsys_stream(in, file_of(in, f), col(st, 0), -1, -1), r;
+	bool mpi = f->mpi_domain >= 0 && sqlite3_column_type(st, 5) != SQLITE_NULL && col(st, 5) == f->mpi_domain;
+	int64_t t0, t1, id = sqlite3_column_type(st, 3) == SQLITE_NULL ? -1 : col(st, 3);
+	int rc;
+
+	if (col(st, 6) != 59 || s == UINT32_MAX || !times(f, st, 1, &t0, &t1)) {
+		in->skipped[NT_NVTX]++;	/* marks, start/end ranges (not nested), domains, ranges never ended */
+		return 0;
+	}
+	in->read[NT_NVTX]++;
+	if ((rc = region(in, f, mpi ? NAME_MPI : NAME_USER, id, (const char *)sqlite3_column_text(st, 4), &r)) < 0)
+		return rc;
+	return activity(in, s, t0, t1, r, -1, NULL, -1);
+}
+
+int nsys_events(struct nsysin *in, uint32_t file)
+{
+	struct nfile *f = &in->files[file];
+	char sql[400];
+	int rc = 0;
+
+	in->kept.tid = -1;
+	if (f->has[NT_RUNTIME])
+		rc = nsys_each(in, f, "SELECT r.globalTid, r.start, r.end, r.correlationId, r.nameId, s.value "
+				      "FROM CUPTI_ACTIVITY_KIND_RUNTIME r LEFT JOIN StringIds s ON s.id = r.nameId "
+				      "ORDER BY r.globalTid, r.start, r.end DESC", call_row);
+	if (rc == 0 && f->has[NT_KERNEL]) {
+		snprintf(sql, sizeof(sql), "SELECT k.globalPid, k.deviceId, k.streamId, k.start, k.end, k.correlationId, "
+			 "k.%s, s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k LEFT JOIN StringIds s ON s.id = k.%s",
+			 f->kernel_short ? "shortName" : "demangledName", f->kernel_short ? "shortName" : "demangledName");
+		rc = nsys_each(in, f, sql, kernel_row);
+	}
+	if (rc == 0 && f->has[NT_MEMCPY])
+		rc = nsys_each(in, f, "SELECT globalPid, deviceId, streamId, start, end, correlationId, bytes, copyKind "
+				      "FROM CUPTI_ACTIVITY_KIND_MEMCPY", copy_row);
+	if (rc == 0 && f->has[NT_MEMSET])
+		rc = nsys_each(in, f, "SELECT globalPid, deviceId, streamId, start, end, correlationId, bytes "
+				      "FROM CUPTI_ACTIVITY_KIND_MEMSET", set_row);
+	if (rc == 0 && f->has[NT_NVTX])
+		rc = nsys_each(in, f, "SELECT n.globalTid, n.start, n.end, n.textId, coalesce(n.text, s.value), n.domainId, "
+				      "n.eventType FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId", range_row);
+	return rc;
+}
