@@ -32,10 +32,24 @@ static const struct reader readers[] = {
 
 #define NREADERS (sizeof(readers) / sizeof(readers[0]))
 
-/* "... (it reads OTF2 archives, by their anchor file, NAME.otf2; ...)" */
-static void none_fits(char *err, size_t n)
+static bool ends_with(const char *s, const char *tail)
 {
-	size_t at = (size_t)snprintf(err, n, "not a trace tr-read reads (it reads");
+	size_t n = strlen(s), m = strlen(tail);
+
+	return n > m && !strcmp(s + n - m, tail);
+}
+
+/* "... (it reads OTF2 archives, by their anchor file, NAME.otf2; ...)"; what to do with a report of Nsight's own. */
+static void none_fits(const char *path, char *err, size_t n)
+{
+	size_t at;
+
+	if (ends_with(path, ".nsys-rep") || ends_with(path, ".qdrep")) {
+		snprintf(err, n, "an Nsight Systems report, which only Nsight reads: tr-read reads its SQLite export "
+			 "(nsys export --type sqlite --output NAME.sqlite %s)", path);
+		return;
+	}
+	at = (size_t)snprintf(err, n, "not a trace tr-read reads (it reads");
 
 	for (size_t i = 0; i < NREADERS && at < n; i++)
 		at += (size_t)snprintf(err + at, n - at, "%s %s, %s", i ? ";" : "",
@@ -61,7 +75,7 @@ const struct reader *reader_for(const char *path, char *err, size_t n)
 				return &readers[i];
 	}
 	if (!S_ISREG(st.st_mode)) {
-		none_fits(err, n);
+		none_fits(path, err, n);
 		return NULL;
 	}
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
@@ -77,7 +91,7 @@ const struct reader *reader_for(const char *path, char *err, size_t n)
 	for (size_t i = 0; i < NREADERS; i++)
 		if (readers[i].sniff(head, (size_t)got))
 			return &readers[i];
-	none_fits(err, n);
+	none_fits(path, err, n);
 	return NULL;
 }
 

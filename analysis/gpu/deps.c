@@ -492,8 +492,15 @@ static uint32_t match(struct an_offload *o, uint32_t s, int k, uint64_t key)
 {
 	uint32_t a, b, w;
 
-	if (key && ls_idmap_get(&o->corr, key, &w) && o->work[w].state == AN_WORK_QUEUED &&
+	/*
+	 * By its correlation id, work taken for lost comes back: a blocking
+	 * copy from pageable memory may return before its copy runs, and the
+	 * first of a trace was taken for one of a kind the trace has none of.
+	 */
+	if (key && ls_idmap_get(&o->corr, key, &w) &&
+	    (o->work[w].state == AN_WORK_QUEUED || o->work[w].state == AN_WORK_LOST) &&
 	    compatible(o->work[w].kind, k) && (o->work[w].stream == LS_NONE || o->work[w].stream == s)) {
+		o->st.never_ran -= o->work[w].state == AN_WORK_LOST;
 		ls_idmap_del(&o->corr, key);
 		o->work[w].key = 0;
 		work_unref(o, w);	/* the map's reference; its queue keeps it */

@@ -244,7 +244,7 @@ int nsys_find(struct nsysin *in, uint32_t file)
 		rc = nsys_each(in, f, "SELECT domainId FROM NVTX_EVENTS WHERE eventType = 75 AND text = 'MPI' LIMIT 1",
 			       domain_row);
 	if (rc == 0 && f->has[NT_RUNTIME] && !f->has[NT_KERNEL])
-		rc = nsys_each(in, f, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId "
+		rc = nsys_each(in, f, "SELECT count(DISTINCT r.correlationId) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId "
 				      "WHERE s.value LIKE 'cudaLaunchKernel%' OR s.value LIKE 'cuLaunchKernel%'", launches_row);
 	/* threads, in the order of their ids */
 	snprintf(sql, sizeof(sql), "%s%s%s ORDER BY 1",

@@ -1,0 +1,146 @@
+#!/usr/bin/env bats
+# tr-read on Nsight Systems SQLite exports written here with sqlite3, as
+# Nsight lays its tables out (only the columns tr-read asks for), whose
+# every time is given: roles, the refs correlation ids make, Nsight's MPI
+# domain, a call recorded twice, several ranks, bad input.
+
+load common
+
+setup() {
+	TMP=$(mktemp -d)
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+# An export at $1 of rank $2 whose session started at $3 ns (UTC): thread
+# 4242 of a process whose globalPid is (1 << 48) | (4242 << 24) runs
+#   region A (NVTX)              [500, 9500]
+#   cudaLaunchKernel_v7000       [1000, 1500] corr 10 -> my_kernel [1600, 8000] on stream 13
+#   cudaStreamSynchronize_v3020  [4000, 9000] corr 12 (stream 13)
+#   cudaMalloc [9100, 9200] holding cudaMalloc_v3020 [9110, 9190], corr 11: one call
+#   MPI_Send (NVTX, domain "MPI") [9600, 9900]; a mark at 9950
+mkdb() {
+	local gpid=$(((1 << 48) | (4242 << 24))) tid
+	tid=$((gpid + 4242))
+	sqlite3 "$1" <<-EOF
+		CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);
+		INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'), (2, 'cudaStreamSynchronize_v3020'),
+			(3, 'my_kernel'), (5, 'MPI_Send'), (6, 'region A'), (7, 'MPI Rank $2'),
+			(10, 'cudaMalloc'), (11, 'cudaMalloc_v3020');
+		CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, eventClass INTEGER,
+			globalTid INTEGER, correlationId INTEGER, nameId INTEGER, returnValue INTEGER);
+		INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1000, 1500, 0, $tid, 10, 1, 0),
+			(4000, 9000, 0, $tid, 12, 2, 0), (9100, 9200, 67, $tid, 11, 10, 0), (9110, 9190, 0, $tid, 11, 11, 0);
+		CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER,
+			contextId INTEGER, streamId INTEGER, correlationId INTEGER, globalPid INTEGER, shortName INTEGER);
+		INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1600, 8000, 0, 1, 13, 10, $gpid, 3);
+		CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start INTEGER, end INTEGER, deviceId INTEGER,
+			contextId INTEGER, streamId INTEGER, correlationId INTEGER, globalPid INTEGER, syncType INTEGER,
+			eventId INTEGER);
+		INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES (4000, 8000, 0, 1, 13, 12, $gpid, 3, 4294967295);
+		CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, rangeId INTEGER,
+			text TEXT, globalTid INTEGER, textId INTEGER, domainId INTEGER);
+		INSERT INTO NVTX_EVENTS VALUES (100, NULL, 75, NULL, 'MPI', $tid, NULL, 1),
+			(500, 9500, 59, NULL, NULL, $tid, 6, 0), (9600, 9900, 59, NULL, NULL, $tid, 5, 1),
+			(9950, NULL, 34, NULL, 'a mark', $tid, NULL, 0);
+		CREATE TABLE ThreadNames (nameId INTEGER, priority INTEGER, globalTid INTEGER);
+		INSERT INTO ThreadNames VALUES (7, 0, $tid);
+		CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER, utcTime TEXT, localTime TEXT);
+		INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES ($3, '', '');
+	EOF
+}
+
+# "KIND T NAME ref_stream corr" for each enter and leave of stream $1 in the stream $2
+events() {
+	tr-cat -J "$2" | jq -rs '(map(select(.k == "region") | {key: (.id | tostring), value: "\(.name)/\(.role)"}) | from_entries) as $n |
+		.[] | select((.k == "enter" or .k == "leave") and .s == '"$1"') | "\(.k) \(.t) \($n[.r | tostring]) \(.ref_stream) \(.corr)"'
+}
+
+@test "an export: its process by the thread Nsight's MPI trace names, calls, kernels and NVTX ranges nested, each call's stream" {
+	mkdb "$TMP/a.sqlite" 3 1000000000
+	run --separate-stderr tr-read "$TMP/a.sqlite"
+	assert_success
+	assert_equal "$stderr" "tr-read: $TMP/a.sqlite: 1 runtime calls Nsight recorded twice (as cudaMalloc and cudaMalloc_v3020, one correlation id): read once"
+	tr-read "$TMP/a.sqlite" 2>/dev/null > "$TMP/a.tr"
+	run tr-cat --check "$TMP/a.tr"
+	assert_success
+	run bash -c "tr-cat -J '$TMP/a.tr' | jq -c 'select(.k == \"process\" or .k == \"stream\")'"
+	assert_output '{"k":"process","id":0,"name":"MPI Rank 3","rank":3}
+{"k":"stream","id":0,"process":0,"name":"MPI Rank 3","type":"host","native":4242}
+{"k":"stream","id":1,"process":0,"name":"CUDA[0:13]","type":"gpu","device":0,"native":13}'
+	run events 0 "$TMP/a.tr"
+	assert_output "enter 500 region A/cpu null null
+enter 1000 cudaLaunchKernel_v7000/launch 1 10
+leave 1500 cudaLaunchKernel_v7000/launch null 10
+enter 4000 cudaStreamSynchronize_v3020/stream_sync 1 12
+leave 9000 cudaStreamSynchronize_v3020/stream_sync null 12
+enter 9100 cudaMalloc/alloc null 11
+leave 9200 cudaMalloc/alloc null 11
+leave 9500 region A/cpu null null
+enter 9600 MPI_Send/mpi_send null null
+leave 9900 MPI_Send/mpi_send null null"
+	run events 1 "$TMP/a.tr"
+	assert_output "enter 1600 my_kernel/kernel null 10
+leave 8000 my_kernel/kernel null 10"
+	run bash -c "tr-cat -J '$TMP/a.tr' | jq -r 'select(.k == \"region\" and .name == \"MPI_Send\").paradigm'"
+	assert_output mpi
+}
+
+@test "the stages on it: the kernel linked to its launch, the synchronization waits 4000 ns for it" {
+	mkdb "$TMP/a.sqlite" 3 1000000000
+	tr-read "$TMP/a.sqlite" 2>/dev/null | tr-deps | tr-waits | tr-cat -J > "$TMP/a.ndjson"
+	run jq -r 'select(.k == "edge") | "\(.type) \(.from) \(.to)"' "$TMP/a.ndjson"
+	assert_output "launch 1 3
+sync 5 6"
+	run jq -r 'select(.k == "wait") | "\(.pattern) \(.t) \(.dur)"' "$TMP/a.ndjson"
+	assert_output "blame_kernel 4000 4000"
+}
+
+@test "several exports, one per rank: on one clock by their sessions' start" {
+	mkdb "$TMP/r3.sqlite" 3 1000000000
+	mkdb "$TMP/r4.sqlite" 4 1000000700
+	tr-read "$TMP/r3.sqlite" "$TMP/r4.sqlite" 2>/dev/null > "$TMP/two.tr"
+	run bash -c "tr-cat -J '$TMP/two.tr' | jq -r 'select(.k == \"process\") | \"\(.id) \(.name)\"'"
+	assert_output "0 MPI Rank 3
+1 MPI Rank 4"
+	run events 2 "$TMP/two.tr"
+	assert_line --index 0 "enter 1200 region A/cpu null null"
+	assert_line --index 1 "enter 1700 cudaLaunchKernel_v7000/launch 3 10"
+}
+
+@test "--stats: rows read and skipped by table" {
+	mkdb "$TMP/a.sqlite" 3 1000000000
+	run --separate-stderr tr-read --stats "$TMP/a.sqlite"
+	[[ "$stderr" == *"CUPTI_ACTIVITY_KIND_RUNTIME             3          1"* ]] || fail "$stderr"
+	[[ "$stderr" == *"NVTX_EVENTS                             2          2"* ]] || fail "$stderr"
+}
+
+@test "bad input: a table or column missing named; a report of Nsight's own; not an export" {
+	mkdb "$TMP/a.sqlite" 3 1000000000
+	cp "$TMP/a.sqlite" "$TMP/col.sqlite"
+	sqlite3 "$TMP/col.sqlite" "ALTER TABLE CUPTI_ACTIVITY_KIND_RUNTIME RENAME COLUMN correlationId TO corrId"
+	run --separate-stderr tr-read "$TMP/col.sqlite"
+	assert_failure 1
+	assert_output ""
+	assert_equal "$stderr" "tr-read: $TMP/col.sqlite: table CUPTI_ACTIVITY_KIND_RUNTIME has no column correlationId: an Nsight Systems export tr-read does not know (it knows those of 2022.2 to 2024.5)"
+	cp "$TMP/a.sqlite" "$TMP/nokernel.sqlite"
+	sqlite3 "$TMP/nokernel.sqlite" "DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL"
+	run --separate-stderr tr-read "$TMP/nokernel.sqlite"
+	assert_failure 1
+	assert_equal "$stderr" "tr-read: $TMP/nokernel.sqlite: 1 calls launch kernels, and the export has no table CUPTI_ACTIVITY_KIND_KERNEL"
+	sqlite3 "$TMP/other.sqlite" "CREATE TABLE t (x INTEGER)"
+	run --separate-stderr tr-read "$TMP/other.sqlite"
+	assert_failure 1
+	assert_equal "$stderr" "tr-read: $TMP/other.sqlite: no table StringIds: not an Nsight Systems export (nsys export --type sqlite)"
+	echo "not sqlite" > "$TMP/run.nsys-rep"
+	run --separate-stderr tr-read "$TMP/run.nsys-rep"
+	assert_failure 1
+	assert_equal "$stderr" "tr-read: $TMP/run.nsys-rep: an Nsight Systems report, which only Nsight reads: tr-read reads its SQLite export (nsys export --type sqlite --output NAME.sqlite $TMP/run.nsys-rep)"
+	printf 'SQLite format 3\0garbage' > "$TMP/broken.sqlite"
+	run --separate-stderr tr-read "$TMP/broken.sqlite"
+	assert_failure 1
+	[[ "$stderr" == "tr-read: $TMP/broken.sqlite: "* ]] || fail "$stderr"
+	[ "$(echo "$stderr" | wc -l)" -eq 1 ] || fail "$stderr"
+}
