@@ -223,10 +223,10 @@ FUZZ_FLAGS = -std=gnu11 -D_GNU_SOURCE -DTR_VERSION='"$(VERSION)"' -DLS_CHECK_BUI
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	$(shell pkg-config --cflags msgpack otf2)
 FUZZ_STAGES = deps clock project waits critpath rank
-FUZZ_TARGETS = read front $(FUZZ_STAGES) otf2out otf2in trlogin
+FUZZ_TARGETS = read front $(FUZZ_STAGES) otf2out otf2in trlogin kinetoin nsysin
 FUZZ_BINS = $(addprefix tests/fuzz/out/fuzz-,$(FUZZ_TARGETS))
 FUZZ_HEADERS = $(wildcard libstream/*.h analysis/*.h analysis/*/*.h formats/*.h formats/otf2/*.h formats/trlog/*.h \
-	cmd/*.h tests/fuzz/*.h)
+	formats/kineto/*.h formats/nsys/*.h cmd/*.h tests/fuzz/*.h)
 LIBSTREAM_SRCS = $(LIBSTREAM_OBJS:.o=.c)
 ANALYSIS_SRCS = $(ANALYSIS_OBJS:.o=.c)
 
@@ -254,10 +254,21 @@ tests/fuzz/out/fuzz-otf2in: tests/fuzz/otf2in.c tests/fuzz/input.c cmd/staging.c
 	@mkdir -p tests/fuzz/out
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(sort $(filter %.c,$^)) $(OTF2_LIBS) $(LIBS)
 
-tests/fuzz/out/fuzz-trlogin: tests/fuzz/trlogin.c tests/fuzz/input.c $(TRLOGIN_OBJS:.o=.c) $(LIBSTREAM_SRCS) \
+# the readers of files: one source, a target each
+tests/fuzz/out/fuzz-trlogin: tests/fuzz/reader.c tests/fuzz/input.c $(TRLOGIN_OBJS:.o=.c) $(LIBSTREAM_SRCS) \
 		$(FUZZ_HEADERS)
 	@mkdir -p tests/fuzz/out
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(filter %.c,$^) $(LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DFUZZ_TRLOGIN -o $@ $(filter %.c,$^) $(LIBS)
+
+tests/fuzz/out/fuzz-kinetoin: tests/fuzz/reader.c tests/fuzz/input.c $(KINETOIN_OBJS:.o=.c) $(LIBSTREAM_SRCS) \
+		$(FUZZ_HEADERS)
+	@mkdir -p tests/fuzz/out
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DFUZZ_KINETOIN -o $@ $(filter %.c,$^) $(LIBS) -lz
+
+tests/fuzz/out/fuzz-nsysin: tests/fuzz/reader.c tests/fuzz/input.c $(NSYSIN_OBJS:.o=.c) $(LIBSTREAM_SRCS) \
+		$(FUZZ_HEADERS)
+	@mkdir -p tests/fuzz/out
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DFUZZ_NSYSIN -o $@ $(filter %.c,$^) $(LIBS) -lsqlite3
 
 fuzz: all $(FUZZ_BINS)
 	tests/fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
