@@ -275,7 +275,12 @@ fuzz: all $(FUZZ_BINS)
 
 bench: all
 	bench/run
+	bench/readers
 	bench/record
+
+# make bench-readers: tr-read of Kineto JSON and Nsight SQLite against their floors (also part of make bench)
+bench-readers: all
+	bench/readers
 
 # make bench-record: only the cost of recording (also part of make bench)
 bench-record: all
@@ -298,6 +303,12 @@ bench/json-parse: bench/json-parse.c libstream/libstream.a
 
 bench-json: all bench/json-parse
 	bench/json
+
+# the floor of reading a Kineto trace in make bench: yajl alone (where libyajl-dev is)
+bench/yajl-scan: bench/yajl-scan.c
+	@pkg-config --exists yajl || { echo "the Kineto floor needs libyajl-dev" >&2; exit 1; }
+	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags yajl 2>/dev/null) $(LDFLAGS) -o $@ bench/yajl-scan.c \
+		$(shell pkg-config --libs yajl 2>/dev/null) -lz
 
 # the program the example records, built as a user's would be; its CUDA
 # variant where nvcc is (run where a GPU is)
@@ -335,11 +346,11 @@ uninstall:
 	-rmdir $(DESTDIR)$(PIPELINEDIR) $(DESTDIR)$(PREFIX)/share/tr 2>/dev/null
 
 clean:
-	rm -rf bin lib $(PROGRAMS) $(HELPERS) examples/imbalance examples/imbalance-cuda bench/json-parse tests/fuzz/out libstream/libstream.a formats/otf2/libotf2in.a \
+	rm -rf bin lib $(PROGRAMS) $(HELPERS) examples/imbalance examples/imbalance-cuda bench/json-parse bench/yajl-scan tests/fuzz/out libstream/libstream.a formats/otf2/libotf2in.a \
 		analysis/libanalysis.a formats/otf2/libotf2out.a formats/trlog/libtrlogin.a formats/kineto/libkinetoin.a formats/nsys/libnsysin.a
 	find . -name '*.o' -delete -o -name '*.d' -delete
 
-.PHONY: all check check-threads fuzz bench bench-record bench-mem bench-project example deps install uninstall clean
+.PHONY: all check check-threads fuzz bench bench-readers bench-record bench-mem bench-project example deps install uninstall clean
 .SECONDARY:
 
 -include $(shell find . -name '*.d' 2>/dev/null)
