@@ -23,6 +23,24 @@ static bool same(const struct fmt_region *r, const char *name, const char *parad
 	return !strcmp(r->name, name) && !strcmp(r->paradigm, paradigm);
 }
 
+bool fmt_region_find(const struct fmt_regions *t, const char *name, const char *paradigm, uint32_t *id)
+{
+	uint32_t i;
+
+	if (!ls_idmap_get(&t->ix, hash(name, paradigm), &i))
+		return false;
+	if (same(&t->v[i], name, paradigm)) {
+		*id = i;
+		return true;
+	}
+	for (i = 0; i < t->n; i++)	/* two names of one hash */
+		if (same(&t->v[i], name, paradigm)) {
+			*id = i;
+			return true;
+		}
+	return false;
+}
+
 int fmt_region(struct fmt_regions *t, const char *name, enum ls_role role, const char *paradigm, const char *dir,
 	       uint32_t *id)
 {
@@ -30,17 +48,8 @@ int fmt_region(struct fmt_regions *t, const char *name, enum ls_role role, const
 	uint32_t i;
 	int rc;
 
-	if (ls_idmap_get(&t->ix, key, &i)) {
-		if (same(&t->v[i], name, paradigm)) {
-			*id = i;
-			return 0;
-		}
-		for (i = 0; i < t->n; i++)	/* two names of one hash */
-			if (same(&t->v[i], name, paradigm)) {
-				*id = i;
-				return 0;
-			}
-	}
+	if (fmt_region_find(t, name, paradigm, id))
+		return 0;
 	if ((rc = ls_vec_room(&t->v, &t->cap, t->n, sizeof(*t->v))) < 0)
 		return rc;
 	if (!(t->v[t->n].name = strdup(name)))

@@ -8,6 +8,7 @@
 #ifndef FORMATS_REGIONS_H
 #define FORMATS_REGIONS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../libstream/front.h"
@@ -34,6 +35,9 @@ struct fmt_regions {
  */
 int fmt_region(struct fmt_regions *t, const char *name, enum ls_role role, const char *paradigm, const char *dir,
 	       uint32_t *id);
+
+/* The region of name and paradigm into *id: true, or false where there is none. */
+bool fmt_region_find(const struct fmt_regions *t, const char *name, const char *paradigm, uint32_t *id);
 
 /* Write every region as a definition, each declared to front. Returns 0 or a negative error. */
 int fmt_regions_write(const struct fmt_regions *t, struct ls_front *front, struct ls_writer *w);

@@ -94,7 +94,7 @@ int kineto_events(void *ctx, const struct kev *kv)
 		return 0;
 	t0 = f->top.base + kv->ts - in->origin;
 	t1 = t0 + dur;
-	if ((rc = kineto_region(in, kv, c, c == KC_API && kineto_enqueued_nothing(f, kv), &region)) < 0)
+	if ((rc = kineto_region(in, f, kv, c, &region)) < 0)
 		return rc;
 	if ((stream = stream_of(f, kv, c)) == UINT32_MAX) {
 		snprintf(in->err, in->errlen, "%s%schanged while it was read", in->label ? f->path : "",

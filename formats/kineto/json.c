@@ -176,6 +176,15 @@ static int span(struct kj *j, size_t *n)
 			return rc;
 		}
 		c = j->buf[j->at + i];
+		if (str && !esc && c != '"' && c != '\\') {
+			/* the rest of the string: to its next quote or backslash */
+			const char *p = j->buf + j->at + i, *e = j->buf + j->len;
+
+			while (p < e && *p != '"' && *p != '\\')
+				p++;
+			i = (size_t)(p - (j->buf + j->at)) - 1;
+			continue;
+		}
 		if (str) {
 			if (esc)
 				esc = false;
@@ -325,7 +334,8 @@ static bool number(struct kp *k, const char **text, size_t *n)
 {
 	const char *s = k->p;
 
-	while (k->p < k->e && (strchr("+-.eE", *k->p) || (*k->p >= '0' && *k->p <= '9')) && *k->p)
+	while (k->p < k->e && ((*k->p >= '0' && *k->p <= '9') || *k->p == '.' || *k->p == '-' || *k->p == '+' ||
+				*k->p == 'e' || *k->p == 'E'))
 		k->p++;
 	*text = s;
 	*n = (size_t)(k->p - s);
@@ -457,12 +467,13 @@ bool kj_decimal(const char *text, size_t n, int scale, int64_t *out)
 
 /* --- one trace event --- */
 
-static bool is(const struct kstr *s, const char *lit)
+static bool is_n(const struct kstr *s, const char *lit, size_t n)
 {
-	size_t n = strlen(lit);
-
 	return s->n == n && !memcmp(s->p, lit, n);
 }
+
+/* Whether s is the string literal lit (its length known when compiled). */
+#define is(s, lit) is_n((s), (lit), sizeof(lit) - 1)
 
 /* An integer value (a number, or a string holding one) into *v, its bit into has. */
 static bool integer(struct kp *k, int scale, int64_t *v, uint32_t *has, uint32_t bit)
@@ -483,34 +494,36 @@ static bool integer(struct kp *k, int scale, int64_t *v, uint32_t *has, uint32_t
 /* The members of "args" the reader uses. */
 static bool args(struct kp *k, struct kev *ev)
 {
+#define KEY(s) s, sizeof(s) - 1
 	static const struct {
 		const char *key;
-		size_t at;
+		size_t n, at;
 		uint32_t bit;
 	} ints[] = {
-		{ "correlation", offsetof(struct kev, corr), KA_CORR },
-		{ "stream", offsetof(struct kev, stream), KA_STREAM },
-		{ "device", offsetof(struct kev, device), KA_DEVICE },
-		{ "wait_on_stream", offsetof(struct kev, wait_stream), KA_WAIT_STREAM },
-		{ "wait_on_cuda_event_record_corr_id", offsetof(struct kev, wait_record), KA_WAIT_RECORD },
-		{ "wait_on_cuda_event_id", offsetof(struct kev, wait_event), KA_WAIT_EVENT },
-		{ "bytes", offsetof(struct kev, bytes), KA_BYTES },
-		{ "Seq", offsetof(struct kev, seq), KA_SEQ },
-		{ "In msg nelems", offsetof(struct kev, in_nelems), KA_IN_NELEMS },
-		{ "Out msg nelems", offsetof(struct kev, out_nelems), KA_OUT_NELEMS },
-		{ "Rank", offsetof(struct kev, rank), KA_RANK },
+		{ KEY("correlation"), offsetof(struct kev, corr), KA_CORR },
+		{ KEY("stream"), offsetof(struct kev, stream), KA_STREAM },
+		{ KEY("device"), offsetof(struct kev, device), KA_DEVICE },
+		{ KEY("wait_on_stream"), offsetof(struct kev, wait_stream), KA_WAIT_STREAM },
+		{ KEY("wait_on_cuda_event_record_corr_id"), offsetof(struct kev, wait_record), KA_WAIT_RECORD },
+		{ KEY("wait_on_cuda_event_id"), offsetof(struct kev, wait_event), KA_WAIT_EVENT },
+		{ KEY("bytes"), offsetof(struct kev, bytes), KA_BYTES },
+		{ KEY("Seq"), offsetof(struct kev, seq), KA_SEQ },
+		{ KEY("In msg nelems"), offsetof(struct kev, in_nelems), KA_IN_NELEMS },
+		{ KEY("Out msg nelems"), offsetof(struct kev, out_nelems), KA_OUT_NELEMS },
+		{ KEY("Rank"), offsetof(struct kev, rank), KA_RANK },
 	};
 	static const struct {
 		const char *key;
-		size_t at;
+		size_t n, at;
 	} strs[] = {
-		{ "cuda_sync_kind", offsetof(struct kev, sync_kind) },
-		{ "Collective name", offsetof(struct kev, coll) },
-		{ "Process Group Name", offsetof(struct kev, pg) },
-		{ "Process Group Ranks", offsetof(struct kev, pg_ranks) },
-		{ "dtype", offsetof(struct kev, dtype) },
-		{ "name", offsetof(struct kev, arg_name) },
+		{ KEY("cuda_sync_kind"), offsetof(struct kev, sync_kind) },
+		{ KEY("Collective name"), offsetof(struct kev, coll) },
+		{ KEY("Process Group Name"), offsetof(struct kev, pg) },
+		{ KEY("Process Group Ranks"), offsetof(struct kev, pg_ranks) },
+		{ KEY("dtype"), offsetof(struct kev, dtype) },
+		{ KEY("name"), offsetof(struct kev, arg_name) },
 	};
+#undef KEY
 	struct kstr key;
 
 	if (k->p >= k->e || *k->p != '{')
@@ -532,13 +545,13 @@ static bool args(struct kp *k, struct kev *ev)
 			return bad(k, "':' expected after a key");
 		skip_blank(k);
 		for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]) && !done; i++)
-			if (is(&key, ints[i].key)) {
+			if (is_n(&key, ints[i].key, ints[i].n)) {
 				if (!integer(k, 0, (int64_t *)((char *)ev + ints[i].at), &ev->has, ints[i].bit))
 					return false;
 				done = true;
 			}
 		for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]) && !done; i++)
-			if (is(&key, strs[i].key) && k->p < k->e && *k->p == '"') {
+			if (is_n(&key, strs[i].key, strs[i].n) && k->p < k->e && *k->p == '"') {
 				if (!string(k, (struct kstr *)((char *)ev + strs[i].at)))
 					return false;
 				done = true;

@@ -121,12 +121,11 @@ uint32_t kineto_gpu(struct kfile *f, int64_t device, int64_t stream, bool make, 
 
 /*
  * look.c: an event's region (role and paradigm by its class and name),
- * made where new; nothing: a call that would enqueue GPU work but whose
- * correlation id no GPU activity has (a set of 0 bytes), which becomes a
- * plain API call, "(no GPU activity in the trace) NAME".
+ * made where new. A call that would enqueue GPU work but whose correlation
+ * id no GPU activity has (a set of 0 bytes) is a plain API call, of the
+ * region "(no GPU activity in the trace) NAME".
  */
-int kineto_region(struct kinetoin *in, const struct kev *ev, enum kclass c, bool nothing, uint32_t *id);
-bool kineto_enqueued_nothing(const struct kfile *f, const struct kev *ev);
+int kineto_region(struct kinetoin *in, const struct kfile *f, const struct kev *ev, enum kclass c, uint32_t *id);
 
 /* events.c: the second pass over one event (kj_walk's fn). */
 int kineto_events(void *ctx, const struct kev *ev);

@@ -117,51 +117,54 @@ static bool enqueues(enum ls_role r)
 	       r == LS_R_MEMSET_ASYNC;
 }
 
-bool kineto_enqueued_nothing(const struct kfile *f, const struct kev *ev)
+/* Whether the call's correlation id has no GPU activity (in the first pass: none yet). */
+static bool nothing_ran(const struct kfile *f, const struct kev *ev)
 {
-	const char *dir;
 	uint32_t i;
 
-	if (!enqueues(ls_role_by_name(ev->name.n ? ev->name.p : "", &dir)))
-		return false;
 	return !(ev->has & KA_CORR) || ev->corr < 0 || !ls_idmap_get(&f->ref_ix, (uint64_t)ev->corr, &i) ||
 	       f->refs[i].gpu == UINT32_MAX;
 }
 
-int kineto_region(struct kinetoin *in, const struct kev *ev, enum kclass c, bool nothing, uint32_t *id)
+/* An API call's region: by its name; NAME's variant where it would enqueue work but none ran. */
+static int call_region(struct kinetoin *in, const struct kfile *f, const struct kev *ev, const char *name,
+		       uint32_t *id)
 {
-	const char *name = ev->name.n ? ev->name.p : "(unnamed)", *dir = NULL, *paradigm = "cuda";
-	char buf[256];
+	const char *dir;
 	enum ls_role role;
+	char buf[256];
+	int rc;
+
+	if (!fmt_region_find(&in->regions, name, "cuda", id)) {
+		if ((role = ls_role_by_name(name, &dir)) == LS_R_UNKNOWN)
+			role = LS_R_GPU_API;
+		if ((rc = fmt_region(&in->regions, name, role, "cuda", dir, id)) < 0)
+			return rc;
+	}
+	if (!enqueues(in->regions.v[*id].role) || !nothing_ran(f, ev))
+		return 0;
+	/* a set of 0 bytes: an API call, not a set */
+	snprintf(buf, sizeof(buf), "(no GPU activity in the trace) %s", name);
+	return fmt_region(&in->regions, buf, LS_R_GPU_API, "cuda", NULL, id);
+}
+
+int kineto_region(struct kinetoin *in, const struct kfile *f, const struct kev *ev, enum kclass c, uint32_t *id)
+{
+	const char *name = ev->name.n ? ev->name.p : "(unnamed)", *paradigm;
 
 	switch (c) {
 	case KC_API:
-		role = ls_role_by_name(name, &dir);
-		if (role == LS_R_UNKNOWN)
-			role = LS_R_GPU_API;
-		if (nothing && enqueues(role)) {	/* a set of 0 bytes: an API call, not a set */
-			snprintf(buf, sizeof(buf), "(no GPU activity in the trace) %s", name);
-			name = buf;
-			role = LS_R_GPU_API;
-			dir = NULL;
-		}
-		break;
+		return call_region(in, f, ev, name, id);
 	case KC_KERNEL:
-		role = LS_R_KERNEL;
-		break;
+		return fmt_region(&in->regions, name, LS_R_KERNEL, "cuda", NULL, id);
 	case KC_COPY:
-		role = LS_R_DEV_MEMCPY;
-		dir = copy_dir(&ev->name);
-		break;
+		return fmt_region(&in->regions, name, LS_R_DEV_MEMCPY, "cuda", copy_dir(&ev->name), id);
 	case KC_SET:
-		role = LS_R_DEV_MEMSET;
-		break;
+		return fmt_region(&in->regions, name, LS_R_DEV_MEMSET, "cuda", NULL, id);
 	default:
-		role = LS_R_CPU;
 		paradigm = is(&ev->cat, "cpu_op") ? "pytorch" : is(&ev->cat, "python_function") ? "python" : "user";
-		break;
+		return fmt_region(&in->regions, name, LS_R_CPU, paradigm, NULL, id);
 	}
-	return fmt_region(&in->regions, name, role, paradigm, dir, id);
 }
 
 /* --- what correlation ids say --- */
@@ -274,9 +277,11 @@ int kineto_look(void *ctx, const struct kev *ev)
 	if (!f->any || end > f->last)
 		f->last = end;
 	f->any = true;
-	/* a call whose GPU activity the file gives later has the region without it made too, unused */
-	if ((rc = kineto_region(in, ev, c, false, &region)) < 0 ||
-	    (c == KC_API && kineto_enqueued_nothing(f, ev) && (rc = kineto_region(in, ev, c, true, &region)) < 0))
+	/*
+	 * a call whose GPU activity the file gives later has the region of
+	 * NAME (no GPU activity ...) made too, and maybe unused
+	 */
+	if ((rc = kineto_region(in, f, ev, c, &region)) < 0)
 		return rc;
 	if (c == KC_HOST || c == KC_API) {
 		kineto_host(f, ev->pid, ev->tid, true, &rc);
