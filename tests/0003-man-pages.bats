@@ -8,6 +8,14 @@ setup() {
 	TMP=$(mktemp -d)
 	doc_examples | tr-cat -M > "$TMP/run.tr"
 	gen-otf2 -r 2 -t 2 -i 3 "$TMP/trace"
+	# tr-read(1)'s PyTorch profiles and Nsight export
+	gen-kineto --ranks 2 --steps 3 "$TMP/profiles"
+	sqlite3 "$TMP/run.sqlite" "CREATE TABLE StringIds (id INTEGER, value TEXT);
+		INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel'), (2, 'k');
+		CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start, end, globalTid, correlationId, nameId);
+		INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (10, 20, 16777217, 1, 1);
+		CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, streamId, correlationId, globalPid, shortName);
+		INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (25, 40, 0, 7, 1, 16777216, 2);"
 	# tr-record(1)'s ./app, under mpirun (as root in containers)
 	cp "$TOP/tests/helper/mpi-patterns" "$TMP/app"
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1

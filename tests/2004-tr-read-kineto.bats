@@ -114,9 +114,10 @@ false 2 1"
 @test "NCCL allreduces matched across ranks by process group and sequence number: rank 0 waits 200 us a step in them" {
 	run q 'select(.k == "comm") | "\(.name) \(.members)"'
 	assert_output 'NCCL process group 0 [0,1]'
-	run q 'select(.k == "coll_end") | "\(.s) \(.t) \(.comm) \(.op)"'
-	assert_equal "$(echo "$output" | head -2)" "2 370000 0 allreduce
-5 370000 0 allreduce"
+	# 1048576 Float elements each way: 4 MiB
+	run q 'select(.k == "coll_end") | "\(.s) \(.t) \(.comm) \(.op) \(.sent) \(.recvd)"'
+	assert_equal "$(echo "$output" | head -2)" "2 370000 0 allreduce 4194304 4194304
+5 370000 0 allreduce 4194304 4194304"
 	# rank 0 enters at k * 500 + 120, rank 1 at k * 500 + 320: 4 waits of 200 us, on rank 0's stream 20
 	run q 'select(.k == "wait" and .pattern == "wait_nxn") | "\(.s) \(.dur)"'
 	assert_output "2 200000

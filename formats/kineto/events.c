@@ -52,9 +52,9 @@ static void refers(const struct kfile *f, const struct kev *kv, struct ls_event 
 	}
 }
 
-/* An NCCL kernel's part in comm's collective (op): begin (end false) or end. */
-static void collective(struct kinetoin *in, uint32_t comm, const char *op, uint32_t stream, int64_t t, uint64_t tie,
-		       bool end, int *rc)
+/* An NCCL kernel's (kv) part in comm's collective (op): begin (end false) or end. */
+static void collective(struct kinetoin *in, const struct kev *kv, uint32_t comm, const char *op, uint32_t stream,
+		       int64_t t, uint64_t tie, bool end, int *rc)
 {
 	struct ls_event *ev;
 
@@ -63,6 +63,7 @@ static void collective(struct kinetoin *in, uint32_t comm, const char *op, uint3
 	if (end) {
 		ev->comm = comm;
 		ev->op = op;
+		kineto_nccl_bytes(kv, &ev->sent, &ev->recvd);
 	}
 }
 
@@ -111,8 +112,8 @@ int kineto_events(void *ctx, const struct kev *kv)
 		}
 	}
 	if (c == KC_KERNEL && (comm = kineto_nccl_comm(in, kv, &op)) != UINT32_MAX) {
-		collective(in, comm, op, stream, t0, ls_event_tie(dur, false), false, &rc);
-		collective(in, comm, op, stream, t1, ls_event_tie_inside(dur), true, &rc);
+		collective(in, kv, comm, op, stream, t0, ls_event_tie(dur, false), false, &rc);
+		collective(in, kv, comm, op, stream, t1, ls_event_tie_inside(dur), true, &rc);
 	}
 	if ((ev = add(in, stream, t1, LS_K_LEAVE, ls_event_tie(dur, true), &rc))) {
 		ev->region = region;

@@ -136,6 +136,8 @@ int kineto_nccl_match(struct kinetoin *in);
 int kineto_nccl_comms(struct kinetoin *in);
 /* The comm of a kernel's collective where matched (its op into *op), else UINT32_MAX. */
 uint32_t kineto_nccl_comm(struct kinetoin *in, const struct kev *ev, const char **op);
+/* The bytes a kernel's collective sent and received: its In and Out msg nelems times its dtype's size (0: not known). */
+void kineto_nccl_bytes(const struct kev *ev, uint64_t *sent, uint64_t *recvd);
 void kineto_nccl_release(struct kinetoin *in);
 
 /* kinetoin.c: count an event of the input for --stats. */

@@ -244,6 +244,32 @@ static const char *op_of(const struct kstr *coll)
 	return "nccl collective";
 }
 
+/* Bytes of one element of dtype (PyTorch's scalar type names), 0 where not known. */
+static uint64_t dtype_size(const struct kstr *dtype)
+{
+	static const struct {
+		const char *name;
+		uint64_t size;
+	} sizes[] = {
+		{ "Float", 4 }, { "Double", 8 }, { "Half", 2 }, { "BFloat16", 2 }, { "Int", 4 }, { "Long", 8 },
+		{ "Short", 2 }, { "Char", 1 }, { "Byte", 1 }, { "Bool", 1 }, { "ComplexFloat", 8 },
+		{ "ComplexDouble", 16 }, { "ComplexHalf", 4 },
+	};
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (dtype->n == strlen(sizes[i].name) && !memcmp(dtype->p, sizes[i].name, dtype->n))
+			return sizes[i].size;
+	return dtype->n > 6 && !memcmp(dtype->p, "Float8", 6) ? 1 : 0;
+}
+
+void kineto_nccl_bytes(const struct kev *ev, uint64_t *sent, uint64_t *recvd)
+{
+	uint64_t size = dtype_size(&ev->dtype);
+
+	*sent = (ev->has & KA_IN_NELEMS) && ev->in_nelems > 0 ? (uint64_t)ev->in_nelems * size : 0;
+	*recvd = (ev->has & KA_OUT_NELEMS) && ev->out_nelems > 0 ? (uint64_t)ev->out_nelems * size : 0;
+}
+
 uint32_t kineto_nccl_comm(struct kinetoin *in, const struct kev *ev, const char **op)
 {
 	uint32_t pg;
