@@ -84,6 +84,10 @@ enters() {
 		"\(length) \(map(.dur) | add)"' "$TMP/cl.ndjson")
 	assert_equal "$got" "$want"
 	assert_equal "$want" "1310 298720420"
+	# every synchronization record read (as what its call waited for)
+	run --separate-stderr tr-read --stats "$CORPUS/nsys/pipit-cloverleaf-4gpu.sqlite"
+	n=$(q pipit-cloverleaf-4gpu 'SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION')
+	[[ "$stderr" == *"CUPTI_ACTIVITY_KIND_SYNCHRONIZATION $(printf '%12d %10d' "$n" 0)"* ]] || fail "$stderr"
 }
 
 @test "corpus copies with a column renamed or a table dropped: the clear error" {

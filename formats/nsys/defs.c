@@ -199,6 +199,7 @@ static int ref_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
 {
 	int64_t type = sqlite3_column_type(st, 5) == SQLITE_NULL ? -1 : col(st, 5);
 
+	in->read[type < 0 ? NT_CUDA_EVENT : NT_SYNC]++;
 	if (type == 4 || type == 0)	/* context synchronization, unknown */
 		return 0;
 	return says(in, f, col(st, 0), col(st, 1), col(st, 2), type == 1 ? -1 : col(st, 3), col(st, 4), false);
