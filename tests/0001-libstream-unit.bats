@@ -28,6 +28,12 @@ group_passes() {
 	assert_equal "$(ls -A "$BATS_TEST_TMPDIR/tmp")" ""
 }
 
+@test "external sort: in order, equal records as added, in memory and through runs on disk; a run that cannot be made is said; no file left" {
+	mkdir "$BATS_TEST_TMPDIR/tmp"
+	TMPDIR="$BATS_TEST_TMPDIR/tmp" group_passes xsort
+	assert_equal "$(ls -A "$BATS_TEST_TMPDIR/tmp")" ""
+}
+
 @test "reader front: the runs it writes to disk hold no uninitialized byte (valgrind)" {
 	unit=$(command -v ls-unit)
 	if grep -qa -e __asan_init -e __tsan_init "$unit"; then

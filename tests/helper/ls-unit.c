@@ -19,6 +19,7 @@
 
 #include <msgpack.h>
 
+#include "../../libstream/xsort.h"
 #include "../../libstream/enc.h"
 #include "../../libstream/error.h"
 #include "../../libstream/front.h"
@@ -663,6 +664,64 @@ static void test_front(void)
 	front_merge_fails();
 }
 
+/* The external sort's record: its 8 bytes, a key, and where it came from. */
+struct xrec {
+	uint64_t seq;
+	uint32_t key, from;
+};
+
+static int by_key(const void *a, const void *b)
+{
+	const struct xrec *x = a, *y = b;
+
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+/* n records of keys (i * 7919) % m sorted with mem bytes in memory: in key order, equal keys as added. */
+static void xsort_run(uint32_t n, uint32_t m, size_t mem, uint32_t want_runs)
+{
+	struct ls_xsort x;
+	const struct xrec *r;
+	struct xrec rec = { 0, 0, 0 };
+	uint32_t got = 0, last_key = 0, last_from = 0;
+
+	CHECK(ls_xsort_init(&x, sizeof(rec), by_key, mem) == 0);
+	for (uint32_t i = 0; i < n; i++) {
+		rec.key = (uint32_t)(((uint64_t)i * 7919) % m);
+		rec.from = i;
+		CHECK(ls_xsort_add(&x, &rec) == 0);
+	}
+	CHECK(ls_xsort_done(&x) == 0);
+	CHECK(x.nruns == want_runs);
+	while ((r = ls_xsort_next(&x))) {
+		CHECK(got == 0 || r->key > last_key || (r->key == last_key && r->from > last_from));
+		last_key = r->key;
+		last_from = r->from;
+		got++;
+	}
+	CHECK(got == n && x.err == 0);
+	ls_xsort_release(&x);
+}
+
+static void test_xsort(void)
+{
+	struct ls_xsort x;
+	struct xrec rec = { 0, 1, 1 };
+
+	xsort_run(0, 1, 0, 0);
+	xsort_run(1000, 97, 0, 0);				/* in memory */
+	xsort_run(1000, 97, 16 * sizeof(struct xrec), 63);	/* 62 runs of 16 and one of 8 */
+	xsort_run(100000, 1000, 4096, 391);
+	/* a run that cannot be made is said, and the sort gives nothing */
+	CHECK(ls_xsort_init(&x, sizeof(rec), by_key, 16 * sizeof(rec)) == 0);
+	setenv("TMPDIR", "/nonexistent/dir", 1);
+	for (int i = 0; i < 17; i++)
+		ls_xsort_add(&x, &rec);
+	unsetenv("TMPDIR");
+	CHECK(x.err != 0 && ls_xsort_done(&x) < 0 && !ls_xsort_next(&x));
+	ls_xsort_release(&x);
+}
+
 /* Ids in runs take a run each; in any order, the set is the set of a bitmap. */
 static void test_idset_runs(void)
 {
@@ -881,7 +940,7 @@ int main(int argc, char **argv)
 		{ "mp", test_mp }, { "record", test_record }, { "json", test_json },
 		{ "front", test_front }, { "idmap", test_idmap }, { "idset", test_idset }, { "idset-runs", test_idset_runs }, { "schema", test_schema },
 		{ "enc", test_enc },
-		{ "pipe", test_pipe }, { "skim", test_skim },
+		{ "pipe", test_pipe }, { "skim", test_skim }, { "xsort", test_xsort },
 	};
 
 	if (argc == 2 && strcmp(argv[1], "kinds") == 0) {

@@ -1,0 +1,193 @@
+/* An external sort of fixed-size records (xsort.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "vec.h"
+#include "tmpfile.h"
+#include "xsort.h"
+
+int ls_xsort_init(struct ls_xsort *x, size_t size, int (*cmp)(const void *a, const void *b), size_t mem)
+{
+	memset(x, 0, sizeof(*x));
+	x->size = size;
+	x->cmp = cmp;
+	x->max = (mem ? mem : (size_t)16 << 20) / size;
+	if (x->max < 16)
+		x->max = 16;
+	if (!(x->buf = malloc(x->max * size)) || !(x->out = malloc(size))) {
+		free(x->buf);
+		return LS_ERR_NOMEM;
+	}
+	return 0;
+}
+
+static uint64_t seq_of(const void *rec)
+{
+	uint64_t s;
+
+	memcpy(&s, rec, sizeof(s));
+	return s;
+}
+
+/* The record order: cmp's, then as they came. */
+static int before(const struct ls_xsort *x, const void *a, const void *b)
+{
+	int c = x->cmp(a, b);
+
+	if (c)
+		return c;
+	return (seq_of(a) > seq_of(b)) - (seq_of(a) < seq_of(b));
+}
+
+static int by_order(const void *a, const void *b, void *x)
+{
+	return before(x, a, b);
+}
+
+static int fail(struct ls_xsort *x, int e)
+{
+	if (!x->err)
+		x->err = e ? e : EIO;
+	return LS_ERR_IO;
+}
+
+/* What is held, sorted into a run on disk. */
+static int spill(struct ls_xsort *x)
+{
+	struct ls_xsort_run *r;
+	int fd;
+
+	qsort_r(x->buf, x->n, x->size, by_order, x);
+	if (ls_vec_room(&x->runs, &x->runs_cap, x->nruns, sizeof(*x->runs)) < 0)
+		return fail(x, ENOMEM);
+	if ((fd = ls_tmp_fd("sort")) < 0)
+		return fail(x, errno);
+	r = &x->runs[x->nruns];
+	if (!(r->file = fdopen(fd, "w+b"))) {
+		close(fd);
+		return fail(x, errno);
+	}
+	x->nruns++;
+	r->left = x->n;
+	if (fwrite(x->buf, x->size, x->n, r->file) != x->n || fflush(r->file) != 0)
+		return fail(x, errno);
+	x->n = 0;
+	return 0;
+}
+
+int ls_xsort_add(struct ls_xsort *x, void *rec)
+{
+	if (x->err)
+		return LS_ERR_IO;
+	if (x->n == x->max && spill(x) < 0)
+		return LS_ERR_IO;
+	memcpy(rec, &x->seq, sizeof(x->seq));
+	x->seq++;
+	memcpy(x->buf + x->n++ * x->size, rec, x->size);
+	return 0;
+}
+
+static char *head(struct ls_xsort *x, uint32_t run)
+{
+	return x->buf + (size_t)run * x->size;
+}
+
+/* Read run's next record into its place in buf: 1, 0 at its end, or an error. */
+static int load(struct ls_xsort *x, uint32_t run)
+{
+	struct ls_xsort_run *r = &x->runs[run];
+
+	if (!r->left)
+		return 0;
+	if (fread(head(x, run), x->size, 1, r->file) != 1)
+		return fail(x, ferror(r->file) ? errno : EIO);
+	r->left--;
+	return 1;
+}
+
+static void sift_down(struct ls_xsort *x, uint32_t i)
+{
+	for (;;) {
+		uint32_t l = 2 * i + 1, r = l + 1, m = i, t;
+
+		if (l < x->nheap && before(x, head(x, x->heap[l]), head(x, x->heap[m])) < 0)
+			m = l;
+		if (r < x->nheap && before(x, head(x, x->heap[r]), head(x, x->heap[m])) < 0)
+			m = r;
+		if (m == i)
+			return;
+		t = x->heap[i];
+		x->heap[i] = x->heap[m];
+		x->heap[m] = t;
+		i = m;
+	}
+}
+
+int ls_xsort_done(struct ls_xsort *x)
+{
+	char *grown;
+	int rc;
+
+	if (x->err)
+		return LS_ERR_IO;
+	if (!x->nruns) {	/* all in memory */
+		qsort_r(x->buf, x->n, x->size, by_order, x);
+		return 0;
+	}
+	if (x->n && spill(x) < 0)
+		return LS_ERR_IO;
+	/* the buffer now holds one record per run */
+	if (!(grown = realloc(x->buf, (size_t)x->nruns * x->size)) ||
+	    !(x->heap = malloc(x->nruns * sizeof(*x->heap)))) {
+		if (grown)
+			x->buf = grown;
+		return fail(x, ENOMEM);
+	}
+	x->buf = grown;
+	for (uint32_t i = 0; i < x->nruns; i++) {
+		if (fseek(x->runs[i].file, 0, SEEK_SET) != 0)
+			return fail(x, errno);
+		if ((rc = load(x, i)) < 0)
+			return rc;
+		if (rc)
+			x->heap[x->nheap++] = i;
+	}
+	for (uint32_t i = x->nheap / 2; i-- > 0;)
+		sift_down(x, i);
+	return 0;
+}
+
+const void *ls_xsort_next(struct ls_xsort *x)
+{
+	uint32_t run;
+	int rc;
+
+	if (x->err)
+		return NULL;
+	if (!x->nruns)
+		return x->at < x->n ? x->buf + x->at++ * x->size : NULL;
+	if (!x->nheap)
+		return NULL;
+	run = x->heap[0];
+	memcpy(x->out, head(x, run), x->size);
+	if ((rc = load(x, run)) < 0)
+		return NULL;
+	if (!rc)
+		x->heap[0] = x->heap[--x->nheap];
+	sift_down(x, 0);
+	return x->out;
+}
+
+void ls_xsort_release(struct ls_xsort *x)
+{
+	for (uint32_t i = 0; i < x->nruns; i++)
+		fclose(x->runs[i].file);
+	free(x->runs);
+	free(x->heap);
+	free(x->buf);
+	free(x->out);
+	memset(x, 0, sizeof(*x));
+}
