@@ -37,7 +37,7 @@ OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o fo
 TRLOGIN_OBJS = formats/regions.o formats/trlog/trlogin.o formats/trlog/logs.o formats/trlog/clock.o formats/trlog/events.o \
 	formats/trlog/cuda.o formats/trlog/omp.o
 KINETOIN_OBJS = formats/regions.o formats/kineto/kinetoin.o formats/kineto/json.o formats/kineto/look.o \
-	formats/kineto/events.o formats/kineto/nccl.o
+	formats/kineto/events.o formats/kineto/nccl.o formats/kineto/refs.o
 NSYSIN_OBJS = formats/regions.o formats/nsys/nsysin.o formats/nsys/schema.o formats/nsys/defs.o \
 	formats/nsys/events.o
 OTF2OUT_OBJS = formats/otf2/otf2out.o formats/otf2/out_defs.o formats/otf2/out_events.o \

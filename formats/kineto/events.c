@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../../libstream/error.h"
+#include "../../libstream/tmpfile.h"
 #include "kinetoin_private.h"
 
 /* Room for an event at t on stream, with its tie; NULL where -p, -s or -t leave it out, or on an error. */
@@ -27,29 +28,48 @@ static struct ls_event *add(struct kinetoin *in, uint32_t stream, int64_t t, enu
 	return ev;
 }
 
-/* What a call's correlation id says: the stream and event it refers to. */
-static void refers(const struct kfile *f, const struct kev *kv, struct ls_event *ev)
+/* The correlation id of an event (GPU side, or a call), where it has one. */
+static void corr(const struct kev *kv, struct ls_event *ev)
 {
-	uint32_t i;
+	if ((kv->has & KA_CORR) && kv->corr >= 0) {
+		ev->corr = (uint64_t)kv->corr;
+		ev->fields |= LS_EF_CORR;
+	}
+}
 
-	if (!(kv->has & KA_CORR) || kv->corr < 0)
-		return;
-	ev->corr = (uint64_t)kv->corr;
-	ev->fields |= LS_EF_CORR;
-	if (!ls_idmap_get(&f->ref_ix, (uint64_t)kv->corr, &i))
-		return;
-	if (f->refs[i].gpu != UINT32_MAX) {
-		ev->ref_stream = f->gpus[f->refs[i].gpu].id;
+/* What a call's correlation id says (refs.c): the stream and event it refers to. */
+static void refers(const struct kfile *f, const struct kref *r, struct ls_event *ev)
+{
+	if (r->gpu != UINT32_MAX) {
+		ev->ref_stream = f->gpus[r->gpu].id;
 		ev->fields |= LS_EF_REF_STREAM;
 	}
-	if (f->refs[i].waited != UINT32_MAX) {
-		ev->wait_stream = f->gpus[f->refs[i].waited].id;
+	if (r->waited != UINT32_MAX) {
+		ev->wait_stream = f->gpus[r->waited].id;
 		ev->fields |= LS_EF_WAIT_STREAM;
 	}
-	if (f->refs[i].event >= 0) {
-		ev->cuda_event = (uint64_t)f->refs[i].event;
+	if (r->event >= 0) {
+		ev->cuda_event = (uint64_t)r->event;
 		ev->fields |= LS_EF_CUDA_EVENT;
 	}
+}
+
+/* The file changed between the passes: said. */
+static int changed(struct kinetoin *in, const struct kfile *f)
+{
+	snprintf(in->err, in->errlen, "%s%schanged while it was read", in->label ? f->path : "", in->label ? ": " : "");
+	return LS_ERR_SYNTAX;
+}
+
+/* The next call of the file with what its correlation id says, as refs.c gives them back in the order met. */
+static int next_call(struct kinetoin *in, struct kfile *f, const struct kref **r)
+{
+	if (!(*r = kineto_ref(in)) && in->refs.err) {
+		snprintf(in->err, in->errlen, "cannot read back a temporary file in %s: %s", ls_tmp_dir(),
+			 strerror(in->refs.err));
+		return LS_ERR_IO;
+	}
+	return *r && (*r)->file == (uint32_t)(f - in->files) && (*r)->ordinal == f->calls++ ? 0 : changed(in, f);
 }
 
 /* An NCCL kernel's (kv) part in comm's collective (op): begin (end false) or end. */
@@ -87,6 +107,7 @@ int kineto_events(void *ctx, const struct kev *kv)
 	enum kclass c = kineto_class(kv);
 	int64_t dur = (kv->has & KA_DUR) ? kv->dur : 0, t0, t1;
 	uint32_t region, stream, comm;
+	const struct kref *r = NULL;
 	const char *op = NULL;
 	struct ls_event *ev;
 	int rc = 0;
@@ -95,17 +116,21 @@ int kineto_events(void *ctx, const struct kev *kv)
 		return 0;
 	t0 = f->top.base + kv->ts - in->origin;
 	t1 = t0 + dur;
-	if ((rc = kineto_region(in, f, kv, c, &region)) < 0)
+	if (c == KC_API) {
+		if ((rc = next_call(in, f, &r)) < 0)
+			return rc;
+		region = r->region;
+	} else if ((rc = kineto_region(in, kv, c, &region)) < 0) {
 		return rc;
-	if ((stream = stream_of(f, kv, c)) == UINT32_MAX) {
-		snprintf(in->err, in->errlen, "%s%schanged while it was read", in->label ? f->path : "",
-			 in->label ? ": " : "");
-		return LS_ERR_SYNTAX;
 	}
+	if ((stream = stream_of(f, kv, c)) == UINT32_MAX)
+		return changed(in, f);
 	if ((ev = add(in, stream, t0, LS_K_ENTER, ls_event_tie(dur, false), &rc))) {
 		ev->region = region;
 		if (c != KC_HOST)
-			refers(f, kv, ev);
+			corr(kv, ev);
+		if (r)
+			refers(f, r, ev);
 		if ((c == KC_COPY || c == KC_SET) && (kv->has & KA_BYTES) && kv->bytes >= 0) {
 			ev->bytes = (uint64_t)kv->bytes;
 			ev->fields |= LS_EF_BYTES;
@@ -117,10 +142,8 @@ int kineto_events(void *ctx, const struct kev *kv)
 	}
 	if ((ev = add(in, stream, t1, LS_K_LEAVE, ls_event_tie(dur, true), &rc))) {
 		ev->region = region;
-		if (c != KC_HOST && (kv->has & KA_CORR) && kv->corr >= 0) {	/* as on its enter */
-			ev->corr = (uint64_t)kv->corr;
-			ev->fields |= LS_EF_CORR;
-		}
+		if (c != KC_HOST)
+			corr(kv, ev);	/* as on its enter */
 	}
 	return rc;
 }

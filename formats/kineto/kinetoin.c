@@ -233,8 +233,16 @@ static int pass(struct kinetoin *in, int which)
 		if (kj_open(&j, f->path, in->label ? f->path : NULL, in->err, in->errlen) < 0)
 			return LS_ERR_IO;
 		in->f = f;
+		f->calls = 0;
+		if (which == 1 && (ls_xsort_init(&in->says, sizeof(struct ksays), kineto_by_corr_says, 0) < 0 ||
+				   ls_xsort_init(&in->calls, sizeof(struct kcall), kineto_by_corr_call, 0) < 0)) {
+			kj_close(&j);
+			return LS_ERR_NOMEM;
+		}
 		rc = kj_walk(&j, &f->top, which == 1 ? kineto_look : kineto_events, in);
 		kj_close(&j);
+		if (rc == 0 && which == 1)
+			rc = kineto_join(in);
 		if (rc == -1)
 			return LS_ERR_SYNTAX;	/* said in err */
 		if (rc < 0 && !in->err[0])
@@ -326,7 +334,8 @@ int kinetoin_read(const char *const *paths, int n, const struct ls_stage *stage,
 		snprintf(err, len, "%s: no Kineto trace (NAME.json, NAME.json.gz) in the folder", paths[0]);
 		rc = LS_ERR_SYNTAX;
 	}
-	if (rc == 0 && (rc = pass(&in, 1)) == 0 && (rc = settle(&in)) == 0 &&
+	if (rc == 0 && (rc = kineto_refs_init(&in)) == 0 && (rc = pass(&in, 1)) == 0 &&
+	    (rc = kineto_refs_done(&in)) == 0 && (rc = settle(&in)) == 0 &&
 	    (rc = write_definitions(&in, paths[0], stage)) == 0 && (rc = pass(&in, 2)) == 0 &&
 	    (rc = ls_front_finish(front)) == 0)
 		rc = ls_write_trailer(w);
@@ -343,5 +352,6 @@ int kinetoin_read(const char *const *paths, int n, const struct ls_stage *stage,
 	free(owned);
 	fmt_regions_release(&in.regions);
 	kineto_nccl_release(&in);
+	kineto_refs_release(&in);
 	return rc;
 }

@@ -7,6 +7,7 @@
 
 #include "../../libstream/front.h"
 #include "../../libstream/idmap.h"
+#include "../../libstream/xsort.h"
 #include "../regions.h"
 #include "json.h"
 
@@ -33,14 +34,34 @@ struct kgpu {
 };
 
 /*
- * What a correlation id says of its call: the GPU stream it refers to, the
- * CUDA event; where the trace names the stream a synchronization waited
- * for but not the event record (older Kineto), that stream.
+ * What a correlation id says of its call (sorted by corr: refs.c): the GPU
+ * stream it refers to, the CUDA event; where the trace names the stream a
+ * synchronization waited for but not the event record (older Kineto),
+ * that stream. The first 8 bytes are the external sort's.
  */
-struct kref {
+struct ksays {
+	uint64_t sort;
+	int64_t corr;
 	uint32_t gpu;		/* index into the file's gpus, or UINT32_MAX */
 	uint32_t waited;	/* the same, or UINT32_MAX */
 	int64_t event;		/* or -1 */
+};
+
+/* A call of the first pass, in the file's order (sorted by corr). */
+struct kcall {
+	uint64_t sort;
+	int64_t corr;		/* or -1 */
+	uint64_t ordinal;	/* its place among the file's calls */
+	uint32_t region, unused;
+};
+
+/* A call with what its correlation id says, for the second pass (sorted by file and ordinal). */
+struct kref {
+	uint64_t sort;
+	uint32_t file, region;
+	uint64_t ordinal;
+	uint32_t gpu, waited;
+	int64_t event;
 };
 
 /* A name a metadata event gives a process (tid -1) or thread. */
@@ -66,9 +87,7 @@ struct kfile {
 	struct kgpu *gpus;
 	uint32_t ngpus, gpus_cap;
 	struct ls_idmap gpu_ix;		/* (device, stream) -> gpu */
-	struct kref *refs;
-	uint32_t nrefs, refs_cap;
-	struct ls_idmap ref_ix;		/* correlation id -> ref */
+	uint64_t calls;			/* the calls read in the pass */
 	struct kname *names;
 	uint32_t nnames, names_cap;
 	struct kseq *seqs;
@@ -107,6 +126,8 @@ struct kinetoin {
 	char *err;
 	size_t errlen;
 	bool label;			/* messages name the file (several, or a folder's) */
+	struct ls_xsort says, calls;	/* the file's first pass: what correlation ids say, its calls */
+	struct ls_xsort refs;		/* every file's calls with what their ids say (struct kref) */
 	struct kfile *f;		/* the file being read */
 };
 
@@ -119,13 +140,25 @@ void kineto_file_release(struct kfile *f);
 uint32_t kineto_host(struct kfile *f, int64_t pid, int64_t tid, bool make, int *rc);
 uint32_t kineto_gpu(struct kfile *f, int64_t device, int64_t stream, bool make, int *rc);
 
+/* look.c: an event's region (role and paradigm by its class and name), made where new. */
+int kineto_region(struct kinetoin *in, const struct kev *ev, enum kclass c, uint32_t *id);
+
 /*
- * look.c: an event's region (role and paradigm by its class and name),
- * made where new. A call that would enqueue GPU work but whose correlation
- * id no GPU activity has (a set of 0 bytes) is a plain API call, of the
- * region "(no GPU activity in the trace) NAME".
+ * refs.c: what correlation ids say, joined to the calls of a file after
+ * its first pass, on disk past a bound (memory stays flat however many
+ * calls), read back call by call in the second. A call that would enqueue
+ * GPU work but whose correlation id no GPU activity has (a set of 0 bytes)
+ * becomes a plain API call, of the region "(no GPU activity in the trace) NAME".
  */
-int kineto_region(struct kinetoin *in, const struct kfile *f, const struct kev *ev, enum kclass c, uint32_t *id);
+int kineto_refs_init(struct kinetoin *in);
+int kineto_by_corr_says(const void *a, const void *b);
+int kineto_by_corr_call(const void *a, const void *b);
+int kineto_says(struct kinetoin *in, int64_t corr, uint32_t gpu, int64_t event, uint32_t waited);
+int kineto_call(struct kinetoin *in, int64_t corr, uint32_t region);
+int kineto_join(struct kinetoin *in);
+int kineto_refs_done(struct kinetoin *in);
+const struct kref *kineto_ref(struct kinetoin *in);
+void kineto_refs_release(struct kinetoin *in);
 
 /* events.c: the second pass over one event (kj_walk's fn). */
 int kineto_events(void *ctx, const struct kev *ev);

@@ -1,10 +1,10 @@
 /*
  * The first pass over a Kineto file: its host threads and GPU streams,
- * the regions its names make, the names its metadata gives, and what each
- * correlation id says (the stream of a kernel, copy or set; the stream and
- * CUDA event of a synchronization, and of the event record it waited
- * for), since the file gives these apart from, and before or after, the
- * calls they belong to.
+ * the regions its names make, the names its metadata gives, its calls, and
+ * what each correlation id says (the stream of a kernel, copy or set; the
+ * stream and CUDA event of a synchronization, and of the event record it
+ * waited for), since the file gives these apart from, and before or after,
+ * the calls they belong to (refs.c joins the two).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,51 +110,26 @@ static const char *copy_dir(const struct kstr *name)
 	return NULL;
 }
 
-/* Calls that enqueue work on a GPU stream. */
-static bool enqueues(enum ls_role r)
-{
-	return r == LS_R_LAUNCH || r == LS_R_MEMCPY || r == LS_R_MEMCPY_ASYNC || r == LS_R_MEMSET ||
-	       r == LS_R_MEMSET_ASYNC;
-}
-
-/* Whether the call's correlation id has no GPU activity (in the first pass: none yet). */
-static bool nothing_ran(const struct kfile *f, const struct kev *ev)
-{
-	uint32_t i;
-
-	return !(ev->has & KA_CORR) || ev->corr < 0 || !ls_idmap_get(&f->ref_ix, (uint64_t)ev->corr, &i) ||
-	       f->refs[i].gpu == UINT32_MAX;
-}
-
-/* An API call's region: by its name; NAME's variant where it would enqueue work but none ran. */
-static int call_region(struct kinetoin *in, const struct kfile *f, const struct kev *ev, const char *name,
-		       uint32_t *id)
+/* An API call's region, by its name (its role asked of the name table only where it is new). */
+static int call_region(struct kinetoin *in, const char *name, uint32_t *id)
 {
 	const char *dir;
 	enum ls_role role;
-	char buf[256];
-	int rc;
 
-	if (!fmt_region_find(&in->regions, name, "cuda", id)) {
-		if ((role = ls_role_by_name(name, &dir)) == LS_R_UNKNOWN)
-			role = LS_R_GPU_API;
-		if ((rc = fmt_region(&in->regions, name, role, "cuda", dir, id)) < 0)
-			return rc;
-	}
-	if (!enqueues(in->regions.v[*id].role) || !nothing_ran(f, ev))
+	if (fmt_region_find(&in->regions, name, "cuda", id))
 		return 0;
-	/* a set of 0 bytes: an API call, not a set */
-	snprintf(buf, sizeof(buf), "(no GPU activity in the trace) %s", name);
-	return fmt_region(&in->regions, buf, LS_R_GPU_API, "cuda", NULL, id);
+	if ((role = ls_role_by_name(name, &dir)) == LS_R_UNKNOWN)
+		role = LS_R_GPU_API;
+	return fmt_region(&in->regions, name, role, "cuda", dir, id);
 }
 
-int kineto_region(struct kinetoin *in, const struct kfile *f, const struct kev *ev, enum kclass c, uint32_t *id)
+int kineto_region(struct kinetoin *in, const struct kev *ev, enum kclass c, uint32_t *id)
 {
 	const char *name = ev->name.n ? ev->name.p : "(unnamed)", *paradigm;
 
 	switch (c) {
 	case KC_API:
-		return call_region(in, f, ev, name, id);
+		return call_region(in, name, id);
 	case KC_KERNEL:
 		return fmt_region(&in->regions, name, LS_R_KERNEL, "cuda", NULL, id);
 	case KC_COPY:
@@ -168,29 +143,6 @@ int kineto_region(struct kinetoin *in, const struct kfile *f, const struct kev *
 }
 
 /* --- what correlation ids say --- */
-
-static int says(struct kfile *f, int64_t corr, uint32_t gpu, int64_t event, uint32_t waited)
-{
-	uint32_t i;
-	int rc;
-
-	if (corr < 0)
-		return 0;
-	if (!ls_idmap_get(&f->ref_ix, (uint64_t)corr, &i)) {
-		if ((rc = ls_vec_room(&f->refs, &f->refs_cap, f->nrefs, sizeof(*f->refs))) < 0 ||
-		    (rc = ls_idmap_put(&f->ref_ix, (uint64_t)corr, f->nrefs)) < 0)
-			return rc;
-		i = f->nrefs++;
-		f->refs[i] = (struct kref){ UINT32_MAX, UINT32_MAX, -1 };
-	}
-	if (gpu != UINT32_MAX)
-		f->refs[i].gpu = gpu;
-	if (waited != UINT32_MAX)
-		f->refs[i].waited = waited;
-	if (event >= 0)
-		f->refs[i].event = event;
-	return 0;
-}
 
 /* A stream id a synchronization names: none where negative, or -1 as 32 bits (older Kineto). */
 static bool named_stream(uint32_t has, uint32_t bit, int64_t stream)
@@ -206,7 +158,7 @@ static bool named_stream(uint32_t has, uint32_t bit, int64_t stream)
  * not name the record (older Kineto), the call learns the stream waited
  * for instead.
  */
-static int look_sync(struct kfile *f, const struct kev *ev)
+static int look_sync(struct kinetoin *in, struct kfile *f, const struct kev *ev)
 {
 	const struct kstr *kind = ev->sync_kind.n ? &ev->sync_kind : &ev->name;
 	int64_t device = ev->has & KA_DEVICE ? ev->device : ev->pid;
@@ -223,16 +175,16 @@ static int look_sync(struct kfile *f, const struct kev *ev)
 	if (rc < 0)
 		return rc;
 	if (is(kind, "Stream Sync"))
-		return says(f, ev->corr, stream, -1, UINT32_MAX);
+		return kineto_says(in, ev->corr, stream, -1, UINT32_MAX);
 	if (!is(kind, "Event Sync") && !is(kind, "Stream Wait Event"))
 		return 0;	/* Context Sync: nothing to refer to */
 	if (is(kind, "Event Sync"))
 		stream = UINT32_MAX;
 	if (!recorded)	/* older Kineto: the stream waited for, not the record */
-		return says(f, ev->corr, stream, -1, waited);
-	if ((rc = says(f, ev->corr, stream, ev->wait_event, UINT32_MAX)) < 0)
+		return kineto_says(in, ev->corr, stream, -1, waited);
+	if ((rc = kineto_says(in, ev->corr, stream, ev->wait_event, UINT32_MAX)) < 0)
 		return rc;
-	return says(f, ev->wait_record, waited, ev->wait_event, UINT32_MAX);
+	return kineto_says(in, ev->wait_record, waited, ev->wait_event, UINT32_MAX);
 }
 
 static int look_name(struct kfile *f, const struct kev *ev)
@@ -266,7 +218,7 @@ int kineto_look(void *ctx, const struct kev *ev)
 	if (c == KC_SKIP)
 		return 0;
 	if (c == KC_SYNC)
-		return look_sync(f, ev);
+		return look_sync(in, f, ev);
 	if (ev->dur < 0 || ev->ts > INT64_MAX - ev->dur) {
 		in->no_time++;
 		return 0;
@@ -277,19 +229,17 @@ int kineto_look(void *ctx, const struct kev *ev)
 	if (!f->any || end > f->last)
 		f->last = end;
 	f->any = true;
-	/*
-	 * a call whose GPU activity the file gives later has the region of
-	 * NAME (no GPU activity ...) made too, and maybe unused
-	 */
-	if ((rc = kineto_region(in, f, ev, c, &region)) < 0)
+	if ((rc = kineto_region(in, ev, c, &region)) < 0)
 		return rc;
 	if (c == KC_HOST || c == KC_API) {
 		kineto_host(f, ev->pid, ev->tid, true, &rc);
+		if (rc == 0 && c == KC_API)
+			rc = kineto_call(in, ev->has & KA_CORR ? ev->corr : -1, region);
 		return rc;
 	}
 	if ((gpu = gpu_of(f, ev, &rc)) == UINT32_MAX)
 		return rc;
-	if ((ev->has & KA_CORR) && (rc = says(f, ev->corr, gpu, -1, UINT32_MAX)) < 0)
+	if ((ev->has & KA_CORR) && (rc = kineto_says(in, ev->corr, gpu, -1, UINT32_MAX)) < 0)
 		return rc;
 	return c == KC_KERNEL ? kineto_nccl_look(in, ev) : 0;
 }
@@ -301,9 +251,7 @@ void kineto_file_release(struct kfile *f)
 	free(f->names);
 	free(f->hosts);
 	free(f->gpus);
-	free(f->refs);
 	free(f->seqs);
 	ls_idmap_release(&f->host_ix);
 	ls_idmap_release(&f->gpu_ix);
-	ls_idmap_release(&f->ref_ix);
 }
