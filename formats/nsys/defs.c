@@ -1,10 +1,9 @@
 /*
  * What an Nsight export defines, asked of its tables: the processes (by
  * globalPid; a process whose thread Nsight's MPI trace names "MPI Rank N"
- * is that rank), their threads (by globalTid) and GPU streams (device and
- * stream of a process), the null streams, and what each correlation id
- * says of its call (the GPU stream of its kernel, copy or set; the stream
- * and CUDA event of its synchronization or event record).
+ * is that rank), their threads (by globalTid), their GPU streams (device
+ * and stream of a process: those of kernels, copies and sets, and those
+ * synchronizations and event records name), the null streams.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +12,6 @@
 #include "../../libstream/error.h"
 #include "../../libstream/vec.h"
 #include "nsysin_private.h"
-
-#define UNKNOWN_ID 4294967295	/* CUPTI's "no stream", "no event" (32 bits of -1) */
 
 static int64_t col(sqlite3_stmt *st, int i)
 {
@@ -142,67 +139,20 @@ static int process_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
 	return 0;
 }
 
-/* --- what correlation ids say --- */
+/* --- the records of synchronizations and CUDA events, counted for --stats --- */
 
-const struct nref *nsys_ref(const struct nsysin *in, uint32_t process, int64_t corr)
+static int sync_count_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
 {
-	uint64_t key;
-	uint32_t i;
-
-	if (corr < 0 || !ls_key_pair(process, (uint64_t)corr, &key) || !ls_idmap_get(&in->ref_ix, key, &i))
-		return NULL;
-	return &in->refs[i];
-}
-
-static int says(struct nsysin *in, struct nfile *f, int64_t gpid, int64_t corr, int64_t device, int64_t stream,
-		int64_t event, bool work)
-{
-	uint32_t p = nsys_process(in, file_of(in, f), gpid >> 24), i;
-	uint64_t key;
-	int rc;
-
-	if (p == UINT32_MAX)
-		return LS_ERR_NOMEM;
-	if (corr < 0 || !ls_key_pair(p, (uint64_t)corr, &key))
-		return 0;
-	if (!ls_idmap_get(&in->ref_ix, key, &i)) {
-		if ((rc = ls_vec_room(&in->refs, &in->refs_cap, in->nrefs, sizeof(*in->refs))) < 0 ||
-		    (rc = ls_idmap_put(&in->ref_ix, key, in->nrefs)) < 0)
-			return rc;
-		i = in->nrefs++;
-		in->refs[i] = (struct nref){ UINT32_MAX, -1, false };
-	}
-	if (stream >= 0 && stream != UNKNOWN_ID) {
-		if ((rc = add_stream(in, file_of(in, f), gpid >> 24, device, stream)) < 0)
-			return rc;
-		in->refs[i].stream = nsys_stream(in, file_of(in, f), gpid >> 24, device, stream);
-	}
-	if (event >= 0 && event != UNKNOWN_ID)
-		in->refs[i].event = event;
-	in->refs[i].work |= work;
+	(void)f;
+	in->read[NT_SYNC] += (uint64_t)col(st, 0);
 	return 0;
 }
 
-/* globalPid, correlationId, deviceId, streamId of a kernel, copy or set. */
-static int work_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
+static int event_count_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
 {
-	return says(in, f, col(st, 0), col(st, 1), col(st, 2), col(st, 3), -1, true);
-}
-
-/*
- * globalPid, correlationId, deviceId, streamId, eventId, syncType of a
- * synchronization (an event record: syncType NULL). A stream's wait for an
- * event names the waiting stream; an event synchronization, the event
- * only (its record names the stream); a context's, nothing.
- */
-static int ref_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
-{
-	int64_t type = sqlite3_column_type(st, 5) == SQLITE_NULL ? -1 : col(st, 5);
-
-	in->read[type < 0 ? NT_CUDA_EVENT : NT_SYNC]++;
-	if (type == 4 || type == 0)	/* context synchronization, unknown */
-		return 0;
-	return says(in, f, col(st, 0), col(st, 1), col(st, 2), type == 1 ? -1 : col(st, 3), col(st, 4), false);
+	(void)f;
+	in->read[NT_CUDA_EVENT] += (uint64_t)col(st, 0);
+	return 0;
 }
 
 /* --- the lot --- */
@@ -235,7 +185,7 @@ static int launches_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
 int nsys_find(struct nsysin *in, uint32_t file)
 {
 	struct nfile *f = &in->files[file];
-	char sql[600];
+	char sql[1200];
 	int rc = 0;
 
 	f->mpi_domain = -1;
@@ -257,10 +207,13 @@ int nsys_find(struct nsysin *in, uint32_t file)
 		rc = nsys_each(in, f, sql, thread_row);
 	/* GPU streams, by process, device and stream */
 	sql[0] = '\0';
-	for (int t = NT_KERNEL; t <= NT_MEMSET; t++)
+	for (int t = NT_KERNEL; t <= NT_CUDA_EVENT; t++)
 		if (f->has[t])
-			snprintf(sql + strlen(sql), sizeof(sql) - strlen(sql), "%sSELECT DISTINCT globalPid, deviceId, streamId FROM %s",
-				 sql[0] ? " UNION " : "", nsys_table((enum ntable)t));
+			snprintf(sql + strlen(sql), sizeof(sql) - strlen(sql),
+				 "%sSELECT DISTINCT globalPid, deviceId, streamId FROM %s%s", sql[0] ? " UNION " : "",
+				 nsys_table((enum ntable)t),
+				 t == NT_SYNC ? " WHERE syncType IN (2, 3) AND streamId != 4294967295" :
+				 t == NT_CUDA_EVENT ? " WHERE streamId != 4294967295" : "");
 	if (rc == 0 && sql[0]) {
 		strcat(sql, " ORDER BY 1, 2, 3");
 		rc = nsys_each(in, f, sql, gpu_row);
@@ -272,18 +225,10 @@ int nsys_find(struct nsysin *in, uint32_t file)
 				      "ORDER BY t.priority DESC", name_row);
 	if (rc == 0 && f->has[NT_PROCESSES])
 		rc = nsys_each(in, f, "SELECT globalPid, pid, name FROM PROCESSES", process_row);
-	for (int t = NT_KERNEL; t <= NT_MEMSET && rc == 0; t++)
-		if (f->has[t]) {
-			snprintf(sql, sizeof(sql), "SELECT globalPid, correlationId, deviceId, streamId FROM %s",
-				 nsys_table((enum ntable)t));
-			rc = nsys_each(in, f, sql, work_row);
-		}
 	if (rc == 0 && f->has[NT_SYNC])
-		rc = nsys_each(in, f, "SELECT globalPid, correlationId, deviceId, streamId, eventId, syncType "
-				      "FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", ref_row);
+		rc = nsys_each(in, f, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", sync_count_row);
 	if (rc == 0 && f->has[NT_CUDA_EVENT])
-		rc = nsys_each(in, f, "SELECT globalPid, correlationId, deviceId, streamId, eventId, NULL "
-				      "FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT", ref_row);
+		rc = nsys_each(in, f, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT", event_count_row);
 	return rc;
 }
 

@@ -4,7 +4,8 @@
  * domain, as MPI calls), kernels, copies and sets on their GPU streams,
  * each an enter and a leave tied so that they nest (ls_event_tie); each
  * call with the stream and CUDA event its correlation id says it refers
- * to. A call Nsight records twice (the outer runtime row and the inner
+ * to, from the rows the database joins to it (the reader keeps no table
+ * of them: memory stays flat). A call Nsight records twice (the outer runtime row and the inner
  * one of its versioned name, cudaMalloc and cudaMalloc_v3020, one
  * correlation id) is read once.
  */
@@ -126,13 +127,50 @@ static bool enqueues(enum ls_role r)
 	       r == LS_R_MEMSET_ASYNC;
 }
 
-/* globalTid, start, end, correlationId, nameId, name */
+static bool null(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL;
+}
+
+/* A CUPTI id of the row, or -1 where it has none (NULL, or 32 bits of -1). */
+static int64_t id(sqlite3_stmt *st, int i)
+{
+	return null(st, i) || col(st, i) == UINT32_MAX ? -1 : col(st, i);
+}
+
+/*
+ * What the rows the database joined to a call (columns 6 on) say: the
+ * stream of its kernel, copy or set (deviceId, streamId); of its
+ * synchronization (syncType, deviceId, streamId, eventId: a stream's wait
+ * for an event names the waiting stream and the event, a stream
+ * synchronization its stream, an event synchronization the event); of its
+ * event record (deviceId, streamId, eventId).
+ */
+static struct nref joined(struct nsysin *in, uint32_t file, int64_t pkey, sqlite3_stmt *st)
+{
+	struct nref r = { UINT32_MAX, -1, !null(st, 7) };
+	int64_t type = null(st, 8) ? -1 : col(st, 8);
+
+	if (r.work)
+		r.stream = nsys_stream(in, file, pkey, col(st, 6), col(st, 7));
+	else if ((type == 2 || type == 3) && id(st, 10) >= 0)
+		r.stream = nsys_stream(in, file, pkey, col(st, 9), col(st, 10));
+	else if (id(st, 13) >= 0)
+		r.stream = nsys_stream(in, file, pkey, col(st, 12), col(st, 13));
+	if ((type == 1 || type == 2) && id(st, 11) >= 0)
+		r.event = id(st, 11);
+	else if (id(st, 14) >= 0)
+		r.event = id(st, 14);
+	return r;
+}
+
+/* globalTid, start, end, correlationId, nameId, name, and what joined() reads */
 static int call_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
 {
 	int64_t t0, t1, tid = col(st, 0), corr = col(st, 3);
 	uint32_t s = nsys_stream(in, file_of(in, f), tid, -1, -1), r;
 	const char *name = (const char *)sqlite3_column_text(st, 5), *dir;
-	const struct nref *ref;
+	struct nref ref;
 	int rc;
 
 	if (s == UINT32_MAX || !times(f, st, 1, &t0, &t1)) {
@@ -149,11 +187,11 @@ static int call_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
 	in->kept.corr = corr;
 	in->kept.end = col(st, 2);
 	in->read[NT_RUNTIME]++;
-	ref = nsys_ref(in, in->streams[s].process, corr);
-	if ((rc = region(in, f, enqueues(ls_role_by_name(name ? name : "", &dir)) && !(ref && ref->work) ?
+	ref = joined(in, file_of(in, f), tid >> 24, st);
+	if ((rc = region(in, f, enqueues(ls_role_by_name(name ? name : "", &dir)) && !ref.work ?
 			 NAME_CALL_NOTHING : NAME_CALL, col(st, 4), name, &r)) < 0)
 		return rc;
-	return activity(in, s, t0, t1, r, corr, ref, -1);
+	return activity(in, s, t0, t1, r, corr, &ref, -1);
 }
 
 /* globalPid, deviceId, streamId, start, end, correlationId, and: the kernel's name; bytes, copyKind; bytes */
@@ -222,17 +260,51 @@ static int range_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
 	return activity(in, s, t0, t1, r, -1, NULL, -1);
 }
 
+/*
+ * The runtime calls, in each thread's order (an outer row before the rows
+ * nested in it), each with the rows of its correlation id the database
+ * joins to it (kernels, copies, sets; synchronizations; event records) of
+ * its process: what joined() reads. Returns 0, or -1 where sql is too short.
+ */
+static int call_query(const struct nfile *f, char *sql, size_t n)
+{
+	size_t at = (size_t)snprintf(sql, n, "SELECT r.globalTid, r.start, r.end, r.correlationId, r.nameId, s.value, %s, %s, %s "
+				     "FROM CUPTI_ACTIVITY_KIND_RUNTIME r LEFT JOIN StringIds s ON s.id = r.nameId",
+				     f->has[NT_KERNEL] || f->has[NT_MEMCPY] || f->has[NT_MEMSET] ? "w.deviceId, w.streamId" :
+				     "NULL, NULL",
+				     f->has[NT_SYNC] ? "y.syncType, y.deviceId, y.streamId, y.eventId" : "NULL, NULL, NULL, NULL",
+				     f->has[NT_CUDA_EVENT] ? "e.deviceId, e.streamId, e.eventId" : "NULL, NULL, NULL");
+	bool first = true;
+
+	for (int t = NT_KERNEL; t <= NT_MEMSET && at < n; t++)
+		if (f->has[t]) {
+			at += (size_t)snprintf(sql + at, n - at, "%s SELECT globalPid, correlationId, deviceId, streamId FROM %s",
+					       first ? " LEFT JOIN (" : " UNION ALL", nsys_table((enum ntable)t));
+			first = false;
+		}
+	if (!first && at < n)
+		at += (size_t)snprintf(sql + at, n - at, ") w ON w.correlationId = r.correlationId "
+				       "AND w.globalPid >> 24 = r.globalTid >> 24");
+	if (f->has[NT_SYNC] && at < n)
+		at += (size_t)snprintf(sql + at, n - at, " LEFT JOIN CUPTI_ACTIVITY_KIND_SYNCHRONIZATION y "
+				       "ON y.correlationId = r.correlationId AND y.globalPid >> 24 = r.globalTid >> 24");
+	if (f->has[NT_CUDA_EVENT] && at < n)
+		at += (size_t)snprintf(sql + at, n - at, " LEFT JOIN CUPTI_ACTIVITY_KIND_CUDA_EVENT e "
+				       "ON e.correlationId = r.correlationId AND e.globalPid >> 24 = r.globalTid >> 24");
+	if (at < n)
+		at += (size_t)snprintf(sql + at, n - at, " ORDER BY r.globalTid, r.start, r.end DESC");
+	return at < n ? 0 : -1;
+}
+
 int nsys_events(struct nsysin *in, uint32_t file)
 {
 	struct nfile *f = &in->files[file];
-	char sql[400];
+	char sql[400], calls[2000];
 	int rc = 0;
 
 	in->kept.tid = -1;
-	if (f->has[NT_RUNTIME])
-		rc = nsys_each(in, f, "SELECT r.globalTid, r.start, r.end, r.correlationId, r.nameId, s.value "
-				      "FROM CUPTI_ACTIVITY_KIND_RUNTIME r LEFT JOIN StringIds s ON s.id = r.nameId "
-				      "ORDER BY r.globalTid, r.start, r.end DESC", call_row);
+	if (f->has[NT_RUNTIME] && (rc = call_query(f, calls, sizeof(calls))) == 0)
+		rc = nsys_each(in, f, calls, call_row);
 	if (rc == 0 && f->has[NT_KERNEL]) {
 		snprintf(sql, sizeof(sql), "SELECT k.globalPid, k.deviceId, k.streamId, k.start, k.end, k.correlationId, "
 			 "k.%s, s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k LEFT JOIN StringIds s ON s.id = k.%s",

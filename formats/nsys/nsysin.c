@@ -66,9 +66,7 @@ static void release(struct nsysin *in)
 	for (uint32_t i = 0; i < in->nstreams; i++)
 		free(in->streams[i].name);
 	free(in->streams);
-	free(in->refs);
 	ls_idmap_release(&in->stream_ix);
-	ls_idmap_release(&in->ref_ix);
 	ls_idmap_release(&in->name_ix);
 	fmt_regions_release(&in->regions);
 }

@@ -51,9 +51,6 @@ struct nsysin {
 	struct nstream *streams;
 	uint32_t nstreams, streams_cap;
 	struct ls_idmap stream_ix;	/* (file, key) hash -> stream; checked */
-	struct ls_idmap ref_ix;		/* (process, correlation id) -> ref */
-	struct nref *refs;
-	uint32_t nrefs, refs_cap;
 	struct ls_idmap name_ix;	/* (file, StringIds id, class) -> region */
 	struct fmt_regions regions;
 	struct {			/* a thread's runtime call read last */
@@ -68,7 +65,7 @@ struct nsysin {
 	bool label;			/* messages name the file (several given) */
 };
 
-/* What a correlation id says of its call: its GPU stream, its CUDA event. */
+/* What a call's correlation id says (the rows the database joins to it): its GPU stream, its CUDA event. */
 struct nref {
 	uint32_t stream;		/* stream id, or UINT32_MAX */
 	int64_t event;			/* or -1 */
@@ -90,7 +87,6 @@ int nsys_find(struct nsysin *in, uint32_t file);
 int nsys_write_defs(struct nsysin *in);
 uint32_t nsys_stream(struct nsysin *in, uint32_t file, int64_t tid, int64_t device, int64_t stream);
 uint32_t nsys_process(struct nsysin *in, uint32_t file, int64_t key);
-const struct nref *nsys_ref(const struct nsysin *in, uint32_t process, int64_t corr);
 
 /* events.c: every row of file's tables as events through the front (regions made as met). */
 int nsys_events(struct nsysin *in, uint32_t file);
