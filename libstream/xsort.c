@@ -17,7 +17,8 @@ int ls_xsort_init(struct ls_xsort *x, size_t size, int (*cmp)(const void *a, con
 	x->max = (mem ? mem : (size_t)16 << 20) / size;
 	if (x->max < 16)
 		x->max = 16;
-	if (!(x->buf = malloc(x->max * size)) || !(x->out = malloc(size))) {
+	x->cap = x->max < 1024 ? x->max : 1024;
+	if (!(x->buf = malloc(x->cap * size)) || !(x->out = malloc(size))) {
 		free(x->buf);
 		return LS_ERR_NOMEM;
 	}
@@ -82,6 +83,15 @@ int ls_xsort_add(struct ls_xsort *x, void *rec)
 {
 	if (x->err)
 		return LS_ERR_IO;
+	if (x->n == x->cap && x->cap < x->max) {	/* room for more, up to the bound */
+		size_t cap = 2 * x->cap < x->max ? 2 * x->cap : x->max;
+		char *grown = realloc(x->buf, cap * x->size);
+
+		if (!grown)
+			return fail(x, ENOMEM);
+		x->buf = grown;
+		x->cap = cap;
+	}
 	if (x->n == x->max && spill(x) < 0)
 		return LS_ERR_IO;
 	memcpy(rec, &x->seq, sizeof(x->seq));

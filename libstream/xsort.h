@@ -2,7 +2,8 @@
  * An external sort of fixed-size records: add them in any order, then read
  * them back in order. Past the memory given, what is held is sorted into a
  * run in an unlinked temporary file (tmpfile.h); the runs are merged as
- * they are read. Memory stays bounded whatever the number of records, and
+ * they are read; what is held grows by doubling up to the bound, so a
+ * small sort takes little. Memory stays bounded whatever the number of records, and
  * nothing is left behind on any exit. Equal records come back in the order
  * they were added.
  */
@@ -22,7 +23,7 @@ struct ls_xsort {
 	size_t size;			/* bytes of a record, the first 8 a sequence number the sort keeps */
 	int (*cmp)(const void *a, const void *b);
 	char *buf;			/* held records, then (reading) one per run */
-	size_t n, max, at;		/* held; the bound; next held record to read when there is no run */
+	size_t n, cap, max, at;		/* held, room, the bound; next held record to read when there is no run */
 	uint64_t seq;
 	struct ls_xsort_run *runs;
 	uint32_t nruns, runs_cap;
