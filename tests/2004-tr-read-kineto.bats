@@ -195,6 +195,15 @@ leave 7000 next"
 	assert_equal "$stderr" ""
 }
 
+@test "PyTorch 1.8's profiler: capitalized categories, a GPU stream named in tid, the stream in args" {
+	trace old '{"ph": "X", "cat": "Runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 10, "ts": 100, "dur": 5, "args": {"correlation": 3}}' \
+		'{"ph": "X", "cat": "Kernel", "name": "k", "pid": 0, "tid": "stream 7", "ts": 110, "dur": 20, "args": {"correlation": 3, "device": 0, "stream": 7}}'
+	run bash -c "tr-read '$TMP/old.json' | tr-deps | tr-cat -J | jq -c 'select(.k == \"enter\" or .k == \"edge\")'"
+	assert_output '{"k":"enter","id":0,"t":0,"s":0,"r":0,"ref_stream":1,"corr":3}
+{"k":"enter","id":2,"t":10000,"s":1,"r":1,"corr":3}
+{"k":"edge","from":0,"to":2,"type":"launch"}'
+}
+
 @test "bad input: one line naming the file, the byte and what is wrong; exit 1" {
 	printf '{"traceEvents": [{"ph": "X", "ts": 1,, }]}' > "$TMP/bad.json"
 	run --separate-stderr tr-read "$TMP/bad.json"

@@ -10,7 +10,8 @@
 
 #define CHUNK (1u << 20)
 
-enum { CUT = -2 };	/* the text ended inside a value */
+/* Apart from every LS_ERR_* a walk's fn may return. */
+enum { CUT = KJ_ERROR - 1 };	/* the text ended inside a value */
 
 static bool blank(char c)
 {
@@ -62,7 +63,7 @@ static int fail(struct kj *j, uint64_t at, const char *what)
 {
 	snprintf(j->err, j->errlen, "%s%sbyte %llu of its text: %s", j->label ? j->label : "", j->label ? ": " : "",
 		 (unsigned long long)at, what);
-	return -1;
+	return KJ_ERROR;
 }
 
 int kj_open(struct kj *j, const char *path, const char *label, char *err, size_t n)
@@ -78,13 +79,13 @@ int kj_open(struct kj *j, const char *path, const char *label, char *err, size_t
 		snprintf(err, n, "%s%s%s", label ? label : "", label ? ": " : "", strerror(fd < 0 ? errno : ENOMEM));
 		if (fd >= 0)
 			close(fd);
-		return -1;
+		return KJ_ERROR;
 	}
 	gzbuffer(j->gz, CHUNK);
 	if (!(j->buf = malloc(CHUNK))) {
 		snprintf(err, n, "%s%sout of memory", label ? label : "", label ? ": " : "");
 		kj_close(j);
-		return -1;
+		return KJ_ERROR;
 	}
 	j->cap = CHUNK;
 	return 0;
@@ -99,7 +100,7 @@ void kj_close(struct kj *j)
 	j->buf = NULL;
 }
 
-/* Make buf[at..at+k) hold k bytes of text where the file has them. Returns 0, CUT (it ends first) or -1. */
+/* Make buf[at..at+k) hold k bytes of text where the file has them. Returns 0, CUT (it ends first) or KJ_ERROR. */
 static int need(struct kj *j, size_t k)
 {
 	if (j->len - j->at >= k)
@@ -141,7 +142,7 @@ static int need(struct kj *j, size_t k)
 	return j->len >= k ? 0 : CUT;
 }
 
-/* The next byte that is not white space (left unread), or CUT / -1. */
+/* The next byte that is not white space (left unread), or CUT / KJ_ERROR. */
 static int peek(struct kj *j)
 {
 	int rc;
@@ -746,7 +747,7 @@ int kj_walk(struct kj *j, struct kj_top *top, int (*fn)(void *ctx, const struct 
 	memset(top, 0, sizeof(*top));
 	top->world = -1;
 	if ((c = peek(j)) != '{')
-		return c == -1 ? -1 : fail(j, j->base + j->at, "not a JSON object");
+		return c == KJ_ERROR ? c : fail(j, j->base + j->at, "not a JSON object");
 	j->at++;
 	for (bool first = true;; first = false) {
 		if ((c = peek(j)) == '}')
@@ -755,19 +756,21 @@ int kj_walk(struct kj *j, struct kj_top *top, int (*fn)(void *ctx, const struct 
 			j->at++;
 			c = peek(j);
 		} else if (!first) {
-			return c < 0 && c != CUT ? c : fail(j, j->base + j->at, "',' or '}' expected in the top object");
+			return c == KJ_ERROR ? c : fail(j, j->base + j->at, "',' or '}' expected in the top object");
 		}
-		if (c < 0 || (rc = span(j, &n)) < 0)
-			return c == -1 || rc == -1 ? -1 : fail(j, j->base + j->len, "the text ends inside the top object");
+		if (c < 0)
+			return c == KJ_ERROR ? c : fail(j, j->base + j->len, "the text ends inside the top object");
+		if ((rc = span(j, &n)) < 0)
+			return rc == KJ_ERROR ? rc : fail(j, j->base + j->len, "the text ends inside the top object");
 		k = (struct kp){ j->buf + j->at, j->buf + j->at + n, NULL };
 		if (!string(&k, &key))
 			return fail(j, j->base + j->at, "a key expected in the top object");
 		j->at += n;
 		if ((c = peek(j)) != ':')
-			return c == -1 ? -1 : fail(j, j->base + j->at, "':' expected after a key");
+			return c == KJ_ERROR ? c : fail(j, j->base + j->at, "':' expected after a key");
 		j->at++;
 		if ((c = peek(j)) < 0)
-			return c == -1 ? -1 : fail(j, j->base + j->len, "the text ends inside the top object");
+			return c == KJ_ERROR ? c : fail(j, j->base + j->len, "the text ends inside the top object");
 		if (is(&key, "traceEvents")) {
 			if ((rc = events(j, top, fn, ctx)) == CUT) {
 				top->cut = true;
@@ -783,12 +786,12 @@ int kj_walk(struct kj *j, struct kj_top *top, int (*fn)(void *ctx, const struct 
 			is(&key, "distributedInfo") ? distributed : is(&key, "baseTimeNanoseconds") ? base_time : skip_top;
 
 		if ((rc = span(j, &n)) < 0)
-			return rc == -1 ? -1 : fail(j, j->base + j->len, "the text ends inside the top object");
+			return rc == KJ_ERROR ? rc : fail(j, j->base + j->len, "the text ends inside the top object");
 		if ((rc = parse_at(j, n, what, top)) < 0)
 			return rc;
 	}
 	j->at++;
 	if ((c = peek(j)) != CUT)
-		return c == -1 ? -1 : fail(j, j->base + j->at, "text after the top object");
+		return c == KJ_ERROR ? c : fail(j, j->base + j->at, "text after the top object");
 	return 0;
 }

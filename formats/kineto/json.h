@@ -63,12 +63,15 @@ struct kj {
 	size_t errlen;
 };
 
+/* A failure the reader said (in the err kj_open was given); apart from every LS_ERR_*. */
+enum { KJ_ERROR = -100 };
+
 /* Whether head[0..n) begins a JSON object (plain or gzip) that is not a tr stream's NDJSON. */
 bool kj_sniff(const uint8_t *head, size_t n);
 
 /*
  * Open path for reading; its messages start with label (NULL: none).
- * Returns 0, or -1 with a one-line message in err[0..n).
+ * Returns 0, or KJ_ERROR with a one-line message in err[0..n).
  */
 int kj_open(struct kj *j, const char *path, const char *label, char *err, size_t n);
 
@@ -76,8 +79,9 @@ int kj_open(struct kj *j, const char *path, const char *label, char *err, size_t
  * Read the whole file: fn(ctx, ev) for each element of traceEvents, what
  * else it says into *top. A cut file (one that ends inside traceEvents,
  * as a profiler killed leaves it) is read up to the cut (top->cut).
- * Returns 0, what fn returned where not 0, or -1 with a one-line message
- * in the err kj_open was given (malformed JSON, not a trace, unreadable).
+ * Returns 0, what fn returned where not 0, or KJ_ERROR with a one-line
+ * message in the err kj_open was given (malformed JSON, not a trace,
+ * unreadable).
  */
 int kj_walk(struct kj *j, struct kj_top *top, int (*fn)(void *ctx, const struct kev *ev), void *ctx);
 

@@ -230,7 +230,7 @@ static int pass(struct kinetoin *in, int which)
 		struct kfile *f = &in->files[i];
 		struct kj j;
 
-		if (kj_open(&j, f->path, in->label ? f->path : NULL, in->err, in->errlen) < 0)
+		if (kj_open(&j, f->path, in->label ? f->path : NULL, in->err, in->errlen) == KJ_ERROR)
 			return LS_ERR_IO;
 		in->f = f;
 		f->calls = 0;
@@ -243,7 +243,7 @@ static int pass(struct kinetoin *in, int which)
 		kj_close(&j);
 		if (rc == 0 && which == 1)
 			rc = kineto_join(in);
-		if (rc == -1)
+		if (rc == KJ_ERROR)
 			return LS_ERR_SYNTAX;	/* said in err */
 		if (rc < 0 && !in->err[0])
 			snprintf(in->err, in->errlen, "%s%s%s", in->label ? f->path : "", in->label ? ": " : "",

@@ -28,16 +28,22 @@ enum kclass kineto_class(const struct kev *ev)
 		{ "kernel", KC_KERNEL }, { "gpu_memcpy", KC_COPY }, { "gpu_memset", KC_SET },
 		{ "cuda_sync", KC_SYNC }, { "cuda_runtime", KC_API }, { "cuda_driver", KC_API },
 		{ "gpu_user_annotation", KC_SKIP }, { "Trace", KC_SKIP },
+		/* PyTorch 1.8's profiler */
+		{ "Kernel", KC_KERNEL }, { "Memcpy", KC_COPY }, { "Memset", KC_SET }, { "Runtime", KC_API },
 	};
+
+	enum kclass c = KC_HOST;
 
 	if (ev->ph == 'M')
 		return KC_META;
-	if (ev->ph != 'X' || (ev->has & (KA_PID | KA_TID | KA_TS)) != (KA_PID | KA_TID | KA_TS))
+	if (ev->ph != 'X' || !(ev->has & KA_TS))
 		return KC_SKIP;
-	for (size_t i = 0; i < sizeof(cats) / sizeof(cats[0]); i++)
+	for (size_t i = 0; i < sizeof(cats) / sizeof(cats[0]) && c == KC_HOST; i++)
 		if (is(&ev->cat, cats[i].cat))
-			return cats[i].c;
-	return KC_HOST;
+			c = cats[i].c;
+	if (c == KC_KERNEL || c == KC_COPY || c == KC_SET || c == KC_SYNC)	/* older Kineto: "tid": "stream 7" */
+		return (ev->has & (KA_PID | KA_DEVICE)) && (ev->has & (KA_TID | KA_STREAM)) ? c : KC_SKIP;
+	return (ev->has & (KA_PID | KA_TID)) == (KA_PID | KA_TID) ? c : KC_SKIP;
 }
 
 /* --- threads and streams --- */
