@@ -209,6 +209,10 @@ leave 7000 next"
 	run --separate-stderr tr-read "$TMP/bad.json"
 	assert_failure 1
 	assert_equal "$stderr" "tr-read: $TMP/bad.json: byte 17 of its text: a string expected"
+	printf '{"schemaVersion": 1}' > "$TMP/other.json"
+	run --separate-stderr tr-read "$TMP/other.json"
+	assert_failure 1
+	assert_equal "$stderr" "tr-read: $TMP/other.json: byte 0 of its text: no traceEvents: a JSON object, not a Chrome trace-event file"
 	printf '{"traceEvents": 7}' > "$TMP/notarray.json"
 	run --separate-stderr tr-read "$TMP/notarray.json"
 	assert_failure 1

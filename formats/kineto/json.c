@@ -772,6 +772,7 @@ int kj_walk(struct kj *j, struct kj_top *top, int (*fn)(void *ctx, const struct 
 		if ((c = peek(j)) < 0)
 			return c == KJ_ERROR ? c : fail(j, j->base + j->len, "the text ends inside the top object");
 		if (is(&key, "traceEvents")) {
+			top->has_events = true;
 			if ((rc = events(j, top, fn, ctx)) == CUT) {
 				top->cut = true;
 				top->cut_at = j->base + j->len;
@@ -793,5 +794,5 @@ int kj_walk(struct kj *j, struct kj_top *top, int (*fn)(void *ctx, const struct 
 	j->at++;
 	if ((c = peek(j)) != CUT)
 		return c == KJ_ERROR ? c : fail(j, j->base + j->at, "text after the top object");
-	return 0;
+	return top->has_events ? 0 : fail(j, 0, "no traceEvents: a JSON object, not a Chrome trace-event file");
 }

@@ -47,6 +47,7 @@ struct kj_top {
 	int64_t rank;			/* distributedInfo.rank */
 	int64_t world;			/* distributedInfo.world_size, or -1 */
 	int64_t base;			/* baseTimeNanoseconds: ns to add to every ts (0 where none) */
+	bool has_events;		/* the file has traceEvents */
 	uint64_t events;		/* elements of traceEvents */
 	bool cut;			/* the file ends inside traceEvents: read up to there */
 	uint64_t cut_at;		/* byte of the text where it ends */
