@@ -142,7 +142,7 @@ analysis/libanalysis.a: $(ANALYSIS_OBJS)
 	rm -f $@
 	$(AR) rcsT $@ $^
 
-bin/tr-read: cmd/tr-read.o formats/readers.o $(TOOL_OBJS) formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
+bin/tr-read: cmd/tr-read.o cmd/progress.o formats/readers.o $(TOOL_OBJS) formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
 		formats/kineto/libkinetoin.a formats/nsys/libnsysin.a libstream/libstream.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS) -lz -lsqlite3

@@ -14,16 +14,18 @@
 
 #include "../formats/readers.h"
 #include "../libstream/error.h"
+#include "progress.h"
 #include "tool.h"
 
 static void usage(FILE *to)
 {
-	fprintf(to, "usage: tr-read [-hJM] [-p processes] [-s streams] [-t begin:end] [--stats] trace ...\n");
+	fprintf(to, "usage: tr-read [-hJMq] [-p processes] [-s streams] [-t begin:end] [--stats] trace ...\n");
 	if (to == stdout)
 		tool_help(to,
 			  "  -p, --processes LIST     only these processes' events (ids and ranges: 0-3,7)\n"
 			  "  -s, --streams LIST       only these streams' events\n"
 			  "  -t, --time BEGIN:END     only events in this window (ns, us, ms, s since the start)\n"
+			  "  -q, --quiet              no progress line (drawn where stderr is a terminal)\n"
 			  "  --stats                  records by kind and enters by role on stderr\n", true);
 }
 
@@ -137,6 +139,11 @@ static void print_stats(const char *path, const struct ls_front_report *r)
 			" merges of 64 into one)\n", path, r->runs, r->merges);
 }
 
+static void show_progress(void *progress, uint64_t offered, uint64_t done, uint64_t total)
+{
+	progress_show(progress, offered, done, total);
+}
+
 int main(int argc, char **argv)
 {
 	enum { OPT_STATS = 256 };
@@ -146,6 +153,7 @@ int main(int argc, char **argv)
 		{ "streams", required_argument, NULL, 's' },
 		{ "time", required_argument, NULL, 't' },
 		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ls_front_options opt = { LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0, 0 };
@@ -153,14 +161,15 @@ int main(int argc, char **argv)
 	const struct reader *reader;
 	struct ls_front front;
 	struct tool_output out = { false, false };
-	bool stats = false;
+	struct progress progress;
+	bool stats = false, quiet = false;
 	enum ls_format format;
 	struct ls_writer w;
 	char err[512];
 	int ch, status;
 
 	tool_init("tr-read", argc, argv);
-	while ((ch = getopt_long(argc, argv, TOOL_OPTIONS "p:s:t:", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, TOOL_OPTIONS "p:qs:t:", longopts, NULL)) != -1) {
 		if (tool_option(ch, &out, usage))
 			continue;
 		switch (ch) {
@@ -180,6 +189,9 @@ int main(int argc, char **argv)
 		case OPT_STATS:
 			stats = true;
 			break;
+		case 'q':
+			quiet = true;
+			break;
 		default:
 			usage(stderr);
 			return 2;
@@ -192,11 +204,14 @@ int main(int argc, char **argv)
 
 	ls_writer_init(&w, STDOUT_FILENO, format);
 	ls_front_init(&front, &w, &opt, &report);
+	progress_start(&progress, "tr-read", quiet);
+	ls_front_on_progress(&front, show_progress, &progress);
 	if (!(reader = readers_for((const char *const *)argv + optind, argc - optind, err, sizeof(err))))
 		status = 1;
 	else
 		status = reader->read((const char *const *)argv + optind, argc - optind, tool_stage(), &front, &w,
 				      err, sizeof(err)) < 0;
+	progress_end(&progress);
 	if (status && !w.err)
 		tool_error("%s: %s", argv[optind], err);
 	else if (!status)

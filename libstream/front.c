@@ -82,8 +82,25 @@ int ls_front_region(struct ls_front *f, uint64_t id, enum ls_role role)
 	return 0;
 }
 
+void ls_front_on_progress(struct ls_front *f, void (*tick)(void *ctx, uint64_t offered, uint64_t done, uint64_t total),
+			  void *ctx)
+{
+	f->tick = tick;
+	f->tick_ctx = ctx;
+}
+
+void ls_front_input_at(struct ls_front *f, uint64_t done, uint64_t total)
+{
+	f->input_done = done;
+	f->input_total = total;
+	if (f->tick)
+		f->tick(f->tick_ctx, f->report->offered, done, total);
+}
+
 bool ls_front_keeps(struct ls_front *f, uint64_t stream, int64_t t)
 {
+	if (f->tick && !(f->report->offered & 0xffff))
+		f->tick(f->tick_ctx, f->report->offered, f->input_done, f->input_total);
 	if (!f->report->offered++ || t < f->report->first_t)
 		f->report->first_t = t;
 	if (f->report->offered == 1 || t > f->report->last_t)

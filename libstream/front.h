@@ -98,6 +98,9 @@ struct ls_front {
 	uint64_t seq, next_id;
 	struct ls_front_run *runs;
 	uint32_t nruns, runs_cap;
+	void (*tick)(void *ctx, uint64_t offered, uint64_t done, uint64_t total);	/* ls_front_on_progress */
+	void *tick_ctx;
+	uint64_t input_done, input_total;	/* ls_front_input_at */
 	char err[160];
 };
 
@@ -111,6 +114,17 @@ void ls_front_init(struct ls_front *f, struct ls_writer *w, const struct ls_fron
  */
 int ls_front_stream(struct ls_front *f, uint64_t id, uint64_t process);
 int ls_front_region(struct ls_front *f, uint64_t id, enum ls_role role);
+
+/*
+ * Call tick(ctx, events offered so far, bytes of input read, of all to
+ * read) every 65536 events the reader offers and each time it says how far
+ * it has read (a tool's progress line).
+ */
+void ls_front_on_progress(struct ls_front *f, void (*tick)(void *ctx, uint64_t offered, uint64_t done, uint64_t total),
+			  void *ctx);
+
+/* The reader has read done bytes of total (all its passes over all its input), where it knows. */
+void ls_front_input_at(struct ls_front *f, uint64_t done, uint64_t total);
 
 /* Whether an event at t on stream is kept (else counted as left out). */
 bool ls_front_keeps(struct ls_front *f, uint64_t stream, int64_t t);

@@ -112,6 +112,7 @@ int kineto_events(void *ctx, const struct kev *kv)
 	struct ls_event *ev;
 	int rc = 0;
 
+	kineto_progress(in);
 	if (c == KC_META || c == KC_SKIP || c == KC_SYNC || dur < 0 || kv->ts > INT64_MAX - dur)
 		return 0;
 	t0 = f->top.base + kv->ts - in->origin;

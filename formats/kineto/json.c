@@ -91,6 +91,13 @@ int kj_open(struct kj *j, const char *path, const char *label, char *err, size_t
 	return 0;
 }
 
+uint64_t kj_offset(struct kj *j)
+{
+	z_off_t at = gzoffset(j->gz);
+
+	return at < 0 ? 0 : (uint64_t)at;
+}
+
 void kj_close(struct kj *j)
 {
 	if (j->gz)

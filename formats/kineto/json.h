@@ -86,6 +86,9 @@ int kj_open(struct kj *j, const char *path, const char *label, char *err, size_t
  */
 int kj_walk(struct kj *j, struct kj_top *top, int (*fn)(void *ctx, const struct kev *ev), void *ctx);
 
+/* Bytes of the file (as it is on disk: compressed, for gzip) read so far. */
+uint64_t kj_offset(struct kj *j);
+
 void kj_close(struct kj *j);
 
 /*

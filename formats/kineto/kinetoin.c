@@ -222,6 +222,13 @@ static int write_definitions(struct kinetoin *in, const char *source, const stru
 
 /* --- the passes --- */
 
+/* How far the reading is, for a progress line: every 4096 events. */
+void kineto_progress(struct kinetoin *in)
+{
+	if (!(++in->since & 4095))
+		ls_front_input_at(in->front, in->read_before + kj_offset(in->j), in->input);
+}
+
 static int pass(struct kinetoin *in, int which)
 {
 	int rc = 0;
@@ -239,7 +246,9 @@ static int pass(struct kinetoin *in, int which)
 			kj_close(&j);
 			return LS_ERR_NOMEM;
 		}
+		in->j = &j;
 		rc = kj_walk(&j, &f->top, which == 1 ? kineto_look : kineto_events, in);
+		in->read_before += kj_offset(&j);
 		kj_close(&j);
 		if (rc == 0 && which == 1)
 			rc = kineto_join(in);
@@ -328,6 +337,8 @@ int kinetoin_read(const char *const *paths, int n, const struct ls_stage *stage,
 	for (int i = 0; i < n && rc == 0; i++)
 		rc = stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode) ? add_folder(&in, paths[i], &owned, &nowned, &owned_cap)
 								      : add_file(&in, paths[i]);
+	for (uint32_t i = 0; i < in.nfiles; i++)	/* both passes read each file */
+		in.input += stat(in.files[i].path, &st) == 0 ? 2 * (uint64_t)st.st_size : 0;
 	/* messages name the file where tr-read's own (the first path) would not */
 	in.label = in.nfiles > 1 || (in.nfiles == 1 && in.files[0].path != paths[0]);
 	if (rc == 0 && !in.nfiles) {

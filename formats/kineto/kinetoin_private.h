@@ -129,6 +129,9 @@ struct kinetoin {
 	struct ls_xsort says, calls;	/* the file's first pass: what correlation ids say, its calls */
 	struct ls_xsort refs;		/* every file's calls with what their ids say (struct kref) */
 	struct kfile *f;		/* the file being read */
+	struct kj *j;			/* its reading */
+	uint64_t read_before, input;	/* bytes of the passes' files read before it, of all of them */
+	uint64_t since;			/* events since the front was last told how far the reading is */
 };
 
 /* look.c: the class of an event; the first pass over one event (kj_walk's fn). */
@@ -172,6 +175,9 @@ uint32_t kineto_nccl_comm(struct kinetoin *in, const struct kev *ev, const char 
 /* The bytes a kernel's collective sent and received: its In and Out msg nelems times its dtype's size (0: not known). */
 void kineto_nccl_bytes(const struct kev *ev, uint64_t *sent, uint64_t *recvd);
 void kineto_nccl_release(struct kinetoin *in);
+
+/* kinetoin.c: how far the reading is, for a progress line (each event). */
+void kineto_progress(struct kinetoin *in);
 
 /* kinetoin.c: count an event of the input for --stats. */
 void kineto_count(struct kinetoin *in, const struct kev *ev, enum kclass c, int how);
