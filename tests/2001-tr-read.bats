@@ -167,7 +167,7 @@ memcpy DtoH dtoh"
 @test "-h prints the usage on stdout" {
 	run --separate-stderr tr-read -h
 	assert_success
-	[[ "$output" == "usage: tr-read [-hJM] "* ]]
+	[[ "$output" == "usage: tr-read [-hJMq] "* ]]
 }
 
 @test "a missing path, a directory and a file that is not an archive: one line, exit 1, no output" {
