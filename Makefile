@@ -149,7 +149,7 @@ bin/tr-read: cmd/tr-read.o cmd/progress.o formats/readers.o $(TOOL_OBJS) formats
 
 bin/tr-rank: cmd/rank-diff.o
 
-bin/tr-otf2: cmd/tr-otf2.o cmd/archive.o cmd/staging.o $(TOOL_OBJS) formats/otf2/libotf2out.a \
+bin/tr-otf2: cmd/tr-otf2.o cmd/archive.o cmd/staging.o cmd/progress.o $(TOOL_OBJS) formats/otf2/libotf2out.a \
 		libstream/libstream.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS)

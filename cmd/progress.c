@@ -15,15 +15,16 @@ static int64_t now(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-void progress_start(struct progress *p, const char *tool, bool quiet)
+void progress_start(struct progress *p, const char *tool, const char *unit, bool quiet)
 {
 	p->on = !quiet && isatty(STDERR_FILENO);
 	p->drawn = false;
 	p->tool = tool;
+	p->unit = unit;
 	p->start = p->last = p->on ? now() : 0;
 }
 
-void progress_show(struct progress *p, uint64_t events, uint64_t done, uint64_t total)
+void progress_show(struct progress *p, uint64_t n, uint64_t done, uint64_t total)
 {
 	int64_t t;
 	double s;
@@ -32,8 +33,8 @@ void progress_show(struct progress *p, uint64_t events, uint64_t done, uint64_t 
 		return;
 	p->last = t;
 	s = (double)(t - p->start) / 1e9;
-	fprintf(stderr, "\r%s: %.2f M events, %.2f M events/s, %.1f s", p->tool, (double)events / 1e6,
-		(double)events / 1e6 / s, s);
+	fprintf(stderr, "\r%s: %.2f M %s, %.2f M %s/s, %.1f s", p->tool, (double)n / 1e6, p->unit,
+		(double)n / 1e6 / s, p->unit, s);
 	if (total)
 		fprintf(stderr, ", %.0f %% of the input", 100.0 * (double)(done < total ? done : total) / (double)total);
 	fputs("\033[K", stderr);

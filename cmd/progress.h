@@ -13,18 +13,18 @@
 
 struct progress {
 	bool on, drawn;
-	const char *tool;
+	const char *tool, *unit;	/* "events", "records" */
 	int64_t start, last;	/* ns, monotonic */
 };
 
-/* Start: drawn where standard error is a terminal and not quiet. */
-void progress_start(struct progress *p, const char *tool, bool quiet);
+/* Start counting unit ("events"): drawn where standard error is a terminal and not quiet. */
+void progress_start(struct progress *p, const char *tool, const char *unit, bool quiet);
 
 /*
- * events read so far, and done bytes of the total input (0: not known):
+ * n units read so far, and done bytes of the total input (0: not known):
  * redrawn where a quarter second has passed since the last drawing.
  */
-void progress_show(struct progress *p, uint64_t events, uint64_t done, uint64_t total);
+void progress_show(struct progress *p, uint64_t n, uint64_t done, uint64_t total);
 
 /* Erase the line (before anything else is said on standard error). */
 void progress_end(struct progress *p);

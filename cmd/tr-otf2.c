@@ -17,15 +17,17 @@
 #include "../formats/otf2/otf2out.h"
 #include "../libstream/error.h"
 #include "archive.h"
+#include "progress.h"
 #include "tool.h"
 
 static void usage(FILE *to)
 {
-	fprintf(to, "usage: tr-otf2 [-fh] [--stats] -o dir/name [stream]\n");
+	fprintf(to, "usage: tr-otf2 [-fhq] [--stats] -o dir/name [stream]\n");
 	if (to == stdout)
 		tool_help(to,
 			  "  -o, --output DIR/NAME    the archive to write (DIR/NAME.otf2 is its anchor)\n"
 			  "  -f, --force              replace an archive there (only an archive)\n"
+			  "  -q, --quiet              no progress line (drawn where stderr is a terminal, given a stream file)\n"
 			  "  --stats                  what was written and left out, on stderr\n", false);
 }
 
@@ -107,8 +109,15 @@ out:
  * What is wrong with a record is said at its position in the input; what
  * goes wrong writing, at the output.
  */
+/* The progress of reading a stream file twice, where one was given. */
+struct reading {
+	struct progress line;
+	uint64_t size, records;	/* bytes of the file; records read in both passes */
+	int pass;		/* 0, 1 */
+};
+
 static int pass(struct otf2out *o, const char *path, const char *name, const char *out_path,
-		int (*each)(struct otf2out *, const struct ls_record *))
+		int (*each)(struct otf2out *, const struct ls_record *), struct reading *g)
 {
 	struct ls_reader r;
 	struct ls_record rec;
@@ -120,7 +129,9 @@ static int pass(struct otf2out *o, const char *path, const char *name, const cha
 		return 1;
 	}
 	r.name = name;
-	while ((rc = ls_read(&r, &rec)) > 0)
+	while ((rc = ls_read(&r, &rec)) > 0) {
+		if (!(++g->records & 0xffff))
+			progress_show(&g->line, g->records, (uint64_t)g->pass * g->size + r.rec_offset, 2 * g->size);
 		if ((rc = each(o, &rec)) < 0) {
 			if (rc == LS_ERR_SYNTAX)
 				tool_error("%s: %s: %s", name,
@@ -131,6 +142,8 @@ static int pass(struct otf2out *o, const char *path, const char *name, const cha
 			ls_reader_release(&r);
 			return 1;
 		}
+	}
+	g->pass++;
 	if (rc < 0)
 		tool_read_error(&r);
 	else if (tool_empty(&r))
@@ -165,25 +178,31 @@ static void print_stats(const char *path, const struct otf2out_report *r)
 }
 
 static int run(struct archive *a, const char *input, const char *out_path, bool force,
-	       bool stats)
+	       bool stats, bool quiet)
 {
 	struct otf2out *o = otf2out_new();
 	const char *name = input && strcmp(input, "-") != 0 ? input : "<stdin>";
 	char *path = NULL, err[512];
+	struct reading g = { .size = 0 };
+	struct stat st;
 	int status = 1;
 
 	if (!o) {
 		tool_error("out of memory");
 		return 1;
 	}
+	/* a stream file given is read here: its progress drawn (a pipeline's is the reader's to draw) */
+	progress_start(&g.line, "tr-otf2", "records", quiet || !input || !strcmp(input, "-") ||
+		       stat(input, &st) < 0 || !S_ISREG(st.st_mode));
+	g.size = g.line.on ? (uint64_t)st.st_size : 0;
 	if (!(path = readable_twice(input, a->stage)) ||
-	    pass(o, path, name, out_path, otf2out_take) != 0)
+	    pass(o, path, name, out_path, otf2out_take, &g) != 0)
 		goto out;
 	if (otf2out_open(o, a->stage, a->name) < 0) {
 		tool_error("%s: %s", out_path, otf2out_error(o));
 		goto out;
 	}
-	if (pass(o, path, name, out_path, otf2out_write) != 0)
+	if (pass(o, path, name, out_path, otf2out_write, &g) != 0)
 		goto out;
 	if (otf2out_close(o) < 0) {
 		tool_error("%s: %s", out_path, otf2out_error(o));
@@ -193,11 +212,13 @@ static int run(struct archive *a, const char *input, const char *out_path, bool 
 		tool_error("%s", err);
 		goto out;
 	}
+	progress_end(&g.line);
 	report_losses(out_path, otf2out_report(o));
 	if (stats)
 		print_stats(out_path, otf2out_report(o));
 	status = 0;
 out:
+	progress_end(&g.line);
 	otf2out_free(o);
 	free(path);
 	return status;
@@ -211,17 +232,18 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "quiet", no_argument, NULL, 'q' },
 		TOOL_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out_path = NULL;
-	bool force = false, stats = false;
+	bool force = false, stats = false, quiet = false;
 	struct archive a;
 	char err[512];
 	int ch, status;
 
 	tool_init("tr-otf2", argc, argv);
-	while ((ch = getopt_long(argc, argv, "fho:", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "fho:q", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(stdout);
@@ -233,6 +255,9 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			force = true;
+			break;
+		case 'q':
+			quiet = true;
 			break;
 		case OPT_STATS:
 			stats = true;
@@ -251,7 +276,7 @@ int main(int argc, char **argv)
 		archive_release(&a, err, sizeof(err));
 		return 1;
 	}
-	status = run(&a, argc > optind ? argv[optind] : NULL, out_path, force, stats);
+	status = run(&a, argc > optind ? argv[optind] : NULL, out_path, force, stats, quiet);
 	if (archive_release(&a, err, sizeof(err)) < 0) {
 		tool_error("%s", err);
 		status = 1;

@@ -204,7 +204,7 @@ int main(int argc, char **argv)
 
 	ls_writer_init(&w, STDOUT_FILENO, format);
 	ls_front_init(&front, &w, &opt, &report);
-	progress_start(&progress, "tr-read", quiet);
+	progress_start(&progress, "tr-read", "events", quiet);
 	ls_front_on_progress(&front, show_progress, &progress);
 	if (!(reader = readers_for((const char *const *)argv + optind, argc - optind, err, sizeof(err))))
 		status = 1;

@@ -263,3 +263,17 @@ t2"
 	assert_failure 2
 	assert_output --partial "usage: tr-otf2"
 }
+
+@test "given a stream file on a terminal, a progress line (records, rate, share of the work), erased at the end; none from a pipe, with -q, or to a file" {
+	gen-otf2 -i 16000 "$TMP/big/trace" > /dev/null
+	tr-read -M "$TMP/big/trace.otf2" > "$TMP/big.tr"
+	script -qec "tr-otf2 -o '$TMP/o1/t' '$TMP/big.tr'" "$TMP/tty.log" > /dev/null
+	grep -q $'\rtr-otf2: [0-9.]* M records, [0-9.]* M records/s, [0-9.]* s, [0-9]* % of the input' "$TMP/tty.log" ||
+		fail "no progress line: $(cat -A "$TMP/tty.log")"
+	script -qec "tr-otf2 -q -o '$TMP/o2/t' '$TMP/big.tr'; tr-otf2 -o '$TMP/o3/t' < '$TMP/big.tr'" "$TMP/quiet.log" > /dev/null
+	run grep -c 'records/s' "$TMP/quiet.log"
+	assert_output 0
+	run --separate-stderr tr-otf2 -o "$TMP/o4/t" "$TMP/big.tr"
+	assert_success
+	assert_equal "$stderr" ""
+}
