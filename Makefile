@@ -34,11 +34,11 @@ LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/defs.o libstream/ev
 	libstream/schema.o libstream/tmpfile.o libstream/utf8.o libstream/writer.o libstream/xsort.o
 OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o formats/otf2/vocab.o \
 	formats/otf2/errors.o
-TRLOGIN_OBJS = formats/regions.o formats/trlog/trlogin.o formats/trlog/logs.o formats/trlog/clock.o formats/trlog/events.o \
+TRLOGIN_OBJS = formats/regions.o formats/defs.o formats/trlog/trlogin.o formats/trlog/logs.o formats/trlog/clock.o formats/trlog/events.o \
 	formats/trlog/cuda.o formats/trlog/omp.o
-KINETOIN_OBJS = formats/regions.o formats/kineto/kinetoin.o formats/kineto/json.o formats/kineto/look.o \
+KINETOIN_OBJS = formats/regions.o formats/defs.o formats/kineto/kinetoin.o formats/kineto/json.o formats/kineto/look.o \
 	formats/kineto/events.o formats/kineto/nccl.o formats/kineto/refs.o
-NSYSIN_OBJS = formats/regions.o formats/nsys/nsysin.o formats/nsys/schema.o formats/nsys/defs.o \
+NSYSIN_OBJS = formats/regions.o formats/defs.o formats/nsys/nsysin.o formats/nsys/schema.o formats/nsys/defs.o \
 	formats/nsys/events.o
 OTF2OUT_OBJS = formats/otf2/otf2out.o formats/otf2/out_defs.o formats/otf2/out_events.o \
 	formats/otf2/out_metrics.o formats/otf2/vocab.o formats/otf2/errors.o

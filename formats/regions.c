@@ -1,4 +1,5 @@
 /* The regions a reader makes by name (regions.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +64,18 @@ int fmt_region(struct fmt_regions *t, const char *name, enum ls_role role, const
 	}
 	*id = t->n++;
 	return 0;
+}
+
+int fmt_region_without_work(struct fmt_regions *t, uint32_t region, uint32_t *out)
+{
+	enum ls_role r = t->v[region].role;
+	char buf[512];
+
+	*out = region;
+	if (r != LS_R_LAUNCH && r != LS_R_MEMCPY && r != LS_R_MEMCPY_ASYNC && r != LS_R_MEMSET && r != LS_R_MEMSET_ASYNC)
+		return 0;
+	snprintf(buf, sizeof(buf), "(no GPU activity in the trace) %s", t->v[region].name);
+	return fmt_region(t, buf, LS_R_GPU_API, "cuda", NULL, out);
 }
 
 int fmt_regions_write(const struct fmt_regions *t, struct ls_front *front, struct ls_writer *w)

@@ -39,6 +39,15 @@ int fmt_region(struct fmt_regions *t, const char *name, enum ls_role role, const
 /* The region of name and paradigm into *id: true, or false where there is none. */
 bool fmt_region_find(const struct fmt_regions *t, const char *name, const char *paradigm, uint32_t *id);
 
+/*
+ * The region of a call of region that would enqueue GPU work (a launch,
+ * copy or set) but none ran for it in the trace (a set of 0 bytes): the
+ * API call "(no GPU activity in the trace) NAME", role gpu_api, made where
+ * new, into *out; region itself where its role enqueues nothing. Returns 0
+ * or LS_ERR_NOMEM.
+ */
+int fmt_region_without_work(struct fmt_regions *t, uint32_t region, uint32_t *out);
+
 /* Write every region as a definition, each declared to front. Returns 0 or a negative error. */
 int fmt_regions_write(const struct fmt_regions *t, struct ls_front *front, struct ls_writer *w);
 

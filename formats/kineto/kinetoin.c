@@ -13,6 +13,7 @@
 
 #include "../../libstream/error.h"
 #include "../../libstream/vec.h"
+#include "../defs.h"
 #include "kinetoin.h"
 #include "kinetoin_private.h"
 
@@ -146,13 +147,7 @@ static int write_process(struct kinetoin *in, const struct kfile *f)
 		snprintf(name, sizeof(name), "%s (pid %lld)", pname, (long long)f->hosts[0].pid);
 	else
 		snprintf(name, sizeof(name), "%s", base ? base + 1 : f->path);
-	ls_build_begin(in->w, f->top.have_rank ? 4 : 3);
-	ls_put_str(in->w, LS_F_K, "process");
-	ls_put_u64(in->w, LS_F_ID, f->process);
-	ls_put_str(in->w, LS_F_NAME, name);
-	if (f->top.have_rank)
-		ls_put_u64(in->w, LS_F_RANK, (uint64_t)f->top.rank);
-	return ls_build_end(in->w);
+	return fmt_write_process(in->w, f->process, name, f->top.have_rank ? f->top.rank : -1);
 }
 
 static int write_streams(struct kinetoin *in, struct kfile *f)
@@ -165,40 +160,20 @@ static int write_streams(struct kinetoin *in, struct kfile *f)
 		const char *given = name_of(f, h->pid, h->tid);
 
 		h->id = in->nstreams++;
-		if ((rc = ls_front_stream(in->front, h->id, f->process)) < 0)
-			break;
 		if (given)
 			snprintf(name, sizeof(name), "%s", given);
 		else
 			snprintf(name, sizeof(name), "thread %lld", (long long)h->tid);
-		ls_build_begin(in->w, 5 + (h->tid >= 0));
-		ls_put_str(in->w, LS_F_K, "stream");
-		ls_put_u64(in->w, LS_F_ID, h->id);
-		ls_put_u64(in->w, LS_F_PROCESS, f->process);
-		ls_put_str(in->w, LS_F_NAME, name);
-		ls_put_str(in->w, LS_F_TYPE, "host");
-		if (h->tid >= 0)
-			ls_put_u64(in->w, LS_F_NATIVE, (uint64_t)h->tid);
-		rc = ls_build_end(in->w);
+		rc = fmt_write_stream(in->front, in->w,
+				      &(struct fmt_stream){ h->id, f->process, name, false, false, -1, h->tid });
 	}
 	for (uint32_t i = 0; i < f->ngpus && rc == 0; i++) {
 		struct kgpu *g = &f->gpus[i];
 
 		g->id = in->nstreams++;
-		if ((rc = ls_front_stream(in->front, g->id, f->process)) < 0)
-			break;
 		snprintf(name, sizeof(name), "CUDA[%lld:%lld]", (long long)g->device, (long long)g->stream);
-		ls_build_begin(in->w, 5 + (g->device >= 0) + (g->stream >= 0));
-		ls_put_str(in->w, LS_F_K, "stream");
-		ls_put_u64(in->w, LS_F_ID, g->id);
-		ls_put_u64(in->w, LS_F_PROCESS, f->process);
-		ls_put_str(in->w, LS_F_NAME, name);
-		ls_put_str(in->w, LS_F_TYPE, "gpu");
-		if (g->device >= 0)
-			ls_put_u64(in->w, LS_F_DEVICE, (uint64_t)g->device);
-		if (g->stream >= 0)
-			ls_put_u64(in->w, LS_F_NATIVE, (uint64_t)g->stream);
-		rc = ls_build_end(in->w);
+		rc = fmt_write_stream(in->front, in->w,
+				      &(struct fmt_stream){ g->id, f->process, name, true, false, g->device, g->stream });
 	}
 	return rc;
 }

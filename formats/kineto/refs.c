@@ -68,25 +68,6 @@ int kineto_call(struct kinetoin *in, int64_t corr, uint32_t region)
 	return ls_xsort_add(&in->calls, &c) < 0 ? sort_failed(in, &in->calls) : 0;
 }
 
-/* Calls that enqueue work on a GPU stream. */
-static bool enqueues(enum ls_role r)
-{
-	return r == LS_R_LAUNCH || r == LS_R_MEMCPY || r == LS_R_MEMCPY_ASYNC || r == LS_R_MEMSET ||
-	       r == LS_R_MEMSET_ASYNC;
-}
-
-/* The region of a call: its own, or where it would enqueue work but none ran, NAME's variant. */
-static int call_region(struct kinetoin *in, uint32_t region, const struct kref *r, uint32_t *out)
-{
-	char buf[512];
-
-	*out = region;
-	if (!enqueues(in->regions.v[region].role) || r->gpu != UINT32_MAX)
-		return 0;
-	snprintf(buf, sizeof(buf), "(no GPU activity in the trace) %s", in->regions.v[region].name);
-	return fmt_region(&in->regions, buf, LS_R_GPU_API, "cuda", NULL, out);
-}
-
 int kineto_join(struct kinetoin *in)
 {
 	const struct ksays *s;
@@ -115,7 +96,10 @@ int kineto_join(struct kinetoin *in)
 		r = cur;
 		r.file = (uint32_t)(in->f - in->files);
 		r.ordinal = c->ordinal;
-		if ((rc = call_region(in, c->region, &r, &r.region)) == 0 && ls_xsort_add(&in->refs, &r) < 0)
+		r.region = c->region;
+		if (r.gpu == UINT32_MAX)	/* no GPU activity ran for it */
+			rc = fmt_region_without_work(&in->regions, c->region, &r.region);
+		if (rc == 0 && ls_xsort_add(&in->refs, &r) < 0)
 			rc = sort_failed(in, &in->refs);
 	}
 	if (rc == 0 && (in->says.err || in->calls.err))

@@ -11,6 +11,7 @@
 
 #include "../../libstream/error.h"
 #include "../../libstream/vec.h"
+#include "../defs.h"
 #include "nsysin_private.h"
 
 static int64_t col(sqlite3_stmt *st, int i)
@@ -243,13 +244,7 @@ static int write_process(struct nsysin *in, uint32_t i)
 		snprintf(name, sizeof(name), "MPI Rank %lld", (long long)p->rank);
 	else
 		snprintf(name, sizeof(name), "%s", p->name ? p->name : in->files[p->file].path);
-	ls_build_begin(in->w, p->rank >= 0 ? 4 : 3);
-	ls_put_str(in->w, LS_F_K, "process");
-	ls_put_u64(in->w, LS_F_ID, i);
-	ls_put_str(in->w, LS_F_NAME, name);
-	if (p->rank >= 0)
-		ls_put_u64(in->w, LS_F_RANK, (uint64_t)p->rank);
-	return ls_build_end(in->w);
+	return fmt_write_process(in->w, i, name, p->rank);
 }
 
 static int write_stream(struct nsysin *in, uint32_t i)
@@ -257,28 +252,16 @@ static int write_stream(struct nsysin *in, uint32_t i)
 	const struct nstream *s = &in->streams[i];
 	bool gpu = s->device >= 0;
 	char name[300];
-	int rc;
 
-	if ((rc = ls_front_stream(in->front, i, s->process)) < 0)
-		return rc;
 	if (gpu)
 		snprintf(name, sizeof(name), "CUDA[%lld:%lld]", (long long)s->device, (long long)s->stream);
 	else if (s->name)
 		snprintf(name, sizeof(name), "%s", s->name);
 	else
 		snprintf(name, sizeof(name), "thread %lld", (long long)(s->key & 0xffffff));
-	ls_build_begin(in->w, 6 + gpu + s->null);
-	ls_put_str(in->w, LS_F_K, "stream");
-	ls_put_u64(in->w, LS_F_ID, i);
-	ls_put_u64(in->w, LS_F_PROCESS, s->process);
-	ls_put_str(in->w, LS_F_NAME, name);
-	ls_put_str(in->w, LS_F_TYPE, gpu ? "gpu" : "host");
-	if (gpu)
-		ls_put_u64(in->w, LS_F_DEVICE, (uint64_t)s->device);
-	ls_put_u64(in->w, LS_F_NATIVE, gpu ? (uint64_t)s->stream : (uint64_t)(s->key & 0xffffff));
-	if (s->null)
-		ls_put_bool(in->w, LS_F_NULL_STREAM, true);
-	return ls_build_end(in->w);
+	return fmt_write_stream(in->front, in->w,
+				&(struct fmt_stream){ i, s->process, name, gpu, s->null, gpu ? s->device : -1,
+						      gpu ? s->stream : s->key & 0xffffff });
 }
 
 int nsys_write_defs(struct nsysin *in)

@@ -26,7 +26,7 @@ static uint32_t file_of(const struct nsysin *in, const struct nfile *f)
 }
 
 /* Region classes of the name cache. */
-enum { NAME_CALL, NAME_CALL_NOTHING, NAME_KERNEL, NAME_USER, NAME_MPI };
+enum { NAME_CALL, NAME_KERNEL, NAME_USER, NAME_MPI };
 
 /* The region of a name (StringIds id, or -1 where the row gives the text), made where new. */
 static int region(struct nsysin *in, const struct nfile *f, int cls, int64_t id, const char *name, uint32_t *out)
@@ -34,7 +34,6 @@ static int region(struct nsysin *in, const struct nfile *f, int cls, int64_t id,
 	uint64_t key = (uint64_t)file_of(in, f) << 48 | (uint64_t)cls << 40 | (uint32_t)id;
 	const char *dir = NULL, *paradigm = "cuda";
 	enum ls_role role = LS_R_CPU;
-	char buf[300];
 	int rc;
 
 	if (id >= 0 && id <= UINT32_MAX && ls_idmap_get(&in->name_ix, key, out))
@@ -42,15 +41,9 @@ static int region(struct nsysin *in, const struct nfile *f, int cls, int64_t id,
 	if (!name)
 		name = "(unnamed)";
 	switch (cls) {
-	case NAME_CALL: case NAME_CALL_NOTHING:
+	case NAME_CALL:
 		if ((role = ls_role_by_name(name, &dir)) == LS_R_UNKNOWN)
 			role = LS_R_GPU_API;
-		if (cls == NAME_CALL_NOTHING) {	/* a copy of 0 bytes: an API call, not a copy */
-			snprintf(buf, sizeof(buf), "(no GPU activity in the trace) %s", name);
-			name = buf;
-			role = LS_R_GPU_API;
-			dir = NULL;
-		}
 		break;
 	case NAME_KERNEL:
 		role = LS_R_KERNEL;
@@ -121,12 +114,6 @@ static bool times(const struct nfile *f, sqlite3_stmt *st, int at, int64_t *t0, 
 	return *t1 >= *t0 && *t0 >= -(INT64_C(1) << 61) && *t1 < (INT64_C(1) << 61);
 }
 
-static bool enqueues(enum ls_role r)
-{
-	return r == LS_R_LAUNCH || r == LS_R_MEMCPY || r == LS_R_MEMCPY_ASYNC || r == LS_R_MEMSET ||
-	       r == LS_R_MEMSET_ASYNC;
-}
-
 static bool null(sqlite3_stmt *st, int i)
 {
 	return sqlite3_column_type(st, i) == SQLITE_NULL;
@@ -169,7 +156,7 @@ static int call_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
 {
 	int64_t t0, t1, tid = col(st, 0), corr = col(st, 3);
 	uint32_t s = nsys_stream(in, file_of(in, f), tid, -1, -1), r;
-	const char *name = (const char *)sqlite3_column_text(st, 5), *dir;
+	const char *name = (const char *)sqlite3_column_text(st, 5);
 	struct nref ref;
 	int rc;
 
@@ -188,8 +175,8 @@ static int call_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
 	in->kept.end = col(st, 2);
 	in->read[NT_RUNTIME]++;
 	ref = joined(in, file_of(in, f), tid >> 24, st);
-	if ((rc = region(in, f, enqueues(ls_role_by_name(name ? name : "", &dir)) && !ref.work ?
-			 NAME_CALL_NOTHING : NAME_CALL, col(st, 4), name, &r)) < 0)
+	if ((rc = region(in, f, NAME_CALL, col(st, 4), name, &r)) < 0 ||
+	    (!ref.work && (rc = fmt_region_without_work(&in->regions, r, &r)) < 0))	/* no GPU activity ran for it */
 		return rc;
 	return activity(in, s, t0, t1, r, corr, &ref, -1);
 }

@@ -15,6 +15,7 @@
 #include "../../libstream/error.h"
 #include "../../libstream/roles.h"
 #include "../../libstream/vec.h"
+#include "../defs.h"
 #include "trlogin_private.h"
 
 /* --- the first pass --- */
@@ -303,20 +304,9 @@ int trlog_cuda_streams(struct trlogin *in, struct log *l)
 		if (g->device == UINT32_MAX)	/* known from a synchronization only */
 			g->device = 0;
 		g->id = in->nstreams++;
-		if ((rc = ls_front_stream(in->front, g->id, l->process)) < 0)
-			break;
 		snprintf(name, sizeof(name), "CUDA[%u:%u]", g->device, g->stream);
-		ls_build_begin(in->w, 7 + null);
-		ls_put_str(in->w, LS_F_K, "stream");
-		ls_put_u64(in->w, LS_F_ID, g->id);
-		ls_put_u64(in->w, LS_F_PROCESS, l->process);
-		ls_put_str(in->w, LS_F_NAME, name);
-		ls_put_str(in->w, LS_F_TYPE, "gpu");
-		ls_put_u64(in->w, LS_F_DEVICE, g->device);
-		ls_put_u64(in->w, LS_F_NATIVE, g->stream);
-		if (null)
-			ls_put_bool(in->w, LS_F_NULL_STREAM, true);
-		rc = ls_build_end(in->w);
+		rc = fmt_write_stream(in->front, in->w,
+				      &(struct fmt_stream){ g->id, l->process, name, true, null, g->device, g->stream });
 	}
 	return rc;
 }

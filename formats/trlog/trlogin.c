@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../../libstream/error.h"
+#include "../defs.h"
 #include "trlogin.h"
 #include "trlogin_private.h"
 
@@ -54,13 +55,7 @@ static int write_process(struct trlogin *in, const struct log *l)
 		snprintf(name, sizeof(name), "MPI Rank %llu", (unsigned long long)l->rank);
 	else
 		snprintf(name, sizeof(name), "%s (pid %lld)", l->program, (long long)l->pid);
-	ls_build_begin(in->w, l->mpi ? 4 : 3);
-	ls_put_str(in->w, LS_F_K, "process");
-	ls_put_u64(in->w, LS_F_ID, l->process);
-	ls_put_str(in->w, LS_F_NAME, name);
-	if (l->mpi)
-		ls_put_u64(in->w, LS_F_RANK, l->rank);
-	return ls_build_end(in->w);
+	return fmt_write_process(in->w, l->process, name, l->mpi ? (int64_t)l->rank : -1);
 }
 
 static int write_streams(struct trlogin *in, struct log *l)
@@ -76,16 +71,8 @@ static int write_streams(struct trlogin *in, struct log *l)
 			snprintf(name, sizeof(name), "Master thread");
 		else
 			snprintf(name, sizeof(name), "Thread %llu", (unsigned long long)j);
-		if ((rc = ls_front_stream(in->front, id, l->process)) < 0)
-			break;
-		ls_build_begin(in->w, 6);
-		ls_put_str(in->w, LS_F_K, "stream");
-		ls_put_u64(in->w, LS_F_ID, id);
-		ls_put_u64(in->w, LS_F_PROCESS, l->process);
-		ls_put_str(in->w, LS_F_NAME, name);
-		ls_put_str(in->w, LS_F_TYPE, "host");
-		ls_put_u64(in->w, LS_F_NATIVE, j);
-		rc = ls_build_end(in->w);
+		rc = fmt_write_stream(in->front, in->w,
+				      &(struct fmt_stream){ id, l->process, name, false, false, -1, (int64_t)j });
 	}
 	return rc;
 }
