@@ -352,27 +352,63 @@ static bool number(struct kp *k, const char **text, size_t *n)
 
 static bool skip_value(struct kp *k, int depth);
 
-/* An object or array whose members are skipped. */
-static bool skip_members(struct kp *k, char close, int depth)
+/*
+ * The object at k->p, its members one by one: fn(k, key, ctx) reads (or
+ * skips) each value. False where it is malformed (k->why says how).
+ */
+static bool members(struct kp *k, bool (*fn)(struct kp *k, const struct kstr *key, void *ctx), void *ctx)
 {
 	struct kstr key;
 
+	if (k->p >= k->e || *k->p != '{')
+		return bad(k, "an object expected");
 	k->p++;
 	skip_blank(k);
-	if (k->p < k->e && *k->p == close) {
+	if (k->p < k->e && *k->p == '}') {
 		k->p++;
 		return true;
 	}
 	for (;;) {
 		skip_blank(k);
-		if (close == '}') {
-			if (!string(k, &key))
-				return false;
-			skip_blank(k);
-			if (k->p >= k->e || *k->p++ != ':')
-				return bad(k, "':' expected after a key");
-			skip_blank(k);
+		if (!string(k, &key))
+			return false;
+		skip_blank(k);
+		if (k->p >= k->e || *k->p++ != ':')
+			return bad(k, "':' expected after a key");
+		skip_blank(k);
+		if (!fn(k, &key, ctx))
+			return false;
+		skip_blank(k);
+		if (k->p < k->e && *k->p == ',') {
+			k->p++;
+			continue;
 		}
+		if (k->p < k->e && *k->p == '}') {
+			k->p++;
+			return true;
+		}
+		return bad(k, "',' or '}' expected in an object");
+	}
+}
+
+/* A member skipped (ctx: the object's depth). */
+static bool skip_member(struct kp *k, const struct kstr *key, void *depth)
+{
+	(void)key;
+	return skip_value(k, *(int *)depth + 1);
+}
+
+/* An array whose elements are skipped. */
+static bool skip_elements(struct kp *k, int depth)
+{
+	k->p++;
+	skip_blank(k);
+	if (k->p < k->e && *k->p == ']') {
+		k->p++;
+		return true;
+	}
+	for (;;) {
+		skip_blank(k);
 		if (!skip_value(k, depth + 1))
 			return false;
 		skip_blank(k);
@@ -380,11 +416,11 @@ static bool skip_members(struct kp *k, char close, int depth)
 			k->p++;
 			continue;
 		}
-		if (k->p < k->e && *k->p == close) {
+		if (k->p < k->e && *k->p == ']') {
 			k->p++;
 			return true;
 		}
-		return bad(k, close == '}' ? "',' or '}' expected in an object" : "',' or ']' expected in an array");
+		return bad(k, "',' or ']' expected in an array");
 	}
 }
 
@@ -399,8 +435,8 @@ static bool skip_value(struct kp *k, int depth)
 	if (k->p >= k->e)
 		return bad(k, "a value expected");
 	switch (*k->p) {
-	case '{': return skip_members(k, '}', depth);
-	case '[': return skip_members(k, ']', depth);
+	case '{': return members(k, skip_member, &depth);
+	case '[': return skip_elements(k, depth);
 	case '"': return string(k, &s);
 	case 't': return literal(k, "true");
 	case 'f': return literal(k, "false");
@@ -499,8 +535,8 @@ static bool integer(struct kp *k, int scale, int64_t *v, uint32_t *has, uint32_t
 	return true;
 }
 
-/* The members of "args" the reader uses. */
-static bool args(struct kp *k, struct kev *ev)
+/* A member of "args": those the reader uses into the event (to). */
+static bool arg(struct kp *k, const struct kstr *key, void *to)
 {
 #define KEY(s) s, sizeof(s) - 1
 	static const struct {
@@ -532,55 +568,21 @@ static bool args(struct kp *k, struct kev *ev)
 		{ KEY("name"), offsetof(struct kev, arg_name) },
 	};
 #undef KEY
-	struct kstr key;
+	struct kev *ev = to;
 
-	if (k->p >= k->e || *k->p != '{')
-		return skip_value(k, 1);
-	k->p++;
-	skip_blank(k);
-	if (k->p < k->e && *k->p == '}') {
-		k->p++;
-		return true;
-	}
-	for (;;) {
-		bool done = false;
-
-		skip_blank(k);
-		if (!string(k, &key))
-			return false;
-		skip_blank(k);
-		if (k->p >= k->e || *k->p++ != ':')
-			return bad(k, "':' expected after a key");
-		skip_blank(k);
-		for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]) && !done; i++)
-			if (is_n(&key, ints[i].key, ints[i].n)) {
-				if (!integer(k, 0, (int64_t *)((char *)ev + ints[i].at), &ev->has, ints[i].bit))
-					return false;
-				done = true;
-			}
-		for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]) && !done; i++)
-			if (is_n(&key, strs[i].key, strs[i].n) && k->p < k->e && *k->p == '"') {
-				if (!string(k, (struct kstr *)((char *)ev + strs[i].at)))
-					return false;
-				done = true;
-			}
-		if (!done && !skip_value(k, 2))
-			return false;
-		skip_blank(k);
-		if (k->p < k->e && *k->p == ',') {
-			k->p++;
-			continue;
-		}
-		if (k->p < k->e && *k->p == '}') {
-			k->p++;
-			return true;
-		}
-		return bad(k, "',' or '}' expected in an object");
-	}
+	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
+		if (is_n(key, ints[i].key, ints[i].n))
+			return integer(k, 0, (int64_t *)((char *)ev + ints[i].at), &ev->has, ints[i].bit);
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		if (is_n(key, strs[i].key, strs[i].n) && k->p < k->e && *k->p == '"')
+			return string(k, (struct kstr *)((char *)ev + strs[i].at));
+	return skip_value(k, 2);
 }
 
-static bool member(struct kp *k, const struct kstr *key, struct kev *ev)
+/* A member of a trace event: those the reader uses into it (to). */
+static bool member(struct kp *k, const struct kstr *key, void *to)
 {
+	struct kev *ev = to;
 	struct kstr s;
 
 	if (is(key, "ph")) {
@@ -604,7 +606,7 @@ static bool member(struct kp *k, const struct kstr *key, struct kev *ev)
 	if (is(key, "dur"))
 		return integer(k, 3, &ev->dur, &ev->has, KA_DUR);
 	if (is(key, "args"))
-		return args(k, ev);
+		return k->p < k->e && *k->p == '{' ? members(k, arg, ev) : skip_value(k, 1);
 	return skip_value(k, 1);
 }
 
@@ -612,7 +614,6 @@ static bool member(struct kp *k, const struct kstr *key, struct kev *ev)
 static bool event(char *text, size_t n, struct kev *ev, const char **why)
 {
 	struct kp k = { text, text + n, NULL };
-	struct kstr key;
 
 	memset(ev, 0, sizeof(*ev));
 	ev->cat = ev->name = (struct kstr){ "", 0 };
@@ -620,32 +621,8 @@ static bool event(char *text, size_t n, struct kev *ev, const char **why)
 		*why = "an element of traceEvents that is not an object";
 		return false;
 	}
-	k.p++;
-	skip_blank(&k);
-	if (k.p < k.e && *k.p == '}')
+	if (members(&k, member, ev))
 		return true;
-	for (;;) {
-		skip_blank(&k);
-		if (!string(&k, &key))
-			break;
-		skip_blank(&k);
-		if (k.p >= k.e || *k.p++ != ':') {
-			bad(&k, "':' expected after a key");
-			break;
-		}
-		skip_blank(&k);
-		if (!member(&k, &key, ev))
-			break;
-		skip_blank(&k);
-		if (k.p < k.e && *k.p == ',') {
-			k.p++;
-			continue;
-		}
-		if (k.p < k.e && *k.p == '}')
-			return true;
-		bad(&k, "',' or '}' expected in an object");
-		break;
-	}
 	*why = k.why;
 	return false;
 }
@@ -663,36 +640,24 @@ static int parse_at(struct kj *j, size_t n, bool (*what)(struct kp *k, struct kj
 	return 0;
 }
 
-static bool distributed(struct kp *k, struct kj_top *top)
+/* A member of distributedInfo: its rank and world size into the top (to). */
+static bool distributed_member(struct kp *k, const struct kstr *key, void *to)
 {
-	struct kstr key;
+	struct kj_top *top = to;
 	uint32_t has = 0;
 
-	if (*k->p != '{')
-		return skip_value(k, 0);
-	k->p++;
-	skip_blank(k);
-	if (k->p < k->e && *k->p == '}')
-		return true;
-	for (;;) {
-		skip_blank(k);
-		if (!string(k, &key))
+	if (is(key, "rank")) {
+		if (!integer(k, 0, &top->rank, &has, KA_RANK))
 			return false;
-		skip_blank(k);
-		if (k->p >= k->e || *k->p++ != ':')
-			return bad(k, "':' expected after a key");
-		skip_blank(k);
-		if (is(&key, "rank") ? !integer(k, 0, &top->rank, &has, KA_RANK) :
-		    is(&key, "world_size") ? !integer(k, 0, &top->world, &has, KA_SEQ) : !skip_value(k, 1))
-			return false;
-		skip_blank(k);
-		if (k->p < k->e && *k->p == ',') {
-			k->p++;
-			continue;
-		}
 		top->have_rank = has & KA_RANK;
-		return k->p < k->e && *k->p == '}' ? true : bad(k, "',' or '}' expected in an object");
+		return true;
 	}
+	return is(key, "world_size") ? integer(k, 0, &top->world, &has, KA_SEQ) : skip_value(k, 1);
+}
+
+static bool distributed(struct kp *k, struct kj_top *top)
+{
+	return *k->p == '{' ? members(k, distributed_member, top) : skip_value(k, 0);
 }
 
 static bool base_time(struct kp *k, struct kj_top *top)

@@ -96,25 +96,34 @@ static int add_folder(struct kinetoin *in, const char *dir, char ***owned, uint3
 
 /* --- counting the input, for --stats --- */
 
-static const char *const kinds[] = {
-	"cpu_op", "user_annotation", "python_function", "cuda_runtime", "cuda_driver", "kernel", "gpu_memcpy",
-	"gpu_memset", "cuda_sync (references)", "gpu_user_annotation", "Trace (spans)", "X of other categories",
-	"M (process, thread names)", "s, f (flows: as correlation)", "i (instants)", "C (counters)",
-	"other phases",
+/* The input's kinds as --stats names them; the first K_OTHER_X, complete events by their category. */
+#define CAT(cat, label) { cat, sizeof(cat) - 1, label }
+static const struct {
+	const char *cat;
+	size_t n;
+	const char *label;
+} kinds[] = {
+	CAT("cpu_op", "cpu_op"), CAT("user_annotation", "user_annotation"),
+	CAT("python_function", "python_function"), CAT("cuda_runtime", "cuda_runtime"),
+	CAT("cuda_driver", "cuda_driver"), CAT("kernel", "kernel"), CAT("gpu_memcpy", "gpu_memcpy"),
+	CAT("gpu_memset", "gpu_memset"), CAT("cuda_sync", "cuda_sync (references)"),
+	CAT("gpu_user_annotation", "gpu_user_annotation"), CAT("Trace", "Trace (spans)"),
+	CAT("", "X of other categories"), CAT("", "M (process, thread names)"),
+	CAT("", "s, f (flows: as correlation)"), CAT("", "i (instants)"), CAT("", "C (counters)"),
+	CAT("", "other phases"),
 };
+#undef CAT
 
 enum { K_OTHER_X = 11, K_META, K_FLOW, K_INSTANT, K_COUNTER, K_OTHER };
 
-void kineto_count(struct kinetoin *in, const struct kev *ev, enum kclass c, int how)
+void kineto_count(struct kinetoin *in, const struct kev *ev, int how)
 {
 	size_t k = K_OTHER;
 
-	(void)c;
 	switch (ev->ph) {
 	case 'X':
 		for (k = 0; k < K_OTHER_X; k++)
-			if (strlen(kinds[k]) >= ev->cat.n && !memcmp(kinds[k], ev->cat.p, ev->cat.n) &&
-			    (kinds[k][ev->cat.n] == '\0' || kinds[k][ev->cat.n] == ' ') && ev->cat.n)
+			if (kinds[k].n == ev->cat.n && !memcmp(kinds[k].cat, ev->cat.p, ev->cat.n))
 				break;
 		break;
 	case 'M': k = K_META; break;
@@ -291,7 +300,7 @@ static void report(struct kinetoin *in)
 	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
 		ls_front_odd(in->front, *(const uint64_t *)((const char *)in + odd[i].at), odd[i].what);
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
-		ls_front_input(in->front, kinds[k], in->counts[k][KS_READ], in->counts[k][KS_SKIPPED]);
+		ls_front_input(in->front, kinds[k].label, in->counts[k][KS_READ], in->counts[k][KS_SKIPPED]);
 }
 
 int kinetoin_read(const char *const *paths, int n, const struct ls_stage *stage, struct ls_front *front,

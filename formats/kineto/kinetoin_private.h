@@ -180,6 +180,6 @@ void kineto_nccl_release(struct kinetoin *in);
 void kineto_progress(struct kinetoin *in);
 
 /* kinetoin.c: count an event of the input for --stats. */
-void kineto_count(struct kinetoin *in, const struct kev *ev, enum kclass c, int how);
+void kineto_count(struct kinetoin *in, const struct kev *ev, int how);
 
 #endif

@@ -218,7 +218,7 @@ int kineto_look(void *ctx, const struct kev *ev)
 	uint32_t region, gpu;
 	int rc = 0;
 
-	kineto_count(in, ev, c, c == KC_SKIP ? KS_SKIPPED : KS_READ);
+	kineto_count(in, ev, c == KC_SKIP ? KS_SKIPPED : KS_READ);
 	kineto_progress(in);
 	if (c == KC_META)
 		return look_name(f, ev);
