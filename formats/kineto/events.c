@@ -41,11 +41,11 @@ static void corr(const struct kev *kv, struct ls_event *ev)
 static void refers(const struct kfile *f, const struct kref *r, struct ls_event *ev)
 {
 	if (r->gpu != UINT32_MAX) {
-		ev->ref_stream = f->gpus[r->gpu].id;
+		ev->ref_stream = f->gpus.v[r->gpu].id;
 		ev->fields |= LS_EF_REF_STREAM;
 	}
 	if (r->waited != UINT32_MAX) {
-		ev->wait_stream = f->gpus[r->waited].id;
+		ev->wait_stream = f->gpus.v[r->waited].id;
 		ev->fields |= LS_EF_WAIT_STREAM;
 	}
 	if (r->event >= 0) {
@@ -94,10 +94,10 @@ static uint32_t stream_of(struct kfile *f, const struct kev *kv, enum kclass c)
 	int rc = 0;
 
 	if (c == KC_HOST || c == KC_API)
-		return (ix = kineto_host(f, kv->pid, kv->tid, false, &rc)) == UINT32_MAX ? ix : f->hosts[ix].id;
-	ix = kineto_gpu(f, kv->has & KA_DEVICE ? kv->device : kv->pid, kv->has & KA_STREAM ? kv->stream : kv->tid,
+		return (ix = kineto_stream(&f->hosts, kv->pid, kv->tid, false, &rc)) == UINT32_MAX ? ix : f->hosts.v[ix].id;
+	ix = kineto_stream(&f->gpus, kv->has & KA_DEVICE ? kv->device : kv->pid, kv->has & KA_STREAM ? kv->stream : kv->tid,
 			false, &rc);
-	return ix == UINT32_MAX ? ix : f->gpus[ix].id;
+	return ix == UINT32_MAX ? ix : f->gpus.v[ix].id;
 }
 
 int kineto_events(void *ctx, const struct kev *kv)

@@ -147,13 +147,13 @@ static const char *name_of(const struct kfile *f, int64_t pid, int64_t tid)
 
 static int write_process(struct kinetoin *in, const struct kfile *f)
 {
-	const char *pname = f->nhosts ? name_of(f, f->hosts[0].pid, -1) : NULL, *base = strrchr(f->path, '/');
+	const char *pname = f->hosts.n ? name_of(f, f->hosts.v[0].a, -1) : NULL, *base = strrchr(f->path, '/');
 	char name[256];
 
 	if (f->top.have_rank)
 		snprintf(name, sizeof(name), "Rank %lld", (long long)f->top.rank);
 	else if (pname)
-		snprintf(name, sizeof(name), "%s (pid %lld)", pname, (long long)f->hosts[0].pid);
+		snprintf(name, sizeof(name), "%s (pid %lld)", pname, (long long)f->hosts.v[0].a);
 	else
 		snprintf(name, sizeof(name), "%s", base ? base + 1 : f->path);
 	return fmt_write_process(in->w, f->process, name, f->top.have_rank ? f->top.rank : -1);
@@ -164,25 +164,25 @@ static int write_streams(struct kinetoin *in, struct kfile *f)
 	char name[256];
 	int rc = 0;
 
-	for (uint32_t i = 0; i < f->nhosts && rc == 0; i++) {
-		struct khost *h = &f->hosts[i];
-		const char *given = name_of(f, h->pid, h->tid);
+	for (uint32_t i = 0; i < f->hosts.n && rc == 0; i++) {	/* (pid, tid) */
+		struct kstream *h = &f->hosts.v[i];
+		const char *given = name_of(f, h->a, h->b);
 
 		h->id = in->nstreams++;
 		if (given)
 			snprintf(name, sizeof(name), "%s", given);
 		else
-			snprintf(name, sizeof(name), "thread %lld", (long long)h->tid);
+			snprintf(name, sizeof(name), "thread %lld", (long long)h->b);
 		rc = fmt_write_stream(in->front, in->w,
-				      &(struct fmt_stream){ h->id, f->process, name, false, false, -1, h->tid });
+				      &(struct fmt_stream){ h->id, f->process, name, false, false, -1, h->b });
 	}
-	for (uint32_t i = 0; i < f->ngpus && rc == 0; i++) {
-		struct kgpu *g = &f->gpus[i];
+	for (uint32_t i = 0; i < f->gpus.n && rc == 0; i++) {	/* (device, stream) */
+		struct kstream *g = &f->gpus.v[i];
 
 		g->id = in->nstreams++;
-		snprintf(name, sizeof(name), "CUDA[%lld:%lld]", (long long)g->device, (long long)g->stream);
+		snprintf(name, sizeof(name), "CUDA[%lld:%lld]", (long long)g->a, (long long)g->b);
 		rc = fmt_write_stream(in->front, in->w,
-				      &(struct fmt_stream){ g->id, f->process, name, true, false, g->device, g->stream });
+				      &(struct fmt_stream){ g->id, f->process, name, true, false, g->a, g->b });
 	}
 	return rc;
 }

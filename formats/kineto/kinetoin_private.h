@@ -21,16 +21,17 @@ enum kclass {
 	KC_SKIP,	/* kept out: flows, instants, counters, GPU-side annotations, spans */
 };
 
-/* A host thread of a file: (pid, tid), its name where the file gives one. */
-struct khost {
-	int64_t pid, tid;
+/* A stream of a file by its pair of ids: a host thread's (pid, tid), a GPU stream's (device, stream). */
+struct kstream {
+	int64_t a, b;
 	uint32_t id;		/* stream id */
 };
 
-/* A GPU stream of a file. */
-struct kgpu {
-	int64_t device, stream;
-	uint32_t id;		/* stream id */
+/* A file's streams of one kind, found by their pair (kineto_stream). */
+struct kstreams {
+	struct kstream *v;
+	uint32_t n, cap;
+	struct ls_idmap ix;	/* hash of the pair -> index */
 };
 
 /*
@@ -81,12 +82,8 @@ struct kfile {
 	const char *path;
 	struct kj_top top;
 	uint32_t process;
-	struct khost *hosts;
-	uint32_t nhosts, hosts_cap;
-	struct ls_idmap host_ix;	/* hash of (pid, tid) -> host */
-	struct kgpu *gpus;
-	uint32_t ngpus, gpus_cap;
-	struct ls_idmap gpu_ix;		/* (device, stream) -> gpu */
+	struct kstreams hosts;		/* by (pid, tid) */
+	struct kstreams gpus;		/* by (device, stream) */
 	uint64_t calls;			/* the calls read in the pass */
 	struct kname *names;
 	uint32_t nnames, names_cap;
@@ -139,9 +136,8 @@ enum kclass kineto_class(const struct kev *ev);
 int kineto_look(void *ctx, const struct kev *ev);
 void kineto_file_release(struct kfile *f);
 
-/* look.c: the host thread, GPU stream (made where new in the first pass). UINT32_MAX where not found. */
-uint32_t kineto_host(struct kfile *f, int64_t pid, int64_t tid, bool make, int *rc);
-uint32_t kineto_gpu(struct kfile *f, int64_t device, int64_t stream, bool make, int *rc);
+/* look.c: the index in t of the stream of pair (a, b), made where new if make; UINT32_MAX where not found. */
+uint32_t kineto_stream(struct kstreams *t, int64_t a, int64_t b, bool make, int *rc);
 
 /* look.c: an event's region (role and paradigm by its class and name), made where new. */
 int kineto_region(struct kinetoin *in, const struct kev *ev, enum kclass c, uint32_t *id);

@@ -53,52 +53,31 @@ static uint64_t pair_key(int64_t a, int64_t b)
 	return ((uint64_t)a * UINT64_C(0x9e3779b97f4a7c15)) ^ (uint64_t)b;
 }
 
-uint32_t kineto_host(struct kfile *f, int64_t pid, int64_t tid, bool make, int *rc)
+uint32_t kineto_stream(struct kstreams *t, int64_t a, int64_t b, bool make, int *rc)
 {
-	uint64_t key = pair_key(pid, tid);
+	uint64_t key = pair_key(a, b);
 	uint32_t i;
 
-	if (ls_idmap_get(&f->host_ix, key, &i)) {
-		if (f->hosts[i].pid == pid && f->hosts[i].tid == tid)
+	if (ls_idmap_get(&t->ix, key, &i)) {
+		if (t->v[i].a == a && t->v[i].b == b)
 			return i;
-		for (i = 0; i < f->nhosts; i++)	/* two threads of one key */
-			if (f->hosts[i].pid == pid && f->hosts[i].tid == tid)
+		for (i = 0; i < t->n; i++)	/* two pairs of one key */
+			if (t->v[i].a == a && t->v[i].b == b)
 				return i;
 	}
 	if (!make)
 		return UINT32_MAX;
-	if ((*rc = ls_vec_room(&f->hosts, &f->hosts_cap, f->nhosts, sizeof(*f->hosts))) < 0 ||
-	    (!ls_idmap_get(&f->host_ix, key, &i) && (*rc = ls_idmap_put(&f->host_ix, key, f->nhosts)) < 0))
+	if ((*rc = ls_vec_room(&t->v, &t->cap, t->n, sizeof(*t->v))) < 0 ||
+	    (!ls_idmap_get(&t->ix, key, &i) && (*rc = ls_idmap_put(&t->ix, key, t->n)) < 0))
 		return UINT32_MAX;
-	f->hosts[f->nhosts] = (struct khost){ pid, tid, 0 };
-	return f->nhosts++;
-}
-
-uint32_t kineto_gpu(struct kfile *f, int64_t device, int64_t stream, bool make, int *rc)
-{
-	uint64_t key = pair_key(device, stream);
-	uint32_t i;
-
-	if (ls_idmap_get(&f->gpu_ix, key, &i)) {
-		if (f->gpus[i].device == device && f->gpus[i].stream == stream)
-			return i;
-		for (i = 0; i < f->ngpus; i++)
-			if (f->gpus[i].device == device && f->gpus[i].stream == stream)
-				return i;
-	}
-	if (!make)
-		return UINT32_MAX;
-	if ((*rc = ls_vec_room(&f->gpus, &f->gpus_cap, f->ngpus, sizeof(*f->gpus))) < 0 ||
-	    (!ls_idmap_get(&f->gpu_ix, key, &i) && (*rc = ls_idmap_put(&f->gpu_ix, key, f->ngpus)) < 0))
-		return UINT32_MAX;
-	f->gpus[f->ngpus] = (struct kgpu){ device, stream, 0 };
-	return f->ngpus++;
+	t->v[t->n] = (struct kstream){ a, b, 0 };
+	return t->n++;
 }
 
 /* A GPU activity's device and stream: its args', else its pid and tid (Kineto's own layout). */
 static uint32_t gpu_of(struct kfile *f, const struct kev *ev, int *rc)
 {
-	return kineto_gpu(f, ev->has & KA_DEVICE ? ev->device : ev->pid, ev->has & KA_STREAM ? ev->stream : ev->tid,
+	return kineto_stream(&f->gpus, ev->has & KA_DEVICE ? ev->device : ev->pid, ev->has & KA_STREAM ? ev->stream : ev->tid,
 			  true, rc);
 }
 
@@ -175,9 +154,9 @@ static int look_sync(struct kinetoin *in, struct kfile *f, const struct kev *ev)
 	if (!(ev->has & KA_CORR))
 		return 0;
 	if (named_stream(ev->has, KA_STREAM, ev->stream))
-		stream = kineto_gpu(f, device, ev->stream, true, &rc);
+		stream = kineto_stream(&f->gpus, device, ev->stream, true, &rc);
 	if (rc == 0 && named_stream(ev->has, KA_WAIT_STREAM, ev->wait_stream))
-		waited = kineto_gpu(f, device, ev->wait_stream, true, &rc);
+		waited = kineto_stream(&f->gpus, device, ev->wait_stream, true, &rc);
 	if (rc < 0)
 		return rc;
 	if (is(kind, "Stream Sync"))
@@ -239,7 +218,7 @@ int kineto_look(void *ctx, const struct kev *ev)
 	if ((rc = kineto_region(in, ev, c, &region)) < 0)
 		return rc;
 	if (c == KC_HOST || c == KC_API) {
-		kineto_host(f, ev->pid, ev->tid, true, &rc);
+		kineto_stream(&f->hosts, ev->pid, ev->tid, true, &rc);
 		if (rc == 0 && c == KC_API)
 			rc = kineto_call(in, ev->has & KA_CORR ? ev->corr : -1, region);
 		return rc;
@@ -256,9 +235,9 @@ void kineto_file_release(struct kfile *f)
 	for (uint32_t i = 0; i < f->nnames; i++)
 		free(f->names[i].name);
 	free(f->names);
-	free(f->hosts);
-	free(f->gpus);
+	free(f->hosts.v);
+	free(f->gpus.v);
 	free(f->seqs);
-	ls_idmap_release(&f->host_ix);
-	ls_idmap_release(&f->gpu_ix);
+	ls_idmap_release(&f->hosts.ix);
+	ls_idmap_release(&f->gpus.ix);
 }
