@@ -29,7 +29,7 @@ LIBS = $(shell pkg-config --libs msgpack) -lm
 OTF2_LIBS = $(shell pkg-config --libs otf2)
 
 LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/defs.o libstream/event.o \
-	libstream/front.o libstream/header.o libstream/idmap.o libstream/idset.o libstream/json.o libstream/mp.o libstream/pipe.o \
+	libstream/front.o libstream/header.o libstream/idmap.o libstream/idset.o libstream/json.o libstream/mp.o libstream/packed.o libstream/pipe.o \
 	libstream/range.o libstream/reader.o libstream/record.o libstream/roles.o \
 	libstream/schema.o libstream/tmpfile.o libstream/utf8.o libstream/writer.o libstream/xsort.o
 OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o formats/otf2/vocab.o \
@@ -47,8 +47,8 @@ ANALYSIS_OBJS = analysis/blame.o analysis/clock.o analysis/critpath.o analysis/d
 	analysis/mpi/coll.o analysis/mpi/icoll.o analysis/mpi/p2p.o analysis/omp/deps.o analysis/omp/waits.o analysis/pieces.o \
 	analysis/project.o analysis/rank.o analysis/retime.o analysis/stack.o analysis/trace.o analysis/waitrec.o analysis/waits.o
 TOOL_OBJS = cmd/tool.o
-STAGE_OBJS = cmd/stage.o cmd/maxmem.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
-PROGRAMS = bin/tr-cat bin/tr-read bin/tr-deps bin/tr-clock bin/tr-waits bin/tr-critpath bin/tr-rank bin/tr-otf2 \
+STAGE_OBJS = cmd/stage.o cmd/stages/deps.o cmd/stages/waits.o cmd/stages/critpath.o cmd/maxmem.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
+PROGRAMS = bin/tr-analyze bin/tr-cat bin/tr-read bin/tr-deps bin/tr-clock bin/tr-waits bin/tr-critpath bin/tr-rank bin/tr-otf2 \
 	bin/tr-project bin/tr-record
 # the collector tr-record preloads (record/): beside bin/, in lib/tr/
 LIBTRDIR = $(PREFIX)/lib/tr
@@ -142,12 +142,19 @@ analysis/libanalysis.a: $(ANALYSIS_OBJS)
 	rm -f $@
 	$(AR) rcsT $@ $^
 
-bin/tr-read: cmd/tr-read.o cmd/progress.o formats/readers.o $(TOOL_OBJS) formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
+bin/tr-read: cmd/tr-read.o cmd/progress.o cmd/selection.o formats/readers.o $(TOOL_OBJS) formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
 		formats/kineto/libkinetoin.a formats/nsys/libnsysin.a libstream/libstream.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS) -lz -lsqlite3
 
-bin/tr-rank: cmd/rank-diff.o
+bin/tr-rank: cmd/rank-diff.o cmd/rank-table.o
+
+# the stages of the filters in one process, on threads (cmd/chain.c)
+bin/tr-analyze: cmd/tr-analyze.o cmd/chain.o cmd/stream-file.o cmd/staging.o cmd/progress.o cmd/selection.o \
+		cmd/rank-table.o formats/readers.o formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
+		formats/kineto/libkinetoin.a formats/nsys/libnsysin.a $(STAGE_OBJS)
+	@mkdir -p bin
+	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS) -lz -lsqlite3 -lpthread
 
 bin/tr-otf2: cmd/tr-otf2.o cmd/archive.o cmd/staging.o cmd/progress.o $(TOOL_OBJS) formats/otf2/libotf2out.a \
 		libstream/libstream.a

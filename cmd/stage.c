@@ -7,6 +7,7 @@
 #include "../libstream/error.h"
 #include "maxmem.h"
 #include "stage.h"
+#include "stages/stages.h"
 #include "tool.h"
 
 /* The kinds st replaces, as a set. */
@@ -193,4 +194,11 @@ int stage_run(const struct stage *st, struct stage_io *io)
 	if (!header && (rc = ls_write_header(w, st->producer, NULL, tool_stage())) < 0)
 		return tool_write_error(r, w, rc);
 	return 0;
+}
+
+int stage_run_def(const struct stage_def *def, void *ctx, const char *producer, struct stage_io *io)
+{
+	return stage_run(&(struct stage){ .producer = producer, .needs = def->needs,
+					  .replaces = def->replaces, .reads = def->reads(),
+					  .take = def->take, .held = def->held, .ctx = ctx }, io);
 }

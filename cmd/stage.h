@@ -75,6 +75,11 @@ int stage_open_with(int argc, char **argv, const struct stage_args *a, void (*us
  */
 int stage_run(const struct stage *st, struct stage_io *io);
 
+struct stage_def;
+
+/* stage_run of a stage of stages/stages.h (ctx: what def->open made). */
+int stage_run_def(const struct stage_def *def, void *ctx, const char *producer, struct stage_io *io);
+
 /*
  * Release the input; end the output with the trailer if status is 0 (so
  * that a stream cut by a failure is seen to be cut), flush and close it:

@@ -5,11 +5,11 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "../analysis/critpath.h"
 #include "../libstream/error.h"
 #include "stage.h"
+#include "stages/stages.h"
 #include "tool.h"
 
 static void usage(FILE *to)
@@ -20,27 +20,6 @@ static void usage(FILE *to)
 			  "  -j N                     threads for the path's pieces (1 to 64)\n"
 			  "  --summary                the path per process and stream, on stderr\n"
 			  "  -v, --verbose            with --summary, the bytes a kept event takes\n", true);
-}
-
-static int take(void *ctx, const struct ls_record *rec, const char **why)
-{
-	return an_crit_take(ctx, rec, why);
-}
-
-static void report(const char *input, const struct an_crit_stats *st)
-{
-	const struct tool_count odd[] = {
-		{ st->lost, "dependencies came for events whose part of the path was already decided; the path may differ there" },
-		{ st->cycles, "dependency cycles (edges against the order of events) cut" },
-	};
-
-	tool_report_counts(input, odd, sizeof(odd) / sizeof(odd[0]));
-	if (st->unreached)
-		tool_error("%s: the run's end does not depend on the path written "
-			   "before it (streams that never synchronize)", input);
-	if (st->skew)
-		tool_error("%s: %" PRIu64 " steps of the path go back in time (clock "
-			   "skew): they take 0 ns", input, st->skew);
 }
 
 static double share(uint64_t part, uint64_t whole)
@@ -90,18 +69,9 @@ static void summary(const char *input, const struct an_crit *c, bool verbose)
 		"charged to the target's stream after it ended\n", st.overrun);
 }
 
-static void held(const void *ctx, char *what, size_t n)
-{
-	const struct an_crit *c = ctx;
-
-	snprintf(what, n, "%" PRIu32 " events kept for the critical path (streams that never "
-		 "synchronize with the rest, or a message never received?)", an_crit_held(c));
-}
-
 int main(int argc, char **argv)
 {
-	static const char *const needs[] = { "tr-deps", "tr-waits", NULL };
-	static const enum ls_kind replaces[] = { LS_K_CRIT, 0 };
+	const struct stage_def *def = &stage_critpath;
 	struct stage_io io;
 	struct an_crit *c;
 	bool want_summary = false, verbose = false;
@@ -112,23 +82,16 @@ int main(int argc, char **argv)
 	if ((status = stage_open_with(argc, argv, &(struct stage_args){ "summary", &want_summary,
 		     &jobs, &verbose, NULL, NULL, NULL }, usage, &io)))
 		return status;
-	if (!(c = an_crit_new(&io.w, jobs)))
+	if (!(c = def->open(&io.w, jobs)))
 		return stage_close(&io, tool_write_error(&io.r, &io.w, LS_ERR_NOMEM));
-	/* for checking that collecting does not change the path: tr-critpath(1) */
-	if (getenv("TR_CRITPATH_KEEP_ALL"))
-		an_crit_keep_all(c);
-	status = stage_run(&(struct stage){ .producer = "tr-critpath " TR_VERSION, .needs = needs,
-					    .replaces = replaces, .reads = an_crit_reads(),
-					    .take = take, .held = held, .ctx = c }, &io);
-	if (!status && (rc = an_crit_finish(c)) < 0)
+	status = stage_run_def(def, c, "tr-critpath " TR_VERSION, &io);
+	if (!status && (rc = def->finish(c)) < 0)
 		status = tool_write_error(&io.r, &io.w, rc);
 	if (!status) {
-		struct an_crit_stats st = an_crit_stats(c);
-
-		report(io.r.name, &st);
+		def->report(io.r.name, c);
 		if (want_summary)
 			summary(io.r.name, c, verbose);
 	}
-	an_crit_free(c);
+	def->close(c);
 	return stage_close(&io, status);
 }

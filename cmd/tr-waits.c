@@ -8,6 +8,7 @@
 #include "../analysis/waits.h"
 #include "../libstream/error.h"
 #include "stage.h"
+#include "stages/stages.h"
 #include "tool.h"
 
 static void usage(FILE *to)
@@ -16,25 +17,6 @@ static void usage(FILE *to)
 	if (to == stdout)
 		tool_help(to,
 			  "  --summary                waiting time per pattern, on stderr\n", true);
-}
-
-static int take(void *ctx, const struct ls_record *rec, const char **why)
-{
-	return an_waits_take(ctx, rec, why);
-}
-
-static void report(const char *input, const struct an_waits_stats *st)
-{
-	const struct tool_count odd[] = {
-		{ st->clock, "messages received before they were sent (clock skew): no wait state for them" },
-		{ st->clamped, "wait states cut to their activity's duration (clock skew)" },
-		{ st->stray_edges, "edges or instance members naming no MPI send, receive or collective" },
-		{ st->undecided, "MPI activities still waiting for an edge at the end (unmatched messages, incomplete collectives)" },
-		{ st->stray_other, "GPU or OpenMP edges naming activities tr-waits does not follow (or no longer keeps)" },
-		{ st->outside, "message events in no MPI call: no wait state for them" },
-	};
-
-	tool_report_counts(input, odd, sizeof(odd) / sizeof(odd[0]));
 }
 
 /* The per-pattern table on stderr, in seconds. */
@@ -54,20 +36,9 @@ static void summary_table(const char *input, const struct an_waits *a)
 	}
 }
 
-static void held(const void *ctx, char *what, size_t n)
-{
-	struct an_waits_stats st = an_waits_stats(ctx);
-
-	snprintf(what, n, "room for %" PRIu32 " activities and %" PRIu32 " message ends whose "
-		 "wait states are not decided (messages never received?)", st.acts, st.msgs);
-}
-
 int main(int argc, char **argv)
 {
-	static const char *const needs[] = { "tr-deps", NULL };
-	static const enum ls_kind replaces[] = {
-		LS_K_WAIT, LS_K_IDLE, LS_K_BLAME, LS_K_WAIT_SUMMARY, 0
-	};
+	const struct stage_def *def = &stage_waits;
 	struct stage_io io;
 	struct an_waits *a;
 	bool summary = false;
@@ -76,21 +47,17 @@ int main(int argc, char **argv)
 	tool_init("tr-waits", argc, argv);
 	if ((status = stage_open(argc, argv, "summary", &summary, NULL, usage, &io)))
 		return status;
-	if (!(a = an_waits_new(&io.w)))
+	if (!(a = def->open(&io.w, 1)))
 		return stage_close(&io, tool_write_error(&io.r, &io.w, LS_ERR_NOMEM));
-	status = stage_run(&(struct stage){ .producer = "tr-waits " TR_VERSION, .needs = needs,
-					    .replaces = replaces, .reads = an_waits_reads(),
-					    .take = take, .held = held, .ctx = a }, &io);
-	if (!status && ((rc = an_waits_finish(a)) < 0 ||
+	status = stage_run_def(def, a, "tr-waits " TR_VERSION, &io);
+	if (!status && ((rc = def->finish(a)) < 0 ||
 			(summary && (rc = an_waits_summary(a)) < 0)))
 		status = tool_write_error(&io.r, &io.w, rc);
 	if (!status) {
-		struct an_waits_stats st = an_waits_stats(a);
-
-		report(io.r.name, &st);
+		def->report(io.r.name, a);
 		if (summary)
 			summary_table(io.r.name, a);
 	}
-	an_waits_free(a);
+	def->close(a);
 	return stage_close(&io, status);
 }

@@ -22,10 +22,46 @@ void ls_writer_init(struct ls_writer *w, int fd, enum ls_format format)
 	ls_pipe_widen(fd);
 }
 
+void ls_writer_init_sink(struct ls_writer *w, int (*sink)(void *ctx, struct ls_buf *out), void *ctx)
+{
+	memset(w, 0, sizeof(*w));
+	w->fd = -1;
+	w->format = LS_FMT_MSGPACK;
+	w->build = &w->out;
+	w->sink = sink;
+	w->sink_ctx = ctx;
+}
+
+void ls_writer_init_memory(struct ls_writer *w)
+{
+	ls_writer_init_sink(w, NULL, NULL);
+}
+
+/* Hand the buffer to the sink: 0, or its error (kept, as a file's is). */
+static int to_sink(struct ls_writer *w)
+{
+	int rc;
+
+	if (w->err)
+		return LS_ERR_IO;
+	if (!w->out.len)
+		return 0;
+	if ((rc = w->sink(w->sink_ctx, &w->out)) < 0) {
+		w->err = EPIPE;
+		return rc;
+	}
+	w->flushes++;
+	return 0;
+}
+
 int ls_writer_flush(struct ls_writer *w)
 {
 	size_t done = 0;
 
+	if (w->sink)
+		return to_sink(w);
+	if (w->fd < 0)
+		return 0;	/* memory only */
 	if (w->err)
 		return LS_ERR_IO;
 	while (done < w->out.len) {
@@ -46,7 +82,7 @@ int ls_writer_flush(struct ls_writer *w)
 
 static int maybe_flush(struct ls_writer *w)
 {
-	return w->out.len >= FLUSH_AT ? ls_writer_flush(w) : 0;
+	return w->out.len >= FLUSH_AT && (w->fd >= 0 || w->sink) ? ls_writer_flush(w) : 0;
 }
 
 int ls_write_raw(struct ls_writer *w, const uint8_t *p, size_t n)

@@ -22,7 +22,10 @@ struct ls_writer {
 	size_t start;		/* where in *build it starts */
 	bool oom;		/* building it ran out of memory */
 	int err;		/* errno of the first failed write, else 0 */
-	uint64_t flushes;	/* times out was written to fd */
+	uint64_t flushes;	/* times out was written to fd (or handed to sink) */
+	/* where not NULL: takes out's bytes instead of fd (ls_writer_init_sink) */
+	int (*sink)(void *ctx, struct ls_buf *out);
+	void *sink_ctx;
 };
 
 /* Where the output stands: a mark to take back what follows it. */
@@ -50,6 +53,20 @@ static inline bool ls_writer_unwrite(struct ls_writer *w, struct ls_writer_mark 
 
 /* Write to fd in format (LS_FMT_MSGPACK or LS_FMT_JSON). Allocates nothing. */
 void ls_writer_init(struct ls_writer *w, int fd, enum ls_format format);
+
+/*
+ * Write msgpack to sink instead of a file: where a file would be written
+ * (every 256 KiB of whole records, and at ls_writer_flush), sink is given
+ * the buffer; it takes the bytes (leaving out empty, swapped for another
+ * buffer or not) and returns 0, or a negative error the writes return.
+ */
+void ls_writer_init_sink(struct ls_writer *w, int (*sink)(void *ctx, struct ls_buf *out), void *ctx);
+
+/*
+ * Write msgpack into memory only: out grows until its owner takes the
+ * bytes (out.len whole records); ls_writer_flush does nothing.
+ */
+void ls_writer_init_memory(struct ls_writer *w);
 
 /*
  * Write one complete record given as msgpack bytes (unchanged, or converted

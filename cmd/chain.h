@@ -1,0 +1,67 @@
+/*
+ * tr-analyze's stages in one process: a reader writes the stream into the
+ * chain; each stage (stages/stages.h) runs on a thread of its own, and
+ * the last one's records go to a taker (the rating, the stream file).
+ *
+ * Records are handed from stage to stage in batches (256 KiB of the
+ * reader's stream), in memory: a record a stage passes on is handed on
+ * as the bytes and the field index it came with (libstream/packed.h), so
+ * that each record is parsed once, by the stage after the one that made
+ * it. A bounded number of batches is in flight, so memory stays bounded.
+ */
+#ifndef CHAIN_H
+#define CHAIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../libstream/header.h"
+#include "../libstream/record.h"
+#include "../libstream/writer.h"
+#include "stages/stages.h"
+
+/* The most stages a chain has. */
+#define CHAIN_STAGES 6
+
+struct chain;
+
+struct chain_link {
+	const struct stage_def *def;
+	struct ls_stage self;	/* as the stream's header lists it: the filter's name and arguments */
+};
+
+/*
+ * What takes the last stage's records, in order (the header first, not
+ * the trailer): 0, or a negative error (LS_ERR_SYNTAX with *why set).
+ */
+typedef int (*chain_take)(void *ctx, const struct ls_record *rec, const char **why);
+
+/*
+ * A chain of links[0..n) (at most CHAIN_STAGES), the last one's records
+ * to take(ctx). input names the trace in messages; jobs: the threads a
+ * stage may use for its own work. Its threads start here. Returns NULL
+ * after a message.
+ */
+struct chain *chain_new(const struct chain_link *links, int n, const char *input, unsigned jobs,
+			chain_take take, void *ctx);
+
+/* Where the reader writes the stream (msgpack, the header first). */
+struct ls_writer *chain_input(struct chain *c);
+
+/*
+ * The reader is done (ok: it wrote the whole stream): hand on the rest,
+ * let every stage finish and wait for them. Returns 0, or 1 where a stage
+ * or the taker failed (said, with the stage and position).
+ */
+int chain_end(struct chain *c, bool ok);
+
+/* Has a stage or the taker failed (the reader's writes fail from then on)? */
+bool chain_failed(const struct chain *c);
+
+/* Stage i's own state, for its report (def->report) and summaries. */
+void *chain_stage(const struct chain *c, int i);
+
+/* Stop what still runs and free it all. */
+void chain_free(struct chain *c);
+
+#endif

@@ -1,0 +1,288 @@
+/* The rating as a text table, CSV or NDJSON. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rank-table.h"
+#include "tool.h"
+
+/* Region r's blame of pattern p, or (under) its idle blame while waiting in p. */
+static uint64_t by(const struct an_rank_region *r, bool under, int p)
+{
+	return under ? r->idle_by[p] : r->by[p];
+}
+
+/* The patterns with blame (under: with idle blame on their waits), for -e columns. */
+static uint32_t blamed_patterns(const struct an_rank *k, bool under, enum ls_pattern *out)
+{
+	uint32_t n = 0;
+
+	for (int p = 0; p < LS_P__COUNT; p++) {
+		uint64_t sum = 0;
+
+		for (uint32_t i = 0; i < an_rank_defs(k)->nregions; i++)
+			sum |= by(an_rank_region(k, i), under, p);
+		if (sum)
+			out[n++] = (enum ls_pattern)p;
+	}
+	return n;
+}
+
+/* The -e columns: np blame patterns, then ni idle-under-wait patterns. */
+struct columns {
+	enum ls_pattern pat[LS_P__COUNT], under[LS_P__COUNT];
+	uint32_t np, ni;
+};
+
+static void columns(const struct an_rank *k, const struct rank_opts *o, struct columns *c)
+{
+	c->np = o->by_pattern ? blamed_patterns(k, false, c->pat) : 0;
+	c->ni = o->by_pattern ? blamed_patterns(k, true, c->under) : 0;
+}
+
+/* Column j's heading in the text table: the pattern, or idle@ the wait's. */
+static const char *column_name(const struct columns *c, uint32_t j, char *buf, size_t n)
+{
+	if (j < c->np)
+		snprintf(buf, n, "%s", ls_pattern_name(c->pat[j]));
+	else
+		snprintf(buf, n, "idle@%s", ls_pattern_name(c->under[j - c->np]));
+	return buf;
+}
+
+/* The pattern summary's rows: the wait states, then the idle periods apart. */
+static void pattern_table(const struct an_rank *k)
+{
+	printf("\n%-24s %8s %16s %16s %16s\n", "pattern", "count", "time [s]",
+	       "min/proc [s]", "max/proc [s]");
+	for (int idle = 0; idle < 2; idle++) {
+		bool any = false;
+
+		for (int p = 0; p < LS_P__COUNT; p++) {
+			uint64_t min, max;
+
+			if (!an_rank_totals(k)->wait_count[p] || ls_pattern_idle(p) != idle)
+				continue;
+			if (idle && !any)
+				printf("\n%-24s %8s %16s %16s %16s\n", "idle (not waiting)", "count",
+				       "time [s]", "min/proc [s]", "max/proc [s]");
+			any = true;
+			an_rank_wait_range(k, p, &min, &max);
+			printf("%-24s %8" PRIu64 " %16.9f %16.9f %16.9f\n", ls_pattern_name(p),
+			       an_rank_totals(k)->wait_count[p], tool_secs(an_rank_totals(k)->wait_ns[p]), tool_secs(min),
+			       tool_secs(max));
+		}
+	}
+}
+
+static uint64_t runtime(const struct an_rank *k)
+{
+	return an_rank_totals(k)->events ? (uint64_t)(an_rank_totals(k)->end - an_rank_totals(k)->first) : 0;
+}
+
+/* A UTF-8 continuation byte: inside a character. */
+static bool inside(const char *s, size_t i)
+{
+	return ((unsigned char)s[i] & 0xC0) == 0x80;
+}
+
+/*
+ * A region's name in the table's column of NAME_COLUMN characters: a
+ * longer one (a C++ name) shown by its start and its end (where line
+ * numbers and parameters are), "..." between them, so that the columns
+ * after it stay in place (the whole name: --csv, --json).
+ */
+#define NAME_COLUMN 40
+
+static void name_column(const char *name)
+{
+	size_t n = strlen(name), len = 0, h = 0, t = n;
+
+	for (size_t i = 0; i < n; i++)
+		len += !inside(name, i);
+	if (len <= NAME_COLUMN) {
+		printf("%s%*s", name, (int)(NAME_COLUMN - len), "");
+		return;
+	}
+	for (int c = 0; c < (NAME_COLUMN - 3) / 2; c++)	/* the first characters */
+		for (h++; h < n && inside(name, h); h++)
+			;
+	for (int c = 0; c < NAME_COLUMN - 3 - (NAME_COLUMN - 3) / 2; c++)	/* the last */
+		for (t--; t > 0 && inside(name, t); t--)
+			;
+	printf("%.*s...%s", (int)h, name, name + t);
+}
+
+static void text(const char *input, const struct an_rank *k, const struct an_rating *v,
+		 uint32_t n, const struct rank_opts *o)
+{
+	struct columns c;
+	char head[2 * LS_P__COUNT][48];
+
+	columns(k, o, &c);
+	printf("%s: run %.9f s, critical path %.9f s, waiting %.9f s, blame %.9f s, "
+	       "GPU idle %.9f s%s\n", input, tool_secs(runtime(k)), tool_secs(an_rank_totals(k)->cp),
+	       tool_secs(an_rank_totals(k)->waiting), tool_secs(an_rank_totals(k)->blame), tool_secs(an_rank_totals(k)->idle_time),
+	       o->idle ? " (rated as blame)" : "");
+	printf("%4s  %-*s %10s %14s %14s %7s %14s %7s %14s %7s", "rank", NAME_COLUMN, "region", "calls",
+	       "excl [s]", "cp [s]", "cp %", "blame [s]", "blame %", "idle [s]", "rating");
+	for (uint32_t j = 0; j < c.np + c.ni; j++)
+		printf(" %14s", column_name(&c, j, head[j], sizeof(head[j])));
+	putchar('\n');
+	for (uint32_t i = 0; i < n; i++) {
+		const struct an_rank_region *r = an_rank_region(k, v[i].region);
+
+		printf("%4u  ", i + 1);
+		name_column(r->name);
+		printf(" %10" PRIu64 " %14.9f %14.9f %6.2f%% %14.9f %6.2f%% %14.9f %7.4f",
+		       r->calls, tool_secs(r->excl), tool_secs(r->cp),
+		       100 * v[i].cp_share, tool_secs(r->blame), 100 * v[i].blame_share,
+		       tool_secs(r->idle), v[i].rating);
+		for (uint32_t j = 0; j < c.np + c.ni; j++)
+			printf(" %*.9f", (int)(strlen(head[j]) > 14 ? strlen(head[j]) : 14),
+			       tool_secs(j < c.np ? r->by[c.pat[j]] : r->idle_by[c.under[j - c.np]]));
+		putchar('\n');
+	}
+	pattern_table(k);
+}
+
+static void csv(const struct an_rank *k, const struct an_rating *v, uint32_t n,
+		const struct rank_opts *o)
+{
+	struct columns c;
+
+	columns(k, o, &c);
+	printf("kind,name,region,calls,excl_ns,cp_ns,cp_share,blame_ns,blame_share,idle_ns,"
+	       "idle_share,rating");
+	for (uint32_t j = 0; j < c.np; j++)
+		printf(",blame_%s_ns", ls_pattern_name(c.pat[j]));
+	for (uint32_t j = 0; j < c.ni; j++)
+		printf(",idle_under_%s_ns", ls_pattern_name(c.under[j]));
+	printf(",pattern,count,ns,min_ns,max_ns\n");
+	printf("run,,,,%" PRIu64 ",%" PRIu64 ",,%" PRIu64 ",,%" PRIu64 ",,", runtime(k), an_rank_totals(k)->cp,
+	       an_rank_totals(k)->blame, an_rank_totals(k)->idle);
+	for (uint32_t j = 0; j < c.np + c.ni; j++)
+		putchar(',');
+	printf(",,,%" PRIu64 ",,\n", an_rank_totals(k)->waiting);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct an_rank_region *r = an_rank_region(k, v[i].region);
+
+		printf("rating,");
+		tool_csv_str(r->name);
+		printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6f,%" PRIu64
+		       ",%.6f,%" PRIu64 ",%.6f,%.6f", an_rank_defs(k)->region_ids[v[i].region], r->calls,
+		       r->excl, r->cp, v[i].cp_share, r->blame, v[i].blame_share, r->idle,
+		       v[i].idle_share, v[i].rating);
+		for (uint32_t j = 0; j < c.np; j++)
+			printf(",%" PRIu64, r->by[c.pat[j]]);
+		for (uint32_t j = 0; j < c.ni; j++)
+			printf(",%" PRIu64, r->idle_by[c.under[j]]);
+		printf(",,,,,\n");
+	}
+	for (int p = 0; p < LS_P__COUNT; p++) {
+		uint64_t min, max;
+
+		if (!an_rank_totals(k)->wait_count[p])
+			continue;
+		an_rank_wait_range(k, p, &min, &max);
+		printf("wait_summary,,,,,,,,,,,");
+		for (uint32_t j = 0; j < c.np + c.ni; j++)
+			putchar(',');
+		printf(",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+		       ls_pattern_name(p), an_rank_totals(k)->wait_count[p], an_rank_totals(k)->wait_ns[p], min, max);
+	}
+}
+
+/* Region r's blame per pattern (under: idle blame per wait under it) as map f. */
+static void put_by(struct ls_writer *w, enum ls_field f, const struct an_rank_region *r,
+		   bool under)
+{
+	uint32_t n = 0;
+
+	for (int p = 0; p < LS_P__COUNT; p++)
+		n += by(r, under, p) != 0;
+	ls_put_map(w, f, n);
+	for (int p = 0; p < LS_P__COUNT; p++)
+		if (by(r, under, p))
+			ls_put_entry_u64(w, ls_pattern_name(p), by(r, under, p));
+}
+
+static int json(struct ls_writer *w, const struct an_rank *k, const struct an_rating *v,
+		uint32_t n, const struct rank_opts *o)
+{
+	int rc;
+
+	if ((rc = ls_write_header(w, "tr-rank " TR_VERSION, NULL, tool_stage())) < 0)
+		return rc;
+	ls_build_begin(w, 6);
+	ls_put_kind(w, LS_K_RUN_SUMMARY);
+	ls_put_u64(w, LS_F_RUNTIME, runtime(k));
+	ls_put_u64(w, LS_F_CP, an_rank_totals(k)->cp);
+	ls_put_u64(w, LS_F_BLAME, an_rank_totals(k)->blame);
+	ls_put_u64(w, LS_F_WAITING, an_rank_totals(k)->waiting);
+	ls_put_u64(w, LS_F_IDLE, an_rank_totals(k)->idle_time);
+	if ((rc = ls_build_end(w)) < 0)
+		return rc;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct an_rank_region *r = an_rank_region(k, v[i].region);
+
+		ls_build_begin(w, 12 + (o->by_pattern ? 2 : 0));
+		ls_put_kind(w, LS_K_RATING);
+		ls_put_u64(w, LS_F_REGION, an_rank_defs(k)->region_ids[v[i].region]);
+		ls_put_str(w, LS_F_NAME, r->name);
+		ls_put_u64(w, LS_F_CALLS, r->calls);
+		ls_put_u64(w, LS_F_EXCL, r->excl);
+		ls_put_u64(w, LS_F_CP, r->cp);
+		ls_put_f64(w, LS_F_CP_SHARE, v[i].cp_share);
+		ls_put_u64(w, LS_F_BLAME, r->blame);
+		ls_put_f64(w, LS_F_BLAME_SHARE, v[i].blame_share);
+		ls_put_u64(w, LS_F_IDLE, r->idle);
+		ls_put_f64(w, LS_F_IDLE_SHARE, v[i].idle_share);
+		ls_put_f64(w, LS_F_RATING, v[i].rating);
+		if (o->by_pattern) {
+			put_by(w, LS_F_BLAME_BY, r, false);
+			put_by(w, LS_F_IDLE_BY, r, true);
+		}
+		if ((rc = ls_build_end(w)) < 0)
+			return rc;
+	}
+	for (int p = 0; p < LS_P__COUNT; p++) {
+		uint64_t min, max;
+
+		if (!an_rank_totals(k)->wait_count[p])
+			continue;
+		an_rank_wait_range(k, p, &min, &max);
+		ls_build_begin(w, 6);
+		ls_put_kind(w, LS_K_WAIT_SUMMARY);
+		ls_put_pattern(w, p);
+		ls_put_u64(w, LS_F_COUNT, an_rank_totals(k)->wait_count[p]);
+		ls_put_u64(w, LS_F_NS, an_rank_totals(k)->wait_ns[p]);
+		ls_put_u64(w, LS_F_MIN, min);
+		ls_put_u64(w, LS_F_MAX, max);
+		if ((rc = ls_build_end(w)) < 0)
+			return rc;
+	}
+	return ls_write_trailer(w);
+}
+
+int rank_print(const char *input, const struct an_rank *k, const struct rank_opts *o,
+	       struct ls_writer *w)
+{
+	struct an_rating *v;
+	uint32_t n;
+	int rc = 0;
+
+	if (an_rank_rate(k, o->idle, &v, &n) < 0)
+		return LS_ERR_NOMEM;
+	if (o->top && n > o->top)
+		n = o->top;
+	if (o->form == RANK_TEXT)
+		text(input, k, v, n, o);
+	else if (o->form == RANK_CSV)
+		csv(k, v, n, o);
+	else
+		rc = json(w, k, v, n, o);
+	free(v);
+	return rc;
+}

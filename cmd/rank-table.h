@@ -1,0 +1,31 @@
+/*
+ * The rating of an analysed stream as tr-rank prints it (and tr-analyze):
+ * the text table with the pattern summary, CSV, or NDJSON records.
+ */
+#ifndef RANK_TABLE_H
+#define RANK_TABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../analysis/rank.h"
+#include "../libstream/writer.h"
+#include "rank-diff.h"
+
+struct rank_opts {
+	enum rank_form form;
+	uint32_t top;		/* rows, 0: all */
+	bool by_pattern;	/* -e */
+	bool diff;
+	bool idle;		/* --idle: idle blame in the rating */
+};
+
+/*
+ * Rate k and print its top rows on stdout in o->form (input names the
+ * run in the text table's first line; NDJSON goes through w). Returns 0,
+ * LS_ERR_NOMEM, or the error of a write to w.
+ */
+int rank_print(const char *input, const struct an_rank *k, const struct rank_opts *o,
+	       struct ls_writer *w);
+
+#endif

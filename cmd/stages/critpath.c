@@ -1,0 +1,65 @@
+/* tr-critpath as a stage: the critical path as crit records (analysis/critpath.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../../analysis/critpath.h"
+#include "../tool.h"
+#include "stages.h"
+
+static void *open_crit(struct ls_writer *w, unsigned jobs)
+{
+	struct an_crit *c = an_crit_new(w, jobs);
+
+	/* for checking that collecting does not change the path: tr-critpath(1) */
+	if (c && getenv("TR_CRITPATH_KEEP_ALL"))
+		an_crit_keep_all(c);
+	return c;
+}
+
+static int take(void *ctx, const struct ls_record *rec, const char **why)
+{
+	return an_crit_take(ctx, rec, why);
+}
+
+static int finish(void *ctx)
+{
+	return an_crit_finish(ctx);
+}
+
+static void report(const char *input, const void *ctx)
+{
+	struct an_crit_stats st = an_crit_stats(ctx);
+	const struct tool_count odd[] = {
+		{ st.lost, "dependencies came for events whose part of the path was already decided; the path may differ there" },
+		{ st.cycles, "dependency cycles (edges against the order of events) cut" },
+	};
+
+	tool_report_counts(input, odd, sizeof(odd) / sizeof(odd[0]));
+	if (st.unreached)
+		tool_error("%s: the run's end does not depend on the path written "
+			   "before it (streams that never synchronize)", input);
+	if (st.skew)
+		tool_error("%s: %" PRIu64 " steps of the path go back in time (clock "
+			   "skew): they take 0 ns", input, st.skew);
+}
+
+static void held(const void *ctx, char *what, size_t n)
+{
+	snprintf(what, n, "%" PRIu32 " events kept for the critical path (streams that never "
+		 "synchronize with the rest, or a message never received?)", an_crit_held(ctx));
+}
+
+static void close_crit(void *ctx)
+{
+	an_crit_free(ctx);
+}
+
+static const char *const needs[] = { "tr-deps", "tr-waits", NULL };
+static const enum ls_kind replaces[] = { LS_K_CRIT, 0 };
+
+const struct stage_def stage_critpath = {
+	.tool = "tr-critpath", .needs = needs, .replaces = replaces, .reads = an_crit_reads,
+	.open = open_crit, .take = take, .finish = finish, .report = report, .held = held,
+	.close = close_crit,
+};

@@ -1,0 +1,36 @@
+/*
+ * A record stream written to a file the way no user's data is lost: into
+ * a staging folder beside it (staging.h), moved in only whole; an
+ * existing file is replaced only when asked and only if it is a record
+ * stream itself.
+ */
+#ifndef STREAM_FILE_H
+#define STREAM_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../libstream/writer.h"
+
+struct stream_file {
+	const char *path;	/* where it goes */
+	char *stage;		/* the staging folder */
+	char *tmp;		/* the file in it */
+	struct ls_writer w;	/* msgpack, to tmp */
+};
+
+/*
+ * Start writing path: refused where something is there (unless force, and
+ * then unless it is a record stream). Returns 0, or -1 with a one-line
+ * message in err[0..n) (nothing to release then).
+ */
+int stream_file_open(struct stream_file *f, const char *path, bool force, char *err, size_t n);
+
+/*
+ * ok: end the stream (trailer), sync it and move it in; else (or where
+ * that fails) leave nothing. Returns 0, or -1 with a one-line message in
+ * err[0..n) (a write that failed before: f->w.err).
+ */
+int stream_file_close(struct stream_file *f, bool ok, char *err, size_t n);
+
+#endif

@@ -1,0 +1,346 @@
+/*
+ * tr-analyze: the whole analysis of a trace in one process, read, tr-deps,
+ * tr-waits, tr-critpath and tr-rank, the stages on threads of their own
+ * with the records handed on in memory (chain.h); the rating as tr-rank
+ * prints it, and on request the analysed stream as the filters write it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../analysis/rank.h"
+#include "../formats/readers.h"
+#include "../libstream/error.h"
+#include "chain.h"
+#include "progress.h"
+#include "rank-table.h"
+#include "selection.h"
+#include "stream-file.h"
+#include "tool.h"
+
+static void usage(FILE *to)
+{
+	fprintf(to, "usage: tr-analyze [-efhq] [-j N] [-n N] [--csv | --json] [--idle] [--stream FILE]\n"
+		"                  [-p processes] [-s streams] [-t begin:end] trace ...\n");
+	if (to == stdout)
+		tool_help(to,
+			  "  --stream FILE            also write the analysed stream to FILE (as\n"
+			  "                           tr-read | tr-deps | tr-waits | tr-critpath would)\n"
+			  "  -f, --force              replace FILE (only a record stream)\n"
+			  "  -j N                     threads for the critical path's pieces (1 to 64)\n"
+			  "  -n N                     rows (20; 0: all)\n"
+			  "  -e                       blame and idle blame per pattern\n"
+			  "  --csv, --json            the rating as CSV or NDJSON records instead of the table\n"
+			  "  --idle                   rate GPU idle blame as blame\n"
+			  "  -p, --processes LIST     only these processes' events (ids and ranges: 0-3,7)\n"
+			  "  -s, --streams LIST       only these streams' events\n"
+			  "  -t, --time BEGIN:END     only events in this window (ns, us, ms, s since the start)\n"
+			  "  -q, --quiet              no progress line (drawn where stderr is a terminal)\n", false);
+}
+
+/* Arguments as each filter of the equivalent pipeline would have had them. */
+#define MAX_ARGS 16
+
+struct args {
+	char *read[MAX_ARGS];	/* tr-read's: -p, -s, -t as given */
+	int nread;
+	char *crit[2];		/* tr-critpath's: -j N where given */
+	int ncrit;
+};
+
+struct options {
+	struct rank_opts rank;
+	struct ls_front_options select;
+	const char *stream;
+	bool force, quiet;
+	unsigned jobs;
+	struct args args;
+};
+
+/* What takes the analysed records: the rating, and the stream file if asked. */
+struct taker {
+	struct an_rank *rank;
+	struct stream_file *file;
+};
+
+static int take(void *ctx, const struct ls_record *rec, const char **why)
+{
+	struct taker *t = ctx;
+	int rc;
+
+	if (t->file && rec->kind != LS_K_TRAILER && (rc = ls_write_record(&t->file->w, rec)) < 0) {
+		tool_error("%s: %s", t->file->path, rc == LS_ERR_IO ? strerror(t->file->w.err) : "out of memory");
+		return LS_ERR_IO;
+	}
+	return an_rank_take(t->rank, rec, why);
+}
+
+static void show_progress(void *progress, uint64_t offered, uint64_t done, uint64_t total)
+{
+	progress_show(progress, offered, done, total);
+}
+
+/*
+ * Read traces[0..n) through the chain of links into t. Returns 0, or the
+ * exit status after a message.
+ */
+static int analyze(char *const *traces, int n, const struct chain_link *links, int nlinks,
+		   const struct ls_stage *reading, struct options *o, struct taker *t)
+{
+	struct ls_front_report report;
+	const struct reader *reader;
+	struct ls_front front;
+	struct progress progress;
+	struct chain *c;
+	char err[512];
+	int status = 0, rc;
+
+	if (!(c = chain_new(links, nlinks, traces[0], o->jobs, take, t)))
+		return 1;
+	ls_front_init(&front, chain_input(c), &o->select, &report);
+	progress_start(&progress, "tr-analyze", "events", o->quiet);
+	ls_front_on_progress(&front, show_progress, &progress);
+	if (!(reader = readers_for((const char *const *)traces, n, err, sizeof(err))))
+		rc = -1;
+	else
+		rc = reader->read((const char *const *)traces, n, reading, &front, chain_input(c), err,
+				  sizeof(err));
+	progress_end(&progress);
+	if (rc < 0 && !chain_failed(c))
+		tool_error("%s: %s", traces[0], err);
+	if (chain_end(c, rc == 0) != 0 || rc < 0)
+		status = 1;
+	if (!status)
+		status = selection_check(traces[0], &o->select, &report);
+	ls_front_release(&front);
+	selection_report(traces[0], &report);
+	for (int i = 0; i < nlinks; i++)
+		links[i].def->report(traces[0], chain_stage(c, i));
+	chain_free(c);
+	return status;
+}
+
+/* Keep option ch (its argument arg) for the filter it belongs to. */
+static int keep(struct args *a, int ch, const char *arg)
+{
+	char flag[3] = { '-', (char)ch, 0 };
+
+	if (ch == 'j') {
+		a->crit[0] = strdup(flag);
+		a->crit[1] = strdup(arg);
+		a->ncrit = 2;
+		return a->crit[0] && a->crit[1] ? 0 : -1;
+	}
+	if (a->nread + 2 > MAX_ARGS)
+		return -1;
+	a->read[a->nread++] = strdup(flag);
+	a->read[a->nread++] = strdup(arg);
+	return a->read[a->nread - 2] && a->read[a->nread - 1] ? 0 : -1;
+}
+
+static void release(struct args *a)
+{
+	for (int i = 0; i < a->nread; i++)
+		free(a->read[i]);
+	for (int i = 0; i < a->ncrit; i++)
+		free(a->crit[i]);
+}
+
+/* One option: 0, or the status to exit with (after a message). */
+static int option(int ch, const char *arg, struct options *o)
+{
+	unsigned long v;
+	char *end;
+
+	switch (ch) {
+	case 'j':
+		errno = 0;
+		v = strtoul(arg, &end, 10);
+		if (!*arg || *end || errno || v < 1 || v > 64) {
+			tool_error("-j %s: give a number of threads from 1 to 64", arg);
+			return 2;
+		}
+		o->jobs = (unsigned)v;
+		break;
+	case 'n':
+		errno = 0;
+		v = strtoul(arg, &end, 10);
+		if (!*arg || *end || *arg == '-' || errno || v > UINT32_MAX) {
+			tool_error("-n %s: give a number of rows (0: all)", arg);
+			return 2;
+		}
+		o->rank.top = (uint32_t)v;
+		return 0;
+	case 'p':
+	case 's':
+		if (ls_ranges_parse(ch == 'p' ? &o->select.processes : &o->select.streams, arg) < 0) {
+			tool_error("-%c %s: not a list of ids and ranges like 0-3,7", ch, arg);
+			return 2;
+		}
+		break;
+	case 't':
+		if (selection_window(arg, &o->select) < 0) {
+			tool_error("-t %s: not a time window like 1.5s:2s, 0:200ms or 1000:", arg);
+			return 2;
+		}
+		break;
+	default:
+		return 0;
+	}
+	if (keep(&o->args, ch, arg) < 0) {
+		tool_error("too many options");
+		return 2;
+	}
+	return 0;
+}
+
+/* --csv and --json: one form. */
+static int form(struct options *o, enum rank_form f)
+{
+	if (o->rank.form != RANK_TEXT && o->rank.form != f) {
+		tool_error("--csv and --json exclude each other");
+		return 2;
+	}
+	o->rank.form = f;
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct options *o)
+{
+	enum { OPT_CSV = 256, OPT_JSON, OPT_IDLE, OPT_STREAM };
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "idle", no_argument, NULL, OPT_IDLE },
+		{ "stream", required_argument, NULL, OPT_STREAM },
+		{ "force", no_argument, NULL, 'f' },
+		{ "processes", required_argument, NULL, 'p' },
+		{ "streams", required_argument, NULL, 's' },
+		{ "time", required_argument, NULL, 't' },
+		{ "quiet", no_argument, NULL, 'q' },
+		TOOL_VERSION,
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch, rc;
+
+	while ((ch = getopt_long(argc, argv, "efhj:n:p:qs:t:", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case 'V':
+			tool_version();
+		case 'e':
+			o->rank.by_pattern = true;
+			break;
+		case 'f':
+			o->force = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case OPT_CSV:
+		case OPT_JSON:
+			if ((rc = form(o, ch == OPT_CSV ? RANK_CSV : RANK_JSON)))
+				return rc;
+			break;
+		case OPT_IDLE:
+			o->rank.idle = true;
+			break;
+		case OPT_STREAM:
+			o->stream = optarg;
+			break;
+		case 'j':
+		case 'n':
+		case 'p':
+		case 's':
+		case 't':
+			if ((rc = option(ch, optarg, o)))
+				return rc;
+			break;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc || argc - optind > MAX_ARGS - o->args.nread) {
+		usage(stderr);
+		return 2;
+	}
+	if (o->force && !o->stream) {
+		tool_error("--force replaces the --stream file: give one");
+		return 2;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { .rank = { RANK_TEXT, 20, false, false, false },
+			     .select = { LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0, 0 }, .jobs = 1 };
+	struct stream_file file;
+	struct taker t = { NULL, NULL };
+	struct ls_writer out;
+	char err[512];
+	int status, ntraces;
+
+	tool_init("tr-analyze", argc, argv);
+	if ((status = parse(argc, argv, &o)))
+		goto out;
+	ntraces = argc - optind;
+	for (int i = 0; i < ntraces; i++)
+		o.args.read[o.args.nread + i] = argv[optind + i];
+	{
+		const struct ls_stage reading = { "tr-read", TR_VERSION, o.args.nread + ntraces, o.args.read };
+		const struct chain_link links[] = {
+			{ &stage_deps, { "tr-deps", TR_VERSION, 0, NULL } },
+			{ &stage_waits, { "tr-waits", TR_VERSION, 0, NULL } },
+			{ &stage_critpath, { "tr-critpath", TR_VERSION, o.args.ncrit, o.args.crit } },
+		};
+
+		if (!(t.rank = an_rank_new(o.rank.by_pattern))) {
+			tool_error("out of memory");
+			status = 1;
+			goto out;
+		}
+		if (o.stream) {
+			if (stream_file_open(&file, o.stream, o.force, err, sizeof(err)) < 0) {
+				tool_error("%s", err);
+				status = 1;
+				goto out;
+			}
+			t.file = &file;
+		}
+		status = analyze(argv + optind, ntraces, links, 3, &reading, &o, &t);
+	}
+	if (t.file && stream_file_close(t.file, status == 0, err, sizeof(err)) < 0) {
+		tool_error("%s", err);
+		status = 1;
+	}
+	if (!status) {
+		int rc;
+
+		ls_writer_init(&out, STDOUT_FILENO, LS_FMT_JSON);
+		if ((rc = rank_print(argv[optind], t.rank, &o.rank, &out)) == LS_ERR_NOMEM) {
+			tool_error("out of memory");
+			status = 1;
+		} else if (rc == LS_ERR_IO) {
+			status = tool_write_error(NULL, &out, rc);
+		} else if (rc < 0) {
+			tool_error("the rating has a value JSON cannot hold");
+			status = 1;
+		}
+		status |= tool_finish(&out);
+	}
+out:
+	an_rank_free(t.rank);
+	release(&o.args);
+	ls_ranges_release(&o.select.processes);
+	ls_ranges_release(&o.select.streams);
+	return status;
+}
