@@ -57,6 +57,7 @@ struct stage_run {
 	struct ls_writer w;
 	bool header;		/* written */
 	uint64_t replaced;	/* kinds dropped */
+	uint64_t skim;		/* kinds whose fields it does not read: handed it unlocated */
 	uint64_t recno;		/* records taken */
 	pthread_t thread;
 	bool started;
@@ -311,12 +312,13 @@ static int take_item(struct stage_run *r, struct batch *b, const struct item *it
 	int rc;
 
 	if (it->parsed) {
-		ls_record_unpack(&rec, it->raw, &it->p, b->slot[it->slot].f + it->fields);
+		ls_record_unpack(&rec, it->raw, &it->p, b->slot[it->slot].f + it->fields,
+				 r->skim >> it->p.kind & 1);
 		return taker ? taker_take(r, &rec) : stage_take(r, b, &rec, it, out);
 	}
 	for (const uint8_t *p = it->raw, *end = p + it->p.len; p < end; p += rec.len) {
 		struct item one = { .raw = p, .slot = (uint32_t)(r->i + 1), .parsed = true };
-		long n = ls_record_parse(&rec, p, end, 0, &why);
+		long n = ls_record_parse(&rec, p, end, taker ? r->skim : 0, &why);
 
 		if (n <= 0) {
 			r->recno++;
@@ -438,7 +440,7 @@ static int from_reader(void *ctx, struct ls_buf *out)
 }
 
 struct chain *chain_new(const struct chain_link *links, int n, const char *input, unsigned jobs,
-			chain_take take, void *ctx)
+			chain_take take, uint64_t take_reads, void *ctx)
 {
 	struct chain *c = calloc(1, sizeof(*c));
 
@@ -455,6 +457,7 @@ struct chain *chain_new(const struct chain_link *links, int n, const char *input
 		free(c);
 		return NULL;
 	}
+	c->run[n].skim = ~take_reads;
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->freed, NULL);
 	for (int i = 0; i <= n; i++)
@@ -470,6 +473,7 @@ struct chain *chain_new(const struct chain_link *links, int n, const char *input
 			ls_writer_init_memory(&r->w);
 			for (const enum ls_kind *k = links[i].def->replaces; *k; k++)
 				r->replaced |= LS_KIND_BIT(*k);
+			r->skim = ~links[i].def->reads();
 			if (!(r->ctx = links[i].def->open(&r->w, jobs))) {
 				tool_error("%s: out of memory", input);
 				chain_free(c);

@@ -38,12 +38,13 @@ typedef int (*chain_take)(void *ctx, const struct ls_record *rec, const char **w
 
 /*
  * A chain of links[0..n) (at most CHAIN_STAGES), the last one's records
- * to take(ctx). input names the trace in messages; jobs: the threads a
- * stage may use for its own work. Its threads start here. Returns NULL
- * after a message.
+ * to take(ctx), which reads the fields of the kinds take_reads
+ * (LS_KIND_BIT; the others come with only their kind located). input
+ * names the trace in messages; jobs: the threads a stage may use for its
+ * own work. Its threads start here. Returns NULL after a message.
  */
 struct chain *chain_new(const struct chain_link *links, int n, const char *input, unsigned jobs,
-			chain_take take, void *ctx);
+			chain_take take, uint64_t take_reads, void *ctx);
 
 /* Where the reader writes the stream (msgpack, the header first). */
 struct ls_writer *chain_input(struct chain *c);

@@ -99,7 +99,7 @@ static int analyze(char *const *traces, int n, const struct chain_link *links, i
 	char err[512];
 	int status = 0, rc;
 
-	if (!(c = chain_new(links, nlinks, traces[0], o->jobs, take, t)))
+	if (!(c = chain_new(links, nlinks, traces[0], o->jobs, take, an_rank_reads(), t)))
 		return 1;
 	ls_front_init(&front, chain_input(c), &o->select, &report);
 	progress_start(&progress, "tr-analyze", "events", o->quiet);

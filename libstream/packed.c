@@ -16,8 +16,11 @@ void ls_record_pack(const struct ls_record *rec, struct ls_packed *p, struct ls_
 }
 
 void ls_record_unpack(struct ls_record *rec, const uint8_t *raw, const struct ls_packed *p,
-		      const struct ls_packed_field *f)
+		      const struct ls_packed_field *f, bool skim)
 {
+	/* packed in field order: "k", where located, comes first */
+	uint32_t n = !skim ? p->nloc : p->nloc && f[0].f == LS_F_K;
+
 	rec->raw = raw;
 	rec->len = p->len;
 	rec->nfields = p->nfields;
@@ -26,7 +29,7 @@ void ls_record_unpack(struct ls_record *rec, const uint8_t *raw, const struct ls
 	rec->kind_len = p->kind_len;
 	for (uint32_t w = 0; w < LS_PRESENT_WORDS; w++)
 		rec->present[w] = 0;
-	for (uint32_t i = 0; i < p->nloc; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		rec->present[f[i].f / 64] |= UINT64_C(1) << (f[i].f % 64);
 		rec->key[f[i].f] = f[i].key;
 		rec->off[f[i].f] = f[i].off;

@@ -7,6 +7,7 @@
 #ifndef LS_PACKED_H
 #define LS_PACKED_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "record.h"
@@ -27,8 +28,11 @@ struct ls_packed {
 /* Pack rec's located fields into out (room for LS_F__COUNT) and the rest into *p. */
 void ls_record_pack(const struct ls_record *rec, struct ls_packed *p, struct ls_packed_field *out);
 
-/* The record at raw again, as ls_record_parse made it. */
+/*
+ * The record at raw again, as ls_record_parse made it; skim: as it makes
+ * a record whose kind it skims (only "k" located).
+ */
 void ls_record_unpack(struct ls_record *rec, const uint8_t *raw, const struct ls_packed *p,
-		      const struct ls_packed_field *f);
+		      const struct ls_packed_field *f, bool skim);
 
 #endif
