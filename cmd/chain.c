@@ -13,8 +13,10 @@
 
 /* Slots of a batch: the reader's, then one per stage. */
 #define SLOTS (CHAIN_STAGES + 1)
-/* Batches in flight at most: two for each hand-over. */
-#define POOL (2 * (CHAIN_STAGES + 2))
+/* Batches in flight at most: one for each thread, and two waiting. */
+#define POOL (CHAIN_STAGES + 4)
+/* The reader's bytes in a batch: some 2 000 records. */
+#define BATCH (64 * 1024)
 /* Check memory every this many records (reading it is a system call). */
 #define MEM_EVERY 65536
 
@@ -462,7 +464,7 @@ struct chain *chain_new(const struct chain_link *links, int n, const char *input
 	pthread_cond_init(&c->freed, NULL);
 	for (int i = 0; i <= n; i++)
 		pthread_cond_init(&c->q[i].ready, NULL);
-	ls_writer_init_sink(&c->in, from_reader, c);
+	ls_writer_init_sink(&c->in, from_reader, c, BATCH);
 	for (int i = 0; i <= n; i++) {
 		struct stage_run *r = &c->run[i];
 

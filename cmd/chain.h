@@ -3,7 +3,7 @@
  * chain; each stage (stages/stages.h) runs on a thread of its own, and
  * the last one's records go to a taker (the rating, the stream file).
  *
- * Records are handed from stage to stage in batches (256 KiB of the
+ * Records are handed from stage to stage in batches (64 KiB of the
  * reader's stream), in memory: a record a stage passes on is handed on
  * as the bytes and the field index it came with (libstream/packed.h), so
  * that each record is parsed once, by the stage after the one that made

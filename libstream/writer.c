@@ -19,10 +19,12 @@ void ls_writer_init(struct ls_writer *w, int fd, enum ls_format format)
 	w->fd = fd;
 	w->format = format;
 	w->build = &w->out;
+	w->flush_at = FLUSH_AT;
 	ls_pipe_widen(fd);
 }
 
-void ls_writer_init_sink(struct ls_writer *w, int (*sink)(void *ctx, struct ls_buf *out), void *ctx)
+void ls_writer_init_sink(struct ls_writer *w, int (*sink)(void *ctx, struct ls_buf *out), void *ctx,
+			 size_t size)
 {
 	memset(w, 0, sizeof(*w));
 	w->fd = -1;
@@ -30,11 +32,12 @@ void ls_writer_init_sink(struct ls_writer *w, int (*sink)(void *ctx, struct ls_b
 	w->build = &w->out;
 	w->sink = sink;
 	w->sink_ctx = ctx;
+	w->flush_at = size;
 }
 
 void ls_writer_init_memory(struct ls_writer *w)
 {
-	ls_writer_init_sink(w, NULL, NULL);
+	ls_writer_init_sink(w, NULL, NULL, 0);
 }
 
 /* Hand the buffer to the sink: 0, or its error (kept, as a file's is). */
@@ -82,7 +85,7 @@ int ls_writer_flush(struct ls_writer *w)
 
 static int maybe_flush(struct ls_writer *w)
 {
-	return w->out.len >= FLUSH_AT && (w->fd >= 0 || w->sink) ? ls_writer_flush(w) : 0;
+	return w->out.len >= w->flush_at && (w->fd >= 0 || w->sink) ? ls_writer_flush(w) : 0;
 }
 
 int ls_write_raw(struct ls_writer *w, const uint8_t *p, size_t n)

@@ -26,6 +26,7 @@ struct ls_writer {
 	/* where not NULL: takes out's bytes instead of fd (ls_writer_init_sink) */
 	int (*sink)(void *ctx, struct ls_buf *out);
 	void *sink_ctx;
+	size_t flush_at;	/* bytes held before they are written (or handed on) */
 };
 
 /* Where the output stands: a mark to take back what follows it. */
@@ -55,12 +56,13 @@ static inline bool ls_writer_unwrite(struct ls_writer *w, struct ls_writer_mark 
 void ls_writer_init(struct ls_writer *w, int fd, enum ls_format format);
 
 /*
- * Write msgpack to sink instead of a file: where a file would be written
- * (every 256 KiB of whole records, and at ls_writer_flush), sink is given
- * the buffer; it takes the bytes (leaving out empty, swapped for another
- * buffer or not) and returns 0, or a negative error the writes return.
+ * Write msgpack to sink instead of a file: every size bytes of whole
+ * records and at ls_writer_flush, sink is given the buffer; it takes the
+ * bytes (leaving out empty, swapped for another buffer or not) and
+ * returns 0, or a negative error the writes return.
  */
-void ls_writer_init_sink(struct ls_writer *w, int (*sink)(void *ctx, struct ls_buf *out), void *ctx);
+void ls_writer_init_sink(struct ls_writer *w, int (*sink)(void *ctx, struct ls_buf *out), void *ctx,
+			 size_t size);
 
 /*
  * Write msgpack into memory only: out grows until its owner takes the
