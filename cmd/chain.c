@@ -318,11 +318,18 @@ static int take_item(struct stage_run *r, struct batch *b, const struct item *it
 				 r->skim >> it->p.kind & 1);
 		return taker ? taker_take(r, &rec) : stage_take(r, b, &rec, it, out);
 	}
+	/*
+	 * the slot's bytes after the item are whole records too: parsed up to
+	 * their end, the fields near the item's end take the fast path
+	 */
+	const struct ls_buf *bytes = &b->slot[it->slot].bytes;
+	const uint8_t *past = bytes->p + bytes->len;
+
 	for (const uint8_t *p = it->raw, *end = p + it->p.len; p < end; p += rec.len) {
 		struct item one = { .raw = p, .slot = (uint32_t)(r->i + 1), .parsed = true };
-		long n = ls_record_parse(&rec, p, end, taker ? r->skim : 0, &why);
+		long n = ls_record_parse(&rec, p, past, taker ? r->skim : 0, &why);
 
-		if (n <= 0) {
+		if (n <= 0 || p + n > end) {
 			r->recno++;
 			say(r, LS_ERR_SYNTAX, n < 0 ? why : "a record cut off");
 			return LS_ERR_SYNTAX;
