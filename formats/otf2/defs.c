@@ -103,7 +103,7 @@ static OTF2_CallbackCode on_location(void *data, OTF2_LocationRef self, OTF2_Str
 	struct otf2in *in = data;
 	struct location *l;
 
-	(void)events;
+	in->events_total += events;
 	if (ls_vec_room(&in->locs, &in->locs_cap, in->nlocs, sizeof(*in->locs)) < 0) {
 		otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
 		return OTF2_CALLBACK_INTERRUPT;

@@ -80,6 +80,8 @@ static struct location *event_location(struct otf2in *in, OTF2_LocationRef ref,
 	struct location *l = otf2in_location(in, ref);
 	int rc;
 
+	if (!(++in->events_read & 0xffff))	/* how far, for a progress line */
+		ls_front_input_at(in->front, in->events_read, in->events_total);
 	if (!l) {
 		in->report.undefined_location++;
 		return NULL;

@@ -122,6 +122,8 @@ struct otf2in {
 	uint32_t attr_stream_ref, attr_event_ref, attr_result, param_callsite;
 	uint32_t region_htod, region_dtoh;	/* ours, for device copies */
 
+	uint64_t events_total;	/* as the locations' definitions count them, for progress */
+	uint64_t events_read;
 	bool any_event;		/* an event was read: last_t is its time */
 	int64_t last_t;
 };
