@@ -1,0 +1,144 @@
+#!/usr/bin/env bats
+# tr-analyze on generated archives: the filters' stream byte for byte and
+# tr-rank's rating, options passed on as the filters take them, a progress
+# line on a terminal only, the --stream file never half written nor a
+# user's file replaced, clear errors.
+
+load common
+
+setup() {
+	TMP=$(mktemp -d)
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+# The filters' stream of archive $1 (tr-read's options $2..., tr-critpath's in $CRIT) into $TMP/p.tr.
+filters() {
+	local archive=$1
+	shift
+	tr-read "$@" "$archive" 2>/dev/null | tr-deps 2>/dev/null | tr-waits 2>/dev/null |
+		tr-critpath ${CRIT:-} > "$TMP/p.tr" 2>/dev/null
+}
+
+@test "generated archives (MPI + OpenMP + CUDA, GPU-heavy, 16 ranks): the filters' stream and tr-rank's rating" {
+	gen-otf2 -i 300 "$TMP/jacobi/t" > /dev/null
+	gen-otf2 -g 4 -t 1 -i 200 "$TMP/offload/t" > /dev/null
+	gen-otf2 -r 16 -t 2 -i 20 "$TMP/ranks/t" > /dev/null
+	for a in jacobi offload ranks; do
+		filters "$TMP/$a/t.otf2"
+		rm -f "$TMP/a.tr"
+		tr-analyze --stream "$TMP/a.tr" "$TMP/$a/t.otf2" > "$TMP/a.txt" 2> "$TMP/a.err" ||
+			fail "$a: $(cat "$TMP/a.err")"
+		cmp "$TMP/p.tr" "$TMP/a.tr" || fail "$a: the streams differ"
+		tr-rank "$TMP/p.tr" | sed 1d > "$TMP/p.txt"
+		sed 1d "$TMP/a.txt" | diff "$TMP/p.txt" - || fail "$a: the ratings differ"
+		head -1 "$TMP/a.txt" | grep -q "^$TMP/$a/t.otf2: run [0-9.]* s, critical path" ||
+			fail "$a: the table's first line: $(head -1 "$TMP/a.txt")"
+	done
+}
+
+@test "-j, -p, -s, -t: the stream lists them where the filters would, and is theirs" {
+	gen-otf2 -i 100 "$TMP/g/t" > /dev/null
+	CRIT="-j 2" filters "$TMP/g/t.otf2" -p 1-2 -t 0:20ms
+	tr-analyze -q -j 2 -p 1-2 -t 0:20ms --stream "$TMP/a.tr" "$TMP/g/t.otf2" > /dev/null
+	cmp "$TMP/p.tr" "$TMP/a.tr"
+	run bash -c "tr-cat -J '$TMP/a.tr' | head -1 | jq -c '[.stages[] | [.tool, (.args | length)]]'"
+	assert_output '[["tr-read",5],["tr-deps",0],["tr-waits",0],["tr-critpath",2]]'
+	filters "$TMP/g/t.otf2" -s 0,4
+	tr-analyze -q -s 0,4 --stream "$TMP/b.tr" "$TMP/g/t.otf2" > /dev/null
+	cmp "$TMP/p.tr" "$TMP/b.tr"
+}
+
+@test "the oddities of the trace and of each stage are said, on stderr, once" {
+	gen-otf2 -i 50 "$TMP/g/t" > /dev/null
+	run --separate-stderr tr-analyze -q -t 1ms:5ms "$TMP/g/t.otf2"
+	assert_success
+	# a window cuts activities: the reader says so, and the stages what that left unmatched
+	[[ $stderr == *"tr-analyze: $TMP/g/t.otf2: "*" leaves without a matching enter"* ]] || fail "$stderr"
+	[[ $stderr == *"tr-analyze: $TMP/g/t.otf2: "*" enters and leaves that do not pair"* ]] || fail "$stderr"
+	[ "$(echo "$stderr" | grep -c 'leaves without a matching enter')" -eq 1 ]
+}
+
+@test "on a terminal a progress line (events, rate, share of the archive), erased at the end; none with -q or to a file" {
+	gen-otf2 -i 16000 "$TMP/big/t" > /dev/null
+	script -qec "tr-analyze '$TMP/big/t.otf2' > /dev/null" "$TMP/tty.log" > /dev/null
+	grep -q $'\rtr-analyze: [0-9.]* M events, [0-9.]* M events/s, [0-9.]* s, [0-9]* % of the input' "$TMP/tty.log" ||
+		fail "no progress line: $(cat -A "$TMP/tty.log")"
+	grep -q $'\r\e\[K' "$TMP/tty.log" || fail "the line is not erased"
+	script -qec "tr-analyze -q '$TMP/big/t.otf2' > /dev/null" "$TMP/quiet.log" > /dev/null
+	run grep -c 'events/s' "$TMP/quiet.log"
+	assert_output 0
+	run --separate-stderr tr-analyze "$TMP/big/t.otf2"
+	assert_success
+	assert_equal "$stderr" ""
+}
+
+@test "--stream: an existing file is kept without --force; --force replaces a stream, never another file" {
+	gen-otf2 -i 20 "$TMP/g/t" > /dev/null
+	echo "my thesis" > "$TMP/thesis.tex"
+	run --separate-stderr tr-analyze -q --stream "$TMP/thesis.tex" "$TMP/g/t.otf2"
+	assert_failure 1
+	assert_equal "$stderr" "tr-analyze: $TMP/thesis.tex is there already: give --force to replace it"
+	run --separate-stderr tr-analyze -q --force --stream "$TMP/thesis.tex" "$TMP/g/t.otf2"
+	assert_failure 1
+	assert_equal "$stderr" "tr-analyze: $TMP/thesis.tex is not a record stream; not replacing it"
+	run cat "$TMP/thesis.tex"
+	assert_output "my thesis"
+	tr-analyze -q --stream "$TMP/s.tr" "$TMP/g/t.otf2" > /dev/null
+	gen-otf2 -i 30 "$TMP/h/t" > /dev/null
+	tr-analyze -q --force --stream "$TMP/s.tr" "$TMP/h/t.otf2" > /dev/null
+	filters "$TMP/h/t.otf2"
+	cmp "$TMP/p.tr" "$TMP/s.tr"
+	run ls -A "$TMP"
+	assert_output "$(printf 'g\nh\np.tr\ns.tr\nthesis.tex')"
+}
+
+@test "--stream: a failure, a full file system or a signal leaves no file and no staging folder" {
+	gen-otf2 -i 4000 "$TMP/g/t" > /dev/null
+	mkdir "$TMP/out"
+	# a trace that is none
+	echo "not a trace" > "$TMP/bad.otf2"
+	run --separate-stderr tr-analyze -q --stream "$TMP/out/s.tr" "$TMP/bad.otf2"
+	assert_failure 1
+	# the file system full: the size limit stops the writes (EFBIG)
+	run --separate-stderr bash -c "ulimit -f 200; tr-analyze -q --stream '$TMP/out/s.tr' '$TMP/g/t.otf2'"
+	assert_failure 1
+	[[ $stderr == "tr-analyze: $TMP/out/s.tr: File too large" ]] || fail "$stderr"
+	# memory past TR_MAX_MEM stops a stage, with what it holds
+	run --separate-stderr env TR_MAX_MEM=1K tr-analyze -q --stream "$TMP/out/s.tr" "$TMP/g/t.otf2"
+	assert_failure 1
+	[[ $stderr == "tr-analyze: $TMP/g/t.otf2: tr-"*": record "*"more than TR_MAX_MEM"* ]] || fail "$stderr"
+	# a signal on the way
+	tr-analyze -q --stream "$TMP/out/s.tr" "$TMP/g/t.otf2" > /dev/null &
+	sleep 0.3
+	kill -TERM $!
+	wait $! || true
+	run ls -A "$TMP/out"
+	assert_output ""
+}
+
+@test "bad usage is exit 2 with a message; a trace that cannot be read, exit 1 and one line" {
+	run --separate-stderr tr-analyze
+	assert_failure 2
+	run --separate-stderr tr-analyze -j 0 x
+	assert_failure 2
+	assert_equal "$stderr" "tr-analyze: -j 0: give a number of threads from 1 to 64"
+	run --separate-stderr tr-analyze -n -1 x
+	assert_failure 2
+	run --separate-stderr tr-analyze --csv --json x
+	assert_failure 2
+	assert_equal "$stderr" "tr-analyze: --csv and --json exclude each other"
+	run --separate-stderr tr-analyze --force x
+	assert_failure 2
+	run --separate-stderr tr-analyze -p 7x x
+	assert_failure 2
+	run --separate-stderr tr-analyze "$TMP/none.otf2"
+	assert_failure 1
+	[ "$(echo "$stderr" | wc -l)" -eq 1 ]
+	[[ $stderr == "tr-analyze: $TMP/none.otf2: "* ]] || fail "$stderr"
+	run tr-analyze --version
+	assert_success
+	assert_output "tr-analyze $(tr-read --version | cut -d' ' -f2)"
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bats
+# tr-analyze on every input of the shared corpus (OTF2 archives, Kineto
+# traces, Nsight exports): the stream it writes is the filters' own, byte
+# for byte, and its rating is tr-rank's.
+
+load common
+
+setup() {
+	corpus_setup
+}
+
+teardown() {
+	corpus_teardown
+}
+
+# Every trace of the corpus, one per line.
+corpus_inputs() {
+	for d in "$CORPUS"/otf2/*/; do echo "$d/traces.otf2"; done
+	for d in "$CORPUS"/kineto/*/; do echo "${d%/}"; done
+	ls "$CORPUS"/nsys/*.sqlite
+}
+
+@test "every corpus trace: tr-analyze --stream writes what tr-read | tr-deps | tr-waits | tr-critpath writes" {
+	local n=0
+	while read -r trace; do
+		rm -f "$TMP/a.tr"
+		tr-read "$trace" 2>/dev/null | tr-deps 2>/dev/null | tr-waits 2>/dev/null |
+			tr-critpath > "$TMP/p.tr" 2>/dev/null || fail "$trace: the filters failed"
+		tr-analyze -q --stream "$TMP/a.tr" "$trace" > "$TMP/a.txt" 2> "$TMP/a.err" ||
+			fail "$trace: $(cat "$TMP/a.err")"
+		cmp "$TMP/p.tr" "$TMP/a.tr" || fail "$trace: the streams differ"
+		# the table's first line names the input: tr-rank's here read stdin
+		tr-rank < "$TMP/p.tr" | sed 1d > "$TMP/p.txt"
+		sed 1d "$TMP/a.txt" | diff "$TMP/p.txt" - || fail "$trace: the ratings differ"
+		n=$((n + 1))
+	done < <(corpus_inputs)
+	[ "$n" -ge 19 ]
+}
+
+@test "every corpus trace: --csv and --json ratings are tr-rank's, -e and --idle too" {
+	while read -r trace; do
+		tr-read "$trace" 2>/dev/null | tr-deps 2>/dev/null | tr-waits 2>/dev/null |
+			tr-critpath > "$TMP/p.tr" 2>/dev/null
+		tr-analyze -q --csv -e -n 0 "$trace" 2>/dev/null > "$TMP/a.csv"
+		tr-rank --csv -e -n 0 "$TMP/p.tr" | cmp - "$TMP/a.csv" || fail "$trace: --csv differs"
+		# NDJSON: the same records after the header (which names the tool)
+		tr-analyze -q --json --idle "$trace" 2>/dev/null | tr-cat -J | sed 1d > "$TMP/a.json"
+		tr-rank --json --idle "$TMP/p.tr" | tr-cat -J | sed 1d | cmp - "$TMP/a.json" ||
+			fail "$trace: --json differs"
+	done < <(corpus_inputs)
+}
