@@ -61,7 +61,7 @@ OMPT_INC ?= $(shell clang -print-resource-dir 2>/dev/null)/include
 HAVE_OMPT := $(wildcard $(OMPT_INC)/omp-tools.h)
 HELPERS = tests/helper/ls-unit tests/helper/an-unit tests/helper/libfault.so bench/ls-bench \
 	bench/gen-otf2 bench/otf2-read bench/record-calls tests/helper/trlog-skew tests/helper/mpi-patterns tests/helper/mpi-patterns-f
-MAN1 = doc/tr-cat.1 doc/tr-read.1 doc/tr-deps.1 doc/tr-clock.1 doc/tr-waits.1 doc/tr-critpath.1 doc/tr-rank.1 \
+MAN1 = doc/tr-analyze.1 doc/tr-cat.1 doc/tr-read.1 doc/tr-deps.1 doc/tr-clock.1 doc/tr-waits.1 doc/tr-critpath.1 doc/tr-rank.1 \
 	doc/tr-otf2.1 doc/tr-project.1 doc/tr-record.1
 MAN7 = doc/tr.7
 

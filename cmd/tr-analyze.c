@@ -24,13 +24,13 @@
 
 static void usage(FILE *to)
 {
-	fprintf(to, "usage: tr-analyze [-efhq] [-j N] [-n N] [--csv | --json] [--idle] [--stream FILE]\n"
-		"                  [-p processes] [-s streams] [-t begin:end] trace ...\n");
+	fprintf(to, "usage: tr-analyze [-efhq] [-j N] [-n N] [--csv | --json] [--idle] [--stream file] "
+		"[-p processes] [-s streams] [-t begin:end] trace ...\n");
 	if (to == stdout)
 		tool_help(to,
 			  "  --stream FILE            also write the analysed stream to FILE (as\n"
 			  "                           tr-read | tr-deps | tr-waits | tr-critpath would)\n"
-			  "  -f, --force              replace FILE (only a record stream)\n"
+			  "  -f, --force              replace the --stream file (only a record stream)\n"
 			  "  -j N                     threads for the critical path's pieces (1 to 64)\n"
 			  "  -n N                     rows (20; 0: all)\n"
 			  "  -e                       blame and idle blame per pattern\n"
