@@ -282,8 +282,13 @@ fuzz: all $(FUZZ_BINS)
 
 bench: all
 	bench/run
+	bench/analyze
 	bench/readers
 	bench/record
+
+# make bench-analyze: tr-analyze next to the filter pipeline and a plain libotf2 read (also part of make bench)
+bench-analyze: all
+	bench/analyze
 
 # make bench-readers: tr-read of Kineto JSON and Nsight SQLite against their floors (also part of make bench)
 bench-readers: all
@@ -357,7 +362,7 @@ clean:
 		analysis/libanalysis.a formats/otf2/libotf2out.a formats/trlog/libtrlogin.a formats/kineto/libkinetoin.a formats/nsys/libnsysin.a
 	find . -name '*.o' -delete -o -name '*.d' -delete
 
-.PHONY: all check check-threads fuzz bench bench-readers bench-record bench-mem bench-project example deps install uninstall clean
+.PHONY: all check check-threads fuzz bench bench-analyze bench-readers bench-record bench-mem bench-project example deps install uninstall clean
 .SECONDARY:
 
 -include $(shell find . -name '*.d' 2>/dev/null)
