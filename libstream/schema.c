@@ -146,6 +146,7 @@ static const struct ls_kind_spec specs[LS_K__COUNT] = {
 
 struct name_table {
 	int16_t slot[TABLE_SIZE];	/* index + 1; 0 = empty */
+	uint16_t len[TABLE_SIZE];	/* the length of the name in each slot */
 };
 
 static struct name_table fields_by_name, kinds_by_name, roles_by_name, patterns_by_name;
@@ -227,6 +228,7 @@ static void table_fill(struct name_table *t, const char *const *names,
 		while (t->slot[h & (TABLE_SIZE - 1)])
 			h++;
 		t->slot[h & (TABLE_SIZE - 1)] = (int16_t)(i + 1);
+		t->len[h & (TABLE_SIZE - 1)] = (uint16_t)strlen(names[i]);
 	}
 }
 
@@ -244,7 +246,7 @@ static inline int table_find(const struct name_table *t,
 
 		if (i < 0)
 			return -1;
-		if (name_eq(names[i], s, n))
+		if (t->len[h & (TABLE_SIZE - 1)] == n && memcmp(names[i], s, n) == 0)
 			return i;
 	}
 }
