@@ -195,7 +195,7 @@ static struct batch *pop(struct chain *c, int i)
 
 static const char *who(const struct stage_run *r)
 {
-	return r ? r->link->self.tool : "the rating";
+	return r ? r->link->self.tool : "tr-rank";	/* the taker rates */
 }
 
 /* The message for stage r (NULL: the taker) failing with rc at record recno. */
@@ -426,28 +426,23 @@ static int from_reader(void *ctx, struct ls_buf *out)
 }
 
 /*
- * The threads: the stages starting each (the reader's own first), from
- * TR_CHAIN_CUTS where given, else one thread per stage.
+ * Where each thread's stages start, the reader's own thread first, for
+ * threads cores: one thread per stage where there are cores enough; on
+ * two, the reader with the first stage, and the rest (whose work is
+ * about as much) on the other; on one, all on the reader's. Returns the
+ * number of threads.
  */
-static int cut_at(int n, int *starts)
+static int cut_at(int n, unsigned threads, int *starts)
 {
-	const char *env = getenv("TR_CHAIN_CUTS");
-	int m = 0;
+	int m = threads < 2 ? 1 : threads == 2 && n > 1 ? 2 : n;
 
-	if (env) {
-		for (const char *p = env; *p && m < n; p++)
-			if (*p >= '0' && *p <= '9' && *p - '0' < n && (m == 0 || *p - '0' > starts[m - 1]))
-				starts[m++] = *p - '0';
-		if (m && starts[0] == 0)
-			return m;
-	}
-	for (m = 0; m < n; m++)
-		starts[m] = m;
-	return n;
+	for (int i = 0; i < m; i++)
+		starts[i] = i;
+	return m;
 }
 
-struct chain *chain_new(const struct chain_link *links, int n, const char *input, unsigned jobs,
-			chain_take take, uint64_t take_reads, void *ctx)
+struct chain *chain_new(const struct chain_link *links, int n, const char *input, unsigned threads,
+			unsigned jobs, chain_take take, uint64_t take_reads, void *ctx)
 {
 	struct chain *c = calloc(1, sizeof(*c));
 	int starts[CHAIN_STAGES];
@@ -466,7 +461,7 @@ struct chain *chain_new(const struct chain_link *links, int n, const char *input
 		return NULL;
 	}
 	pthread_mutex_init(&c->lock, NULL);
-	c->nworkers = cut_at(n, starts);
+	c->nworkers = cut_at(n, threads, starts);
 	for (int w = 0; w < c->nworkers; w++) {
 		struct worker *k = &c->work[w];
 

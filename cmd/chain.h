@@ -1,13 +1,13 @@
 /*
  * tr-analyze's stages in one process: a reader writes the stream into the
- * chain; each stage (stages/stages.h) runs on a thread of its own, and
- * the last one's records go to a taker (the rating, the stream file).
+ * chain, the stages (stages/stages.h) take it on threads, and the last
+ * one's records go to a taker (the rating, the stream file).
  *
- * Records are handed from stage to stage in batches (64 KiB of the
- * reader's stream), in memory: a record a stage passes on is handed on
- * as the bytes and the field index it came with (libstream/packed.h), so
- * that each record is parsed once, by the stage after the one that made
- * it. A bounded number of batches is in flight, so memory stays bounded.
+ * The stages of one thread take each record one after another, as the
+ * parsed record itself; what a stage writes is parsed once and goes to
+ * the next. Between threads records go in batches (64 KiB of records, the
+ * bytes copied and the field index packed: libstream/packed.h), at most
+ * two waiting at each hand-over, so memory stays bounded.
  */
 #ifndef CHAIN_H
 #define CHAIN_H
@@ -39,12 +39,14 @@ typedef int (*chain_take)(void *ctx, const struct ls_record *rec, const char **w
 /*
  * A chain of links[0..n) (at most CHAIN_STAGES), the last one's records
  * to take(ctx), which reads the fields of the kinds take_reads
- * (LS_KIND_BIT; the others come with only their kind located). input
- * names the trace in messages; jobs: the threads a stage may use for its
- * own work. Its threads start here. Returns NULL after a message.
+ * (LS_KIND_BIT; the others come with only their kind located), on as
+ * many threads as there are stages, at most threads (the reader's own
+ * among them). input names the trace in messages; jobs: the threads a
+ * stage may use for its own work. Its threads start here. Returns NULL
+ * after a message.
  */
-struct chain *chain_new(const struct chain_link *links, int n, const char *input, unsigned jobs,
-			chain_take take, uint64_t take_reads, void *ctx);
+struct chain *chain_new(const struct chain_link *links, int n, const char *input, unsigned threads,
+			unsigned jobs, chain_take take, uint64_t take_reads, void *ctx);
 
 /* Where the reader writes the stream (msgpack, the header first). */
 struct ls_writer *chain_input(struct chain *c);

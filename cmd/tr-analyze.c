@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,12 +26,13 @@
 static void usage(FILE *to)
 {
 	fprintf(to, "usage: tr-analyze [-efhq] [-j N] [-n N] [--csv | --json] [--idle] [--stream file] "
-		"[-p processes] [-s streams] [-t begin:end] trace ...\n");
+		"[--threads N] [-p processes] [-s streams] [-t begin:end] trace ...\n");
 	if (to == stdout)
 		tool_help(to,
 			  "  --stream FILE            also write the analysed stream to FILE (as\n"
 			  "                           tr-read | tr-deps | tr-waits | tr-critpath would)\n"
 			  "  -f, --force              replace the --stream file (only a record stream)\n"
+			  "  --threads N              threads for the stages (1 to 64; default: the cores it may use)\n"
 			  "  -j N                     threads for the critical path's pieces (1 to 64)\n"
 			  "  -n N                     rows (20; 0: all)\n"
 			  "  -e                       blame and idle blame per pattern\n"
@@ -57,7 +59,7 @@ struct options {
 	struct ls_front_options select;
 	const char *stream;
 	bool force, quiet;
-	unsigned jobs;
+	unsigned jobs, threads;
 	struct args args;
 };
 
@@ -77,6 +79,16 @@ static int take(void *ctx, const struct ls_record *rec, const char **why)
 		return LS_ERR_IO;
 	}
 	return an_rank_take(t->rank, rec, why);
+}
+
+/* The cores this process may run on (taskset, cgroups' cpusets). */
+static unsigned cores(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return (unsigned)CPU_COUNT(&set);
+	return 1;
 }
 
 static void show_progress(void *progress, uint64_t offered, uint64_t done, uint64_t total)
@@ -99,7 +111,7 @@ static int analyze(char *const *traces, int n, const struct chain_link *links, i
 	char err[512];
 	int status = 0, rc;
 
-	if (!(c = chain_new(links, nlinks, traces[0], o->jobs, take, an_rank_reads(), t)))
+	if (!(c = chain_new(links, nlinks, traces[0], o->threads ? o->threads : cores(), o->jobs, take, an_rank_reads(), t)))
 		return 1;
 	ls_front_init(&front, chain_input(c), &o->select, &report);
 	progress_start(&progress, "tr-analyze", "events", o->quiet);
@@ -118,7 +130,7 @@ static int analyze(char *const *traces, int n, const struct chain_link *links, i
 		status = selection_check(traces[0], &o->select, &report);
 	ls_front_release(&front);
 	selection_report(traces[0], &report);
-	for (int i = 0; i < nlinks; i++)
+	for (int i = 0; i < nlinks && !status; i++)
 		links[i].def->report(traces[0], chain_stage(c, i));
 	chain_free(c);
 	return status;
@@ -150,6 +162,22 @@ static void release(struct args *a)
 		free(a->crit[i]);
 }
 
+/* Option opt's number of threads, 1 to 64, into *n: 0, or 2 after a message. */
+static int threads_arg(const char *opt, const char *arg, unsigned *n)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (!*arg || *end || errno || v < 1 || v > 64) {
+		tool_error("%s %s: give a number of threads from 1 to 64", opt, arg);
+		return 2;
+	}
+	*n = (unsigned)v;
+	return 0;
+}
+
 /* One option: 0, or the status to exit with (after a message). */
 static int option(int ch, const char *arg, struct options *o)
 {
@@ -158,13 +186,8 @@ static int option(int ch, const char *arg, struct options *o)
 
 	switch (ch) {
 	case 'j':
-		errno = 0;
-		v = strtoul(arg, &end, 10);
-		if (!*arg || *end || errno || v < 1 || v > 64) {
-			tool_error("-j %s: give a number of threads from 1 to 64", arg);
+		if (threads_arg("-j", arg, &o->jobs))
 			return 2;
-		}
-		o->jobs = (unsigned)v;
 		break;
 	case 'n':
 		errno = 0;
@@ -211,13 +234,14 @@ static int form(struct options *o, enum rank_form f)
 
 static int parse(int argc, char **argv, struct options *o)
 {
-	enum { OPT_CSV = 256, OPT_JSON, OPT_IDLE, OPT_STREAM };
+	enum { OPT_CSV = 256, OPT_JSON, OPT_IDLE, OPT_STREAM, OPT_THREADS };
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "idle", no_argument, NULL, OPT_IDLE },
 		{ "stream", required_argument, NULL, OPT_STREAM },
+		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ "force", no_argument, NULL, 'f' },
 		{ "processes", required_argument, NULL, 'p' },
 		{ "streams", required_argument, NULL, 's' },
@@ -254,6 +278,10 @@ static int parse(int argc, char **argv, struct options *o)
 			break;
 		case OPT_STREAM:
 			o->stream = optarg;
+			break;
+		case OPT_THREADS:
+			if ((rc = threads_arg("--threads", optarg, &o->threads)))
+				return rc;
 			break;
 		case 'j':
 		case 'n':

@@ -28,10 +28,13 @@ filters() {
 	gen-otf2 -r 16 -t 2 -i 20 "$TMP/ranks/t" > /dev/null
 	for a in jacobi offload ranks; do
 		filters "$TMP/$a/t.otf2"
-		rm -f "$TMP/a.tr"
-		tr-analyze --stream "$TMP/a.tr" "$TMP/$a/t.otf2" > "$TMP/a.txt" 2> "$TMP/a.err" ||
-			fail "$a: $(cat "$TMP/a.err")"
-		cmp "$TMP/p.tr" "$TMP/a.tr" || fail "$a: the streams differ"
+		# on the reader's thread alone, on two, with a thread per stage
+		for n in 1 2 3; do
+			rm -f "$TMP/a.tr"
+			tr-analyze --threads $n --stream "$TMP/a.tr" "$TMP/$a/t.otf2" > "$TMP/a.txt" 2> "$TMP/a.err" ||
+				fail "$a: $(cat "$TMP/a.err")"
+			cmp "$TMP/p.tr" "$TMP/a.tr" || fail "$a, $n threads: the streams differ"
+		done
 		tr-rank "$TMP/p.tr" | sed 1d > "$TMP/p.txt"
 		sed 1d "$TMP/a.txt" | diff "$TMP/p.txt" - || fail "$a: the ratings differ"
 		head -1 "$TMP/a.txt" | grep -q "^$TMP/$a/t.otf2: run [0-9.]* s, critical path" ||
@@ -134,6 +137,9 @@ filters() {
 	assert_failure 2
 	run --separate-stderr tr-analyze -p 7x x
 	assert_failure 2
+	run --separate-stderr tr-analyze --threads 65 x
+	assert_failure 2
+	assert_equal "$stderr" "tr-analyze: --threads 65: give a number of threads from 1 to 64"
 	run --separate-stderr tr-analyze "$TMP/none.otf2"
 	assert_failure 1
 	[ "$(echo "$stderr" | wc -l)" -eq 1 ]
