@@ -12,6 +12,7 @@
 
 #include "archive.h"
 #include "staging.h"
+#include "tool.h"
 
 /* The archive's parts, in the order they are moved out; moved in the other way round. */
 enum part { ANCHOR, DEFS, FOLDER, PARTS };
@@ -196,7 +197,7 @@ int archive_prepare(struct archive *a, const char *path, bool force, char *err, 
 		return fail(err, n, "%s: %s", a->dir, strerror(errno));
 	if (inspect(a, force, false, there, err, n) < 0)
 		return -1;
-	if (!(a->stage = staging_make(a->dir, a->name, "tr-otf2")))
+	if (!(a->stage = staging_make(a->dir, a->name, tool_stage()->tool)))
 		return fail(err, n, "%s: cannot write there: %s", a->dir, strerror(errno));
 	return 0;
 }
@@ -472,7 +473,7 @@ int archive_place(struct archive *a, bool force, char *err, size_t n)
 	a->placed = rc == 0;
 out:
 	if (a->kept)
-		staging_keep();
+		staging_keep(a->stage);
 	staging_go_on();
 	free(what);
 	return rc;

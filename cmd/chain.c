@@ -1,6 +1,7 @@
 /* The stages of tr-analyze on threads, records handed on in memory. */
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "../libstream/packed.h"
 #include "chain.h"
 #include "maxmem.h"
+#include "staging.h"
 #include "tool.h"
 
 /* A hand-over's bytes: some 2 000 records. */
@@ -446,6 +448,7 @@ struct chain *chain_new(const struct chain_link *links, int n, const char *input
 {
 	struct chain *c = calloc(1, sizeof(*c));
 	int starts[CHAIN_STAGES];
+	sigset_t mask;
 
 	if (!c || n < 1 || n > CHAIN_STAGES) {
 		tool_error("%s: out of memory", input);
@@ -488,14 +491,18 @@ struct chain *chain_new(const struct chain_link *links, int n, const char *input
 			return NULL;
 		}
 	}
+	/* signals (which remove staged output) go to the reader's thread */
+	staging_mask_threads(&mask);
 	for (int w = 1; w < c->nworkers; w++) {
 		if (pthread_create(&c->work[w].thread, NULL, run_worker, &c->work[w]) != 0) {
+			pthread_sigmask(SIG_SETMASK, &mask, NULL);
 			tool_error("%s: cannot start a thread for each stage", input);
 			chain_free(c);
 			return NULL;
 		}
 		c->work[w].started = true;
 	}
+	pthread_sigmask(SIG_SETMASK, &mask, NULL);
 	return c;
 }
 

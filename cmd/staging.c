@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -18,8 +19,10 @@
 /* The signals whose default action ends the process, and that can be caught. */
 static const int ending[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGALRM, SIGUSR1, SIGUSR2 };
 
-static char doomed[PATH_MAX];	/* the folder a signal removes, while armed */
-static volatile sig_atomic_t armed;
+/* The folders a signal removes, while armed: an archive's and a stream file's. */
+#define FOLDERS 2
+static char doomed[FOLDERS][PATH_MAX];
+static volatile sig_atomic_t armed[FOLDERS];
 
 /* What getdents64 returns, one after another. */
 struct dent64 {
@@ -111,13 +114,24 @@ int staging_remove_tree(const char *path)
 	return rc < 0 ? -1 : rmdir(path);
 }
 
-/* Remove the folder, then end as the signal would have ended the tool. */
+/* Remove the folders, then end as the signal would have ended the tool. */
 static void on_signal(int sig)
 {
-	if (armed)
-		staging_remove_tree(doomed);
-	armed = 0;
+	for (int i = 0; i < FOLDERS; i++) {
+		if (armed[i])
+			staging_remove_tree(doomed[i]);
+		armed[i] = 0;
+	}
 	raise(sig);	/* the handler was reset on entry (SA_RESETHAND) */
+}
+
+/* The slot of folder path (NULL: a free one), or -1. */
+static int slot_of(const char *path)
+{
+	for (int i = 0; i < FOLDERS; i++)
+		if (path ? armed[i] && strcmp(doomed[i], path) == 0 : !armed[i])
+			return i;
+	return -1;
 }
 
 static void block(int how)
@@ -140,6 +154,16 @@ void staging_go_on(void)
 	block(SIG_UNBLOCK);
 }
 
+void staging_mask_threads(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(ending) / sizeof(ending[0]); i++)
+		sigaddset(&set, ending[i]);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
 /* Catch the ending signals, but those the tool was started ignoring (nohup). */
 static void catch_signals(void)
 {
@@ -157,43 +181,47 @@ static void catch_signals(void)
 char *staging_make(const char *dir, const char *name, const char *tool)
 {
 	char *path;
-	int e;
+	int e, i;
 
 	if (asprintf(&path, "%s/.%s.%s-XXXXXX", dir, name, tool) < 0) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (strlen(path) >= sizeof(doomed)) {
+	if (strlen(path) >= sizeof(doomed[0])) {
 		free(path);
 		errno = ENAMETOOLONG;
 		return NULL;
 	}
 	staging_hold();
-	if (!mkdtemp(path)) {
-		e = errno;
+	if ((i = slot_of(NULL)) < 0 || !mkdtemp(path)) {
+		e = i < 0 ? EMFILE : errno;
 		staging_go_on();
 		free(path);
 		errno = e;
 		return NULL;
 	}
-	strcpy(doomed, path);
-	armed = 1;
+	strcpy(doomed[i], path);
+	armed[i] = 1;
 	catch_signals();
 	staging_go_on();
 	return path;
 }
 
-void staging_keep(void)
+void staging_keep(const char *path)
 {
-	armed = 0;
+	int i = slot_of(path);
+
+	if (i >= 0)
+		armed[i] = 0;
 }
 
 int staging_remove(const char *path)
 {
-	int rc, e;
+	int rc, e, i;
 
 	staging_hold();
-	armed = 0;
+	if ((i = slot_of(path)) >= 0)
+		armed[i] = 0;
 	rc = staging_remove_tree(path);
 	e = errno;
 	staging_go_on();

@@ -2,10 +2,14 @@
  * A hidden folder beside a tool's output, where the output is made before
  * it is moved in. It is removed on every way the tool can end: success,
  * failure, and the signals that end a process (HUP, INT, QUIT, TERM,
- * ALRM, USR1, USR2); only SIGKILL leaves it. One per process.
+ * ALRM, USR1, USR2); only SIGKILL leaves it. Two per process at most (an
+ * archive's and a stream file's). Signals must come to the thread that
+ * holds them (the main one): other threads block them.
  */
 #ifndef STAGING_H
 #define STAGING_H
+
+#include <signal.h>
 
 /*
  * Make DIR/.NAME.TOOL-XXXXXX (tool: the tool's name) and have it removed
@@ -22,10 +26,17 @@ void staging_hold(void);
 void staging_go_on(void);
 
 /*
- * The folder holds the only whole copy of something (the old archive,
- * after a failure that could not be undone): a signal no longer removes it.
+ * Block the ending signals in the calling thread, its mask before in
+ * *old: the threads it starts until it sets *old back never take them.
  */
-void staging_keep(void);
+void staging_mask_threads(sigset_t *old);
+
+/*
+ * The folder path holds the only whole copy of something (the old
+ * archive, after a failure that could not be undone): a signal no longer
+ * removes it.
+ */
+void staging_keep(const char *path);
 
 /* Remove the folder and all it holds; forget it. Returns 0 or -1 (errno). */
 int staging_remove(const char *path);

@@ -76,14 +76,13 @@ static bool defined(const struct ls_checker *c, enum ls_ref ref, uint64_t id)
 static int check_value(const struct ls_record *rec, const struct ls_field_spec *fs,
 		       struct mp_item *it, char *msg, size_t n)
 {
-	const char *kind = ls_kind_name(rec->kind);
-	const char *name = ls_field_name(fs->field);
 	bool ok;
 
 	if (ls_get(rec, fs->field, it) < 0) {
 		if (!fs->required)
 			return 0;
-		return problem(msg, n, "%s without required field \"%s\"", kind, name);
+		return problem(msg, n, "%s without required field \"%s\"", ls_kind_name(rec->kind),
+			       ls_field_name(fs->field));
 	}
 	switch (fs->type) {
 	case LS_V_UINT:
@@ -126,15 +125,16 @@ static int check_value(const struct ls_record *rec, const struct ls_field_spec *
 		ok = false;
 	}
 	if (!ok)
-		return problem(msg, n, "%s field \"%s\" is not %s", kind, name,
+		return problem(msg, n, "%s field \"%s\" is not %s", ls_kind_name(rec->kind),
+			       ls_field_name(fs->field),
 			       type_names[fs->type]);
 	if (it->type == MP_STR) {
 		if (!ls_utf8_valid(it->v.s.p, it->v.s.n))
 			return problem(msg, n, "%s field \"%s\" is not valid UTF-8",
-				       kind, name);
+				       ls_kind_name(rec->kind), ls_field_name(fs->field));
 		if (!ls_vocab_has(fs->vocab, it->v.s.p, it->v.s.n))
 			return problem(msg, n, "%s field \"%s\" has unknown value \"%.*s\"",
-				       kind, name, (int)it->v.s.n, it->v.s.p);
+				       ls_kind_name(rec->kind), ls_field_name(fs->field), (int)it->v.s.n, it->v.s.p);
 	}
 	if (fs->type == LS_V_UINTS) {
 		const uint8_t *p = rec->raw + rec->off[fs->field], *end = rec->raw + rec->len;
@@ -145,8 +145,8 @@ static int check_value(const struct ls_record *rec, const struct ls_field_spec *
 		for (uint32_t i = 0; i < count; i++) {
 			p += mp_head(p, end, &item);
 			if (item.type != MP_UINT)
-				return problem(msg, n, "%s field \"%s\" is not %s", kind,
-					       name, type_names[fs->type]);
+				return problem(msg, n, "%s field \"%s\" is not %s", ls_kind_name(rec->kind),
+					       ls_field_name(fs->field), type_names[fs->type]);
 		}
 	}
 	return 1;

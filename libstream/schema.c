@@ -415,7 +415,7 @@ bool ls_vocab_has(enum ls_vocab vocab, const char *s, uint32_t n)
 	case LS_VOCAB_EDGE:
 		return list_has(edge_types, s, n);
 	case LS_VOCAB_PATTERN:
-		return list_has(patterns, s, n);
+		return ls_pattern_lookup(s, n) != LS_P__COUNT;
 	case LS_VOCAB_CLOCK:
 		return list_has(clocks, s, n);
 	}
