@@ -156,7 +156,7 @@ bin/tr-analyze: cmd/tr-analyze.o cmd/chain.o cmd/stream-file.o cmd/staging.o cmd
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS) -lz -lsqlite3 -lpthread
 
-bin/tr-otf2: cmd/tr-otf2.o cmd/archive.o cmd/staging.o cmd/progress.o $(TOOL_OBJS) formats/otf2/libotf2out.a \
+bin/tr-otf2: cmd/tr-otf2.o cmd/otf2-write.o cmd/archive.o cmd/staging.o cmd/progress.o $(TOOL_OBJS) formats/otf2/libotf2out.a \
 		libstream/libstream.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS)

@@ -17,6 +17,7 @@
 #include "../formats/otf2/otf2out.h"
 #include "../libstream/error.h"
 #include "archive.h"
+#include "otf2-write.h"
 #include "progress.h"
 #include "tool.h"
 
@@ -104,86 +105,13 @@ out:
 	return NULL;
 }
 
-/*
- * One pass over the stream: take (pass 1) or write (pass 2) every record.
- * What is wrong with a record is said at its position in the input; what
- * goes wrong writing, at the output.
- */
-/* The progress of reading a stream file twice, where one was given. */
-struct reading {
-	struct progress line;
-	uint64_t size, records;	/* bytes of the file; records read in both passes */
-	int pass;		/* 0, 1 */
-};
-
-static int pass(struct otf2out *o, const char *path, const char *name, const char *out_path,
-		int (*each)(struct otf2out *, const struct ls_record *), struct reading *g)
-{
-	struct ls_reader r;
-	struct ls_record rec;
-	char where[64];
-	int rc;
-
-	if (ls_reader_open(&r, path) < 0) {
-		tool_error("%s: %s", name, r.err);
-		return 1;
-	}
-	r.name = name;
-	while ((rc = ls_read(&r, &rec)) > 0) {
-		if (!(++g->records & 0xffff))
-			progress_show(&g->line, g->records, (uint64_t)g->pass * g->size + r.rec_offset, 2 * g->size);
-		if ((rc = each(o, &rec)) < 0) {
-			if (rc == LS_ERR_SYNTAX)
-				tool_error("%s: %s: %s", name,
-					   ls_reader_where(&r, where, sizeof(where)),
-					   otf2out_error(o));
-			else
-				tool_error("%s: %s", out_path, otf2out_error(o));
-			ls_reader_release(&r);
-			return 1;
-		}
-	}
-	g->pass++;
-	if (rc < 0)
-		tool_read_error(&r);
-	else if (tool_empty(&r))
-		rc = -1;
-	ls_reader_release(&r);
-	return rc < 0;
-}
-
-/* What OTF2 could not hold: said once each. */
-static void report_losses(const char *path, const struct otf2out_report *r)
-{
-	const struct tool_count lost[] = {
-		{ r->roles_by_name, "regions whose role OTF2 cannot carry: tr-read gives them the role their name has" },
-		{ r->corr_unplaced, "leaves whose corr is not their enter's: tr-read gives a leave its enter's" },
-		{ r->blame_unplaced, "blamed activities never entered or never left in the stream: their blame is not written" },
-	};
-
-	tool_report_counts(path, lost, sizeof(lost) / sizeof(lost[0]));
-}
-
-static void print_stats(const char *path, const struct otf2out_report *r)
-{
-	fprintf(stderr, "%s: %" PRIu64 " events written\n", path, r->events);
-	for (int m = 0; m < 5; m++)
-		if (r->samples[m])
-			fprintf(stderr, "  %-14s %12" PRIu64 " values\n", otf2out_metric_names[m],
-				r->samples[m]);
-	for (int k = 0; k < LS_K__COUNT; k++)
-		if (r->left_out[k])
-			fprintf(stderr, "%s: %" PRIu64 " %s records left out (OTF2 has no place for them)\n",
-				path, r->left_out[k], k ? ls_kind_name((enum ls_kind)k) : "unknown");
-}
-
 static int run(struct archive *a, const char *input, const char *out_path, bool force,
 	       bool stats, bool quiet)
 {
 	struct otf2out *o = otf2out_new();
 	const char *name = input && strcmp(input, "-") != 0 ? input : "<stdin>";
-	char *path = NULL, err[512];
-	struct reading g = { .size = 0 };
+	char *path = NULL;
+	struct otf2_reading g = { .size = 0 };
 	struct stat st;
 	int status = 1;
 
@@ -195,29 +123,10 @@ static int run(struct archive *a, const char *input, const char *out_path, bool 
 	progress_start(&g.line, "tr-otf2", "records", quiet || !input || !strcmp(input, "-") ||
 		       stat(input, &st) < 0 || !S_ISREG(st.st_mode));
 	g.size = g.line.on ? (uint64_t)st.st_size : 0;
-	if (!(path = readable_twice(input, a->stage)) ||
-	    pass(o, path, name, out_path, otf2out_take, &g) != 0)
-		goto out;
-	if (otf2out_open(o, a->stage, a->name) < 0) {
-		tool_error("%s: %s", out_path, otf2out_error(o));
-		goto out;
-	}
-	if (pass(o, path, name, out_path, otf2out_write, &g) != 0)
-		goto out;
-	if (otf2out_close(o) < 0) {
-		tool_error("%s: %s", out_path, otf2out_error(o));
-		goto out;
-	}
-	if (archive_place(a, force, err, sizeof(err)) < 0) {
-		tool_error("%s", err);
-		goto out;
-	}
-	progress_end(&g.line);
-	report_losses(out_path, otf2out_report(o));
-	if (stats)
-		print_stats(out_path, otf2out_report(o));
-	status = 0;
-out:
+	if ((path = readable_twice(input, a->stage)) &&
+	    otf2_pass(o, path, name, out_path, otf2out_take, &g) == 0 &&
+	    otf2_archive(o, a, path, name, out_path, force, stats, &g) == 0)
+		status = 0;
 	progress_end(&g.line);
 	otf2out_free(o);
 	free(path);
