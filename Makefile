@@ -150,9 +150,9 @@ bin/tr-read: cmd/tr-read.o cmd/progress.o cmd/selection.o formats/readers.o $(TO
 bin/tr-rank: cmd/rank-diff.o cmd/rank-table.o
 
 # the stages of the filters in one process, on threads (cmd/chain.c)
-bin/tr-analyze: cmd/tr-analyze.o cmd/chain.o cmd/stream-file.o cmd/staging.o cmd/archive.o cmd/progress.o cmd/selection.o \
+bin/tr-analyze: cmd/tr-analyze.o cmd/chain.o cmd/stream-file.o cmd/staging.o cmd/archive.o cmd/otf2-write.o cmd/progress.o cmd/selection.o \
 		cmd/rank-table.o formats/readers.o formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
-		formats/kineto/libkinetoin.a formats/nsys/libnsysin.a $(STAGE_OBJS)
+		formats/kineto/libkinetoin.a formats/nsys/libnsysin.a formats/otf2/libotf2out.a $(STAGE_OBJS)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS) -lz -lsqlite3 -lpthread
 

@@ -27,7 +27,8 @@ static bool is_stream(const char *path)
 	return yes;
 }
 
-int stream_file_open(struct stream_file *f, const char *path, bool force, char *err, size_t n)
+int stream_file_open(struct stream_file *f, const char *path, bool force, bool place, char *err,
+		     size_t n)
 {
 	char *d = strdup(path), *b = strdup(path);
 	struct stat st;
@@ -35,11 +36,12 @@ int stream_file_open(struct stream_file *f, const char *path, bool force, char *
 
 	memset(f, 0, sizeof(*f));
 	f->path = path;
+	f->place = place;
 	if (!d || !b) {
 		snprintf(err, n, "out of memory");
 		goto failed;
 	}
-	if (lstat(path, &st) == 0) {
+	if (place && lstat(path, &st) == 0) {
 		if (!force) {
 			snprintf(err, n, "%s is there already: give --force to replace it", path);
 			goto failed;
@@ -69,23 +71,26 @@ failed:
 	return -1;
 }
 
-/* End, sync, close and move the file in: 0, or -1 with errno (or f->w.err) set. */
-static int place(struct stream_file *f)
+int stream_file_end(struct stream_file *f, char *err, size_t n)
 {
 	int rc = ls_write_trailer(&f->w) < 0 || ls_writer_flush(&f->w) < 0 || fsync(f->w.fd) < 0 ? -1 : 0;
 
 	if (close(f->w.fd) < 0)
 		rc = -1;
 	f->w.fd = -1;
-	return rc < 0 ? -1 : rename(f->tmp, f->path);
+	if (rc < 0)
+		snprintf(err, n, "%s: %s", f->path, strerror(f->w.err ? f->w.err : errno));
+	return rc;
 }
 
 int stream_file_close(struct stream_file *f, bool ok, char *err, size_t n)
 {
 	int rc = 0;
 
-	if (ok && (rc = place(f)) < 0)
-		snprintf(err, n, "%s: %s", f->path, strerror(f->w.err ? f->w.err : errno));
+	if (ok && f->place && rename(f->tmp, f->path) < 0) {
+		snprintf(err, n, "%s: %s", f->path, strerror(errno));
+		rc = -1;
+	}
 	if (f->w.fd >= 0)
 		close(f->w.fd);
 	ls_writer_release(&f->w);

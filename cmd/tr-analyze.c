@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <sys/stat.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,7 +17,9 @@
 #include "../analysis/rank.h"
 #include "../formats/readers.h"
 #include "../libstream/error.h"
+#include "archive.h"
 #include "chain.h"
+#include "otf2-write.h"
 #include "progress.h"
 #include "rank-table.h"
 #include "selection.h"
@@ -25,13 +28,15 @@
 
 static void usage(FILE *to)
 {
-	fprintf(to, "usage: tr-analyze [-efhq] [-j N] [-n N] [--csv | --json] [--idle] [--stream file] "
-		"[--threads N] [-p processes] [-s streams] [-t begin:end] trace ...\n");
+	fprintf(to, "usage: tr-analyze [-efhq] [-j N] [-n N] [--csv | --json] [--idle] [-o dir/name] "
+		"[--stream file] [--threads N] [-p processes] [-s streams] [-t begin:end] trace ...\n");
 	if (to == stdout)
 		tool_help(to,
 			  "  --stream FILE            also write the analysed stream to FILE (as\n"
 			  "                           tr-read | tr-deps | tr-waits | tr-critpath would)\n"
-			  "  -f, --force              replace the --stream file (only a record stream)\n"
+			  "  -o, --output DIR/NAME    also write the analysed run as an OTF2 archive (as tr-otf2)\n"
+			  "  -f, --force              replace the --stream file (only a record stream) and\n"
+			  "                           the archive (only an archive)\n"
 			  "  --threads N              threads for the stages (1 to 64; default: the cores it may use)\n"
 			  "  -j N                     threads for the critical path's pieces (1 to 64)\n"
 			  "  -n N                     rows (20; 0: all)\n"
@@ -57,16 +62,24 @@ struct args {
 struct options {
 	struct rank_opts rank;
 	struct ls_front_options select;
-	const char *stream;
+	const char *stream, *output;
 	bool force, quiet;
 	unsigned jobs, threads;
 	struct args args;
 };
 
-/* What takes the analysed records: the rating, and the stream file if asked. */
+/*
+ * What takes the analysed records: the rating; the stream, to the
+ * --stream file or for -o alone a staged one; the archive's first pass.
+ */
 struct taker {
 	struct an_rank *rank;
-	struct stream_file *file;
+	struct stream_file file;
+	bool writing;		/* file is open */
+	struct archive archive;
+	bool archiving;		/* archive is prepared */
+	struct otf2out *otf2;	/* where -o */
+	const char *output;	/* -o's DIR/NAME */
 };
 
 static int take(void *ctx, const struct ls_record *rec, const char **why)
@@ -74,8 +87,12 @@ static int take(void *ctx, const struct ls_record *rec, const char **why)
 	struct taker *t = ctx;
 	int rc;
 
-	if (t->file && rec->kind != LS_K_TRAILER && (rc = ls_write_record(&t->file->w, rec)) < 0) {
-		tool_error("%s: %s", t->file->path, rc == LS_ERR_IO ? strerror(t->file->w.err) : "out of memory");
+	if (t->writing && (rc = ls_write_record(&t->file.w, rec)) < 0) {
+		tool_error("%s: %s", t->file.path, rc == LS_ERR_IO ? strerror(t->file.w.err) : "out of memory");
+		return LS_ERR_IO;
+	}
+	if (t->otf2 && otf2out_take(t->otf2, rec) < 0) {
+		tool_error("%s: %s", t->output, otf2out_error(t->otf2));
 		return LS_ERR_IO;
 	}
 	return an_rank_take(t->rank, rec, why);
@@ -111,7 +128,8 @@ static int analyze(char *const *traces, int n, const struct chain_link *links, i
 	char err[512];
 	int status = 0, rc;
 
-	if (!(c = chain_new(links, nlinks, traces[0], o->threads ? o->threads : cores(), o->jobs, take, an_rank_reads(), t)))
+	if (!(c = chain_new(links, nlinks, traces[0], o->threads ? o->threads : cores(), o->jobs, take,
+			    t->otf2 ? ~UINT64_C(0) : an_rank_reads(), t)))
 		return 1;
 	ls_front_init(&front, chain_input(c), &o->select, &report);
 	progress_start(&progress, "tr-analyze", "events", o->quiet);
@@ -243,6 +261,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "stream", required_argument, NULL, OPT_STREAM },
 		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ "force", no_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "processes", required_argument, NULL, 'p' },
 		{ "streams", required_argument, NULL, 's' },
 		{ "time", required_argument, NULL, 't' },
@@ -252,7 +271,7 @@ static int parse(int argc, char **argv, struct options *o)
 	};
 	int ch, rc;
 
-	while ((ch = getopt_long(argc, argv, "efhj:n:p:qs:t:", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "efhj:n:o:p:qs:t:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(stdout);
@@ -264,6 +283,9 @@ static int parse(int argc, char **argv, struct options *o)
 			break;
 		case 'f':
 			o->force = true;
+			break;
+		case 'o':
+			o->output = optarg;
 			break;
 		case 'q':
 			o->quiet = true;
@@ -300,21 +322,102 @@ static int parse(int argc, char **argv, struct options *o)
 		usage(stderr);
 		return 2;
 	}
-	if (o->force && !o->stream) {
-		tool_error("--force replaces the --stream file: give one");
+	if (o->force && !o->stream && !o->output) {
+		tool_error("--force replaces the --stream file or the -o archive: give one");
 		return 2;
 	}
 	return 0;
+}
+
+/* Open what the options ask to be written. Returns 0, or 1 after a message. */
+static int open_outputs(const struct options *o, struct taker *t)
+{
+	char err[512];
+
+	if (o->output) {
+		t->archiving = true;
+		if (archive_prepare(&t->archive, o->output, o->force, err, sizeof(err)) < 0)
+			goto failed;
+		if (!(t->otf2 = otf2out_new())) {
+			snprintf(err, sizeof(err), "out of memory");
+			goto failed;
+		}
+		t->output = o->output;
+	}
+	if (o->stream || o->output) {
+		/* -o alone: the stream its second pass reads, staged beside the archive */
+		if (stream_file_open(&t->file, o->stream ? o->stream : o->output, o->force, o->stream, err,
+				     sizeof(err)) < 0)
+			goto failed;
+		t->writing = true;
+	}
+	return 0;
+failed:
+	tool_error("%s", err);
+	return 1;
+}
+
+/*
+ * The analysis done (ok): the stream ended, the archive written from it
+ * and put in place, the stream file moved in; else nothing of either left.
+ * Returns 0, or 1 after a message.
+ */
+static int close_outputs(struct taker *t, bool ok, const struct options *o)
+{
+	struct otf2_reading g = { .size = 0 };
+	struct stat st;
+	char err[512] = "";
+	int status = ok ? 0 : 1;
+
+	if (t->writing && ok && stream_file_end(&t->file, err, sizeof(err)) < 0) {
+		tool_error("%s", err);
+		status = 1;
+	}
+	if (t->otf2 && !status) {
+		/* its first pass was the analysis: one more to go */
+		progress_start(&g.line, "tr-analyze", "records", o->quiet);
+		g.pass = 1;
+		g.size = stat(t->file.tmp, &st) == 0 ? (uint64_t)st.st_size : 0;
+		status = otf2_archive(t->otf2, &t->archive, t->file.tmp, "the analysed stream", t->output,
+				      o->force, false, &g);
+		progress_end(&g.line);
+	}
+	if (t->writing && stream_file_close(&t->file, !status, err, sizeof(err)) < 0) {
+		tool_error("%s", err);
+		status = 1;
+	}
+	if (t->archiving && archive_release(&t->archive, err, sizeof(err)) < 0) {
+		tool_error("%s", err);
+		status = 1;
+	}
+	otf2out_free(t->otf2);
+	return status;
+}
+
+/* The rating on standard output: 0, or 1 after a message. */
+static int print_rating(const char *input, const struct an_rank *k, const struct rank_opts *o)
+{
+	struct ls_writer out;
+	int rc, status = 0;
+
+	ls_writer_init(&out, STDOUT_FILENO, LS_FMT_JSON);
+	if ((rc = rank_print(input, k, o, &out)) == LS_ERR_NOMEM) {
+		tool_error("out of memory");
+		status = 1;
+	} else if (rc == LS_ERR_IO) {
+		status = tool_write_error(NULL, &out, rc);
+	} else if (rc < 0) {
+		tool_error("the rating has a value JSON cannot hold");
+		status = 1;
+	}
+	return tool_finish(&out) | status;
 }
 
 int main(int argc, char **argv)
 {
 	struct options o = { .rank = { RANK_TEXT, 20, false, false, false },
 			     .select = { LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0, 0 }, .jobs = 1 };
-	struct stream_file file;
-	struct taker t = { NULL, NULL };
-	struct ls_writer out;
-	char err[512];
+	struct taker t = { .rank = NULL };
 	int status, ntraces;
 
 	tool_init("tr-analyze", argc, argv);
@@ -323,7 +426,12 @@ int main(int argc, char **argv)
 	ntraces = argc - optind;
 	for (int i = 0; i < ntraces; i++)
 		o.args.read[o.args.nread + i] = argv[optind + i];
-	{
+	if (!(t.rank = an_rank_new(o.rank.by_pattern))) {
+		tool_error("out of memory");
+		status = 1;
+		goto out;
+	}
+	if ((status = open_outputs(&o, &t)) == 0) {
 		const struct ls_stage reading = { "tr-read", TR_VERSION, o.args.nread + ntraces, o.args.read };
 		const struct chain_link links[] = {
 			{ &stage_deps, { "tr-deps", TR_VERSION, 0, NULL } },
@@ -331,40 +439,11 @@ int main(int argc, char **argv)
 			{ &stage_critpath, { "tr-critpath", TR_VERSION, o.args.ncrit, o.args.crit } },
 		};
 
-		if (!(t.rank = an_rank_new(o.rank.by_pattern))) {
-			tool_error("out of memory");
-			status = 1;
-			goto out;
-		}
-		if (o.stream) {
-			if (stream_file_open(&file, o.stream, o.force, err, sizeof(err)) < 0) {
-				tool_error("%s", err);
-				status = 1;
-				goto out;
-			}
-			t.file = &file;
-		}
 		status = analyze(argv + optind, ntraces, links, 3, &reading, &o, &t);
 	}
-	if (t.file && stream_file_close(t.file, status == 0, err, sizeof(err)) < 0) {
-		tool_error("%s", err);
-		status = 1;
-	}
-	if (!status) {
-		int rc;
-
-		ls_writer_init(&out, STDOUT_FILENO, LS_FMT_JSON);
-		if ((rc = rank_print(argv[optind], t.rank, &o.rank, &out)) == LS_ERR_NOMEM) {
-			tool_error("out of memory");
-			status = 1;
-		} else if (rc == LS_ERR_IO) {
-			status = tool_write_error(NULL, &out, rc);
-		} else if (rc < 0) {
-			tool_error("the rating has a value JSON cannot hold");
-			status = 1;
-		}
-		status |= tool_finish(&out);
-	}
+	status = close_outputs(&t, status == 0, &o) | status;
+	if (!status)
+		status = print_rating(argv[optind], t.rank, &o.rank);
 out:
 	an_rank_free(t.rank);
 	release(&o.args);

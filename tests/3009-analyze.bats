@@ -42,6 +42,29 @@ filters() {
 	done
 }
 
+@test "-o: the annotated archive tr-otf2 writes from the filters' stream; refused where one is, replaced with -f" {
+	gen-otf2 -g 2 -t 2 -i 100 "$TMP/g/t" > /dev/null
+	filters "$TMP/g/t.otf2"
+	tr-otf2 -o "$TMP/f/t" "$TMP/p.tr"
+	tr-analyze -q -o "$TMP/a/t" "$TMP/g/t.otf2" > "$TMP/a.txt"
+	for flags in "" -G; do
+		cmp <(otf2-print $flags "$TMP/f/t.otf2") <(otf2-print $flags "$TMP/a/t.otf2") ||
+			fail "otf2-print $flags differs"
+	done
+	run ls -A "$TMP/a"
+	assert_output "$(printf 't\nt.def\nt.otf2')"
+	run --separate-stderr tr-analyze -q -o "$TMP/a/t" "$TMP/g/t.otf2"
+	assert_failure 1
+	assert_equal "$stderr" "tr-analyze: $TMP/a/t.otf2 exists; give --force to replace the archive"
+	# with the stream kept too, and over the old archive
+	rm -f "$TMP/s.tr"
+	tr-analyze -q -f -o "$TMP/a/t" --stream "$TMP/s.tr" "$TMP/g/t.otf2" > /dev/null
+	cmp "$TMP/p.tr" "$TMP/s.tr"
+	cmp <(otf2-print "$TMP/f/t.otf2") <(otf2-print "$TMP/a/t.otf2")
+	run ls -A "$TMP/a"
+	assert_output "$(printf 't\nt.def\nt.otf2')"
+}
+
 @test "-j, -p, -s, -t: the stream lists them where the filters would, and is theirs" {
 	gen-otf2 -i 100 "$TMP/g/t" > /dev/null
 	CRIT="-j 2" filters "$TMP/g/t.otf2" -p 1-2 -t 0:20ms
@@ -113,8 +136,8 @@ filters() {
 	run --separate-stderr env TR_MAX_MEM=1K tr-analyze -q --stream "$TMP/out/s.tr" "$TMP/g/t.otf2"
 	assert_failure 1
 	[[ $stderr == "tr-analyze: $TMP/g/t.otf2: tr-"*": record "*"more than TR_MAX_MEM"* ]] || fail "$stderr"
-	# a signal on the way
-	tr-analyze -q --stream "$TMP/out/s.tr" "$TMP/g/t.otf2" > /dev/null &
+	# a signal on the way, writing the stream and an archive
+	tr-analyze -q --stream "$TMP/out/s.tr" -o "$TMP/out/a" "$TMP/g/t.otf2" > /dev/null &
 	sleep 0.3
 	kill -TERM $!
 	wait $! || true
@@ -135,6 +158,7 @@ filters() {
 	assert_equal "$stderr" "tr-analyze: --csv and --json exclude each other"
 	run --separate-stderr tr-analyze --force x
 	assert_failure 2
+	assert_equal "$stderr" "tr-analyze: --force replaces the --stream file or the -o archive: give one"
 	run --separate-stderr tr-analyze -p 7x x
 	assert_failure 2
 	run --separate-stderr tr-analyze --threads 65 x

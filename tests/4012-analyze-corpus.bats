@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # tr-analyze on every input of the shared corpus (OTF2 archives, Kineto
 # traces, Nsight exports): the stream it writes is the filters' own, byte
-# for byte, and its rating is tr-rank's.
+# for byte, its rating is tr-rank's, its archive tr-otf2's (otf2-print).
 
 load common
 
@@ -20,15 +20,19 @@ corpus_inputs() {
 	ls "$CORPUS"/nsys/*.sqlite
 }
 
-@test "every corpus trace: tr-analyze --stream writes what tr-read | tr-deps | tr-waits | tr-critpath writes" {
+@test "every corpus trace: tr-analyze --stream writes what tr-read | tr-deps | tr-waits | tr-critpath writes, -o what tr-otf2 writes of it" {
 	local n=0
 	while read -r trace; do
 		rm -f "$TMP/a.tr"
 		tr-read "$trace" 2>/dev/null | tr-deps 2>/dev/null | tr-waits 2>/dev/null |
 			tr-critpath > "$TMP/p.tr" 2>/dev/null || fail "$trace: the filters failed"
-		tr-analyze -q --stream "$TMP/a.tr" "$trace" > "$TMP/a.txt" 2> "$TMP/a.err" ||
+		rm -rf "$TMP/a" "$TMP/f"
+		tr-analyze -q --stream "$TMP/a.tr" -o "$TMP/a/t" "$trace" > "$TMP/a.txt" 2> "$TMP/a.err" ||
 			fail "$trace: $(cat "$TMP/a.err")"
 		cmp "$TMP/p.tr" "$TMP/a.tr" || fail "$trace: the streams differ"
+		# the annotated archive: tr-otf2's of the filters' stream
+		tr-otf2 -o "$TMP/f/t" "$TMP/p.tr" 2>/dev/null
+		cmp <(otf2-print "$TMP/f/t.otf2") <(otf2-print "$TMP/a/t.otf2") || fail "$trace: the archives differ"
 		# the table's first line names the input: tr-rank's here read stdin
 		tr-rank < "$TMP/p.tr" | sed 1d > "$TMP/p.txt"
 		sed 1d "$TMP/a.txt" | diff "$TMP/p.txt" - || fail "$trace: the ratings differ"
