@@ -1,4 +1,5 @@
 /* The rating as a text table, CSV or NDJSON. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -285,4 +286,29 @@ int rank_print(const char *input, const struct an_rank *k, const struct rank_opt
 		rc = json(w, k, v, n, o);
 	free(v);
 	return rc;
+}
+
+int rank_rows_arg(const char *arg, struct rank_opts *o)
+{
+	unsigned long top;
+	char *end;
+
+	errno = 0;
+	top = strtoul(arg, &end, 10);
+	if (!*arg || *end || *arg == '-' || errno || top > UINT32_MAX) {
+		tool_error("-n %s: give a number of rows (0: all)", arg);
+		return 2;
+	}
+	o->top = (uint32_t)top;
+	return 0;
+}
+
+int rank_form_arg(enum rank_form f, struct rank_opts *o)
+{
+	if (o->form != RANK_TEXT && o->form != f) {
+		tool_error("--csv and --json exclude each other");
+		return 2;
+	}
+	o->form = f;
+	return 0;
 }

@@ -20,6 +20,12 @@ struct rank_opts {
 	bool idle;		/* --idle: idle blame in the rating */
 };
 
+/* -n N: the rows to print (0: all) into o->top. Returns 0, or 2 after a message. */
+int rank_rows_arg(const char *arg, struct rank_opts *o);
+
+/* --csv or --json (f) into o->form; the two exclude each other. Returns 0, or 2 after a message. */
+int rank_form_arg(enum rank_form f, struct rank_opts *o);
+
 /*
  * Rate k and print its top rows on stdout in o->form (input names the
  * run in the text table's first line; NDJSON goes through w). Returns 0,

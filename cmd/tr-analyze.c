@@ -199,23 +199,13 @@ static int threads_arg(const char *opt, const char *arg, unsigned *n)
 /* One option: 0, or the status to exit with (after a message). */
 static int option(int ch, const char *arg, struct options *o)
 {
-	unsigned long v;
-	char *end;
-
 	switch (ch) {
 	case 'j':
 		if (threads_arg("-j", arg, &o->jobs))
 			return 2;
 		break;
 	case 'n':
-		errno = 0;
-		v = strtoul(arg, &end, 10);
-		if (!*arg || *end || *arg == '-' || errno || v > UINT32_MAX) {
-			tool_error("-n %s: give a number of rows (0: all)", arg);
-			return 2;
-		}
-		o->rank.top = (uint32_t)v;
-		return 0;
+		return rank_rows_arg(arg, &o->rank);
 	case 'p':
 	case 's':
 		if (ls_ranges_parse(ch == 'p' ? &o->select.processes : &o->select.streams, arg) < 0) {
@@ -236,17 +226,6 @@ static int option(int ch, const char *arg, struct options *o)
 		tool_error("too many options");
 		return 2;
 	}
-	return 0;
-}
-
-/* --csv and --json: one form. */
-static int form(struct options *o, enum rank_form f)
-{
-	if (o->rank.form != RANK_TEXT && o->rank.form != f) {
-		tool_error("--csv and --json exclude each other");
-		return 2;
-	}
-	o->rank.form = f;
 	return 0;
 }
 
@@ -292,7 +271,7 @@ static int parse(int argc, char **argv, struct options *o)
 			break;
 		case OPT_CSV:
 		case OPT_JSON:
-			if ((rc = form(o, ch == OPT_CSV ? RANK_CSV : RANK_JSON)))
+			if ((rc = rank_form_arg(ch == OPT_CSV ? RANK_CSV : RANK_JSON, &o->rank)))
 				return rc;
 			break;
 		case OPT_IDLE:

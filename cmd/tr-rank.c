@@ -100,8 +100,6 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rank_opts o = { RANK_TEXT, 20, false, false, false };
-	unsigned long top;
-	char *end;
 	int ch;
 
 	tool_init("tr-rank", argc, argv);
@@ -113,24 +111,16 @@ int main(int argc, char **argv)
 		case 'V':
 			tool_version();
 		case 'n':
-			errno = 0;
-			top = strtoul(optarg, &end, 10);
-			o.top = (uint32_t)top;
-			if (!*optarg || *end || *optarg == '-' || errno || top > UINT32_MAX) {
-				tool_error("-n %s: give a number of rows (0: all)", optarg);
+			if (rank_rows_arg(optarg, &o))
 				return 2;
-			}
 			break;
 		case 'e':
 			o.by_pattern = true;
 			break;
 		case 'C':
 		case 'J':
-			if (o.form != RANK_TEXT && o.form != (ch == 'C' ? RANK_CSV : RANK_JSON)) {
-				tool_error("--csv and --json exclude each other");
+			if (rank_form_arg(ch == 'C' ? RANK_CSV : RANK_JSON, &o))
 				return 2;
-			}
-			o.form = ch == 'C' ? RANK_CSV : RANK_JSON;
 			break;
 		case 'D':
 			o.diff = true;
