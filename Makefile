@@ -215,9 +215,10 @@ bench/otf2-read: bench/otf2-read.o
 check: all
 	tests/run
 
-# make check-threads: the tests of the threaded parts (tr-critpath -j)
-# under ThreadSanitizer, after make clean; make SANITIZE=thread
-THREAD_TESTS = tests/1005-critpath.bats tests/4004-critpath-corpus.bats
+# make check-threads: the tests of the threaded parts (tr-critpath -j,
+# tr-analyze's stages) under ThreadSanitizer, after make clean; make SANITIZE=thread
+THREAD_TESTS = tests/1005-critpath.bats tests/4004-critpath-corpus.bats tests/3009-analyze.bats \
+	tests/4012-analyze-corpus.bats
 
 check-threads: all
 	TSAN_OPTIONS=halt_on_error=1 tests/run $(THREAD_TESTS)
