@@ -47,7 +47,7 @@ echo "== a Score-P-like trace of an MPI + CUDA + OpenMP run: bench/gen-otf2 -i 2
 # examples/out holds only what this script writes
 rm -rf "$out/jacobi" "$out/jacobi.otf2" "$out/jacobi.def" "$out/jacobi.tr" \
 	"$out/jacobi-waits.tr" "$out/jacobi-analysed.tr" "$out/jacobi-analysed" \
-	"$out/jacobi-analysed.otf2" "$out/jacobi-analysed.def"
+	"$out/jacobi-analysed.otf2" "$out/jacobi-analysed.def" "$out/jacobi-in-one.tr"
 mkdir -p "$out"
 gen-otf2 -i 20 "$out/jacobi"
 tr-read --stats "$out/jacobi.otf2" > "$out/jacobi.tr"
@@ -66,3 +66,8 @@ echo "the analysed run for Vampir (tr-otf2 --stats):"
 tr-otf2 --stats -o "$out/jacobi-analysed" "$out/jacobi-analysed.tr"
 otf2-print --silent "$out/jacobi-analysed.otf2" > /dev/null
 echo "$out/jacobi-analysed.otf2: an OTF2 archive otf2-print reads"
+echo "the same analysis in one process (tr-analyze -n 3 --stream), without tr-clock:"
+tr-analyze -n 3 --stream "$out/jacobi-in-one.tr" "$out/jacobi.otf2"
+tr-read "$out/jacobi.otf2" 2>/dev/null | tr-deps 2>/dev/null | tr-waits 2>/dev/null | tr-critpath 2>/dev/null |
+	cmp - "$out/jacobi-in-one.tr"
+echo "$out/jacobi-in-one.tr: byte for byte what tr-read | tr-deps | tr-waits | tr-critpath writes"
