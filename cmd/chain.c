@@ -277,13 +277,22 @@ static int feed(struct worker *k, int i, const struct ls_record *rec);
 static int pass_made(struct worker *k, int i)
 {
 	struct stage_run *r = &k->c->run[i];
-	const uint8_t *end = r->w.out.p + r->w.out.len;
+	const uint8_t *end;
 	struct ls_record rec;
 	const char *why = NULL;
 	int rc = 0;
 
+	/* room after the records, zeroed: they are parsed on the fast path to their end */
+	if (ls_buf_grow(&r->w.out, LS_RECORD_PAD) < 0) {
+		say(k->c, r, r->recno, LS_ERR_NOMEM, NULL);
+		return LS_ERR_NOMEM;
+	}
+	end = r->w.out.p + r->w.out.len;
+	memset(r->w.out.p + r->w.out.len, 0, LS_RECORD_PAD);
 	for (const uint8_t *p = r->w.out.p; p < end && rc == 0; p += rec.len) {
-		if (ls_record_parse(&rec, p, end, 0, &why) <= 0) {
+		long len = ls_record_parse_padded(&rec, p, end, 0, &why);
+
+		if (len <= 0 || len > end - p) {
 			say(k->c, r, r->recno, LS_ERR_SYNTAX, why ? why : "a record cut off");
 			return LS_ERR_SYNTAX;
 		}
@@ -404,15 +413,25 @@ static void *run_worker(void *arg)
 static int from_reader(void *ctx, struct ls_buf *out)
 {
 	struct worker *k = ctx;
-	const uint8_t *end = out->p + out->len;
+	const uint8_t *end;
 	struct ls_record rec;
 	const char *why = NULL;
 	int rc = 0;
 
 	if (chain_failed(k->c))
 		return LS_ERR_IO;
+	/* room after the records, zeroed: they are parsed on the fast path to their end */
+	if (ls_buf_grow(out, LS_RECORD_PAD) < 0) {
+		tool_error("%s: out of memory", k->c->input);
+		fail(k->c);
+		return LS_ERR_NOMEM;
+	}
+	end = out->p + out->len;
+	memset(out->p + out->len, 0, LS_RECORD_PAD);
 	for (const uint8_t *p = out->p; p < end && rc == 0; p += rec.len) {
-		if (ls_record_parse(&rec, p, end, 0, &why) <= 0) {
+		long len = ls_record_parse_padded(&rec, p, end, 0, &why);
+
+		if (len <= 0 || len > end - p) {
 			tool_error("%s: the stream read: %s", k->c->input, why ? why : "a record cut off");
 			rc = LS_ERR_SYNTAX;
 			break;

@@ -168,10 +168,11 @@ static int take_kind(struct ls_record *rec, const uint8_t *v,
 	return 0;
 }
 
-long ls_record_parse(struct ls_record *rec, const uint8_t *p,
-		     const uint8_t *end, uint64_t skim, const char **why)
+/* ls_record_parse, reading without checks up to safe (SAFE_SPAN readable bytes on). */
+static inline long parse(struct ls_record *rec, const uint8_t *p, const uint8_t *end,
+			 const uint8_t *safe, uint64_t skim, const char **why)
 {
-	const uint8_t *q, *safe;
+	const uint8_t *q;
 	struct mp_item it;
 	uint64_t twice = 0;
 	uint32_t i;
@@ -193,7 +194,6 @@ long ls_record_parse(struct ls_record *rec, const uint8_t *p,
 		rec->nfields = it.v.n;
 		q = p + n;
 	}
-	safe = end - p > SAFE_SPAN ? end - SAFE_SPAN : p;
 	rec->raw = p;
 	rec->kind = LS_K_UNKNOWN;
 	rec->kind_str = NULL;
@@ -264,6 +264,20 @@ long ls_record_parse(struct ls_record *rec, const uint8_t *p,
 	}
 	rec->len = (uint32_t)(q - p);
 	return (long)rec->len;
+}
+
+long ls_record_parse(struct ls_record *rec, const uint8_t *p,
+		     const uint8_t *end, uint64_t skim, const char **why)
+{
+	return parse(rec, p, end, end - p > SAFE_SPAN ? end - SAFE_SPAN : p, skim, why);
+}
+
+_Static_assert(LS_RECORD_PAD >= SAFE_SPAN, "the padding covers what is read unchecked");
+
+long ls_record_parse_padded(struct ls_record *rec, const uint8_t *p,
+			    const uint8_t *end, uint64_t skim, const char **why)
+{
+	return parse(rec, p, end, end, skim, why);
 }
 
 int ls_get(const struct ls_record *rec, enum ls_field f, struct mp_item *it)

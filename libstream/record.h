@@ -46,6 +46,15 @@ _Static_assert(LS_K__COUNT <= 64, "a set of kinds fits in one word");
 long ls_record_parse(struct ls_record *rec, const uint8_t *p,
 		     const uint8_t *end, uint64_t skim, const char **why);
 
+/*
+ * ls_record_parse where LS_RECORD_PAD readable bytes follow end (a buffer
+ * of one's own with room after its records): the record's last fields
+ * are read on the fast path too.
+ */
+#define LS_RECORD_PAD 32
+long ls_record_parse_padded(struct ls_record *rec, const uint8_t *p,
+			    const uint8_t *end, uint64_t skim, const char **why);
+
 static inline bool ls_has(const struct ls_record *rec, enum ls_field f)
 {
 	return rec->present[f / 64] >> (f % 64) & 1;

@@ -22,6 +22,10 @@ group_passes() {
 	group_passes skim
 }
 
+@test "packed records unpack to the view parsing made (and skimmed, to their kind); padded parsing is parsing" {
+	group_passes packed
+}
+
 @test "reader front: (t, s) order in memory, with the reader's word and through runs on disk; selection; a spill or a merge that fails is said; no file left" {
 	mkdir "$BATS_TEST_TMPDIR/tmp"
 	TMPDIR="$BATS_TEST_TMPDIR/tmp" group_passes front

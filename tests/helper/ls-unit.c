@@ -27,6 +27,7 @@
 #include "../../libstream/idset.h"
 #include "../../libstream/json.h"
 #include "../../libstream/pipe.h"
+#include "../../libstream/packed.h"
 #include "../../libstream/record.h"
 #include "../../libstream/roles.h"
 #include "../../libstream/writer.h"
@@ -934,6 +935,57 @@ static void test_skim(void)
 	ls_buf_release(&b);
 }
 
+/* The same view: kind, length, fields located and where. */
+static bool same_view(const struct ls_record *a, const struct ls_record *b)
+{
+	if (a->raw != b->raw || a->len != b->len || a->nfields != b->nfields || a->kind != b->kind ||
+	    a->kind_str != b->kind_str || a->kind_len != b->kind_len ||
+	    memcmp(a->present, b->present, sizeof(a->present)) != 0)
+		return false;
+	for (int f = 0; f < LS_F__COUNT; f++)
+		if (ls_has(a, (enum ls_field)f) && (a->key[f] != b->key[f] || a->off[f] != b->off[f]))
+			return false;
+	return true;
+}
+
+/* Packed records unpack to the view parsing made; padded parsing is parsing. */
+static void test_packed(void)
+{
+	static const char *const records[] = {
+		"{\"k\":\"enter\",\"id\":7,\"t\":-12,\"s\":3,\"r\":1,\"corr\":9}",
+		"{\"k\":\"blame\",\"to\":6,\"r\":0,\"ns\":3000,\"pattern\":\"wait_init\",\"wait\":1,\"s\":15}",
+		"{\"t\":5,\"k\":\"leave\",\"id\":8,\"s\":3,\"r\":1}",
+		"{\"k\":\"mine\",\"ns\":5,\"my_own_field_with_a_name_over_31_bytes\":[1,2]}",
+		"{\"k\":\"instance\",\"acts\":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20]}",
+	};
+	struct ls_buf b = LS_BUF_INIT;
+	struct ls_record rec, back, padded;
+	struct ls_packed p;
+	struct ls_packed_field f[LS_F__COUNT];
+	const char *why;
+
+	for (size_t r = 0; r < sizeof(records) / sizeof(records[0]); r++) {
+		CHECK(to_msgpack(records[r], &b) == 0);
+		CHECK(ls_record_parse(&rec, b.p, b.p + b.len, 0, &why) == (long)b.len);
+		ls_record_pack(&rec, &p, f);
+		memset(&back, 0xab, sizeof(back));
+		ls_record_unpack(&back, b.p, &p, f, false);
+		CHECK(same_view(&rec, &back));
+		/* skimmed: only "k", as parsing a kind it skims locates it */
+		ls_record_unpack(&back, b.p, &p, f, true);
+		CHECK(back.kind == rec.kind && back.len == rec.len && back.kind_str == rec.kind_str);
+		for (int k = 0; k < LS_F__COUNT; k++)
+			CHECK(ls_has(&back, (enum ls_field)k) == (k == LS_F_K));
+		CHECK(back.off[LS_F_K] == rec.off[LS_F_K]);
+		/* with room after it, parsed the same */
+		CHECK(ls_buf_grow(&b, LS_RECORD_PAD) == 0);
+		memset(b.p + b.len, 0, LS_RECORD_PAD);
+		CHECK(ls_record_parse_padded(&padded, b.p, b.p + b.len, 0, &why) == (long)b.len);
+		CHECK(same_view(&rec, &padded));
+	}
+	ls_buf_release(&b);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*run)(void); } groups[] = {
@@ -941,6 +993,7 @@ int main(int argc, char **argv)
 		{ "front", test_front }, { "idmap", test_idmap }, { "idset", test_idset }, { "idset-runs", test_idset_runs }, { "schema", test_schema },
 		{ "enc", test_enc },
 		{ "pipe", test_pipe }, { "skim", test_skim }, { "xsort", test_xsort },
+		{ "packed", test_packed },
 	};
 
 	if (argc == 2 && strcmp(argv[1], "kinds") == 0) {
@@ -980,6 +1033,6 @@ int main(int argc, char **argv)
 			return failures ? 1 : 0;
 		}
 	}
-	fprintf(stderr, "usage: ls-unit mp|record|skim|json|front|idmap|idset|idset-runs|schema|enc|pipe|kinds|roles|role-table|build-miscount\n");
+	fprintf(stderr, "usage: ls-unit mp|record|skim|packed|json|front|idmap|idset|idset-runs|schema|enc|pipe|kinds|roles|role-table|build-miscount\n");
 	return 2;
 }
