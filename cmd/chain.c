@@ -315,7 +315,7 @@ static int feed(struct worker *k, int i, const struct ls_record *rec)
 	int rc;
 
 	if (i == k->to) {
-		if (i < c->n)
+		if (k->index + 1 < c->nworkers)
 			return hand_on(k, rec);
 		if (rec->kind == LS_K_TRAILER)
 			return 0;
@@ -369,7 +369,7 @@ static int finish(struct worker *k)
 		if ((rc = pass_made(k, i)) < 0)
 			return rc;
 	}
-	if (k->to == k->c->n)
+	if (k->index + 1 == k->c->nworkers)
 		return 0;
 	if (!k->out && !(k->out = batch_get(k->c)))
 		return LS_ERR_IO;
@@ -450,23 +450,27 @@ static int from_reader(void *ctx, struct ls_buf *out)
  * Where each thread's stages start, the reader's own thread first, for
  * threads cores: one thread per stage where there are cores enough; on
  * two, the reader with the first stage, and the rest (whose work is
- * about as much) on the other; on one, all on the reader's. Returns the
- * number of threads.
+ * about as much) on the other; on one, all on the reader's. Where the
+ * taker is apart (and there are two cores or more), a thread for it
+ * after them, whose stages start (and end) at n. Returns the number of
+ * threads.
  */
-static int cut_at(int n, unsigned threads, int *starts)
+static int cut_at(int n, unsigned threads, bool take_apart, int *starts)
 {
 	int m = threads < 2 ? 1 : threads == 2 && n > 1 ? 2 : n;
 
 	for (int i = 0; i < m; i++)
 		starts[i] = i;
+	if (take_apart && threads > 1)
+		starts[m++] = n;
 	return m;
 }
 
 struct chain *chain_new(const struct chain_link *links, int n, const char *input, unsigned threads,
-			unsigned jobs, chain_take take, uint64_t take_reads, void *ctx)
+			unsigned jobs, chain_take take, uint64_t take_reads, bool take_apart, void *ctx)
 {
 	struct chain *c = calloc(1, sizeof(*c));
-	int starts[CHAIN_STAGES];
+	int starts[CHAIN_STAGES + 1];
 	sigset_t mask;
 
 	if (!c || n < 1 || n > CHAIN_STAGES) {
@@ -483,7 +487,7 @@ struct chain *chain_new(const struct chain_link *links, int n, const char *input
 		return NULL;
 	}
 	pthread_mutex_init(&c->lock, NULL);
-	c->nworkers = cut_at(n, threads, starts);
+	c->nworkers = cut_at(n, threads, take_apart, starts);
 	for (int w = 0; w < c->nworkers; w++) {
 		struct worker *k = &c->work[w];
 

@@ -129,7 +129,7 @@ static int analyze(char *const *traces, int n, const struct chain_link *links, i
 	int status = 0, rc;
 
 	if (!(c = chain_new(links, nlinks, traces[0], o->threads ? o->threads : cores(), o->jobs, take,
-			    t->otf2 ? ~UINT64_C(0) : an_rank_reads(), t)))
+			    t->otf2 ? ~UINT64_C(0) : an_rank_reads(), t->otf2 != NULL, t)))
 		return 1;
 	ls_front_init(&front, chain_input(c), &o->select, &report);
 	progress_start(&progress, "tr-analyze", "events", o->quiet);

@@ -46,10 +46,13 @@ filters() {
 	gen-otf2 -g 2 -t 2 -i 100 "$TMP/g/t" > /dev/null
 	filters "$TMP/g/t.otf2"
 	tr-otf2 -o "$TMP/f/t" "$TMP/p.tr"
-	tr-analyze -q -o "$TMP/a/t" "$TMP/g/t.otf2" > "$TMP/a.txt"
-	for flags in "" -G; do
-		cmp <(otf2-print $flags "$TMP/f/t.otf2") <(otf2-print $flags "$TMP/a/t.otf2") ||
-			fail "otf2-print $flags differs"
+	# the taker on a thread of its own from two threads on
+	for n in 1 2 3; do
+		tr-analyze -q -f --threads $n -o "$TMP/a/t" "$TMP/g/t.otf2" > "$TMP/a.txt"
+		for flags in "" -G; do
+			cmp <(otf2-print $flags "$TMP/f/t.otf2") <(otf2-print $flags "$TMP/a/t.otf2") ||
+				fail "$n threads: otf2-print $flags differs"
+		done
 	done
 	run ls -A "$TMP/a"
 	assert_output "$(printf 't\nt.def\nt.otf2')"
