@@ -287,10 +287,15 @@ static void flush(struct adder *a, struct cur *c)
 	add_region(a, t1, LS_K_LEAVE, a->in->flush_region);
 }
 
-/* Every record of l in turn; the program's activity around them on its first thread. */
-static int log_events(struct trlogin *in, const struct log *l)
+/*
+ * Every record of l in turn; the program's activity around them on its
+ * first thread. before: the bytes of records in the logs read before it,
+ * total: in all (for a progress line).
+ */
+static int log_events(struct trlogin *in, const struct log *l, uint64_t before, uint64_t total)
 {
 	size_t at = l->body, threads = l->nthreads ? l->nthreads : 1;
+	uint32_t every = 0;
 	struct adder a = { in, l, l->first_stream, 0, calloc(threads, sizeof(struct thread_state)), INT64_MIN,
 			   INT64_MIN, 0, LS_IDMAP_INIT, 0, LS_IDMAP_INIT, NULL, 0, 0 };
 
@@ -304,6 +309,8 @@ static int log_events(struct trlogin *in, const struct log *l)
 
 		if (k <= 0)
 			break;
+		if (!(++every & 0xffff))
+			ls_front_input_at(in->front, before + (at - l->body), total);
 		type = cur_array(&c) >= 2 ? cur_uint(&c) : 0;
 		if (type == TRLOG_CALL)
 			call(&a, &c);
@@ -331,9 +338,14 @@ static int log_events(struct trlogin *in, const struct log *l)
 
 int trlog_events(struct trlogin *in)
 {
+	uint64_t total = 0, done = 0;
 	int rc = 0;
 
-	for (uint32_t i = 0; i < in->nlogs && rc == 0; i++)
-		rc = log_events(in, &in->logs[i]);
+	for (uint32_t i = 0; i < in->nlogs; i++)
+		total += in->logs[i].end - in->logs[i].body;
+	for (uint32_t i = 0; i < in->nlogs && rc == 0; i++) {
+		rc = log_events(in, &in->logs[i], done, total);
+		done += in->logs[i].end - in->logs[i].body;
+	}
 	return rc;
 }
