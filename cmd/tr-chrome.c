@@ -84,12 +84,12 @@ static void json_str(const char *s, size_t n)
 	putchar('"');
 }
 
-/* Nanoseconds as microseconds, exactly. */
-static void micros(int64_t ns)
+/* The ns from `from` to t as microseconds, exactly (|t - from| is below 2^64 whatever they are). */
+static void micros(int64_t t, int64_t from)
 {
-	uint64_t a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+	uint64_t a = t >= from ? (uint64_t)t - (uint64_t)from : (uint64_t)from - (uint64_t)t;
 
-	printf("%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", a / 1000, a % 1000);
+	printf("%s%" PRIu64 ".%03" PRIu64, t < from ? "-" : "", a / 1000, a % 1000);
 }
 
 /* The start of one event: its comma, phase, pid, tid and ts. */
@@ -98,7 +98,7 @@ static void event(struct chrome *c, char ph, uint64_t pid, uint64_t tid, int64_t
 	printf("%s\n{\"ph\":\"%c\",\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 ",\"ts\":", c->first_event ? "" : ",", ph,
 	       pid, tid);
 	c->first_event = false;
-	micros(t - c->t0);	/* from the run's first time */
+	micros(t, c->t0);	/* from the run's first time */
 }
 
 static const struct named *named(const struct names *m, uint64_t id)
@@ -281,7 +281,7 @@ static void piece(struct chrome *c, const struct ls_record *rec)
 		return;
 	event(c, 'X', c->crit_pid, 0, t);
 	printf(",\"dur\":");
-	micros((int64_t)dur);
+	printf("%" PRIu64 ".%03" PRIu64, dur / 1000, dur % 1000);
 	printf(",\"name\":");
 	if (ls_get_u64(rec, LS_F_R, &r) == 0)
 		name_of(named(&c->regions, r), "region", r);
@@ -302,7 +302,7 @@ static void piece(struct chrome *c, const struct ls_record *rec)
 	}
 	c->have_piece = true;
 	c->piece_s = s;
-	c->piece_end = t + (int64_t)dur;
+	c->piece_end = (int64_t)((uint64_t)t + dur);	/* no overflow on a broken stream */
 }
 
 /* Pass 2: one record. */
