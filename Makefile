@@ -5,9 +5,11 @@
 PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man
-# the jq recipes the man pages name (pipelines/...; not example.sh, which runs in the source tree)
+# the jq recipes the man pages name, the make recipe and the shell questions
+# (pipelines/...; not example.sh, which runs in the source tree)
 PIPELINEDIR = $(PREFIX)/share/tr/pipelines
-PIPELINES = $(wildcard pipelines/*.jq)
+PIPELINES = $(wildcard pipelines/*.jq pipelines/*.mk)
+PIPELINE_SCRIPTS = $(filter-out pipelines/example.sh,$(wildcard pipelines/*.sh))
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -348,12 +350,13 @@ install: $(PROGRAMS) $(COLLECTORS)
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7
 	install -m 644 $(PIPELINES) $(DESTDIR)$(PIPELINEDIR)
+	install -m 755 $(PIPELINE_SCRIPTS) $(DESTDIR)$(PIPELINEDIR)
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(PROGRAMS)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(MAN7)))
-	rm -f $(addprefix $(DESTDIR)$(PIPELINEDIR)/,$(notdir $(PIPELINES)))
+	rm -f $(addprefix $(DESTDIR)$(PIPELINEDIR)/,$(notdir $(PIPELINES) $(PIPELINE_SCRIPTS)))
 	rm -f $(addprefix $(DESTDIR)$(LIBTRDIR)/,$(notdir $(COLLECTORS)))
 	-rmdir $(DESTDIR)$(LIBTRDIR) 2>/dev/null
 	-rmdir $(DESTDIR)$(PIPELINEDIR) $(DESTDIR)$(PREFIX)/share/tr 2>/dev/null

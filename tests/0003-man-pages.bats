@@ -72,7 +72,7 @@ examples() {
 	done
 }
 
-@test "make install puts the tools, the man pages and the jq recipes in place; make uninstall takes them away" {
+@test "make install puts the tools, the man pages and the recipes of pipelines/ in place; make uninstall takes them away" {
 	make -s -C "$TOP" install DESTDIR="$TMP/root" PREFIX=/usr > /dev/null
 	for page in "$TOP"/doc/tr-*.1; do
 		tool=$(basename "$page" .1)
@@ -80,8 +80,12 @@ examples() {
 		[ -f "$TMP/root/usr/share/man/man1/$tool.1" ] || fail "$tool.1 not installed"
 	done
 	[ -f "$TMP/root/usr/share/man/man7/tr.7" ]
-	for jq in "$TOP"/pipelines/*.jq; do
+	for jq in "$TOP"/pipelines/*.jq "$TOP"/pipelines/*.mk; do
 		[ -f "$TMP/root/usr/share/tr/pipelines/$(basename "$jq")" ] || fail "$jq not installed"
+	done
+	for sh in "$TOP"/pipelines/*.sh; do
+		[ "$(basename "$sh")" = example.sh ] && continue
+		[ -x "$TMP/root/usr/share/tr/pipelines/$(basename "$sh")" ] || fail "$sh not installed"
 	done
 	[ ! -e "$TMP/root/usr/share/tr/pipelines/example.sh" ]
 	make -s -C "$TOP" uninstall DESTDIR="$TMP/root" PREFIX=/usr > /dev/null

@@ -1,0 +1,99 @@
+#!/usr/bin/env bats
+# The recipes of pipelines/ run as a user runs them: analyze.mk's targets,
+# made again only when what they are made of changes; the shell questions
+# against docs/stream.md's example by hand and against the streams of
+# generated archives.
+
+load common
+
+setup() {
+	TMP=$(mktemp -d)
+	doc_examples | tr-cat -M > "$TMP/doc.tr"
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+# The filters' analysed stream of archive $1 into $2.
+analysed() {
+	tr-read "$1" 2>/dev/null | tr-deps 2>/dev/null | tr-waits 2>/dev/null | tr-critpath > "$2" 2>/dev/null
+}
+
+@test "analyze.mk: every output, each the tool's own; made again only from what changed; a failed step leaves no target" {
+	gen-otf2 -i 30 "$TMP/run/traces" > /dev/null
+	cd "$TMP"
+	make -s -f "$TOP/pipelines/analyze.mk" TRACE=run/traces.otf2 OUT=out > /dev/null 2>&1
+	run ls out
+	assert_output "$(printf 'analysed.tr\nannotated\nannotated.def\nannotated.otf2\ndeps.tr\nperfetto.json\nrating.json\nrating.txt\nread.tr\nwaits.tr')"
+	analysed run/traces.otf2 p.tr
+	tr-rank -n 0 p.tr | sed 1d | diff - <(sed 1d out/rating.txt)
+	chrome-check.py out/perfetto.json > /dev/null
+	otf2-print out/annotated.otf2 > /dev/null
+	run make -f "$TOP/pipelines/analyze.mk" TRACE=run/traces.otf2 OUT=out
+	assert_output --partial "Nothing to be done"
+	# a location file changed: the stream read again, and all after it
+	touch -d '+1 min' run/traces/1.evt
+	run make -f "$TOP/pipelines/analyze.mk" TRACE=run/traces.otf2 OUT=out
+	assert_output --partial "tr-read -q run/traces.otf2"
+	assert_output --partial "tr-chrome out/analysed.tr"
+	# tr-waits failing (a deps.tr that never went through tr-deps): no waits.tr, nothing after it
+	mkdir bad
+	cp out/read.tr bad/read.tr && touch -d '+2 min' bad/read.tr
+	cp out/read.tr bad/deps.tr && touch -d '+3 min' bad/deps.tr
+	run make -f "$TOP/pipelines/analyze.mk" TRACE=run/traces.otf2 OUT=bad
+	assert_failure
+	[ ! -e bad/waits.tr ] && [ ! -e bad/waits.tr.part ] && [ ! -e bad/analysed.tr ]
+	run make -f "$TOP/pipelines/analyze.mk"
+	assert_failure
+	assert_output --partial "give the trace: make -f pipelines/analyze.mk TRACE="
+}
+
+@test "longest-waits.sh: the example's late sender by hand; a generated run's longest first, its N" {
+	run "$TOP/pipelines/longest-waits.sh" "$TMP/doc.tr"
+	assert_success
+	assert_output "$(printf '0.000000050\tlate_sender\tMPI_Recv\tMPI Rank 0\tMaster thread')"
+	gen-otf2 -i 30 "$TMP/g/t" > /dev/null
+	analysed "$TMP/g/t.otf2" "$TMP/g.tr"
+	run "$TOP/pipelines/longest-waits.sh" "$TMP/g.tr" 4
+	assert_success
+	[ "${#lines[@]}" -eq 4 ]
+	longest=$(tr-cat -J "$TMP/g.tr" | jq -s '[.[] | select(.k == "wait") | .dur] | max')
+	assert_equal "$(cut -f1 <<< "${lines[0]}")" "$(awk -v n="$longest" 'BEGIN { printf "%.9f", n / 1e9 }')"
+	sort -rn -k1,1 <<< "$output" | diff - <(echo "$output")
+	run "$TOP/pipelines/longest-waits.sh" "$TMP/g.tr" x
+	assert_failure 2
+}
+
+@test "waits-by-rank.sh: the example by hand; a generated run's totals per pattern are tr-rank's" {
+	run "$TOP/pipelines/waits-by-rank.sh" "$TMP/doc.tr"
+	assert_success
+	assert_output "$(printf '0\tMPI Rank 0\tlate_sender\t1\t0.000000050')"
+	gen-otf2 -i 30 "$TMP/g/t" > /dev/null
+	analysed "$TMP/g/t.otf2" "$TMP/g.tr"
+	"$TOP/pipelines/waits-by-rank.sh" "$TMP/g.tr" |
+		awk -F'\t' '{ n[$3] += $4; s[$3] += $5 } END { for (p in n) printf "%s %d %.9f\n", p, n[p], s[p] }' |
+		sort > "$TMP/ours"
+	tr-rank --json "$TMP/g.tr" | tr-cat -J |
+		jq -r 'select(.k == "wait_summary" and .pattern != "gpu_idle" and .pattern != "blame_sync") |
+			"\(.pattern) \(.count) \(.ns)"' |
+		awk '{ printf "%s %d %.9f\n", $1, $2, $3 / 1e9 }' | sort | diff - "$TMP/ours"
+}
+
+@test "path-over-time.sh: the example's path all on its GPU stream; a generated run's windows each whole" {
+	run "$TOP/pipelines/path-over-time.sh" "$TMP/doc.tr" 2
+	assert_success
+	assert_output "$(printf '0.000000000-0.000000050\tMPI Rank 0: CUDA[0:7]\t100\n0.000000050-0.000000100\tMPI Rank 0: CUDA[0:7]\t100')"
+	gen-otf2 -i 30 "$TMP/g/t" > /dev/null
+	analysed "$TMP/g/t.otf2" "$TMP/g.tr"
+	run "$TOP/pipelines/path-over-time.sh" "$TMP/g.tr" 5
+	assert_success
+	[ "${#lines[@]}" -eq 5 ]
+	# each window's shares add up to 100 %, give or take their rounding
+	for line in "${lines[@]}"; do
+		awk -F'\t' '{ for (i = 3; i <= NF; i += 2) s += $i; exit !(s > 99.9 && s < 100.1) }' <<< "$line" ||
+			fail "a window that is not whole: $line"
+	done
+	run --separate-stderr "$TOP/pipelines/path-over-time.sh" "$TMP/g.tr" 0
+	assert_failure 2
+}
