@@ -168,6 +168,8 @@ bin/tr-deps bin/tr-clock bin/tr-waits bin/tr-critpath bin/tr-rank bin/tr-project
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) -lpthread
 
+bin/tr-chrome: cmd/names.o
+
 # where tr-record points NVTX for CUPTI's
 cmd/tr-record.o: ALL_CFLAGS += -DTR_CUPTI_LIB='"$(CUPTI_LIB)"'
 

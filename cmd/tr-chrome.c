@@ -20,6 +20,7 @@
 #include "../libstream/idmap.h"
 #include "../libstream/reader.h"
 #include "../libstream/vec.h"
+#include "names.h"
 #include "tool.h"
 
 static void usage(FILE *to)
@@ -28,20 +29,6 @@ static void usage(FILE *to)
 	if (to == stdout)
 		tool_help(to, "", false);
 }
-
-/* A name by id: processes, streams, regions. */
-struct named {
-	uint64_t id;
-	char *name;		/* NULL: none given */
-	uint64_t process;	/* streams: their process */
-	char role[24];		/* regions: their role */
-};
-
-struct names {
-	struct named *v;
-	uint32_t n, cap;
-	struct ls_idmap ix;
-};
 
 /* What an activity (by its enter's id) waited and was blamed. */
 struct act {
@@ -101,47 +88,6 @@ static void event(struct chrome *c, char ph, uint64_t pid, uint64_t tid, int64_t
 	micros(t, c->t0);	/* from the run's first time */
 }
 
-static const struct named *named(const struct names *m, uint64_t id)
-{
-	uint32_t i;
-
-	return ls_idmap_get(&m->ix, id, &i) ? &m->v[i] : NULL;
-}
-
-/* Keep a definition: 0 or LS_ERR_NOMEM. */
-static int keep(struct names *m, const struct ls_record *rec)
-{
-	struct named *d;
-	const char *s;
-	uint32_t n;
-	uint64_t id;
-
-	if (ls_get_u64(rec, LS_F_ID, &id) < 0 || named(m, id))
-		return 0;	/* tr-cat --check says what is wrong with it */
-	if (ls_vec_room(&m->v, &m->cap, m->n, sizeof(*m->v)) < 0)
-		return LS_ERR_NOMEM;
-	d = &m->v[m->n];
-	memset(d, 0, sizeof(*d));
-	d->id = id;
-	if (ls_get_str(rec, LS_F_NAME, &s, &n) == 0 && !(d->name = strndup(s, n)))
-		return LS_ERR_NOMEM;
-	ls_get_u64(rec, LS_F_PROCESS, &d->process);
-	if (ls_get_str(rec, LS_F_ROLE, &s, &n) == 0)
-		snprintf(d->role, sizeof(d->role), "%.*s", (int)n, s);
-	if (ls_idmap_put(&m->ix, id, m->n) < 0)
-		return LS_ERR_NOMEM;
-	m->n++;
-	return 0;
-}
-
-static void release(struct names *m)
-{
-	for (uint32_t i = 0; i < m->n; i++)
-		free(m->v[i].name);
-	free(m->v);
-	ls_idmap_release(&m->ix);
-}
-
 /* The activity with enter id, made where missing: NULL when out of memory. */
 static struct act *act(struct chrome *c, uint64_t id)
 {
@@ -169,11 +115,11 @@ static int learn(struct chrome *c, const struct ls_record *rec)
 	case LS_K_PROCESS:
 		if (ls_get_u64(rec, LS_F_ID, &pid) == 0 && pid >= c->crit_pid)
 			c->crit_pid = pid + 1;
-		return keep(&c->procs, rec);
+		return names_keep(&c->procs, rec);
 	case LS_K_STREAM:
-		return keep(&c->streams, rec);
+		return names_keep(&c->streams, rec);
 	case LS_K_REGION:
-		return keep(&c->regions, rec);
+		return names_keep(&c->regions, rec);
 	case LS_K_WAIT:
 		if (ls_get_u64(rec, LS_F_AT, &id) < 0 || ls_get_u64(rec, LS_F_DUR, &ns) < 0)
 			return 0;
@@ -251,7 +197,7 @@ static void begin(struct chrome *c, const struct ls_record *rec, uint64_t pid, u
 	uint32_t i;
 
 	ls_get_u64(rec, LS_F_R, &r);
-	reg = named(&c->regions, r);
+	reg = names_get(&c->regions, r);
 	event(c, 'B', pid, s, t);
 	printf(",\"name\":");
 	name_of(reg, "region", r);
@@ -277,21 +223,21 @@ static void piece(struct chrome *c, const struct ls_record *rec)
 	int64_t t;
 
 	if (ls_get_u64(rec, LS_F_S, &s) < 0 || ls_get_i64(rec, LS_F_T, &t) < 0 ||
-	    ls_get_u64(rec, LS_F_DUR, &dur) < 0 || !(st = named(&c->streams, s)))
+	    ls_get_u64(rec, LS_F_DUR, &dur) < 0 || !(st = names_get(&c->streams, s)))
 		return;
 	event(c, 'X', c->crit_pid, 0, t);
 	printf(",\"dur\":");
 	printf("%" PRIu64 ".%03" PRIu64, dur / 1000, dur % 1000);
 	printf(",\"name\":");
 	if (ls_get_u64(rec, LS_F_R, &r) == 0)
-		name_of(named(&c->regions, r), "region", r);
+		name_of(names_get(&c->regions, r), "region", r);
 	else
 		printf("\"(no activity)\"");
 	printf(",\"cat\":\"critical path\",\"args\":{\"stream\":");
 	name_of(st, "stream", s);
 	printf(",\"ns\":%" PRIu64 "}}", dur);
 	if (c->have_piece && c->piece_s != s) {
-		const struct named *from = named(&c->streams, c->piece_s);
+		const struct named *from = names_get(&c->streams, c->piece_s);
 
 		c->flows++;
 		event(c, 's', from->process, c->piece_s, c->piece_end);
@@ -443,9 +389,9 @@ int main(int argc, char **argv)
 	}
 	c.input = r.name;
 	status = convert(&c, &r);
-	release(&c.procs);
-	release(&c.streams);
-	release(&c.regions);
+	names_release(&c.procs);
+	names_release(&c.streams);
+	names_release(&c.regions);
 	free(c.acts);
 	free(c.depth);
 	free(c.last);
