@@ -47,7 +47,8 @@ echo "== a Score-P-like trace of an MPI + CUDA + OpenMP run: bench/gen-otf2 -i 2
 # examples/out holds only what this script writes
 rm -rf "$out/jacobi" "$out/jacobi.otf2" "$out/jacobi.def" "$out/jacobi.tr" \
 	"$out/jacobi-waits.tr" "$out/jacobi-analysed.tr" "$out/jacobi-analysed" \
-	"$out/jacobi-analysed.otf2" "$out/jacobi-analysed.def" "$out/jacobi-in-one.tr"
+	"$out/jacobi-analysed.otf2" "$out/jacobi-analysed.def" "$out/jacobi-in-one.tr" \
+	"$out/jacobi.svg" "$out/jacobi-perfetto.json"
 mkdir -p "$out"
 gen-otf2 -i 20 "$out/jacobi"
 tr-read --stats "$out/jacobi.otf2" > "$out/jacobi.tr"
@@ -66,6 +67,10 @@ echo "the analysed run for Vampir (tr-otf2 --stats):"
 tr-otf2 --stats -o "$out/jacobi-analysed" "$out/jacobi-analysed.tr"
 otf2-print --silent "$out/jacobi-analysed.otf2" > /dev/null
 echo "$out/jacobi-analysed.otf2: an OTF2 archive otf2-print reads"
+echo "the analysed run as a picture (tr-svg), as the README shows it (docs/example.svg):"
+tr-svg "$out/jacobi-analysed.tr" > "$out/jacobi.svg"
+echo "$out/jacobi.svg: open it in a browser; tr-chrome writes the same for Perfetto"
+tr-chrome "$out/jacobi-analysed.tr" > "$out/jacobi-perfetto.json"
 echo "the same analysis in one process (tr-analyze -n 3 --stream), without tr-clock:"
 tr-analyze -n 3 --stream "$out/jacobi-in-one.tr" "$out/jacobi.otf2"
 tr-read "$out/jacobi.otf2" 2>/dev/null | tr-deps 2>/dev/null | tr-waits 2>/dev/null | tr-critpath 2>/dev/null |

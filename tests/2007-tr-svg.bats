@@ -1,0 +1,93 @@
+#!/usr/bin/env bats
+# tr-svg: the SVG timeline of an analysed stream: well-formed XML
+# (xmllint), a lane per stream (per process from 64 on), the critical
+# path's outlines adding up to tr-critpath's length, within a size limit
+# at 64 ranks, a time window, clear errors; the README's picture is what
+# it makes of the example.
+
+load common
+
+setup() {
+	TMP=$(mktemp -d)
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+# The filters' analysed stream of archive $1 into $2.
+analysed() {
+	tr-read "$1" 2>/dev/null | tr-deps 2>/dev/null | tr-waits 2>/dev/null | tr-critpath > "$2" 2>/dev/null
+}
+
+# The sum of the path outlines' data-ns in SVG $1.
+outlined_ns() {
+	grep -o 'class="crit" data-ns="[0-9]*"' "$1" | grep -o '[0-9]*' | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# The path's length by tr-critpath, ns.
+path_ns() {
+	tr-critpath --summary "$1" 2>&1 >/dev/null | sed -n 's/.*critical path \([0-9]*\)\.\([0-9]*\) s of.*/\1\2/p' |
+		sed 's/^0*//'
+}
+
+@test "the corpus's CUDA trace: well-formed, a lane per stream, the path's outlines its length, waits hatched, arrows" {
+	corpus_setup
+	analysed "$(archive casita-2_cuda_simple)" "$TMP/c.tr"
+	tr-svg "$TMP/c.tr" > "$TMP/c.svg"
+	xmllint --noout "$TMP/c.svg"
+	streams=$(tr-cat -J "$TMP/c.tr" | jq -s '[.[] | select(.k == "stream" and .type != "metric")] | length')
+	[ "$(grep -c '<g class="lane"' "$TMP/c.svg")" -eq "$streams" ]
+	assert_equal "$(outlined_ns "$TMP/c.svg")" "$(path_ns "$TMP/c.tr")"
+	grep -q 'class="wait"' "$TMP/c.svg"
+	grep -q 'class="hop"' "$TMP/c.svg"
+	grep -q 'class="kernel"' "$TMP/c.svg"
+}
+
+@test "64 ranks: a lane per process, under 2 MB, the path whole" {
+	gen-otf2 -r 64 -t 1 -i 10 "$TMP/r/t" > /dev/null
+	analysed "$TMP/r/t.otf2" "$TMP/r.tr"
+	tr-svg "$TMP/r.tr" > "$TMP/r.svg"
+	xmllint --noout "$TMP/r.svg"
+	[ "$(grep -c '<g class="lane"' "$TMP/r.svg")" -eq 64 ]
+	[ "$(stat -c %s "$TMP/r.svg")" -lt 2000000 ]
+	assert_equal "$(outlined_ns "$TMP/r.svg")" "$(path_ns "$TMP/r.tr")"
+}
+
+@test "-t: a window of the run, its axis from where it starts; -w the width" {
+	gen-otf2 -i 30 "$TMP/g/t" > /dev/null
+	analysed "$TMP/g/t.otf2" "$TMP/g.tr"
+	tr-svg -w 800 -t 0.001,0.002 "$TMP/g.tr" > "$TMP/w.svg"
+	xmllint --noout "$TMP/w.svg"
+	grep -q '<svg xmlns="http://www.w3.org/2000/svg" width="800"' "$TMP/w.svg"
+	grep -q '>0.001 s</text>' "$TMP/w.svg"
+	# nothing drawn outside the plot
+	run awk '!/class="legend"/ && match($0, / x="[0-9.]*"/) { x = substr($0, RSTART + 4, RLENGTH - 5) + 0; if (/class="(crit|wait|user|mpi|kernel|copy|sync|gpucall|omp)"/ && (x < 200 || x > 800)) print }' "$TMP/w.svg"
+	assert_output ""
+}
+
+@test "bad usage is exit 2; a stream not analysed, or empty, exit 1 with one line" {
+	run --separate-stderr tr-svg -t 2,1 x
+	assert_failure 2
+	assert_equal "$stderr" "tr-svg: -t 2,1: give a window like 0.5,1.5 (seconds from the run's start)"
+	run --separate-stderr tr-svg -w 10 x
+	assert_failure 2
+	gen-otf2 -i 5 "$TMP/g/t" > /dev/null
+	analysed "$TMP/g/t.otf2" "$TMP/g.tr"
+	run --separate-stderr tr-svg -t 100,200 "$TMP/g.tr"
+	assert_failure 2
+	[[ $stderr == "tr-svg: -t 100,200: the run lasts "* ]] || fail "$stderr"
+	run --separate-stderr bash -c "tr-read '$TMP/g/t.otf2' | tr-svg"
+	assert_failure 1
+	[[ $stderr == *"has not been through tr-deps: run it before tr-svg"* ]] || fail "$stderr"
+	run --separate-stderr tr-svg < /dev/null
+	assert_failure 1
+	assert_equal "$stderr" "tr-svg: <stdin>: empty input: no records (not a record stream)"
+}
+
+@test "the README's picture (docs/example.svg) is what tr-svg makes of the example's run" {
+	gen-otf2 -i 20 "$TMP/jacobi" > /dev/null
+	tr-read "$TMP/jacobi.otf2" 2>/dev/null | tr-deps | tr-clock 2>/dev/null | tr-waits | tr-critpath 2>/dev/null |
+		tr-svg > "$TMP/example.svg"
+	cmp "$TOP/docs/example.svg" "$TMP/example.svg"
+}
