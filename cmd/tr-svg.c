@@ -118,11 +118,17 @@ struct svg {
 	uint64_t run_ns;
 };
 
+/* b - a for a <= b, whatever they are (in uint64_t no difference overflows). */
+static double span_ns(int64_t a, int64_t b)
+{
+	return b > a ? (double)((uint64_t)b - (uint64_t)a) : 0;
+}
+
 static double x_of(const struct svg *g, int64_t t)
 {
 	int64_t c = t < g->from ? g->from : t > g->to ? g->to : t;
 
-	return LABEL_W + (double)(c - g->from) * g->scale;
+	return LABEL_W + span_ns(g->from, c) * g->scale;
 }
 
 /* s as XML text. */
@@ -227,7 +233,7 @@ static double tick_step(double span_s, double plot_w)
 
 static void head(struct svg *g)
 {
-	double span = (double)(g->to - g->from) / 1e9, step = span > 0 ? tick_step(span, g->width - LABEL_W) : 1;
+	double span = span_ns(g->from, g->to) / 1e9, step = span > 0 ? tick_step(span, g->width - LABEL_W) : 1;
 
 	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
@@ -249,7 +255,7 @@ static void head(struct svg *g)
 
 		printf("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ccc\"/>"
 		       "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.6g s</text>", x, AXIS_H - 8, x,
-		       g->height - g->legend_h, x, AXIS_H - 12, (double)(g->from - g->first) / 1e9 + s);
+		       g->height - g->legend_h, x, AXIS_H - 12, span_ns(g->first, g->from) / 1e9 + s);
 	}
 	printf("</g>\n");
 	/* the lanes, each named by its process and stream (or process), once */
@@ -284,14 +290,17 @@ static void activity(struct svg *g, uint32_t l, int64_t a, int64_t b, uint32_t d
 	if (b < g->from || a > g->to)
 		return;
 	if (x1 - x0 < 0.5) {	/* too short to draw: its lane's density */
-		g->lanes[l].cover[(size_t)(x0 - LABEL_W)] += (double)(b - a);
+		size_t col = (size_t)(x0 - LABEL_W);
+
+		g->lanes[l].cover[col < (size_t)(g->width - LABEL_W) ? col : (size_t)(g->width - LABEL_W) - 1] +=
+			span_ns(a, b);
 		return;
 	}
 	printf("<rect class=\"%s\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"><title>",
 	       paints[paint_of(reg ? reg->role : "cpu")].cls, x0, g->lane_y[l] + inset, x1 - x0,
 	       LANE_H - 1 - 2 * inset);
 	name_text(reg, "region", r);
-	printf(" %.9f s</title></rect>\n", (double)(b - a) / 1e9);
+	printf(" %.9f s</title></rect>\n", span_ns(a, b) / 1e9);
 }
 
 /* Pass 2: activities at their leave, wait states hatched. */
@@ -485,14 +494,17 @@ static int picture(struct svg *g, struct ls_reader *r, double from_s, double to_
 	g->from = g->first;
 	g->to = g->last;
 	if (g->window) {
-		g->from = g->first + (int64_t)(from_s * 1e9);
-		g->to = g->first + (int64_t)(to_s * 1e9);
-		if (g->from >= g->last || g->to <= g->first) {
-			tool_error("-t %g,%g: the run lasts %.9f s", from_s, to_s, (double)(g->last - g->first) / 1e9);
+		double run = span_ns(g->first, g->last);
+
+		if (from_s * 1e9 >= run) {
+			tool_error("-t %g,%g: the run lasts %.9f s", from_s, to_s, run / 1e9);
 			return 2;
 		}
+		/* within the run: no sum overflows */
+		g->from = (int64_t)((uint64_t)g->first + (uint64_t)(from_s * 1e9));
+		g->to = to_s * 1e9 >= run ? g->last : (int64_t)((uint64_t)g->first + (uint64_t)(to_s * 1e9));
 	}
-	g->scale = (g->width - LABEL_W) / (double)(g->to > g->from ? g->to - g->from : 1);
+	g->scale = (g->width - LABEL_W) / (g->to > g->from ? span_ns(g->from, g->to) : 1);
 	if (lay_out(g) < 0) {
 		tool_error("out of memory");
 		return 1;
