@@ -46,7 +46,7 @@ struct chrome {
 	int64_t t0;		/* the run's first time: ts 0 */
 	uint64_t crit_pid;	/* the path's track: above every process id */
 	uint32_t *depth;	/* open slices per stream (index) */
-	int64_t *last;		/* each stream's last time */
+	int64_t *last;		/* each stream's last time written */
 	bool have_piece;	/* the path so far */
 	uint64_t piece_s;
 	int64_t piece_end;
@@ -242,7 +242,7 @@ static void piece(struct chrome *c, const struct ls_record *rec)
 		c->flows++;
 		event(c, 's', from->process, c->piece_s, c->piece_end);
 		printf(",\"id\":%" PRIu64 ",\"name\":\"critical path\",\"cat\":\"critical path\"}", c->flows);
-		event(c, 'f', st->process, s, t);
+		event(c, 'f', st->process, s, t > c->piece_end ? t : c->piece_end);	/* never before it starts */
 		printf(",\"id\":%" PRIu64 ",\"bp\":\"e\",\"name\":\"critical path\",\"cat\":\"critical path\"}",
 		       c->flows);
 	}
@@ -267,6 +267,9 @@ static void write_record(struct chrome *c, const struct ls_record *rec)
 	    ls_get_i64(rec, LS_F_T, &t) < 0 || !ls_idmap_get(&c->streams.ix, s, &i))
 		return;
 	st = &c->streams.v[i];
+	/* a thread's slices in time order, also where the stream's events are not */
+	if (c->depth[i] && t < c->last[i])
+		t = c->last[i];
 	c->last[i] = t;
 	if (rec->kind == LS_K_ENTER) {
 		begin(c, rec, st->process, s, t);

@@ -91,3 +91,20 @@ path_ns() {
 		tr-svg > "$TMP/example.svg"
 	cmp "$TOP/docs/example.svg" "$TMP/example.svg"
 }
+
+@test "repros (times at the ends of the range, out of order, overflowing totals): tr-svg and tr-chrome draw them or say why in one line" {
+	repros=${TR_REPROS:-$TOP/../shared/repros}
+	[ -d "$repros" ] || skip "no repros at $repros"
+	for f in "$repros"/*.tr "$repros"/*.ndjson; do
+		run --separate-stderr tr-svg "$f"
+		if [ "$status" -eq 0 ]; then
+			xmllint --noout - <<< "$output" || fail "$f: not well-formed"
+		else
+			assert_equal "$status" 1
+			[ "$(wc -l <<< "$stderr")" -eq 1 ] || fail "$f: $stderr"
+		fi
+		tr-chrome "$f" > "$TMP/c.json" 2> "$TMP/c.err" || [ "$(wc -l < "$TMP/c.err")" -eq 1 ] ||
+			fail "$f: $(cat "$TMP/c.err")"
+		[ ! -s "$TMP/c.json" ] || chrome-check.py "$TMP/c.json" > /dev/null || fail "$f: tr-chrome's JSON"
+	done
+}
