@@ -144,3 +144,25 @@ sync 5 6"
 	[[ "$stderr" == "tr-read: $TMP/broken.sqlite: "* ]] || fail "$stderr"
 	[ "$(echo "$stderr" | wc -l)" -eq 1 ] || fail "$stderr"
 }
+
+@test "on a terminal a progress line with the share of the export's rows read; none with -q" {
+	gpid=$((4242 << 24))
+	sqlite3 "$TMP/big.sqlite" <<-SQL
+		CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);
+		INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'), (2, 'k');
+		CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, globalTid INTEGER,
+			correlationId INTEGER, nameId INTEGER);
+		CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER,
+			streamId INTEGER, correlationId INTEGER, globalPid INTEGER, shortName INTEGER);
+		WITH RECURSIVE i(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM i WHERE n < 299999)
+			INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME SELECT n * 1000, n * 1000 + 300, $gpid + 4242, n + 1, 1 FROM i;
+		WITH RECURSIVE i(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM i WHERE n < 299999)
+			INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT n * 1000 + 400, n * 1000 + 900, 0, 7, n + 1, $gpid, 2 FROM i;
+	SQL
+	script -qec "tr-read '$TMP/big.sqlite' > /dev/null" "$TMP/tty.log" > /dev/null
+	grep -q $'\rtr-read: [0-9.]* M events, [0-9.]* M events/s, [0-9.]* s, [0-9]* % of the input' "$TMP/tty.log" ||
+		fail "no progress line: $(cat -A "$TMP/tty.log")"
+	script -qec "tr-read -q '$TMP/big.sqlite' > /dev/null" "$TMP/quiet.log" > /dev/null
+	run grep -c 'events/s' "$TMP/quiet.log"
+	assert_output 0
+}

@@ -151,6 +151,42 @@ static struct nref joined(struct nsysin *in, uint32_t file, int64_t pkey, sqlite
 	return r;
 }
 
+/* One more row of the events read: how far, for a progress line. */
+static void stepped(struct nsysin *in)
+{
+	if (!(++in->rows_done & 0xffff))
+		ls_front_input_at(in->front, in->rows_done < in->rows_total ? in->rows_done : in->rows_total,
+				  in->rows_total);
+}
+
+static int count_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
+{
+	(void)f;
+	in->rows_total += (uint64_t)col(st, 0);
+	return 0;
+}
+
+int nsys_count_rows(struct nsysin *in)
+{
+	static const struct {
+		enum ntable t;
+		const char *sql;
+	} tables[] = {
+		{ NT_RUNTIME, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME" },
+		{ NT_KERNEL, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL" },
+		{ NT_MEMCPY, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY" },
+		{ NT_MEMSET, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMSET" },
+		{ NT_NVTX, "SELECT count(*) FROM NVTX_EVENTS" },
+	};
+	int rc = 0;
+
+	for (uint32_t i = 0; i < in->nfiles && rc == 0; i++)
+		for (size_t k = 0; k < sizeof(tables) / sizeof(tables[0]) && rc == 0; k++)
+			if (in->files[i].has[tables[k].t])
+				rc = nsys_each(in, &in->files[i], tables[k].sql, count_row);
+	return rc;
+}
+
 /* globalTid, start, end, correlationId, nameId, name, and what joined() reads */
 static int call_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
 {
@@ -158,6 +194,8 @@ static int call_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
 	uint32_t s = nsys_stream(in, file_of(in, f), tid, -1, -1), r;
 	const char *name = (const char *)sqlite3_column_text(st, 5);
 	struct nref ref;
+
+	stepped(in);
 	int rc;
 
 	if (s == UINT32_MAX || !times(f, st, 1, &t0, &t1)) {
@@ -192,6 +230,7 @@ static int work_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st, enum n
 	int64_t t0, t1, kind;
 	int rc;
 
+	stepped(in);
 	if (s == UINT32_MAX || !times(f, st, 3, &t0, &t1)) {
 		in->skipped[t]++;
 		return 0;
@@ -237,6 +276,7 @@ static int range_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
 	int64_t t0, t1, id = sqlite3_column_type(st, 3) == SQLITE_NULL ? -1 : col(st, 3);
 	int rc;
 
+	stepped(in);
 	if (col(st, 6) != 59 || s == UINT32_MAX || !times(f, st, 1, &t0, &t1)) {
 		in->skipped[NT_NVTX]++;	/* marks, start/end ranges (not nested), domains, ranges never ended */
 		return 0;

@@ -99,8 +99,8 @@ int nsysin_read(const char *const *paths, int n, const struct ls_stage *stage, s
 	if (rc == 0) {
 		align(&in);
 		snprintf(producer, sizeof(producer), "tr-read %s", TR_VERSION);
-		if ((rc = ls_write_header(w, producer, paths[0], stage)) == 0)
-			rc = nsys_write_defs(&in);
+		if ((rc = ls_write_header(w, producer, paths[0], stage)) == 0 && (rc = nsys_write_defs(&in)) == 0)
+			rc = nsys_count_rows(&in);
 	}
 	for (uint32_t i = 0; i < in.nfiles && rc == 0; i++)
 		rc = nsys_events(&in, i);

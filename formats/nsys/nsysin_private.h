@@ -58,6 +58,7 @@ struct nsysin {
 	} kept;
 	uint64_t dup_calls;
 	uint64_t read[NT__COUNT], skipped[NT__COUNT];
+	uint64_t rows_total, rows_done;	/* the event queries' rows, for a progress line */
 	struct ls_front *front;
 	struct ls_writer *w;
 	char *err;
@@ -71,6 +72,9 @@ struct nref {
 	int64_t event;			/* or -1 */
 	bool work;			/* a kernel, copy or set ran for it */
 };
+
+/* events.c: count the rows the event queries of every file will step through (in->rows_total). 0 or an error. */
+int nsys_count_rows(struct nsysin *in);
 
 /* schema.c: the tables and columns of each export, asked of the database; their names. */
 int nsys_schema(struct nsysin *in, struct nfile *f);
