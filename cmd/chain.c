@@ -214,17 +214,10 @@ static void say(const struct chain *c, const struct stage_run *r, uint64_t recno
 /* Memory past TR_MAX_MEM: false after the message naming what holds it. */
 static bool within_limit(const struct chain *c, const struct stage_run *r, uint64_t recno)
 {
-	uint64_t now = maxmem_resident();
-	char what[256] = "";
+	char where[320];
 
-	if (!c->max_mem || now <= c->max_mem)
-		return true;
-	if (r && r->link->def->held)
-		r->link->def->held(r->ctx, what, sizeof(what));
-	tool_error("%s: %s: record %" PRIu64 ": %.1f MiB held, more than TR_MAX_MEM (%.1f MiB)%s%s",
-		   c->input, who(r), recno, (double)now / 1048576.0, (double)c->max_mem / 1048576.0,
-		   what[0] ? ": " : "", what);
-	return false;
+	snprintf(where, sizeof(where), "%s: %s: record %" PRIu64, c->input, who(r), recno);
+	return maxmem_within(c->max_mem, where, r ? r->link->def->held : NULL, r ? r->ctx : NULL);
 }
 
 /* Grow an array of *cap items of size bytes to hold n + more: 0 or LS_ERR_NOMEM. */

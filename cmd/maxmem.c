@@ -41,3 +41,18 @@ uint64_t maxmem_resident(void)
 		fclose(f);
 	return n == 2 ? resident * (uint64_t)sysconf(_SC_PAGESIZE) : 0;
 }
+
+bool maxmem_within(uint64_t limit, const char *where, void (*held)(const void *ctx, char *what, size_t n),
+		   const void *ctx)
+{
+	uint64_t now = maxmem_resident();
+	char what[256] = "";
+
+	if (!limit || now <= limit)
+		return true;
+	if (held)
+		held(ctx, what, sizeof(what));
+	tool_error("%s: %.1f MiB held, more than TR_MAX_MEM (%.1f MiB)%s%s", where, (double)now / 1048576.0,
+		   (double)limit / 1048576.0, what[0] ? ": " : "", what);
+	return false;
+}

@@ -113,17 +113,10 @@ int stage_close(struct stage_io *io, int status)
 /* Too much memory held: false after the message naming what holds it. */
 static bool within_limit(const struct stage *st, const struct stage_io *io)
 {
-	uint64_t now = maxmem_resident();
-	char where[64], what[256] = "";
+	char where[320], at[64];
 
-	if (!io->max_mem || now <= io->max_mem)
-		return true;
-	if (st->held)
-		st->held(st->ctx, what, sizeof(what));
-	tool_error("%s: %s: %.1f MiB held, more than TR_MAX_MEM (%.1f MiB)%s%s", io->r.name,
-		   ls_reader_where(&io->r, where, sizeof(where)), (double)now / 1048576.0,
-		   (double)io->max_mem / 1048576.0, what[0] ? ": " : "", what);
-	return false;
+	snprintf(where, sizeof(where), "%s: %s", io->r.name, ls_reader_where(&io->r, at, sizeof(at)));
+	return maxmem_within(io->max_mem, where, st->held, st->ctx);
 }
 
 /* No stage of before has made the input (its header): else false, said. */

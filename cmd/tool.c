@@ -200,3 +200,43 @@ int tool_window_arg(const char *opt, const char *arg, int64_t *ns)
 		*ns = 1;
 	return 0;
 }
+
+int tool_open_again(struct ls_reader *r, const char *path, const char *const *needs)
+{
+	struct ls_record rec;
+	int rc;
+
+	if (ls_reader_open(r, path) < 0) {
+		tool_error("%s: %s", path && strcmp(path, "-") ? path : "<stdin>", r->err);
+		return 1;
+	}
+	if (ls_reader_rewindable(r) < 0)
+		tool_error("%s: %s", r->name, r->err);
+	else if ((rc = ls_read(r, &rec)) < 0)
+		tool_read_error(r);
+	else if (rc == 0 ? !tool_empty(r) : rec.kind != LS_K_HEADER || tool_made_by(r, &rec, needs))
+		return 0;
+	ls_reader_release(r);
+	return 1;
+}
+
+int tool_pass(struct ls_reader *r, int (*each)(void *ctx, const struct ls_record *rec), void *ctx)
+{
+	struct ls_record rec;
+	int rc;
+
+	if (ls_reader_rewind(r) < 0) {
+		tool_error("%s: %s", r->name, r->err);
+		return 1;
+	}
+	while ((rc = ls_read(r, &rec)) > 0)
+		if (each(ctx, &rec) < 0) {
+			tool_error("%s: out of memory", r->name);
+			return 1;
+		}
+	if (rc < 0) {
+		tool_read_error(r);
+		return 1;
+	}
+	return 0;
+}

@@ -28,6 +28,20 @@ const struct ls_stage *tool_stage(void);
 bool tool_made_by(const struct ls_reader *r, const struct ls_record *header,
 		  const char *const *needs);
 
+/*
+ * Open path (NULL or "-": stdin) as an analysed stream to be read more
+ * than once (a pipe is copied first: ls_reader_rewindable): not empty,
+ * its header (if it lists stages) listing those needs names. Returns 0,
+ * or 1 after a message (nothing to release then).
+ */
+int tool_open_again(struct ls_reader *r, const char *path, const char *const *needs);
+
+/*
+ * Read r (tool_open_again) from its start, each record to each(ctx, rec)
+ * (0, or LS_ERR_NOMEM). Returns 0, or 1 after a message.
+ */
+int tool_pass(struct ls_reader *r, int (*each)(void *ctx, const struct ls_record *rec), void *ctx);
+
 /* "NAME: message" on stderr. */
 void tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

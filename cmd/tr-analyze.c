@@ -154,12 +154,19 @@ static int analyze(char *const *traces, int n, const struct chain_link *links, i
 	return status;
 }
 
+static void release(char **args, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(args[i]);
+}
+
 /* Keep option ch (its argument arg) for the filter it belongs to. */
 static int keep(struct args *a, int ch, const char *arg)
 {
 	char flag[3] = { '-', (char)ch, 0 };
 
-	if (ch == 'j') {
+	if (ch == 'j') {	/* the last -j given */
+		release(a->crit, a->ncrit);
 		a->crit[0] = strdup(flag);
 		a->crit[1] = strdup(arg);
 		a->ncrit = 2;
@@ -172,13 +179,6 @@ static int keep(struct args *a, int ch, const char *arg)
 	return a->read[a->nread - 2] && a->read[a->nread - 1] ? 0 : -1;
 }
 
-static void release(struct args *a)
-{
-	for (int i = 0; i < a->nread; i++)
-		free(a->read[i]);
-	for (int i = 0; i < a->ncrit; i++)
-		free(a->crit[i]);
-}
 
 /* Option opt's number of threads, 1 to 64, into *n: 0, or 2 after a message. */
 static int threads_arg(const char *opt, const char *arg, unsigned *n)
@@ -425,7 +425,8 @@ int main(int argc, char **argv)
 		status = print_rating(argv[optind], t.rank, &o.rank);
 out:
 	an_rank_free(t.rank);
-	release(&o.args);
+	release(o.args.read, o.args.nread);
+	release(o.args.crit, o.args.ncrit);
 	ls_ranges_release(&o.select.processes);
 	ls_ranges_release(&o.select.streams);
 	return status;

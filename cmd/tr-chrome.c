@@ -281,63 +281,24 @@ static void write_record(struct chrome *c, const struct ls_record *rec)
 	}
 }
 
-/*
- * One pass over the input r: learn (pass 1) or write every record.
- * Returns 0, or 1 after a message.
- */
-static int pass(struct chrome *c, struct ls_reader *r, bool learning)
+static int learn_each(void *c, const struct ls_record *rec)
 {
-	struct ls_record rec;
-	int rc;
+	return learn(c, rec);
+}
 
-	while ((rc = ls_read(r, &rec)) > 0) {
-		if (!learning)
-			write_record(c, &rec);
-		else if (learn(c, &rec) < 0) {
-			tool_error("%s: out of memory", r->name);
-			return 1;
-		}
-	}
-	if (rc < 0) {
-		tool_read_error(r);
-		return 1;
-	}
+static int write_each(void *c, const struct ls_record *rec)
+{
+	write_record(c, rec);
 	return 0;
 }
 
 static int convert(struct chrome *c, struct ls_reader *r)
 {
-	static const char *const needs[] = { "tr-deps", "tr-waits", "tr-critpath", NULL };
-	struct ls_record rec;
-	int rc;
-
-	if ((rc = ls_reader_rewindable(r)) < 0) {
-		tool_error("%s: %s", r->name, r->err);
-		return 1;
-	}
-	if ((rc = ls_read(r, &rec)) > 0 && rec.kind == LS_K_HEADER && !tool_made_by(r, &rec, needs))
-		return 1;
-	if (rc < 0) {
-		tool_read_error(r);
-		return 1;
-	}
-	if (rc == 0) {
-		tool_empty(r);
-		return 1;
-	}
-	if (rec.kind != LS_K_HEADER && learn(c, &rec) < 0) {
-		tool_error("%s: out of memory", r->name);
-		return 1;
-	}
-	if (pass(c, r, true) != 0)
+	if (tool_pass(r, learn_each, c) != 0)
 		return 1;
 	if (!(c->depth = calloc(c->streams.n + 1, sizeof(*c->depth))) ||
 	    !(c->last = calloc(c->streams.n + 1, sizeof(*c->last)))) {
 		tool_error("out of memory");
-		return 1;
-	}
-	if (ls_reader_rewind(r) < 0) {
-		tool_error("%s: %s", r->name, r->err);
 		return 1;
 	}
 	printf("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":");
@@ -345,7 +306,7 @@ static int convert(struct chrome *c, struct ls_reader *r)
 	printf(",\"ts\":\"microseconds from the run's first event\"},\"traceEvents\":[");
 	c->first_event = true;
 	metadata(c);
-	if (pass(c, r, false) != 0)
+	if (tool_pass(r, write_each, c) != 0)
 		return 1;
 	/* activities never left: closed where their stream's events end */
 	for (uint32_t i = 0; i < c->streams.n; i++)
@@ -364,6 +325,7 @@ int main(int argc, char **argv)
 		TOOL_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
+	static const char *const needs[] = { "tr-deps", "tr-waits", "tr-critpath", NULL };
 	struct chrome c = { .first_event = true };
 	struct ls_reader r;
 	struct ls_writer out;
@@ -386,10 +348,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (ls_reader_open(&r, argv[optind]) < 0) {
-		tool_error("%s: %s", argv[optind] ? argv[optind] : "<stdin>", r.err);
+	if (tool_open_again(&r, argv[optind], needs))
 		return 1;
-	}
 	c.input = r.name;
 	status = convert(&c, &r);
 	names_release(&c.procs);

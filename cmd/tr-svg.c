@@ -106,6 +106,7 @@ struct svg {
 	int64_t from, to;
 	double width, scale;	/* px per ns */
 	bool collapse;
+	uint8_t *paint;		/* region index -> enum paint, from its role once */
 	uint32_t *lane_of;	/* stream index -> lane */
 	double *lane_y;		/* lane -> its top */
 	uint32_t nlanes;
@@ -190,6 +191,10 @@ static int lay_out(struct svg *g)
 	uint32_t lane = 0;
 
 	g->collapse = g->procs.n >= COLLAPSE;
+	if (!(g->paint = malloc(g->regions.n + 1)))
+		return LS_ERR_NOMEM;
+	for (uint32_t i = 0; i < g->regions.n; i++)
+		g->paint[i] = (uint8_t)paint_of(g->regions.v[i].role);
 	if (!(g->lane_of = calloc(g->streams.n + 1, sizeof(*g->lane_of))) ||
 	    !(g->lane_y = calloc(g->streams.n + g->procs.n + 1, sizeof(*g->lane_y))) ||
 	    !(g->lanes = calloc(g->streams.n + g->procs.n + 1, sizeof(*g->lanes))))
@@ -284,7 +289,8 @@ static void head(struct svg *g)
  */
 static void activity(struct svg *g, uint32_t l, int64_t a, int64_t b, uint32_t d, uint64_t r)
 {
-	const struct named *reg = names_get(&g->regions, r);
+	uint32_t ri = names_index(&g->regions, r);
+	const struct named *reg = ri == UINT32_MAX ? NULL : &g->regions.v[ri];
 	double x0 = x_of(g, a), x1 = x_of(g, b), inset = 1.5 * (d < 4 ? d : 4);
 
 	if (b < g->from || a > g->to)
@@ -297,7 +303,7 @@ static void activity(struct svg *g, uint32_t l, int64_t a, int64_t b, uint32_t d
 		return;
 	}
 	printf("<rect class=\"%s\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"><title>",
-	       paints[paint_of(reg ? reg->role : "cpu")].cls, x0, g->lane_y[l] + inset, x1 - x0,
+	       paints[reg ? g->paint[ri] : P_USER].cls, x0, g->lane_y[l] + inset, x1 - x0,
 	       LANE_H - 1 - 2 * inset);
 	name_text(reg, "region", r);
 	printf(" %.9f s</title></rect>\n", span_ns(a, b) / 1e9);
@@ -438,54 +444,26 @@ static void legend(const struct svg *g)
 	printf("</g>\n</svg>\n");
 }
 
-/* One pass over r with each record to one of the three. Returns 0, or 1 after a message. */
-static int pass(struct svg *g, struct ls_reader *r, int which)
+static int learn_each(void *g, const struct ls_record *rec)
 {
-	struct ls_record rec;
-	int rc;
+	return learn(g, rec);
+}
 
-	if (ls_reader_rewind(r) < 0) {
-		tool_error("%s: %s", r->name, r->err);
-		return 1;
-	}
-	while ((rc = ls_read(r, &rec)) > 0) {
-		if (which == 1 && learn(g, &rec) < 0) {
-			tool_error("out of memory");
-			return 1;
-		}
-		if (which == 2)
-			draw(g, &rec);
-		if (which == 3)
-			path(g, &rec);
-	}
-	if (rc < 0) {
-		tool_read_error(r);
-		return 1;
-	}
+static int draw_each(void *g, const struct ls_record *rec)
+{
+	draw(g, rec);
+	return 0;
+}
+
+static int path_each(void *g, const struct ls_record *rec)
+{
+	path(g, rec);
 	return 0;
 }
 
 static int picture(struct svg *g, struct ls_reader *r, double from_s, double to_s)
 {
-	static const char *const needs[] = { "tr-deps", "tr-waits", "tr-critpath", NULL };
-	struct ls_record rec;
-	int rc;
-
-	if (ls_reader_rewindable(r) < 0) {
-		tool_error("%s: %s", r->name, r->err);
-		return 1;
-	}
-	if ((rc = ls_read(r, &rec)) < 0) {
-		tool_read_error(r);
-		return 1;
-	}
-	if (rc == 0) {
-		tool_empty(r);
-		return 1;
-	}
-	if (rec.kind == LS_K_HEADER && !tool_made_by(r, &rec, needs))
-		return 1;
-	if (pass(g, r, 1) != 0)
+	if (tool_pass(r, learn_each, g) != 0)
 		return 1;
 	if (!g->any) {
 		tool_error("%s: no activities to draw", r->name);
@@ -510,10 +488,10 @@ static int picture(struct svg *g, struct ls_reader *r, double from_s, double to_
 		return 1;
 	}
 	head(g);
-	if (pass(g, r, 2) != 0)
+	if (tool_pass(r, draw_each, g) != 0)
 		return 1;
 	density(g);
-	if (pass(g, r, 3) != 0)
+	if (tool_pass(r, path_each, g) != 0)
 		return 1;
 	flush_path(g);
 	legend(g);
@@ -541,6 +519,7 @@ int main(int argc, char **argv)
 		TOOL_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
+	static const char *const needs[] = { "tr-deps", "tr-waits", "tr-critpath", NULL };
 	struct svg g = { .width = 1600 };
 	double from = 0, to = 0;
 	struct ls_reader r;
@@ -579,14 +558,13 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (ls_reader_open(&r, argv[optind]) < 0) {
-		tool_error("%s: %s", argv[optind] ? argv[optind] : "<stdin>", r.err);
+	if (tool_open_again(&r, argv[optind], needs))
 		return 1;
-	}
 	status = picture(&g, &r, from, to);
 	for (uint32_t l = 0; g.lanes && l < g.nlanes; l++)
 		free(g.lanes[l].cover);
 	free(g.lanes);
+	free(g.paint);
 	free(g.lane_of);
 	free(g.lane_y);
 	names_release(&g.procs);

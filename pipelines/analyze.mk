@@ -11,9 +11,9 @@
 #   rating.json                                the same as NDJSON records (tr-rank --diff takes two)
 #   annotated.otf2 (.def, annotated/)          the run for Vampir (tr-otf2)
 #   perfetto.json                              the run for Perfetto (tr-chrome)
-# The tools come from PATH (TR_BIN=dir to take them from a folder).
-# Each file is written under a temporary name and moved in whole; a
-# recipe that fails leaves nothing of its target behind.
+# The tools come from PATH (TR_BIN=dir to take them from a folder). A
+# recipe that fails, or is interrupted, leaves nothing of its target
+# behind (make removes it); tr-otf2 puts its archive in place whole itself.
 
 ifndef TRACE
 $(error give the trace: make -f pipelines/analyze.mk TRACE=path/to/traces.otf2)
@@ -34,26 +34,26 @@ $(OUT):
 	mkdir -p $@
 
 $(OUT)/read.tr: $(TRACE_FILES) | $(OUT)
-	$(call tr,tr-read) -q $(TRACE) > $@.part && mv $@.part $@
+	$(call tr,tr-read) -q $(TRACE) > $@
 
 $(OUT)/deps.tr: $(OUT)/read.tr
-	$(call tr,tr-deps) $< > $@.part && mv $@.part $@
+	$(call tr,tr-deps) $< > $@
 
 $(OUT)/waits.tr: $(OUT)/deps.tr
-	$(call tr,tr-waits) $< > $@.part && mv $@.part $@
+	$(call tr,tr-waits) $< > $@
 
 $(OUT)/analysed.tr: $(OUT)/waits.tr
-	$(call tr,tr-critpath) $< > $@.part && mv $@.part $@
+	$(call tr,tr-critpath) $< > $@
 
 $(OUT)/rating.txt: $(OUT)/analysed.tr
-	$(call tr,tr-rank) -n 0 $< > $@.part && mv $@.part $@
+	$(call tr,tr-rank) -n 0 $< > $@
 
 $(OUT)/rating.json: $(OUT)/analysed.tr
-	$(call tr,tr-rank) -n 0 --json $< > $@.part && mv $@.part $@
+	$(call tr,tr-rank) -n 0 --json $< > $@
 
-# tr-otf2 puts the archive in place whole itself, and replaces only an archive
+# tr-otf2 replaces only an archive
 $(OUT)/annotated.otf2: $(OUT)/analysed.tr
 	$(call tr,tr-otf2) -q --force -o $(OUT)/annotated $<
 
 $(OUT)/perfetto.json: $(OUT)/analysed.tr
-	$(call tr,tr-chrome) $< > $@.part && mv $@.part $@
+	$(call tr,tr-chrome) $< > $@

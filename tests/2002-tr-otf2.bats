@@ -268,11 +268,9 @@ t2"
 	gen-otf2 -i 16000 "$TMP/big/trace" > /dev/null
 	tr-read -M "$TMP/big/trace.otf2" > "$TMP/big.tr"
 	script -qec "tr-otf2 -o '$TMP/o1/t' '$TMP/big.tr'" "$TMP/tty.log" > /dev/null
-	grep -q $'\rtr-otf2: [0-9.]* M records, [0-9.]* M records/s, [0-9.]* s, [0-9]* % of the input' "$TMP/tty.log" ||
-		fail "no progress line: $(cat -A "$TMP/tty.log")"
+	assert_progress_line tr-otf2 records "$TMP/tty.log"
 	script -qec "tr-otf2 -q -o '$TMP/o2/t' '$TMP/big.tr'; tr-otf2 -o '$TMP/o3/t' < '$TMP/big.tr'" "$TMP/quiet.log" > /dev/null
-	run grep -c 'records/s' "$TMP/quiet.log"
-	assert_output 0
+	assert_no_progress_line records "$TMP/quiet.log"
 	run --separate-stderr tr-otf2 -o "$TMP/o4/t" "$TMP/big.tr"
 	assert_success
 	assert_equal "$stderr" ""

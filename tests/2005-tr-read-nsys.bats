@@ -160,9 +160,7 @@ sync 5 6"
 			INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT n * 1000 + 400, n * 1000 + 900, 0, 7, n + 1, $gpid, 2 FROM i;
 	SQL
 	script -qec "tr-read '$TMP/big.sqlite' > /dev/null" "$TMP/tty.log" > /dev/null
-	grep -q $'\rtr-read: [0-9.]* M events, [0-9.]* M events/s, [0-9.]* s, [0-9]* % of the input' "$TMP/tty.log" ||
-		fail "no progress line: $(cat -A "$TMP/tty.log")"
+	assert_progress_line tr-read events "$TMP/tty.log"
 	script -qec "tr-read -q '$TMP/big.sqlite' > /dev/null" "$TMP/quiet.log" > /dev/null
-	run grep -c 'events/s' "$TMP/quiet.log"
-	assert_output 0
+	assert_no_progress_line events "$TMP/quiet.log"
 }

@@ -42,8 +42,7 @@ path_ns() {
 	gen-otf2 -i 50 "$TMP/j/t" > /dev/null
 	gen-otf2 -g 4 -t 1 -i 50 "$TMP/o/t" > /dev/null
 	for a in j o; do
-		tr-read "$TMP/$a/t.otf2" 2>/dev/null | tr-deps 2>/dev/null | tr-waits 2>/dev/null |
-			tr-critpath > "$TMP/$a.tr" 2>/dev/null
+		analysed "$TMP/$a/t.otf2" "$TMP/$a.tr"
 		# from a pipe too: read twice through a copy
 		tr-chrome < "$TMP/$a.tr" > "$TMP/$a.json"
 		run chrome-check.py "$TMP/$a.json"
@@ -60,8 +59,7 @@ path_ns() {
 
 @test "the corpus's CUDA trace: valid, its path's track tr-critpath's length" {
 	corpus_setup
-	tr-read "$(archive casita-2_cuda_simple)" 2>/dev/null | tr-deps 2>/dev/null | tr-waits 2>/dev/null |
-		tr-critpath > "$TMP/c.tr" 2>/dev/null
+	analysed "$(archive casita-2_cuda_simple)" "$TMP/c.tr"
 	tr-chrome "$TMP/c.tr" > "$TMP/c.json"
 	run chrome-check.py "$TMP/c.json"
 	assert_success

@@ -15,11 +15,6 @@ teardown() {
 	rm -rf "$TMP"
 }
 
-# The filters' analysed stream of archive $1 into $2.
-analysed() {
-	tr-read "$1" 2>/dev/null | tr-deps 2>/dev/null | tr-waits 2>/dev/null | tr-critpath > "$2" 2>/dev/null
-}
-
 # The sum of the path outlines' data-ns in SVG $1.
 outlined_ns() {
 	grep -o 'class="crit" data-ns="[0-9]*"' "$1" | grep -o '[0-9]*' | awk '{ s += $1 } END { print s + 0 }'

@@ -15,11 +15,6 @@ teardown() {
 	rm -rf "$TMP"
 }
 
-# The filters' analysed stream of archive $1 into $2.
-analysed() {
-	tr-read "$1" 2>/dev/null | tr-deps 2>/dev/null | tr-waits 2>/dev/null | tr-critpath > "$2" 2>/dev/null
-}
-
 @test "analyze.mk: every output, each the tool's own; made again only from what changed; a failed step leaves no target" {
 	gen-otf2 -i 30 "$TMP/run/traces" > /dev/null
 	cd "$TMP"
@@ -44,6 +39,16 @@ analysed() {
 	run make -f "$TOP/pipelines/analyze.mk" TRACE=run/traces.otf2 OUT=bad
 	assert_failure
 	[ ! -e bad/waits.tr ] && [ ! -e bad/waits.tr.part ] && [ ! -e bad/analysed.tr ]
+	# interrupted while a stream is half written: make removes it
+	mkdir slow && ln -s "$TOP"/bin/* slow/ && rm slow/tr-read
+	printf '#!/bin/sh\nprintf half\nexec sleep 30\n' > slow/tr-read && chmod +x slow/tr-read
+	make -f "$TOP/pipelines/analyze.mk" TRACE=run/traces.otf2 OUT=cut TR_BIN="$TMP/slow" > /dev/null 2>&1 &
+	for i in $(seq 50); do [ -s cut/read.tr ] && break; sleep 0.1; done
+	[ -s cut/read.tr ]
+	kill -TERM $!
+	wait $! || true
+	run ls -A cut
+	assert_output ""
 	run make -f "$TOP/pipelines/analyze.mk"
 	assert_failure
 	assert_output --partial "give the trace: make -f pipelines/analyze.mk TRACE="

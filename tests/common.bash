@@ -57,3 +57,22 @@ roles_by_process() {
 		(map(select(.k == "region")) | map({key: (.id | tostring), value: .role}) | from_entries) as $r |
 		map(select(.k == "enter")) | map("\($p[.s | tostring]) \($r[.r | tostring])") | unique[]'
 }
+
+# The filters' analysed stream of archive $1 into $2, their messages dropped:
+# tr-read | tr-deps | tr-waits | tr-critpath.
+analysed() {
+	tr-read "$1" 2>/dev/null | tr-deps 2>/dev/null | tr-waits 2>/dev/null | tr-critpath > "$2" 2>/dev/null
+}
+
+# Terminal log $3 (script) shows TOOL $1's progress line in UNIT $2
+# ("events", "records"): count, rate, time, the share of the input.
+assert_progress_line() {
+	grep -q $'\r'"$1: [0-9.]* M $2, [0-9.]* M $2/s, [0-9.]* s, [0-9]* % of the input" "$3" ||
+		fail "no progress line: $(cat -A "$3")"
+}
+
+# Terminal log $2 shows no progress line in UNIT $1.
+assert_no_progress_line() {
+	run grep -c "$1/s" "$2"
+	assert_output 0
+}
