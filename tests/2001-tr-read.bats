@@ -194,13 +194,33 @@ memcpy DtoH dtoh"
 	[[ "$stderr" == "tr-read: $TMP/cut.otf2: not an OTF2 archive"* ]]
 }
 
-@test "an archive with its event files missing fails with one line" {
-	cp -r "$FIX" "$TMP/broken"
-	rm -r "$TMP/broken/trace"
-	run --separate-stderr tr-read "$TMP/broken/trace.otf2"
+@test "an archive libotf2 cannot read: one line naming the file and what is wrong with it" {
+	# what libotf2 says ("This is no chunk header!", "Could not find file
+	# extension!") is put as which file is missing, unreadable, empty or damaged
+	a=$TMP/broken/trace
+	fault() {	# a fresh copy, then the damage given as a command
+		rm -rf "$TMP/broken"
+		cp -r "$FIX" "$TMP/broken"
+		eval "$1"
+		# (a stream cut after its definitions: no trailer, so the next tool sees it)
+		run --separate-stderr bash -c "tr-read '$a.otf2' > /dev/null"
+		assert_failure 1
+		assert_equal "$stderr" "tr-read: $a.otf2: $2"
+	}
+	fault 'rm -r "$a"' "$a/: missing (the folder of the archive's event files)"
+	fault 'rm "$a/1.evt"' "$a/1.evt: missing (the events of location 1, Master thread)"
+	fault ': > "$a/0.evt"' "$a/0.evt: empty (the events of location 0, Master thread)"
+	fault 'rm "$a.def"' "$a.def: missing (the archive's global definitions)"
+	fault 'rm "$a.def"; mkdir "$a.def"' "$a.def: not a file (the archive's global definitions)"
+	fault 'head -c 100 "$FIX/trace.def" > "$a.def"' \
+		"$a.def: damaged: the global definitions do not read (libotf2: This is no chunk header!: Invalid or inconsistent record data)"
+	fault 'head -c 30 "$FIX/trace/1.evt" > "$a/1.evt"' \
+		"$a/: damaged: the event files do not read (libotf2: This is no chunk header!: Invalid or inconsistent record data)"
+	# an anchor not named NAME.otf2, which libotf2 refuses to open
+	cp "$FIX/trace.otf2" "$TMP/broken/anchor"
+	run --separate-stderr tr-read "$TMP/broken/anchor"
 	assert_failure 1
-	assert_equal "$(printf '%s\n' "$stderr" | wc -l)" 1
-	[[ "$stderr" == "tr-read: $TMP/broken/trace.otf2: "* ]]
+	assert_equal "$stderr" "tr-read: $TMP/broken/anchor: an OTF2 anchor file must be named NAME.otf2, beside NAME.def and the folder NAME/ (libotf2 opens no other name)"
 }
 
 @test "a full disk fails with exit 1; a closed pipe ends quietly" {

@@ -64,7 +64,7 @@ tr-read: $a: 12 collective operations on a communicator not written, left out"
 	run --separate-stderr tr-read -M "$a"
 	assert_failure 1
 	assert_output ""
-	assert_equal "$stderr" "tr-read: $a: cannot read the global definitions"
+	assert_equal "$stderr" "tr-read: $a: ${a%.otf2}.def: empty (the archive's global definitions)"
 }
 
 # tr-read on one damaged copy: "ok" (a checked stream the pipeline takes),

@@ -10,6 +10,7 @@
 
 #include "../../libstream/error.h"
 #include "../../libstream/utf8.h"
+#include "diagnose.h"
 #include "otf2in_private.h"
 #include "vocab.h"
 
@@ -438,7 +439,7 @@ int otf2in_read_definitions(struct otf2in *in, OTF2_Reader *reader)
 	if (!defs || !cb) {
 		if (cb)
 			OTF2_GlobalDefReaderCallbacks_Delete(cb);
-		return otf2in_fail(in, LS_ERR_IO, "cannot read the global definitions");
+		return otf2in_fail_definitions(in, in->otf2_msg);
 	}
 	in->attr_stream_ref = in->attr_event_ref = in->attr_result = NONE;
 	in->param_callsite = NONE;
@@ -462,8 +463,8 @@ int otf2in_read_definitions(struct otf2in *in, OTF2_Reader *reader)
 	if (in->status < 0)
 		return in->status;
 	if (rc != OTF2_SUCCESS)
-		return otf2in_fail(in, LS_ERR_SYNTAX, "global definitions: %s",
-				   OTF2_Error_GetDescription(rc));
+		return otf2in_fail_definitions(in, in->otf2_msg[0] ? in->otf2_msg
+					       : OTF2_Error_GetDescription(rc));
 	if (in->resolution == 0)
 		return otf2in_fail(in, LS_ERR_SYNTAX, "no clock properties (timer resolution)");
 

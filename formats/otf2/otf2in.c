@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "../../libstream/error.h"
+#include "diagnose.h"
 #include "errors.h"
 #include "otf2in_private.h"
 
@@ -45,7 +46,7 @@ static int open_locations(struct otf2in *in, OTF2_Reader *reader)
 		OTF2_Reader_CloseDefFiles(reader);
 	}
 	if (OTF2_Reader_OpenEvtFiles(reader) != OTF2_SUCCESS)
-		return otf2in_fail(in, LS_ERR_IO, "cannot open the event files");
+		return otf2in_fail_events(in, in->otf2_msg);
 	for (uint32_t i = 0; i < in->nlocs; i++)
 		OTF2_Reader_GetEvtReader(reader, in->locs[i].ref);
 	return 0;
@@ -61,7 +62,7 @@ static int read_events(struct otf2in *in, OTF2_Reader *reader)
 		return in->status;
 	events = OTF2_Reader_GetGlobalEvtReader(reader);
 	if (!events)
-		return otf2in_fail(in, LS_ERR_IO, "cannot read the events");
+		return otf2in_fail_events(in, in->otf2_msg);
 	if (otf2in_register_events(in, events) < 0)
 		return in->status;
 	rc = OTF2_Reader_ReadAllGlobalEvents(reader, events, &count);
@@ -69,7 +70,8 @@ static int read_events(struct otf2in *in, OTF2_Reader *reader)
 	if (in->status < 0)
 		return in->status;
 	if (rc != OTF2_SUCCESS && rc != OTF2_ERROR_INTERRUPTED_BY_CALLBACK)
-		return otf2in_fail(in, LS_ERR_SYNTAX, "events: %s", OTF2_Error_GetDescription(rc));
+		return otf2in_fail_events(in, in->otf2_msg[0] ? in->otf2_msg
+					  : OTF2_Error_GetDescription(rc));
 	otf2in_finish_events(in);
 	OTF2_Reader_CloseEvtFiles(reader);
 	if (in->status == 0 && ls_write_trailer(in->w) < 0)
@@ -132,8 +134,9 @@ bool otf2in_sniff(const uint8_t *head, size_t n)
 int otf2in_read(const char *path, const struct ls_stage *stage, struct ls_front *front,
 		struct ls_writer *w, char *err, size_t n)
 {
-	struct otf2in in = { .stage = stage, .front = front, .w = w, .err = err, .errlen = n };
 	char otf2_msg[OTF2_MSG_SIZE] = "";
+	struct otf2in in = { .stage = stage, .front = front, .w = w, .err = err, .errlen = n,
+			     .anchor = path, .otf2_msg = otf2_msg };
 	OTF2_ErrorCallback previous;
 	OTF2_Reader *reader;
 	struct stat st;
@@ -143,6 +146,11 @@ int otf2in_read(const char *path, const struct ls_stage *stage, struct ls_front 
 	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
 		otf2in_fail(&in, LS_ERR_IO, "%s", stat(path, &st) < 0 ? strerror(errno)
 			    : "not an OTF2 archive (give the anchor file, NAME.otf2)");
+		return in.status;
+	}
+	if (!otf2_anchor_named(path)) {
+		otf2in_fail(&in, LS_ERR_SYNTAX, "an OTF2 anchor file must be named NAME.otf2, "
+			    "beside NAME.def and the folder NAME/ (libotf2 opens no other name)");
 		return in.status;
 	}
 	previous = OTF2_Error_RegisterCallback(otf2_keep_first_error, otf2_msg);

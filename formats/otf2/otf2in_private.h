@@ -99,6 +99,8 @@ struct metric {		/* a metric class, or an instance pointing at one */
 
 struct otf2in {
 	const struct ls_stage *stage;	/* the tool reading, for the header's stages */
+	const char *anchor;	/* the archive's anchor file, as given */
+	const char *otf2_msg;	/* libotf2's first error message, or "" */
 	struct otf2in_report report;
 	struct ls_front *front;
 	struct ls_writer *w;
