@@ -42,9 +42,14 @@ static void print_stats(const char *path, const struct ls_front_report *r)
 			fprintf(stderr, "  %-18s %12" PRIu64 "\n", ls_role_name((enum ls_role)i), r->roles[i]);
 	if (r->filtered)
 		fprintf(stderr, "%s: %" PRIu64 " events left out by -p, -s or -t\n", path, r->filtered);
-	if (r->ignored)
-		fprintf(stderr, "%s: %" PRIu64 " records without meaning here, left out\n", path,
+	if (r->ignored) {
+		fprintf(stderr, "%s: %" PRIu64 " records without meaning here, left out:", path,
 			r->ignored);
+		for (uint32_t i = 0; i < r->nleft_out; i++)
+			fprintf(stderr, "%s %" PRIu64 " %s", i ? "," : "", r->left_out[i].n,
+				r->left_out[i].kind);
+		fputc('\n', stderr);
+	}
 	if (r->ninputs)
 		fprintf(stderr, "%s: the input's records by kind       read    skipped\n", path);
 	for (uint32_t i = 0; i < r->ninputs; i++)

@@ -459,6 +459,24 @@ void ls_front_input(struct ls_front *f, const char *kind, uint64_t read, uint64_
 		r->inputs[r->ninputs++] = (struct ls_front_input){ kind, read, skipped };
 }
 
+void ls_front_left_out(struct ls_front *f, const char *kind, uint64_t n)
+{
+	struct ls_front_report *r = f->report;
+
+	if (!n)
+		return;
+	r->ignored += n;
+	for (uint32_t i = 0; i < r->nleft_out; i++)
+		if (!strcmp(r->left_out[i].kind, kind)) {
+			r->left_out[i].n += n;
+			return;
+		}
+	if (r->nleft_out < LS_FRONT_MAX_INPUTS) {
+		r->left_out[r->nleft_out].n = n;
+		r->left_out[r->nleft_out++].kind = kind;
+	}
+}
+
 const char *ls_front_error(const struct ls_front *f)
 {
 	return f->err;

@@ -58,6 +58,11 @@ struct ls_front_report {
 	uint64_t runs;			/* sorted runs spilled to temporary files */
 	uint64_t merges;		/* times the 64 open runs were merged into one */
 	uint64_t ignored;		/* records of the format with no meaning here */
+	struct {			/* ... by their kind (ls_front_left_out) */
+		uint64_t n;
+		const char *kind;
+	} left_out[LS_FRONT_MAX_INPUTS];
+	uint32_t nleft_out;
 	struct {			/* the reader's oddities (ls_front_odd) */
 		uint64_t n;
 		const char *what;
@@ -167,6 +172,13 @@ void ls_front_note(struct ls_front *f, const char *fmt, ...) __attribute__((form
  * and skipped, for --stats; kinds past LS_FRONT_MAX_INPUTS are not counted.
  */
 void ls_front_input(struct ls_front *f, const char *kind, uint64_t read, uint64_t skipped);
+
+/*
+ * Count n records of the input's kind (a name that outlives the front) that
+ * mean nothing to the analysis, left out; kinds past LS_FRONT_MAX_INPUTS
+ * count in the total only.
+ */
+void ls_front_left_out(struct ls_front *f, const char *kind, uint64_t n);
 
 const char *ls_front_error(const struct ls_front *f);
 

@@ -196,7 +196,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef ref, OTF2_TimeStamp ticks, vo
 	if (!l)
 		return CHECK_STATUS(in);
 	if (region >= in->regions.n || !in->regions.v[region].defined) {
-		in->report.ignored_records++;
+		in->report.ignored[IGN_ENTER_UNDEFINED]++;
 		return OTF2_CALLBACK_SUCCESS;
 	}
 	return enter(in, l, t, region, attrs, UINT64_MAX);
@@ -212,7 +212,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef ref, OTF2_TimeStamp ticks, vo
 	if (!l)
 		return CHECK_STATUS(in);
 	if (region >= in->regions.n || !in->regions.v[region].defined) {
-		in->report.ignored_records++;
+		in->report.ignored[IGN_LEAVE_UNDEFINED]++;
 		return OTF2_CALLBACK_SUCCESS;
 	}
 	return leave(in, l, t, region, attrs);
@@ -250,7 +250,7 @@ static OTF2_CallbackCode on_param_uint(OTF2_LocationRef ref, OTF2_TimeStamp tick
 
 	(void)attrs;
 	if (param != in->param_callsite) {
-		in->report.ignored_records++;
+		in->report.ignored[IGN_PARAMETER]++;
 		return OTF2_CALLBACK_SUCCESS;
 	}
 	l = event_location(in, ref, ticks, &t);
@@ -500,7 +500,7 @@ static OTF2_CallbackCode on_metric(OTF2_LocationRef ref, OTF2_TimeStamp ticks, v
 	if (m && m->class_ref != NONE)
 		m = m->class_ref < in->metrics.n ? &in->metrics.v[m->class_ref] : NULL;
 	if (!m || !m->defined || m->n != n) {
-		in->report.ignored_records++;
+		in->report.ignored[IGN_METRIC_UNDEFINED]++;
 		return OTF2_CALLBACK_SUCCESS;
 	}
 	l = event_location(in, ref, ticks, &t);
@@ -605,7 +605,7 @@ static OTF2_CallbackCode on_unknown(OTF2_LocationRef ref, OTF2_TimeStamp ticks, 
 					       OTF2_TimeStamp ticks UNUSED, void *data, \
 					       OTF2_AttributeList *attrs UNUSED, __VA_ARGS__) \
 	{ \
-		((struct otf2in *)data)->report.ignored_records++; \
+		((struct otf2in *)data)->report.ignored[IGN_##name]++; \
 		return OTF2_CALLBACK_SUCCESS; \
 	}
 

@@ -99,7 +99,11 @@ static void report(struct otf2in *in)
 	ls_front_odd(in->front, r->unknown_counter, "metric values of an undefined metric, left out");
 	ls_front_odd(in->front, r->bad_utf8, "names that are not valid UTF-8: the bytes that "
 		     "break it replaced by U+FFFD");
-	in->front->report->ignored += r->ignored_records;
+#define OTF2IN_IGNORED_NAME(kind, name) name,
+	static const char *const ignored_name[IGN__COUNT] = { OTF2IN_IGNORED(OTF2IN_IGNORED_NAME) };
+
+	for (int k = 0; k < IGN__COUNT; k++)
+		ls_front_left_out(in->front, ignored_name[k], r->ignored[k]);
 }
 
 static void release(struct otf2in *in)

@@ -9,11 +9,34 @@
 
 #define NONE UINT32_MAX
 
+/* Records with no meaning to the analysis, left out: (kind, the name --stats gives it). */
+#define OTF2IN_IGNORED(X) \
+	X(ENTER_UNDEFINED, "Enter of an undefined region") \
+	X(LEAVE_UNDEFINED, "Leave of an undefined region") \
+	X(PARAMETER, "ParameterUnsignedInt other than the callsite id") \
+	X(METRIC_UNDEFINED, "Metric of an undefined metric class") \
+	X(ProgramBegin, "ProgramBegin") \
+	X(ProgramEnd, "ProgramEnd") \
+	X(RmaWinCreate, "RmaWinCreate") \
+	X(RmaWinDestroy, "RmaWinDestroy") \
+	X(ThreadTaskCreate, "ThreadTaskCreate") \
+	X(ThreadTaskSwitch, "ThreadTaskSwitch") \
+	X(ThreadTaskComplete, "ThreadTaskComplete") \
+	X(ThreadCreate, "ThreadCreate") \
+	X(ThreadBegin, "ThreadBegin") \
+	X(ThreadWait, "ThreadWait") \
+	X(ThreadEnd, "ThreadEnd") \
+	X(BufferFlush, "BufferFlush") \
+	X(ParameterString, "ParameterString")
+
+#define OTF2IN_IGNORED_ENUM(kind, name) IGN_##kind,
+enum otf2in_ignored { OTF2IN_IGNORED(OTF2IN_IGNORED_ENUM) IGN__COUNT };
+
 /* What reading OTF2 found, besides the front's counts: oddities said once. */
 struct otf2in_report {
 	uint64_t undefined_location;	/* events on locations the archive did not define */
 	uint64_t unknown_records;	/* record types this libotf2 does not know */
-	uint64_t ignored_records;	/* known record types with no meaning here */
+	uint64_t ignored[IGN__COUNT];	/* known record types with no meaning here */
 	uint64_t rma_unmatched;		/* RMA completions without an open copy */
 	uint64_t unknown_peer;		/* ranks not in their communicator */
 	uint64_t unknown_comm;		/* collectives on a communicator not written */
