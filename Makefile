@@ -144,7 +144,7 @@ analysis/libanalysis.a: $(ANALYSIS_OBJS)
 	rm -f $@
 	$(AR) rcsT $@ $^
 
-bin/tr-read: cmd/tr-read.o cmd/progress.o cmd/selection.o formats/readers.o $(TOOL_OBJS) formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
+bin/tr-read: cmd/tr-read.o cmd/progress.o cmd/selection.o formats/readers.o formats/stdin.o $(TOOL_OBJS) formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
 		formats/kineto/libkinetoin.a formats/nsys/libnsysin.a libstream/libstream.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS) -lz -lsqlite3
@@ -153,7 +153,7 @@ bin/tr-rank: cmd/rank-diff.o cmd/rank-table.o
 
 # the stages of the filters in one process, on threads (cmd/chain.c)
 bin/tr-analyze: cmd/tr-analyze.o cmd/chain.o cmd/stream-file.o cmd/staging.o cmd/archive.o cmd/otf2-write.o cmd/progress.o cmd/selection.o \
-		cmd/rank-table.o formats/readers.o formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
+		cmd/rank-table.o formats/readers.o formats/stdin.o formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
 		formats/kineto/libkinetoin.a formats/nsys/libnsysin.a formats/otf2/libotf2out.a $(STAGE_OBJS)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS) -lz -lsqlite3 -lpthread

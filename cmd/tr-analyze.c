@@ -137,7 +137,7 @@ static int analyze(char *const *traces, int n, const struct chain_link *links, i
 	if (!(reader = readers_for((const char *const *)traces, n, err, sizeof(err))))
 		rc = -1;
 	else
-		rc = reader->read((const char *const *)traces, n, reading, &front, chain_input(c), err,
+		rc = readers_read(reader, (const char *const *)traces, n, reading, &front, chain_input(c), err,
 				  sizeof(err));
 	progress_end(&progress);
 	if (rc < 0 && !chain_failed(c))

@@ -132,8 +132,8 @@ int main(int argc, char **argv)
 	if (!(reader = readers_for((const char *const *)argv + optind, argc - optind, err, sizeof(err))))
 		status = 1;
 	else
-		status = reader->read((const char *const *)argv + optind, argc - optind, tool_stage(), &front, &w,
-				      err, sizeof(err)) < 0;
+		status = readers_read(reader, (const char *const *)argv + optind, argc - optind, tool_stage(),
+				      &front, &w, err, sizeof(err)) < 0;
 	progress_end(&progress);
 	if (status && !w.err)
 		tool_error("%s: %s", argv[optind], err);

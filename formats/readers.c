@@ -10,6 +10,7 @@
 #include "nsys/nsysin.h"
 #include "otf2/otf2in.h"
 #include "readers.h"
+#include "stdin.h"
 #include "trlog/trlogin.h"
 
 /* An OTF2 archive is one input. */
@@ -21,13 +22,13 @@ static int otf2_read(const char *const *paths, int npaths, const struct ls_stage
 }
 
 static const struct reader readers[] = {
-	{ "OTF2 archives", "by their anchor file, NAME.otf2", otf2in_sniff, NULL, false, otf2_read },
+	{ "OTF2 archives", "by their anchor file, NAME.otf2", otf2in_sniff, NULL, false, false, otf2_read },
 	{ "tr-record logs", "by their folder, or logs of one run, NAME.trlog", trlogin_sniff,
-	  trlogin_sniff_dir, true, trlogin_read },
+	  trlogin_sniff_dir, true, true, trlogin_read },
 	{ "Kineto traces", "by their files, NAME.json or NAME.json.gz, or their folder", kinetoin_sniff,
-	  kinetoin_sniff_dir, true, kinetoin_read },
+	  kinetoin_sniff_dir, true, true, kinetoin_read },
 	{ "Nsight Systems exports", "by their files, NAME.sqlite (nsys export --type sqlite)", nsysin_sniff, NULL, true,
-	  nsysin_read },
+	  false, nsysin_read },
 };
 
 #define NREADERS (sizeof(readers) / sizeof(readers[0]))
@@ -95,9 +96,37 @@ const struct reader *reader_for(const char *path, char *err, size_t n)
 	return NULL;
 }
 
+static bool is_stdin(const char *path)
+{
+	return !strcmp(path, "-");
+}
+
+/* Standard input as the one trace: made a file, then recognized as one. */
+static const struct reader *stdin_reader(int npaths, char *err, size_t n)
+{
+	const struct reader *r;
+
+	if (npaths > 1) {
+		snprintf(err, n, "- (standard input) is a trace of its own: give it alone");
+		return NULL;
+	}
+	if (stdin_as_file(err, n) < 0 || !(r = reader_for(STDIN_PATH, err, n)))
+		return NULL;
+	if (!r->from_stdin) {
+		snprintf(err, n, "%s are read %s, not from standard input", r->name, r->give);
+		return NULL;
+	}
+	return r;
+}
+
 const struct reader *readers_for(const char *const *paths, int npaths, char *err, size_t n)
 {
-	const struct reader *r = reader_for(paths[0], err, n), *other;
+	const struct reader *r, *other;
+
+	for (int i = 0; i < npaths; i++)
+		if (is_stdin(paths[i]))
+			return stdin_reader(npaths, err, n);
+	r = reader_for(paths[0], err, n);
 
 	for (int i = 1; r && i < npaths; i++) {
 		if (!r->many) {
@@ -113,4 +142,12 @@ const struct reader *readers_for(const char *const *paths, int npaths, char *err
 		}
 	}
 	return r;
+}
+
+int readers_read(const struct reader *r, const char *const *paths, int npaths, const struct ls_stage *stage,
+		 struct ls_front *front, struct ls_writer *w, char *err, size_t n)
+{
+	static const char *const stdin_path[] = { STDIN_PATH };
+
+	return r->read(is_stdin(paths[0]) ? stdin_path : paths, npaths, stage, front, w, err, n);
 }

@@ -22,6 +22,7 @@ struct reader {
 	/* whether the input, a folder, is of this format (NULL: none is) */
 	bool (*sniff_dir)(const char *path);
 	bool many;		/* several inputs make one trace (logs of one run) */
+	bool from_stdin;	/* one file of the format can come on standard input */
 	/*
 	 * Read paths[0..npaths) (one, unless many): the header (with stage)
 	 * and definitions to w, the events through front (and its oddities,
@@ -40,9 +41,15 @@ const struct reader *reader_for(const char *path, char *err, size_t n);
 
 /*
  * The reader for paths[0..npaths) together: several only where they are
- * of one format whose reader takes several (many). NULL with a one-line
- * message in err[0..n) otherwise.
+ * of one format whose reader takes several (many). "-" is standard input,
+ * alone, of a format that can come from there (not OTF2, a folder of
+ * files): a pipe is copied to a temporary file first (formats/stdin.h).
+ * NULL with a one-line message in err[0..n) otherwise.
  */
 const struct reader *readers_for(const char *const *paths, int npaths, char *err, size_t n);
+
+/* Read paths[0..npaths) with r, the reader readers_for gave for them: as r->read. */
+int readers_read(const struct reader *r, const char *const *paths, int npaths, const struct ls_stage *stage,
+		 struct ls_front *front, struct ls_writer *w, char *err, size_t n);
 
 #endif

@@ -216,6 +216,10 @@ memcpy DtoH dtoh"
 		"$a.def: damaged: the global definitions do not read (libotf2: This is no chunk header!: Invalid or inconsistent record data)"
 	fault 'head -c 30 "$FIX/trace/1.evt" > "$a/1.evt"' \
 		"$a/: damaged: the event files do not read (libotf2: This is no chunk header!: Invalid or inconsistent record data)"
+	# an archive is a folder of files: not from standard input
+	run --separate-stderr bash -c "tr-read - < '$FIX/trace.otf2'"
+	assert_failure 1
+	assert_equal "$stderr" "tr-read: -: OTF2 archives are read by their anchor file, NAME.otf2, not from standard input"
 	# an anchor not named NAME.otf2, which libotf2 refuses to open
 	cp "$FIX/trace.otf2" "$TMP/broken/anchor"
 	run --separate-stderr tr-read "$TMP/broken/anchor"

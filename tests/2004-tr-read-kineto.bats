@@ -138,6 +138,37 @@ false 2 1"
 	assert_output "Rank 1"
 }
 
+@test "tr-read - reads a trace on standard input, piped or redirected, as by its name" {
+	gen-kineto --ranks 1 --steps 2 --gz "$TMP/gz"
+	tr-read "$TMP/gz/rank-0.json.gz" | tr-cat -J | jq -c 'select(.k != "header")' > "$TMP/named.ndjson"
+	# a pipe is copied to a temporary file first (the reader reads twice);
+	# gzip or not, as given
+	for how in "cat '$TMP/gz/rank-0.json.gz' | tr-read -" "zcat '$TMP/gz/rank-0.json.gz' | tr-read -" \
+		"tr-read - < '$TMP/gz/rank-0.json.gz'"; do
+		run --separate-stderr bash -c "$how > '$TMP/in.tr'"
+		assert_success
+		run bash -c "tr-cat -J '$TMP/in.tr' | jq -c 'select(.k != \"header\")' | diff '$TMP/named.ndjson' -"
+		assert_success
+	done
+	run bash -c "tr-cat -J '$TMP/in.tr' | jq -c 'select(.k == \"header\") | [.source, .stages[0].args]'"
+	assert_output '["/dev/stdin",["-"]]'
+	# the temporary copy is made in TMPDIR, and gone at once
+	mkdir "$TMP/tmpdir"
+	run bash -c "cat '$TMP/gz/rank-0.json.gz' | TMPDIR='$TMP/tmpdir' tr-read - | tr-cat --check && ls -A '$TMP/tmpdir'"
+	assert_success
+	assert_output ""
+	run --separate-stderr bash -c "cat '$TMP/gz/rank-0.json.gz' | TMPDIR='$TMP/none' tr-read -"
+	assert_failure 1
+	assert_equal "$stderr" "tr-read: -: standard input: cannot keep a copy in $TMP/none to read: No such file or directory"
+	# with another trace, or where no trace comes
+	run --separate-stderr bash -c "tr-read - '$TMP/gz/rank-0.json.gz' < /dev/null"
+	assert_failure 1
+	assert_equal "$stderr" "tr-read: -: - (standard input) is a trace of its own: give it alone"
+	run --separate-stderr bash -c "tr-read - < /dev/null"
+	assert_failure 1
+	[[ "$stderr" == "tr-read: -: not a trace tr-read reads (it reads OTF2"* ]] || fail "$stderr"
+}
+
 @test "NCCL kernels without PyTorch 2.x's metadata: said once, not matched; integer microseconds since the epoch" {
 	gen-kineto --old --ranks 2 --steps 3 "$TMP/old"
 	run --separate-stderr tr-read "$TMP/old"

@@ -138,6 +138,10 @@ sync 5 6"
 	run --separate-stderr tr-read "$TMP/run.nsys-rep"
 	assert_failure 1
 	assert_equal "$stderr" "tr-read: $TMP/run.nsys-rep: an Nsight Systems report, which only Nsight reads: tr-read reads its SQLite export (nsys export --type sqlite --output NAME.sqlite $TMP/run.nsys-rep)"
+	# SQLite opens a database by its name: not from standard input
+	run --separate-stderr bash -c "cat '$TMP/a.sqlite' | tr-read -"
+	assert_failure 1
+	assert_equal "$stderr" "tr-read: -: Nsight Systems exports are read by their files, NAME.sqlite (nsys export --type sqlite), not from standard input"
 	printf 'SQLite format 3\0garbage' > "$TMP/broken.sqlite"
 	run --separate-stderr tr-read "$TMP/broken.sqlite"
 	assert_failure 1

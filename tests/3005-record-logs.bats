@@ -102,11 +102,20 @@ tr-read: $TMP/cut: 1 logs without their end (a process that did not exit normall
 	# a list of logs: the run's two
 	run --separate-stderr bash -c "tr-read '$TMP/runs/rank-0.trlog' '$TMP/runs/rank-1.trlog' | tr-cat --check"
 	assert_success
-	# two of four ranks: counted
-	run --separate-stderr bash -c "tr-read '$REC/rank-0.trlog' '$REC/rank-2.trlog' | tr-cat -J | jq -c 'select(.k == \"process\") | .id'"
+	# two of four ranks: counted; the other two are processes without
+	# streams, so that MPI_COMM_WORLD's members name processes (a valid stream)
+	run --separate-stderr bash -c "tr-read '$REC/rank-0.trlog' '$REC/rank-2.trlog' > '$TMP/half.tr'"
 	assert_success
-	assert_output "$(printf '0\n2')"
-	[ "$stderr" = "tr-read: $REC/rank-0.trlog: 2 ranks of the run without a log" ]
+	[ "$stderr" = "tr-read: $REC/rank-0.trlog: 2 ranks of the run without a log (processes without streams: what they sent and received is unmatched)" ]
+	run tr-cat --check "$TMP/half.tr"
+	assert_success
+	run bash -c "tr-cat -J '$TMP/half.tr' | jq -r 'select(.k == \"process\") | .id' | paste -sd' '"
+	assert_output "0 1 2 3"
+	run bash -c "tr-cat -J '$TMP/half.tr' | jq -r 'select(.k == \"stream\" and .type == \"host\") | .process' | sort -u | paste -sd' '"
+	assert_output "0 2"
+	# and one log on standard input reads as by its name
+	run bash -c "tr-read - < '$REC/rank-2.trlog' 2> /dev/null | tr-cat -J | jq -c 'select(.k != \"header\")' | md5sum"
+	assert_output "$(tr-read "$REC/rank-2.trlog" 2> /dev/null | tr-cat -J | jq -c 'select(.k != "header")' | md5sum)"
 	# an OTF2 archive is read alone
 	require_corpus
 	run --separate-stderr tr-read "$REC/rank-0.trlog" "$(archive casita-10_scorep_mpi_tags)"

@@ -58,6 +58,29 @@ static int write_process(struct trlogin *in, const struct log *l)
 	return fmt_write_process(in->w, l->process, name, l->mpi ? (int64_t)l->rank : -1);
 }
 
+/* Every log's process; for MPI, every rank of the world in rank order, a
+ * rank without a log as a process without streams, so that the
+ * communicators' members all name a process. */
+static int write_processes(struct trlogin *in)
+{
+	uint64_t world = in->logs[0].mpi ? in->logs[0].size_of_world : 0;
+	uint32_t i = 0;
+	char name[48];
+	int rc = 0;
+
+	for (uint64_t r = 0; r < world && rc == 0; r++) {
+		if (i < in->nlogs && in->logs[i].rank == r) {
+			rc = write_process(in, &in->logs[i++]);
+			continue;
+		}
+		snprintf(name, sizeof(name), "MPI Rank %llu", (unsigned long long)r);
+		rc = fmt_write_process(in->w, r, name, (int64_t)r);
+	}
+	for (; i < in->nlogs && rc == 0; i++)
+		rc = write_process(in, &in->logs[i]);
+	return rc;
+}
+
 static int write_streams(struct trlogin *in, struct log *l)
 {
 	char name[32];
@@ -110,8 +133,7 @@ static int write_definitions(struct trlogin *in, const char *source, const struc
 	snprintf(producer, sizeof(producer), "tr-read %s", TR_VERSION);
 	if ((rc = ls_write_header(in->w, producer, source, stage)) < 0)
 		return rc;
-	for (uint32_t i = 0; i < in->nlogs && rc == 0; i++)
-		rc = write_process(in, &in->logs[i]);
+	rc = write_processes(in);
 	for (uint32_t i = 0; i < in->nlogs && rc == 0; i++)
 		rc = write_streams(in, &in->logs[i]);
 	for (uint32_t i = 0; i < in->nlogs && rc == 0; i++)
@@ -131,7 +153,7 @@ static void report(struct trlogin *in)
 		{ offsetof(struct trlogin, cut), "logs cut inside a record (a process killed, or a full disk): read up to there" },
 		{ offsetof(struct trlogin, damaged), "logs damaged (not as docs/trlog.md says): read up to the damage" },
 		{ offsetof(struct trlogin, unended), "logs without their end (a process that did not exit normally): its program's activity ends at its last record" },
-		{ offsetof(struct trlogin, ranks_missing), "ranks of the run without a log" },
+		{ offsetof(struct trlogin, ranks_missing), "ranks of the run without a log (processes without streams: what they sent and received is unmatched)" },
 		{ offsetof(struct trlogin, newer_records), "records of a newer log format, left out" },
 		{ offsetof(struct trlogin, unknown_fns), "calls of functions this tr-read does not know, left out" },
 		{ offsetof(struct trlogin, unknown_comms), "messages and collectives on communicators the log does not describe, left out" },
