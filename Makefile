@@ -169,7 +169,11 @@ bin/tr-deps bin/tr-clock bin/tr-waits bin/tr-critpath bin/tr-rank bin/tr-project
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) -lpthread
 
 # the pictures of a stream: the definitions they name things by
-bin/tr-chrome bin/tr-svg: bin/tr-%: cmd/tr-%.o cmd/names.o $(TOOL_OBJS) libstream/libstream.a
+bin/tr-chrome: cmd/tr-chrome.o cmd/names.o $(TOOL_OBJS) libstream/libstream.a
+	@mkdir -p bin
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+bin/tr-svg: cmd/tr-svg.o cmd/timeline.o cmd/names.o $(TOOL_OBJS) libstream/libstream.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 

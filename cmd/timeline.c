@@ -1,0 +1,508 @@
+/*
+ * The timeline of an analysed stream as a self-contained SVG (tr-svg's
+ * picture, and tr-report's): a lane per stream grouped by process (per
+ * process from COLLAPSE processes on), activities coloured by role, wait
+ * states hatched over them, the critical path drawn on top with the
+ * arrows it follows from stream to stream, a time axis in seconds, a
+ * legend. Activities narrower than half a pixel become a density band of
+ * their lane.
+ *
+ * Three passes: definitions and the run's span; activities and waits;
+ * the path, so that it is drawn over everything.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../libstream/error.h"
+#include "../libstream/reader.h"
+#include "names.h"
+#include "timeline.h"
+#include "tool.h"
+
+/* From this many processes on, a lane per process. */
+#define COLLAPSE 64
+#define LABEL_W 200.0	/* the lanes' names */
+#define LANE_H 14.0
+#define GAP_H 6.0	/* between processes */
+#define AXIS_H 30.0
+#define ITEM_W 130.0	/* a legend item */
+#define MAX_DEPTH 64
+
+/* The colour classes of activities, by role. */
+enum paint { P_USER, P_MPI, P_KERNEL, P_COPY, P_SYNC, P_GPU_CALL, P_OMP, P__COUNT };
+
+static const struct {
+	const char *cls, *fill, *what;
+} paints[P__COUNT] = {
+	[P_USER] = { "user", "#9e9e9e", "user code" },
+	[P_MPI] = { "mpi", "#e53935", "MPI" },
+	[P_KERNEL] = { "kernel", "#43a047", "GPU kernel" },
+	[P_COPY] = { "copy", "#1e88e5", "memcpy, memset" },
+	[P_SYNC] = { "sync", "#fb8c00", "GPU synchronization" },
+	[P_GPU_CALL] = { "gpucall", "#8e24aa", "other GPU calls" },
+	[P_OMP] = { "omp", "#fdd835", "OpenMP" },
+};
+
+static enum paint paint_of(const char *role)
+{
+	enum ls_role r = ls_role_lookup(role, (uint32_t)strlen(role));
+
+	switch (r) {
+	case LS_R_KERNEL:
+		return P_KERNEL;
+	case LS_R_MEMCPY: case LS_R_MEMCPY_ASYNC: case LS_R_MEMSET: case LS_R_MEMSET_ASYNC:
+	case LS_R_DEV_MEMCPY: case LS_R_DEV_MEMSET:
+		return P_COPY;
+	case LS_R_STREAM_SYNC: case LS_R_CTX_SYNC: case LS_R_EVENT_SYNC: case LS_R_EVENT_QUERY:
+	case LS_R_STREAM_QUERY: case LS_R_STREAM_WAIT:
+		return P_SYNC;
+	default:
+		break;
+	}
+	switch (ls_role_group(r)) {
+	case LS_G_MPI:
+		return P_MPI;
+	case LS_G_GPU_CALL:
+	case LS_G_GPU_WORK:
+		return P_GPU_CALL;
+	case LS_G_OMP:
+		return P_OMP;
+	default:
+		return P_USER;
+	}
+}
+
+/* An activity open on a stream: since when it is the innermost (its drawn part's start). */
+struct open {
+	int64_t since;
+	uint64_t r;
+};
+
+struct lane_state {
+	struct open stack[MAX_DEPTH];
+	uint32_t depth;		/* open, also past MAX_DEPTH */
+	bool named;		/* its label written */
+	double *cover;		/* ns of short activities per pixel column */
+};
+
+struct svg {
+	struct names procs, streams, regions;
+	bool any, window;
+	int64_t first, last;	/* the run's span; the window drawn */
+	int64_t from, to;
+	double width, scale;	/* px per ns */
+	bool collapse;
+	uint8_t *paint;		/* region index -> enum paint, from its role once */
+	uint32_t *lane_of;	/* stream index -> lane */
+	double *lane_y;		/* lane -> its top */
+	uint32_t nlanes;
+	struct lane_state *lanes;
+	double height, legend_h;
+	bool inline_svg;	/* inside an HTML page: no XML declaration */
+	/* the path: the last piece, for the arrows */
+	bool have_piece;
+	uint32_t piece_lane;
+	double run_x, piece_x;	/* where the run of pieces on piece_lane begins and ends */
+	uint64_t run_ns;
+};
+
+/* b - a for a <= b, whatever they are (in uint64_t no difference overflows). */
+static double span_ns(int64_t a, int64_t b)
+{
+	return b > a ? (double)((uint64_t)b - (uint64_t)a) : 0;
+}
+
+static double x_of(const struct svg *g, int64_t t)
+{
+	int64_t c = t < g->from ? g->from : t > g->to ? g->to : t;
+
+	return LABEL_W + span_ns(g->from, c) * g->scale;
+}
+
+/* s as XML text. */
+static void xml_text(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", stdout);
+		else if (*s == '>')
+			fputs("&gt;", stdout);
+		else if (*s == '&')
+			fputs("&amp;", stdout);
+		else if (*s == '"')
+			fputs("&quot;", stdout);
+		else if ((unsigned char)*s >= 0x20 || *s == '\t')
+			putchar(*s);
+	}
+}
+
+static void name_text(const struct named *d, const char *what, uint64_t id)
+{
+	if (d && d->name)
+		xml_text(d->name);
+	else
+		printf("%s %" PRIu64, what, id);
+}
+
+/* Pass 1: definitions and the run's span. 0 or LS_ERR_NOMEM. */
+static int learn(struct svg *g, const struct ls_record *rec)
+{
+	int64_t t;
+
+	switch (rec->kind) {
+	case LS_K_PROCESS:
+		return names_keep(&g->procs, rec);
+	case LS_K_STREAM:
+		return names_keep(&g->streams, rec);
+	case LS_K_REGION:
+		return names_keep(&g->regions, rec);
+	case LS_K_ENTER:
+	case LS_K_LEAVE:
+		if (ls_get_i64(rec, LS_F_T, &t) == 0) {
+			if (!g->any || t < g->first)
+				g->first = t;
+			if (!g->any || t > g->last)
+				g->last = t;
+			g->any = true;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* Lanes in the order of processes, each's streams in theirs; the picture's size. */
+static int lay_out(struct svg *g)
+{
+	double y = AXIS_H;
+	uint32_t lane = 0;
+
+	g->collapse = g->procs.n >= COLLAPSE;
+	if (!(g->paint = malloc(g->regions.n + 1)))
+		return LS_ERR_NOMEM;
+	for (uint32_t i = 0; i < g->regions.n; i++)
+		g->paint[i] = (uint8_t)paint_of(g->regions.v[i].role);
+	if (!(g->lane_of = calloc(g->streams.n + 1, sizeof(*g->lane_of))) ||
+	    !(g->lane_y = calloc(g->streams.n + g->procs.n + 1, sizeof(*g->lane_y))) ||
+	    !(g->lanes = calloc(g->streams.n + g->procs.n + 1, sizeof(*g->lanes))))
+		return LS_ERR_NOMEM;
+	for (uint32_t s = 0; s < g->streams.n; s++)
+		g->lane_of[s] = UINT32_MAX;
+	for (uint32_t p = 0; p < g->procs.n; p++) {
+		bool any = false;
+
+		for (uint32_t s = 0; s < g->streams.n; s++) {
+			if (g->streams.v[s].process != g->procs.v[p].id || g->streams.v[s].metric)
+				continue;
+			if (!g->collapse || !any) {
+				g->lane_y[lane] = y;
+				y += LANE_H;
+				lane++;
+			}
+			g->lane_of[s] = lane - 1;
+			any = true;
+		}
+		if (any)
+			y += GAP_H;
+	}
+	g->nlanes = lane;
+	for (uint32_t l = 0; l < g->nlanes; l++)
+		if (!(g->lanes[l].cover = calloc((size_t)g->width + 1, sizeof(double))))
+			return LS_ERR_NOMEM;
+	/* the colours in rows as wide as the picture, then the marks' row */
+	g->legend_h = 16 * (ceil(P__COUNT / floor((g->width - 20) / ITEM_W)) + 1) + 8;
+	g->height = y + g->legend_h;
+	return 0;
+}
+
+/* A step of the time axis: 1, 2 or 5 times a power of ten, a tick every 100 px or more. */
+static double tick_step(double span_s, double plot_w)
+{
+	double raw = span_s / fmax(1, floor(plot_w / 100)), p = pow(10, floor(log10(raw)));
+
+	return raw <= p ? p : raw <= 2 * p ? 2 * p : raw <= 5 * p ? 5 * p : 10 * p;
+}
+
+static void head(struct svg *g)
+{
+	double span = span_ns(g->from, g->to) / 1e9, step = span > 0 ? tick_step(span, g->width - LABEL_W) : 1;
+
+	if (!g->inline_svg)
+		printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	printf("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+	       "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"10\">\n",
+	       g->width, g->height, g->width, g->height);
+	printf("<defs><pattern id=\"hatch\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\" "
+	       "patternTransform=\"rotate(45)\"><rect width=\"2\" height=\"4\" fill=\"#000\" "
+	       "fill-opacity=\"0.45\"/></pattern>"
+	       "<marker id=\"arrow\" viewBox=\"0 0 6 6\" refX=\"6\" refY=\"3\" markerWidth=\"6\" "
+	       "markerHeight=\"6\" orient=\"auto\"><path d=\"M0,0L6,3L0,6z\" fill=\"#c00\"/></marker></defs>\n");
+	printf("<style>");
+	for (int p = 0; p < P__COUNT; p++)
+		printf(".%s{fill:%s}", paints[p].cls, paints[p].fill);
+	printf(".wait{fill:url(#hatch)}.dense{fill:#555}.crit{fill:none;stroke:#c00;stroke-width:2}"
+	       ".hop{stroke:#c00;stroke-width:1;marker-end:url(#arrow)}.bg{fill:#f4f4f4}</style>\n");
+	printf("<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n<g class=\"axis\">");
+	for (double s = 0; step > 0 && s <= span * (1 + 1e-9); s += step) {
+		double x = LABEL_W + s * 1e9 * g->scale;
+
+		printf("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ccc\"/>"
+		       "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.6g s</text>", x, AXIS_H - 8, x,
+		       g->height - g->legend_h, x, AXIS_H - 12, span_ns(g->first, g->from) / 1e9 + s);
+	}
+	printf("</g>\n");
+	/* the lanes, each named by its process and stream (or process), once */
+	for (uint32_t s = 0; s < g->streams.n; s++) {
+		const struct named *st = &g->streams.v[s];
+		uint32_t lane = g->lane_of[s];
+
+		if (lane == UINT32_MAX || g->lanes[lane].named)
+			continue;
+		g->lanes[lane].named = true;
+		printf("<g class=\"lane\" data-stream=\"%" PRIu64 "\"><rect class=\"bg\" x=\"%.0f\" y=\"%.1f\" "
+		       "width=\"%.0f\" height=\"%.1f\"/><text x=\"4\" y=\"%.1f\">", st->id, LABEL_W,
+		       g->lane_y[lane], g->width - LABEL_W, LANE_H - 1, g->lane_y[lane] + LANE_H - 4);
+		name_text(names_get(&g->procs, st->process), "process", st->process);
+		if (!g->collapse) {
+			fputs(": ", stdout);
+			name_text(st, "stream", st->id);
+		}
+		printf("</text></g>\n");
+	}
+}
+
+/*
+ * The part of an activity of region r at depth d on lane l from a to b
+ * where it was the innermost: drawn, or too short, as coverage.
+ */
+static void activity(struct svg *g, uint32_t l, int64_t a, int64_t b, uint32_t d, uint64_t r)
+{
+	uint32_t ri = names_index(&g->regions, r);
+	const struct named *reg = ri == UINT32_MAX ? NULL : &g->regions.v[ri];
+	double x0 = x_of(g, a), x1 = x_of(g, b), inset = 1.5 * (d < 4 ? d : 4);
+
+	if (b < g->from || a > g->to)
+		return;
+	if (x1 - x0 < 0.5) {	/* too short to draw: its lane's density */
+		size_t col = (size_t)(x0 - LABEL_W);
+
+		g->lanes[l].cover[col < (size_t)(g->width - LABEL_W) ? col : (size_t)(g->width - LABEL_W) - 1] +=
+			span_ns(a, b);
+		return;
+	}
+	printf("<rect class=\"%s\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"><title>",
+	       paints[reg ? g->paint[ri] : P_USER].cls, x0, g->lane_y[l] + inset, x1 - x0,
+	       LANE_H - 1 - 2 * inset);
+	name_text(reg, "region", r);
+	printf(" %.9f s</title></rect>\n", span_ns(a, b) / 1e9);
+}
+
+/* Pass 2: activities at their leave, wait states hatched. */
+static void draw(struct svg *g, const struct ls_record *rec)
+{
+	uint64_t s, r = 0, dur;
+	struct lane_state *ls;
+	uint32_t si, l;
+	int64_t t;
+
+	if (ls_get_u64(rec, LS_F_S, &s) < 0 || ls_get_i64(rec, LS_F_T, &t) < 0 ||
+	    (si = names_index(&g->streams, s)) == UINT32_MAX || (l = g->lane_of[si]) == UINT32_MAX)
+		return;
+	ls = &g->lanes[l];
+	switch (rec->kind) {
+	case LS_K_ENTER:
+		/* the activity it enters in is drawn up to here: each moment by its innermost */
+		ls_get_u64(rec, LS_F_R, &r);
+		if (ls->depth && ls->depth <= MAX_DEPTH)
+			activity(g, l, ls->stack[ls->depth - 1].since, t, ls->depth - 1, ls->stack[ls->depth - 1].r);
+		if (ls->depth < MAX_DEPTH)
+			ls->stack[ls->depth] = (struct open){ t, r };
+		ls->depth++;
+		break;
+	case LS_K_LEAVE:
+		if (!ls->depth)
+			break;
+		ls->depth--;
+		if (ls->depth < MAX_DEPTH)
+			activity(g, l, ls->stack[ls->depth].since, t, ls->depth, ls->stack[ls->depth].r);
+		if (ls->depth && ls->depth <= MAX_DEPTH)
+			ls->stack[ls->depth - 1].since = t;
+		break;
+	case LS_K_WAIT:
+		if (ls_get_u64(rec, LS_F_DUR, &dur) == 0 && t <= g->to && (int64_t)((uint64_t)t + dur) >= g->from &&
+		    x_of(g, (int64_t)((uint64_t)t + dur)) - x_of(g, t) >= 0.5)
+			printf("<rect class=\"wait\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"/>\n",
+			       x_of(g, t), g->lane_y[l], x_of(g, (int64_t)((uint64_t)t + dur)) - x_of(g, t),
+			       LANE_H - 1);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The short activities of each lane: runs of columns of like density as one band. */
+static void density(const struct svg *g)
+{
+	double ns_per_px = 1 / g->scale;
+
+	for (uint32_t l = 0; l < g->nlanes; l++) {
+		const double *c = g->lanes[l].cover;
+		size_t n = (size_t)(g->width - LABEL_W);
+
+		for (size_t i = 0; i < n;) {
+			int level = (int)fmin(10, ceil(10 * c[i] / ns_per_px));
+			size_t j = i + 1;
+
+			while (j < n && (int)fmin(10, ceil(10 * c[j] / ns_per_px)) == level)
+				j++;
+			if (level > 0)
+				printf("<rect class=\"dense\" x=\"%.0f\" y=\"%.1f\" width=\"%zu\" height=\"%.1f\" "
+				       "fill-opacity=\"%.1f\"/>\n", LABEL_W + (double)i, g->lane_y[l] + LANE_H / 2 - 2,
+				       j - i, 4.0, level / 10.0);
+			i = j;
+		}
+	}
+}
+
+/* The run of path pieces drawn as one outline, on one lane. */
+static void flush_path(struct svg *g)
+{
+	if (g->have_piece)
+		printf("<rect class=\"crit\" data-ns=\"%" PRIu64 "\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
+		       "height=\"%.1f\"/>\n", g->run_ns, g->run_x, g->lane_y[g->piece_lane], g->piece_x - g->run_x,
+		       LANE_H - 1);
+}
+
+/*
+ * Pass 3: the path's pieces, outlined (pieces that follow each other on
+ * one lane as one outline, its data-ns their sum), and an arrow where the
+ * path goes to another lane.
+ */
+static void path(struct svg *g, const struct ls_record *rec)
+{
+	uint64_t s, dur;
+	uint32_t si, l;
+	int64_t t;
+	double x0, x1;
+
+	if (rec->kind != LS_K_CRIT || ls_get_u64(rec, LS_F_S, &s) < 0 || ls_get_i64(rec, LS_F_T, &t) < 0 ||
+	    ls_get_u64(rec, LS_F_DUR, &dur) < 0 || (si = names_index(&g->streams, s)) == UINT32_MAX ||
+	    (l = g->lane_of[si]) == UINT32_MAX || t > g->to || (int64_t)((uint64_t)t + dur) < g->from)
+		return;
+	x0 = x_of(g, t);
+	x1 = x_of(g, (int64_t)((uint64_t)t + dur));
+	if (g->have_piece && g->piece_lane == l) {
+		g->run_ns += dur;
+		g->piece_x = x1;
+		return;
+	}
+	flush_path(g);
+	if (g->have_piece)
+		printf("<line class=\"hop\" x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\"/>\n", g->piece_x,
+		       g->lane_y[g->piece_lane] + LANE_H / 2, x0, g->lane_y[l] + LANE_H / 2);
+	g->have_piece = true;
+	g->piece_lane = l;
+	g->run_x = x0;
+	g->run_ns = dur;
+	g->piece_x = x1;
+}
+
+static void legend(const struct svg *g)
+{
+	double x = 10, y = g->height - g->legend_h + 6;
+
+	printf("<g class=\"legend\">");
+	for (int p = 0; p < P__COUNT; p++, x += ITEM_W) {
+		if (x + ITEM_W > g->width) {
+			x = 10;
+			y += 16;
+		}
+		printf("<rect class=\"%s\" x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"10\"/>"
+		       "<text x=\"%.0f\" y=\"%.0f\">%s</text>", paints[p].cls, x, y, x + 16, y + 9, paints[p].what);
+	}
+	y += 16;
+	x = 10;
+	printf("<rect class=\"bg\" x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"10\"/><rect class=\"wait\" "
+	       "x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"10\"/><text x=\"%.0f\" y=\"%.0f\">wait state</text>",
+	       x, y, x, y, x + 16, y + 9);
+	printf("<rect class=\"crit\" x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"10\"/><text x=\"%.0f\" y=\"%.0f\">"
+	       "critical path, arrows its steps</text>", x + 100, y, x + 116, y + 9);
+	printf("<rect class=\"dense\" x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"4\"/><text x=\"%.0f\" y=\"%.0f\">"
+	       "too short to draw</text>", x + 290, y + 3, x + 306, y + 9);
+	printf("</g>\n</svg>\n");
+}
+
+static int learn_each(void *g, const struct ls_record *rec)
+{
+	return learn(g, rec);
+}
+
+static int draw_each(void *g, const struct ls_record *rec)
+{
+	draw(g, rec);
+	return 0;
+}
+
+static int path_each(void *g, const struct ls_record *rec)
+{
+	path(g, rec);
+	return 0;
+}
+
+static int picture(struct svg *g, struct ls_reader *r, double from_s, double to_s)
+{
+	if (tool_pass(r, learn_each, g) != 0)
+		return 1;
+	if (!g->any) {
+		tool_error("%s: no activities to draw", r->name);
+		return 1;
+	}
+	g->from = g->first;
+	g->to = g->last;
+	if (g->window) {
+		double run = span_ns(g->first, g->last);
+
+		if (from_s * 1e9 >= run) {
+			tool_error("-t %g,%g: the run lasts %.9f s", from_s, to_s, run / 1e9);
+			return 2;
+		}
+		/* within the run: no sum overflows */
+		g->from = (int64_t)((uint64_t)g->first + (uint64_t)(from_s * 1e9));
+		g->to = to_s * 1e9 >= run ? g->last : (int64_t)((uint64_t)g->first + (uint64_t)(to_s * 1e9));
+	}
+	g->scale = (g->width - LABEL_W) / (g->to > g->from ? span_ns(g->from, g->to) : 1);
+	if (lay_out(g) < 0) {
+		tool_error("out of memory");
+		return 1;
+	}
+	head(g);
+	if (tool_pass(r, draw_each, g) != 0)
+		return 1;
+	density(g);
+	if (tool_pass(r, path_each, g) != 0)
+		return 1;
+	flush_path(g);
+	legend(g);
+	return 0;
+}
+
+int timeline_svg(struct ls_reader *r, const struct timeline_opts *o)
+{
+	struct svg g = { .width = o->width, .window = o->window, .inline_svg = o->inline_svg };
+	int status = picture(&g, r, o->from_s, o->to_s);
+
+	for (uint32_t l = 0; g.lanes && l < g.nlanes; l++)
+		free(g.lanes[l].cover);
+	free(g.lanes);
+	free(g.paint);
+	free(g.lane_of);
+	free(g.lane_y);
+	names_release(&g.procs);
+	names_release(&g.streams);
+	names_release(&g.regions);
+	return status;
+}

@@ -1,0 +1,23 @@
+/* The timeline of an analysed stream as an SVG picture (cmd/timeline.c). */
+#ifndef TIMELINE_H
+#define TIMELINE_H
+
+#include <stdbool.h>
+
+#include "../libstream/reader.h"
+
+struct timeline_opts {
+	double width;		/* pixels, 400 to 20000 */
+	bool window;		/* only from_s to to_s (seconds from the run's start) */
+	double from_s, to_s;
+	bool inline_svg;	/* for an HTML page: no XML declaration */
+};
+
+/*
+ * Draw r (opened with tool_open_again, read in three passes) on stdout.
+ * Returns 0; 1 after a message (a read error, nothing to draw, out of
+ * memory); 2 after a message where the window lies past the run's end.
+ */
+int timeline_svg(struct ls_reader *r, const struct timeline_opts *o);
+
+#endif
