@@ -50,7 +50,7 @@ ANALYSIS_OBJS = analysis/blame.o analysis/clock.o analysis/critpath.o analysis/d
 	analysis/project.o analysis/rank.o analysis/retime.o analysis/stack.o analysis/trace.o analysis/waitrec.o analysis/waits.o
 TOOL_OBJS = cmd/tool.o
 STAGE_OBJS = cmd/stage.o cmd/stages/deps.o cmd/stages/waits.o cmd/stages/critpath.o cmd/maxmem.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
-PROGRAMS = bin/tr-analyze bin/tr-cat bin/tr-chrome bin/tr-svg bin/tr-read bin/tr-deps bin/tr-clock bin/tr-waits bin/tr-critpath bin/tr-rank bin/tr-otf2 \
+PROGRAMS = bin/tr-analyze bin/tr-cat bin/tr-chrome bin/tr-report bin/tr-svg bin/tr-read bin/tr-deps bin/tr-clock bin/tr-waits bin/tr-critpath bin/tr-rank bin/tr-otf2 \
 	bin/tr-project bin/tr-record
 # the collector tr-record preloads (record/): beside bin/, in lib/tr/
 LIBTRDIR = $(PREFIX)/lib/tr
@@ -63,7 +63,7 @@ OMPT_INC ?= $(shell clang -print-resource-dir 2>/dev/null)/include
 HAVE_OMPT := $(wildcard $(OMPT_INC)/omp-tools.h)
 HELPERS = tests/helper/ls-unit tests/helper/an-unit tests/helper/libfault.so bench/ls-bench \
 	bench/gen-otf2 bench/otf2-read bench/record-calls tests/helper/trlog-skew tests/helper/mpi-patterns tests/helper/mpi-patterns-f
-MAN1 = doc/tr-analyze.1 doc/tr-cat.1 doc/tr-chrome.1 doc/tr-svg.1 doc/tr-read.1 doc/tr-deps.1 doc/tr-clock.1 doc/tr-waits.1 doc/tr-critpath.1 doc/tr-rank.1 \
+MAN1 = doc/tr-analyze.1 doc/tr-cat.1 doc/tr-chrome.1 doc/tr-report.1 doc/tr-svg.1 doc/tr-read.1 doc/tr-deps.1 doc/tr-clock.1 doc/tr-waits.1 doc/tr-critpath.1 doc/tr-rank.1 \
 	doc/tr-otf2.1 doc/tr-project.1 doc/tr-record.1
 MAN7 = doc/tr.7
 
@@ -173,7 +173,12 @@ bin/tr-chrome: cmd/tr-chrome.o cmd/names.o $(TOOL_OBJS) libstream/libstream.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-bin/tr-svg: cmd/tr-svg.o cmd/timeline.o cmd/names.o $(TOOL_OBJS) libstream/libstream.a
+bin/tr-svg: cmd/tr-svg.o cmd/timeline.o cmd/xml.o cmd/names.o $(TOOL_OBJS) libstream/libstream.a
+	@mkdir -p bin
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# the report: the rating, charts and the timeline in one HTML page
+bin/tr-report: cmd/tr-report.o cmd/timeline.o cmd/xml.o cmd/names.o cmd/rank-table.o cmd/rank-diff.o $(STAGE_OBJS)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 

@@ -307,6 +307,11 @@ void an_rank_wait_range(const struct an_rank *k, enum ls_pattern p, uint64_t *mi
 	}
 }
 
+uint64_t an_rank_process_wait(const struct an_rank *k, uint32_t i, enum ls_pattern p)
+{
+	return k->proc_wait[i][p];
+}
+
 const struct an_rank_totals *an_rank_totals(const struct an_rank *k)
 {
 	return &k->tot;

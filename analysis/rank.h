@@ -76,6 +76,9 @@ int an_rank_rate(const struct an_rank *k, bool idle, struct an_rating **out, uin
 void an_rank_wait_range(const struct an_rank *k, enum ls_pattern p, uint64_t *min,
 			uint64_t *max);
 
+/* Process index i's waiting time in pattern p (i below an_rank_defs(k)->nprocs). */
+uint64_t an_rank_process_wait(const struct an_rank *k, uint32_t i, enum ls_pattern p);
+
 const struct an_rank_totals *an_rank_totals(const struct an_rank *k);
 
 /* The definitions read. */

@@ -10,6 +10,7 @@
  * Three passes: definitions and the run's span; activities and waits;
  * the path, so that it is drawn over everything.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
@@ -22,6 +23,7 @@
 #include "names.h"
 #include "timeline.h"
 #include "tool.h"
+#include "xml.h"
 
 /* From this many processes on, a lane per process. */
 #define COLLAPSE 64
@@ -121,23 +123,6 @@ static double x_of(const struct svg *g, int64_t t)
 	int64_t c = t < g->from ? g->from : t > g->to ? g->to : t;
 
 	return LABEL_W + span_ns(g->from, c) * g->scale;
-}
-
-/* s as XML text. */
-static void xml_text(const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", stdout);
-		else if (*s == '>')
-			fputs("&gt;", stdout);
-		else if (*s == '&')
-			fputs("&amp;", stdout);
-		else if (*s == '"')
-			fputs("&quot;", stdout);
-		else if ((unsigned char)*s >= 0x20 || *s == '\t')
-			putchar(*s);
-	}
 }
 
 static void name_text(const struct named *d, const char *what, uint64_t id)
@@ -505,4 +490,38 @@ int timeline_svg(struct ls_reader *r, const struct timeline_opts *o)
 	names_release(&g.streams);
 	names_release(&g.regions);
 	return status;
+}
+
+/* -t FROM,TO in seconds from the run's start: 0, or -1. */
+static int window_arg(const char *arg, double *from, double *to)
+{
+	char *end;
+
+	errno = 0;
+	*from = strtod(arg, &end);
+	if (end == arg || *end != ',' || errno)
+		return -1;
+	arg = end + 1;
+	*to = strtod(arg, &end);
+	return end == arg || *end || errno || !(*from >= 0) || !(*to > *from) ? -1 : 0;
+}
+
+int timeline_arg(int opt, const char *arg, struct timeline_opts *o)
+{
+	char *end;
+
+	if (opt == 't') {
+		if (window_arg(arg, &o->from_s, &o->to_s) < 0) {
+			tool_error("-t %s: give a window like 0.5,1.5 (seconds from the run's start)", arg);
+			return 2;
+		}
+		o->window = true;
+		return 0;
+	}
+	o->width = strtod(arg, &end);
+	if (end == arg || *end || !(o->width >= 400 && o->width <= 20000)) {
+		tool_error("-w %s: give a width from 400 to 20000 pixels", arg);
+		return 2;
+	}
+	return 0;
 }

@@ -13,6 +13,9 @@ struct timeline_opts {
 	bool inline_svg;	/* for an HTML page: no XML declaration */
 };
 
+/* The option -t FROM,TO or -w WIDTH (opt) into o. Returns 0, or 2 after a message. */
+int timeline_arg(int opt, const char *arg, struct timeline_opts *o);
+
 /*
  * Draw r (opened with tool_open_again, read in three passes) on stdout.
  * Returns 0; 1 after a message (a read error, nothing to draw, out of

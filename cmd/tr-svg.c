@@ -2,10 +2,8 @@
  * tr-svg: a self-contained SVG timeline of an analysed stream
  * (cmd/timeline.c draws it).
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include "../libstream/reader.h"
@@ -21,20 +19,6 @@ static void usage(FILE *to)
 			  "  -w WIDTH                 the picture's width in pixels (400 to 20000; 1600)\n", false);
 }
 
-/* -t FROM,TO in seconds from the run's start: 0, or -1. */
-static int window_arg(const char *arg, double *from, double *to)
-{
-	char *end;
-
-	errno = 0;
-	*from = strtod(arg, &end);
-	if (end == arg || *end != ',' || errno)
-		return -1;
-	arg = end + 1;
-	*to = strtod(arg, &end);
-	return end == arg || *end || errno || !(*from >= 0) || !(*to > *from) ? -1 : 0;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -46,7 +30,6 @@ int main(int argc, char **argv)
 	struct timeline_opts o = { .width = 1600 };
 	struct ls_reader r;
 	struct ls_writer out;
-	char *end;
 	int ch, status;
 
 	tool_init("tr-svg", argc, argv);
@@ -58,18 +41,9 @@ int main(int argc, char **argv)
 		case 'V':
 			tool_version();
 		case 't':
-			if (window_arg(optarg, &o.from_s, &o.to_s) < 0) {
-				tool_error("-t %s: give a window like 0.5,1.5 (seconds from the run's start)", optarg);
-				return 2;
-			}
-			o.window = true;
-			break;
 		case 'w':
-			o.width = strtod(optarg, &end);
-			if (*end || !(o.width >= 400 && o.width <= 20000)) {
-				tool_error("-w %s: give a width from 400 to 20000 pixels", optarg);
+			if (timeline_arg(ch, optarg, &o))
 				return 2;
-			}
 			break;
 		default:
 			usage(stderr);

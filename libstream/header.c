@@ -1,4 +1,5 @@
 /* Headers and trailers: the stream's version, its stages, its end. */
+#include <stdio.h>
 #include <string.h>
 
 #include "error.h"
@@ -159,6 +160,23 @@ int ls_header_has_stage(const struct ls_record *header, const char *tool)
 		    memcmp(name.v.s.p, tool, n) == 0)
 			return 1;
 	return 0;
+}
+
+void ls_header_tools(const struct ls_record *header, char *out, size_t n)
+{
+	const uint8_t *end = header->raw + header->len;
+	struct ls_iter list;
+	struct mp_item item, name;
+	const uint8_t *raw;
+	size_t len, at = 0;
+
+	out[0] = '\0';
+	if (ls_array_field(header, LS_F_STAGES, &list) < 0)
+		return;
+	while (at < n && ls_array_next(&list, &item, &raw, &len))
+		if (map_str(raw, end, "tool", &name))
+			at += (size_t)snprintf(out + at, n - at, "%s%.*s", at ? " | " : "", (int)name.v.s.n,
+					       name.v.s.p);
 }
 
 bool ls_header_wants_trailer(const struct ls_record *header)

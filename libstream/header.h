@@ -49,6 +49,12 @@ int ls_header_check_stages(const struct ls_record *header, const char **why);
  */
 int ls_header_has_stage(const struct ls_record *header, const char *tool);
 
+/*
+ * The tools of the header's stages, in order, as "tr-read | tr-deps" in
+ * out[0..n) (cut to fit; "" where it lists none).
+ */
+void ls_header_tools(const struct ls_record *header, char *out, size_t n);
+
 /* Must a stream that begins with this header end with a trailer (1.1 and later)? */
 bool ls_header_wants_trailer(const struct ls_record *header);
 

@@ -11,6 +11,8 @@
 #   rating.json                                the same as NDJSON records (tr-rank --diff takes two)
 #   annotated.otf2 (.def, annotated/)          the run for Vampir (tr-otf2)
 #   perfetto.json                              the run for Perfetto (tr-chrome)
+#   timeline.svg                               the run as a picture (tr-svg)
+#   report.html                                all of it in one page for a browser (tr-report)
 # The tools come from PATH (TR_BIN=dir to take them from a folder). A
 # recipe that fails, or is interrupted, leaves nothing of its target
 # behind (make removes it); tr-otf2 puts its archive in place whole itself.
@@ -28,7 +30,8 @@ TRACE_FILES := $(TRACE) $(wildcard $(basename $(TRACE)).def $(basename $(TRACE))
 
 .DELETE_ON_ERROR:
 .PHONY: all
-all: $(OUT)/rating.txt $(OUT)/rating.json $(OUT)/annotated.otf2 $(OUT)/perfetto.json
+all: $(OUT)/rating.txt $(OUT)/rating.json $(OUT)/annotated.otf2 $(OUT)/perfetto.json $(OUT)/timeline.svg \
+	$(OUT)/report.html
 
 $(OUT):
 	mkdir -p $@
@@ -57,3 +60,9 @@ $(OUT)/annotated.otf2: $(OUT)/analysed.tr
 
 $(OUT)/perfetto.json: $(OUT)/analysed.tr
 	$(call tr,tr-chrome) $< > $@
+
+$(OUT)/timeline.svg: $(OUT)/analysed.tr
+	$(call tr,tr-svg) $< > $@
+
+$(OUT)/report.html: $(OUT)/analysed.tr
+	$(call tr,tr-report) $< > $@

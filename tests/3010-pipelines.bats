@@ -20,11 +20,13 @@ teardown() {
 	cd "$TMP"
 	make -s -f "$TOP/pipelines/analyze.mk" TRACE=run/traces.otf2 OUT=out > /dev/null 2>&1
 	run ls out
-	assert_output "$(printf 'analysed.tr\nannotated\nannotated.def\nannotated.otf2\ndeps.tr\nperfetto.json\nrating.json\nrating.txt\nread.tr\nwaits.tr')"
+	assert_output "$(printf 'analysed.tr\nannotated\nannotated.def\nannotated.otf2\ndeps.tr\nperfetto.json\nrating.json\nrating.txt\nread.tr\nreport.html\ntimeline.svg\nwaits.tr')"
 	analysed run/traces.otf2 p.tr
 	tr-rank -n 0 p.tr | sed 1d | diff - <(sed 1d out/rating.txt)
 	chrome-check.py out/perfetto.json > /dev/null
 	otf2-print out/annotated.otf2 > /dev/null
+	tr-svg p.tr | cmp - out/timeline.svg
+	tr-report p.tr | cmp - out/report.html
 	run make -f "$TOP/pipelines/analyze.mk" TRACE=run/traces.otf2 OUT=out
 	assert_output --partial "Nothing to be done"
 	# a location file changed: the stream read again, and all after it

@@ -64,6 +64,16 @@ analysed() {
 	tr-read "$1" 2>/dev/null | tr-deps 2>/dev/null | tr-waits 2>/dev/null | tr-critpath > "$2" 2>/dev/null
 }
 
+# The DOM a real browser (Debian's chromium, headless) made of HTML page
+# $1 once its scripts ran, on stdout; the browser's console messages
+# (script errors among them) in $1.console.
+browser_dom() {
+	command -v chromium-headless-shell > /dev/null || skip "no chromium-headless-shell (make deps installs it)"
+	timeout 120 chromium-headless-shell --no-sandbox --disable-gpu --enable-logging=stderr --v=0 \
+		--user-data-dir="$(dirname "$1")/chromium-profile" --dump-dom "file://$1" 2> "$1.log"
+	grep ':CONSOLE' "$1.log" > "$1.console" || true
+}
+
 # Terminal log $3 (script) shows TOOL $1's progress line in UNIT $2
 # ("events", "records"): count, rate, time, the share of the input.
 assert_progress_line() {

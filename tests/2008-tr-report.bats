@@ -1,0 +1,125 @@
+#!/usr/bin/env bats
+# tr-report: the HTML report of an analysed stream, opened in a real
+# headless browser (chromium): no console errors, nothing fetched, the
+# rating table with tr-rank's rows, sortable; the timeline with a lane
+# per stream and the critical path whole; the charts; clear errors.
+
+load common
+
+setup() {
+	TMP=$(mktemp -d)
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+# tr-rank's rows of stream $1 (more arguments: tr-rank's), as report-dom.py prints them.
+rank_rows() {
+	local s=$1
+	shift
+	tr-rank --json "$@" "$s" | jq -r 'select(.k == "rating") | [.name, .calls, .excl, .cp, .blame] | @tsv' |
+		awk '{ print "row " NR "\t" $0 }'
+}
+
+# The facts report-dom.py finds in the browser's DOM of page $1; no console message.
+dom_facts() {
+	browser_dom "$1" > "$1.dom"
+	[ ! -s "$1.console" ] || fail "console: $(cat "$1.console")"
+	tests/helper/report-dom.py < "$1.dom"
+}
+
+@test "the corpus's CUDA trace: opens without a console error; tr-rank's rows; a lane per stream; the path whole; nothing fetched" {
+	corpus_setup
+	analysed "$(archive casita-2_cuda_simple)" "$TMP/c.tr"
+	tr-report "$TMP/c.tr" > "$TMP/c.html"
+	dom_facts "$TMP/c.html" > "$TMP/facts"
+	run grep '^row ' "$TMP/facts"
+	assert_output "$(rank_rows "$TMP/c.tr")"
+	[ "${#lines[@]}" -eq 20 ]
+	streams=$(tr-cat -J "$TMP/c.tr" | jq -s '[.[] | select(.k == "stream" and .type != "metric")] | length')
+	grep -qx "lanes $streams" "$TMP/facts"
+	path=$(tr-critpath --summary "$TMP/c.tr" 2>&1 > /dev/null | sed -n 's/.*critical path \([0-9]*\)\.\([0-9]*\) s of.*/\1\2/p' | sed 's/^0*//')
+	grep -qx "crit $path" "$TMP/facts"
+	# the charts: a row per pattern with waits (tr-rank's summary), a row per process
+	patterns=$(tr-rank "$TMP/c.tr" | awk '/^pattern/ || /^idle \(not/ { on = 1; next } on && NF == 5 { n++ } END { print n }')
+	grep -qx "bars $((patterns + 2))" "$TMP/facts"
+	grep -qx "external 0" "$TMP/facts"
+	# no address of anything outside the page (but the SVG namespace)
+	run bash -c "grep -o 'https\?://[^\"]*' '$TMP/c.html' | sort -u"
+	assert_output "http://www.w3.org/2000/svg"
+}
+
+@test "-n 0: every row of the rating, as tr-rank -n 0; --idle: rated as tr-rank --idle" {
+	gen-otf2 -r 4 -g 1 -f 40 -i 20 "$TMP/g/t" > /dev/null
+	analysed "$TMP/g/t.otf2" "$TMP/g.tr"
+	tr-report -n 0 "$TMP/g.tr" > "$TMP/all.html"
+	run bash -c "tests/helper/report-dom.py < '$TMP/all.html' | grep '^row '"
+	assert_output "$(rank_rows "$TMP/g.tr" -n 0)"
+	tr-report --idle -n 5 "$TMP/g.tr" > "$TMP/idle.html"
+	run bash -c "tests/helper/report-dom.py < '$TMP/idle.html' | grep '^row '"
+	assert_output "$(rank_rows "$TMP/g.tr" --idle -n 5)"
+}
+
+@test "a click on a heading sorts the rating by it, down then up; numbers as numbers" {
+	gen-otf2 -r 4 -i 20 "$TMP/g/t" > /dev/null
+	analysed "$TMP/g/t.otf2" "$TMP/g.tr"
+	tr-report -n 0 "$TMP/g.tr" > "$TMP/r.html"
+	# the page with a click on "calls" (then, in the second, a second click)
+	click="document.querySelectorAll('#rating-table th')[2].click();"
+	sed "s|</body>|<script>$click</script></body>|" "$TMP/r.html" > "$TMP/once.html"
+	sed "s|</body>|<script>$click$click</script></body>|" "$TMP/r.html" > "$TMP/twice.html"
+	dom_facts "$TMP/once.html" | awk -F'\t' '/^row / { print $3 }' > "$TMP/down"
+	dom_facts "$TMP/twice.html" | awk -F'\t' '/^row / { print $3 }' > "$TMP/up"
+	[ "$(wc -l < "$TMP/down")" -gt 3 ]
+	run diff "$TMP/down" <(sort -n -r "$TMP/down")
+	assert_success
+	run diff "$TMP/up" <(sort -n "$TMP/up")
+	assert_success
+	# the rows are the same rows, in another order
+	run diff <(sort "$TMP/down") <(rank_rows "$TMP/g.tr" -n 0 | awk -F'\t' '{ print $3 }' | sort)
+	assert_success
+}
+
+@test "names are text, not markup: <, > and & in a region's name" {
+	gen-otf2 -r 2 -i 5 "$TMP/g/t" > /dev/null
+	analysed "$TMP/g/t.otf2" "$TMP/g.tr"
+	tr-cat -J "$TMP/g.tr" | jq -c 'if .k == "region" and .name == "MPI_Sendrecv" then .name = "f<int, \"&\">()</script>" else . end' |
+		tr-cat -M > "$TMP/odd.tr"
+	tr-report -n 0 "$TMP/odd.tr" > "$TMP/odd.html"
+	run bash -c "tests/helper/report-dom.py < '$TMP/odd.html' | grep -c 'f<int, \"&\">()</script>'"
+	assert_output 1
+	browser_dom "$TMP/odd.html" > /dev/null
+	[ ! -s "$TMP/odd.html.console" ] || fail "console: $(cat "$TMP/odd.html.console")"
+}
+
+@test "64 ranks: a lane per process, under 3 MB" {
+	gen-otf2 -r 64 -t 1 -i 10 "$TMP/r/t" > /dev/null
+	analysed "$TMP/r/t.otf2" "$TMP/r.tr"
+	tr-report "$TMP/r.tr" > "$TMP/r.html"
+	[ "$(stat -c %s "$TMP/r.html")" -lt 3000000 ]
+	dom_facts "$TMP/r.html" > "$TMP/facts"
+	grep -qx "lanes 64" "$TMP/facts"
+	grep -qx "bars $(( $(tr-rank "$TMP/r.tr" | awk '/^pattern/ { on = 1; next } on && NF == 5 { n++ } END { print n }') + 64 ))" "$TMP/facts"
+}
+
+@test "bad usage is exit 2; a stream not analysed, or empty, exit 1 with one line" {
+	run --separate-stderr tr-report -n -1 x
+	assert_failure 2
+	assert_equal "$stderr" "tr-report: -n -1: give a number of rows (0: all)"
+	run --separate-stderr tr-report -w 10 x
+	assert_failure 2
+	assert_equal "$stderr" "tr-report: -w 10: give a width from 400 to 20000 pixels"
+	run --separate-stderr tr-report a b
+	assert_failure 2
+	gen-otf2 -i 5 "$TMP/g/t" > /dev/null
+	run --separate-stderr bash -c "tr-read '$TMP/g/t.otf2' | tr-deps | tr-report"
+	assert_failure 1
+	[[ $stderr == *"has not been through tr-waits: run it before tr-report"* ]] || fail "$stderr"
+	run --separate-stderr tr-report < /dev/null
+	assert_failure 1
+	assert_equal "$stderr" "tr-report: <stdin>: empty input: no records (not a record stream)"
+	run --separate-stderr tr-report --version
+	assert_success
+	assert_output "$(tr-rank --version | sed 's/^tr-rank/tr-report/')"
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""What a browser made of tr-report's page (the DOM chromium --dump-dom
+wrote, on stdin), one fact a line, for the tests to compare:
+
+    row RANK<TAB>REGION<TAB>CALLS<TAB>EXCL<TAB>CP<TAB>BLAME    the rating table in its order
+                                                               (times in ns, as the cells sort by them)
+    lanes N                                                    the timeline's lanes (g.lane)
+    crit NS                                                    the path outlines' data-ns, summed
+    bars N                                                     chart rows (tr with data-pattern or data-process)
+    external N                                                 src= or href= attributes (must be 0)
+
+Exit 1 (with the reason) where the page lacks the rating table or the SVG.
+"""
+import sys
+from html.parser import HTMLParser
+
+
+class Page(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.rows, self.row = [], None
+        self.in_rating = False
+        self.lanes = self.crit = self.bars = self.external = 0
+        self.svgs = 0
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "src" in a or "href" in a:
+            self.external += 1
+        if tag == "table" and a.get("id") == "rating-table":
+            self.in_rating = True
+        elif tag == "tr" and ("data-pattern" in a or "data-process" in a):
+            self.bars += 1
+        elif self.in_rating and tag == "tr":
+            self.row = []
+        elif self.in_rating and tag == "td" and self.row is not None:
+            self.row.append(a.get("data-v", ""))
+        elif tag == "svg":
+            self.svgs += 1
+        elif tag == "g" and a.get("class") == "lane":
+            self.lanes += 1
+        elif tag == "rect" and a.get("class") == "crit" and "data-ns" in a:
+            self.crit += int(a["data-ns"])
+
+    def handle_endtag(self, tag):
+        if tag == "table" and self.in_rating:
+            self.in_rating = False
+        elif tag == "tr" and self.row:
+            self.rows.append(self.row)
+            self.row = None
+
+
+def main():
+    p = Page()
+    p.feed(sys.stdin.read())
+    if not p.rows:
+        sys.exit("report-dom: no rows in the rating table")
+    if p.svgs != 1:
+        sys.exit("report-dom: %d SVG pictures, not 1" % p.svgs)
+    for r in p.rows:
+        print("row " + "\t".join([r[0], r[1], r[2], r[3], r[4], r[6]]))
+    print("lanes %d" % p.lanes)
+    print("crit %d" % p.crit)
+    print("bars %d" % p.bars)
+    print("external %d" % p.external)
+
+
+main()
