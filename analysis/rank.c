@@ -4,6 +4,7 @@
 
 #include "../libstream/error.h"
 #include "../libstream/vec.h"
+#include "gpu/usage.h"
 #include "idlewait.h"
 #include "rank.h"
 #include "trace.h"
@@ -19,6 +20,7 @@ struct an_rank {
 	struct an_rank_totals tot;
 	bool by_wait;			/* idle blame split by the wait under it */
 	struct an_idlewait under;
+	struct an_gpu_usage_state gpu;
 };
 
 /* A region or stream was defined: room for its totals. */
@@ -40,7 +42,7 @@ static int defined(struct an_rank *k, const struct ls_record *rec)
 		if (ls_vec_room(&k->proc_wait, &k->proc_cap, i, sizeof(*k->proc_wait)) < 0)
 			return LS_ERR_NOMEM;
 		memset(k->proc_wait[i], 0, sizeof(k->proc_wait[i]));
-		return 0;
+		return an_gpu_usage_process(&k->gpu, i);
 	}
 	if (rec->kind != LS_K_REGION)
 		return 0;
@@ -111,6 +113,7 @@ struct an_rank *an_rank_new(bool by_wait)
 	k->tot.end = INT64_MIN;
 	k->by_wait = by_wait;
 	an_idlewait_init(&k->under, idle_under, k);
+	an_gpu_usage_init(&k->gpu);
 	return k;
 }
 
@@ -136,14 +139,17 @@ static int event(struct an_rank *k, const struct ls_record *rec, const char **wh
 			       NULL, NULL), why)) < 0)
 		return rc;
 	k->last[ev.s] = ev.t;
+	f = NULL;
 	if (rec->kind == LS_K_ENTER) {
 		if (!(f = an_trace_enter(&k->tr, rec, &ev, &rc, why)))
 			return rc;
 		k->reg[f->region].calls++;
-	} else if (rec->kind == LS_K_LEAVE) {
-		if ((f = an_trace_leave(&k->tr, rec, &ev, &rc, why)))
-			an_stack_pop_to(st, f);
+	} else if (rec->kind == LS_K_LEAVE && !(f = an_trace_leave(&k->tr, rec, &ev, &rc, why))) {
+		return rc;
 	}
+	rc = an_gpu_usage_event(&k->gpu, &k->tr.defs, rec, &ev, f);
+	if (f && rec->kind == LS_K_LEAVE)
+		an_stack_pop_to(st, f);
 	return rc;
 }
 
@@ -172,6 +178,8 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 
 	*why = NULL;
 	switch (rec->kind) {
+	case LS_K_EDGE:
+		return an_gpu_usage_edge(&k->gpu, rec);
 	case LS_K_CRIT:
 		if (!duration(rec, LS_F_DUR, &v, why))
 			break;
@@ -232,7 +240,7 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 uint64_t an_rank_reads(void)
 {
 	return LS_DEFS_KINDS | ls_class_kinds(LS_C_EVENT) |
-	       LS_KIND_BIT(LS_K_CRIT) | LS_KIND_BIT(LS_K_BLAME) | LS_KIND_BIT(LS_K_WAIT) |
+	       LS_KIND_BIT(LS_K_EDGE) | LS_KIND_BIT(LS_K_CRIT) | LS_KIND_BIT(LS_K_BLAME) | LS_KIND_BIT(LS_K_WAIT) |
 	       LS_KIND_BIT(LS_K_IDLE);
 }
 
@@ -294,17 +302,47 @@ int an_rank_rate(const struct an_rank *k, bool idle, struct an_rating **out, uin
 }
 
 void an_rank_wait_range(const struct an_rank *k, enum ls_pattern p, uint64_t *min,
-			uint64_t *max)
+			uint64_t *max, uint32_t *most)
 {
+	uint32_t best = 0;
+
 	*min = *max = 0;
 	for (uint32_t i = 0; i < k->tr.defs.nprocs; i++) {
 		uint64_t v = k->proc_wait[i][p];
 
 		if (i == 0 || v < *min)
 			*min = v;
-		if (v > *max)
+		if (v > *max) {
 			*max = v;
+			best = i;
+		}
 	}
+	if (most)
+		*most = best;
+}
+
+const struct an_gpu_usage *an_rank_gpu_usage(const struct an_rank *k, uint32_t i)
+{
+	return an_gpu_usage_any(&k->gpu, i) ? &k->gpu.proc[i] : NULL;
+}
+
+uint32_t an_rank_gpu_total(const struct an_rank *k, struct an_gpu_usage *sum)
+{
+	uint32_t procs = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	for (uint32_t i = 0; i < k->tr.defs.nprocs; i++) {
+		const struct an_gpu_usage *g = an_rank_gpu_usage(k, i);
+
+		if (!g)
+			continue;
+		procs++;
+		sum->busy += g->busy, sum->kernel += g->kernel, sum->copy += g->copy;
+		sum->copy_kernel += g->copy_kernel, sum->kernel_kernel += g->kernel_kernel;
+		sum->kernels += g->kernels, sum->copies += g->copies;
+		sum->startups += g->startups, sum->startup += g->startup;
+	}
+	return procs;
 }
 
 uint64_t an_rank_process_wait(const struct an_rank *k, uint32_t i, enum ls_pattern p)
@@ -336,6 +374,7 @@ void an_rank_free(struct an_rank *k)
 	free(k->reg);
 	free(k->last);
 	free(k->proc_wait);
+	an_gpu_usage_release(&k->gpu);
 	an_idlewait_release(&k->under);
 	an_trace_release(&k->tr);
 	free(k);

@@ -17,6 +17,7 @@
 
 #include "../libstream/defs.h"
 #include "../libstream/schema.h"
+#include "gpu/usage.h"
 
 struct an_rank_region {
 	char *name;
@@ -72,9 +73,19 @@ uint64_t an_rank_reads(void);
  */
 int an_rank_rate(const struct an_rank *k, bool idle, struct an_rating **out, uint32_t *n);
 
-/* The smallest and largest per-process waiting time of pattern p. */
+/*
+ * The smallest and largest per-process waiting time of pattern p, and
+ * (most, if not NULL) the index of the process that waited that longest
+ * (the first of equal ones; 0 where none waited).
+ */
 void an_rank_wait_range(const struct an_rank *k, enum ls_pattern p, uint64_t *min,
-			uint64_t *max);
+			uint64_t *max, uint32_t *most);
+
+/* What process index i's GPU did, or NULL where it ran no kernel or copy. */
+const struct an_gpu_usage *an_rank_gpu_usage(const struct an_rank *k, uint32_t i);
+
+/* The sum over every process's GPU in *sum; returns how many processes used one. */
+uint32_t an_rank_gpu_total(const struct an_rank *k, struct an_gpu_usage *sum);
 
 /* Process index i's waiting time in pattern p (i below an_rank_defs(k)->nprocs). */
 uint64_t an_rank_process_wait(const struct an_rank *k, uint32_t i, enum ls_pattern p);

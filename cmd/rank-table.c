@@ -52,29 +52,70 @@ static const char *column_name(const struct columns *c, uint32_t j, char *buf, s
 	return buf;
 }
 
+/* Process index i's name (or "process ID"), at most n bytes of it. */
+static void process_name(const struct an_rank *k, uint32_t i, int n)
+{
+	const struct ls_process *p = &an_rank_defs(k)->procs[i];
+
+	if (p->name)
+		printf("%.*s", n, p->name);
+	else
+		printf("process %" PRIu64, p->id);
+}
+
 /* The pattern summary's rows: the wait states, then the idle periods apart. */
 static void pattern_table(const struct an_rank *k)
 {
-	printf("\n%-24s %8s %16s %16s %16s\n", "pattern", "count", "time [s]",
-	       "min/proc [s]", "max/proc [s]");
 	for (int idle = 0; idle < 2; idle++) {
-		bool any = false;
+		bool any = !idle;	/* the wait states' heading is there in any case */
 
+		if (!idle)
+			printf("\n%-24s %8s %16s %16s %16s  %s\n", "pattern", "count", "time [s]", "min/proc [s]",
+			       "max/proc [s]", "most");
 		for (int p = 0; p < LS_P__COUNT; p++) {
 			uint64_t min, max;
+			uint32_t most;
 
 			if (!an_rank_totals(k)->wait_count[p] || ls_pattern_idle(p) != idle)
 				continue;
-			if (idle && !any)
-				printf("\n%-24s %8s %16s %16s %16s\n", "idle (not waiting)", "count",
-				       "time [s]", "min/proc [s]", "max/proc [s]");
+			if (!any)
+				printf("\n%-24s %8s %16s %16s %16s  %s\n", "idle (not waiting)", "count", "time [s]",
+				       "min/proc [s]", "max/proc [s]", "most");
 			any = true;
-			an_rank_wait_range(k, p, &min, &max);
-			printf("%-24s %8" PRIu64 " %16.9f %16.9f %16.9f\n", ls_pattern_name(p),
+			an_rank_wait_range(k, p, &min, &max, &most);
+			printf("%-24s %8" PRIu64 " %16.9f %16.9f %16.9f  ", ls_pattern_name(p),
 			       an_rank_totals(k)->wait_count[p], tool_secs(an_rank_totals(k)->wait_ns[p]), tool_secs(min),
 			       tool_secs(max));
+			process_name(k, most, 40);
+			putchar('\n');
 		}
 	}
+}
+
+/* The GPUs' summary: what ran on them, overlap, start-up delay, early and late synchronizations. */
+static void gpu_table(const struct an_rank *k, uint64_t run)
+{
+	const struct an_rank_totals *t = an_rank_totals(k);
+	struct an_gpu_usage sum;
+	uint32_t procs = an_rank_gpu_total(k, &sum);
+
+	if (!procs)
+		return;
+	printf("\n%-36s %8s %16s  %s\n", "GPU (of the processes that used one)", "count", "time [s]", "");
+	printf("%-36s %8s %16.9f  %.2f%% of the run, per process\n", "busy (kernels or copies)", "",
+	       tool_secs(sum.busy), run ? 100.0 * (double)sum.busy / ((double)run * procs) : 0);
+	printf("%-36s %8" PRIu64 " %16.9f\n", "kernels", sum.kernels, tool_secs(sum.kernel));
+	printf("%-36s %8" PRIu64 " %16.9f\n", "copies and sets", sum.copies, tool_secs(sum.copy));
+	printf("%-36s %8s %16.9f  %.2f%% of the copy time%s\n", "copies beside kernels", "",
+	       tool_secs(sum.copy_kernel), sum.copy ? 100.0 * (double)sum.copy_kernel / (double)sum.copy : 0,
+	       sum.copies && sum.kernels && !sum.copy_kernel ? ": transfers never overlap compute" : "");
+	printf("%-36s %8s %16.9f\n", "kernels beside kernels", "", tool_secs(sum.kernel_kernel));
+	printf("%-36s %8" PRIu64 " %16.9f  %.6f ms per kernel so started\n", "kernel start-up on an idle GPU",
+	       sum.startups, tool_secs(sum.startup), sum.startups ? (double)sum.startup / 1e6 / (double)sum.startups : 0);
+	printf("%-36s %8" PRIu64 " %16.9f\n", "early synchronization (blame_kernel)",
+	       t->wait_count[LS_P_BLAME_KERNEL], tool_secs(t->wait_ns[LS_P_BLAME_KERNEL]));
+	printf("%-36s %8" PRIu64 " %16.9f\n", "late synchronization (blame_sync)",
+	       t->wait_count[LS_P_BLAME_SYNC], tool_secs(t->wait_ns[LS_P_BLAME_SYNC]));
 }
 
 static uint64_t runtime(const struct an_rank *k)
@@ -115,8 +156,69 @@ static void name_column(const char *name)
 	printf("%.*s...%s", (int)h, name, name + t);
 }
 
+/*
+ * The rated regions' totals on the host and on GPUs apart (CASITA's "on
+ * host", "on device"): all of them, not only the rows shown.
+ */
+static void host_and_gpu(const struct an_rank *k, const struct an_rating *v, uint32_t all)
+{
+	for (int gpu = 0; gpu < 2; gpu++) {
+		struct an_rank_region sum = { 0 };
+		double cp_share = 0, blame_share = 0;
+		uint32_t regions = 0;
+		char what[48];
+
+		for (uint32_t i = 0; i < all; i++) {
+			const struct an_rank_region *r = an_rank_region(k, v[i].region);
+
+			if ((ls_role_group(an_rank_defs(k)->roles[v[i].region]) == LS_G_GPU_WORK) != gpu)
+				continue;
+			regions++;
+			sum.calls += r->calls, sum.excl += r->excl, sum.cp += r->cp;
+			sum.blame += r->blame, sum.idle += r->idle;
+			cp_share += v[i].cp_share, blame_share += v[i].blame_share;
+		}
+		if (!regions)
+			continue;
+		snprintf(what, sizeof(what), "all %u regions %s", regions, gpu ? "on GPUs" : "on the host");
+		printf("%4s  %-*s %10" PRIu64 " %14.9f %14.9f %6.2f%% %14.9f %6.2f%% %14.9f\n", "", NAME_COLUMN, what,
+		       sum.calls, tool_secs(sum.excl), tool_secs(sum.cp), 100 * cp_share, tool_secs(sum.blame),
+		       100 * blame_share, tool_secs(sum.idle));
+	}
+}
+
+/* How many processes and streams, and the least and most any process waited. */
+static void streams_line(const struct an_rank *k)
+{
+	const struct ls_defs *d = an_rank_defs(k);
+	uint32_t hosts = 0, gpus = 0, least = 0, most = 0;
+	uint64_t min = 0, max = 0;
+
+	for (uint32_t i = 0; i < d->nstreams; i++)
+		hosts += d->streams[i].host, gpus += d->streams[i].gpu;
+	for (uint32_t i = 0; i < d->nprocs; i++) {
+		uint64_t w = 0;
+
+		for (int p = 0; p < LS_P__COUNT; p++)
+			w += ls_pattern_idle(p) ? 0 : an_rank_process_wait(k, i, p);
+		if (i == 0 || w < min)
+			min = w, least = i;
+		if (w > max)
+			max = w, most = i;
+	}
+	printf("\n%u processes, %u host threads, %u GPU streams", d->nprocs, hosts, gpus);
+	if (d->nprocs) {
+		printf("; waiting per process from %.9f s (", tool_secs(min));
+		process_name(k, least, 40);
+		printf(") to %.9f s (", tool_secs(max));
+		process_name(k, most, 40);
+		printf(")");
+	}
+	putchar('\n');
+}
+
 static void text(const char *input, const struct an_rank *k, const struct an_rating *v,
-		 uint32_t n, const struct rank_opts *o)
+		 uint32_t n, uint32_t all, const struct rank_opts *o)
 {
 	struct columns c;
 	char head[2 * LS_P__COUNT][48];
@@ -145,7 +247,10 @@ static void text(const char *input, const struct an_rank *k, const struct an_rat
 			       tool_secs(j < c.np ? r->by[c.pat[j]] : r->idle_by[c.under[j - c.np]]));
 		putchar('\n');
 	}
+	host_and_gpu(k, v, all);
+	streams_line(k);
 	pattern_table(k);
+	gpu_table(k, runtime(k));
 }
 
 static void csv(const struct an_rank *k, const struct an_rating *v, uint32_t n,
@@ -160,12 +265,12 @@ static void csv(const struct an_rank *k, const struct an_rating *v, uint32_t n,
 		printf(",blame_%s_ns", ls_pattern_name(c.pat[j]));
 	for (uint32_t j = 0; j < c.ni; j++)
 		printf(",idle_under_%s_ns", ls_pattern_name(c.under[j]));
-	printf(",pattern,count,ns,min_ns,max_ns\n");
+	printf(",pattern,count,ns,min_ns,max_ns,most_process\n");
 	printf("run,,,,%" PRIu64 ",%" PRIu64 ",,%" PRIu64 ",,%" PRIu64 ",,", runtime(k), an_rank_totals(k)->cp,
 	       an_rank_totals(k)->blame, an_rank_totals(k)->idle);
 	for (uint32_t j = 0; j < c.np + c.ni; j++)
 		putchar(',');
-	printf(",,,%" PRIu64 ",,\n", an_rank_totals(k)->waiting);
+	printf(",,,%" PRIu64 ",,,\n", an_rank_totals(k)->waiting);
 	for (uint32_t i = 0; i < n; i++) {
 		const struct an_rank_region *r = an_rank_region(k, v[i].region);
 
@@ -179,19 +284,21 @@ static void csv(const struct an_rank *k, const struct an_rating *v, uint32_t n,
 			printf(",%" PRIu64, r->by[c.pat[j]]);
 		for (uint32_t j = 0; j < c.ni; j++)
 			printf(",%" PRIu64, r->idle_by[c.under[j]]);
-		printf(",,,,,\n");
+		printf(",,,,,,\n");
 	}
 	for (int p = 0; p < LS_P__COUNT; p++) {
 		uint64_t min, max;
+		uint32_t most;
 
 		if (!an_rank_totals(k)->wait_count[p])
 			continue;
-		an_rank_wait_range(k, p, &min, &max);
+		an_rank_wait_range(k, p, &min, &max, &most);
 		printf("wait_summary,,,,,,,,,,,");
 		for (uint32_t j = 0; j < c.np + c.ni; j++)
 			putchar(',');
-		printf(",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
-		       ls_pattern_name(p), an_rank_totals(k)->wait_count[p], an_rank_totals(k)->wait_ns[p], min, max);
+		printf(",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+		       ls_pattern_name(p), an_rank_totals(k)->wait_count[p], an_rank_totals(k)->wait_ns[p], min, max,
+		       an_rank_defs(k)->procs[most].id);
 	}
 }
 
@@ -207,6 +314,37 @@ static void put_by(struct ls_writer *w, enum ls_field f, const struct an_rank_re
 	for (int p = 0; p < LS_P__COUNT; p++)
 		if (by(r, under, p))
 			ls_put_entry_u64(w, ls_pattern_name(p), by(r, under, p));
+}
+
+/* A gpu_summary record per process whose GPU ran anything. */
+static int gpu_records(struct ls_writer *w, const struct an_rank *k)
+{
+	const struct ls_defs *d = an_rank_defs(k);
+	int rc;
+
+	for (uint32_t i = 0; i < d->nprocs; i++) {
+		const struct an_gpu_usage *g = an_rank_gpu_usage(k, i);
+
+		if (!g)
+			continue;
+		ls_build_begin(w, 11 + (d->procs[i].name != NULL));
+		ls_put_kind(w, LS_K_GPU_SUMMARY);
+		ls_put_u64(w, LS_F_PROCESS, d->procs[i].id);
+		if (d->procs[i].name)
+			ls_put_str(w, LS_F_NAME, d->procs[i].name);
+		ls_put_u64(w, LS_F_BUSY, g->busy);
+		ls_put_u64(w, LS_F_KERNELS, g->kernels);
+		ls_put_u64(w, LS_F_KERNEL, g->kernel);
+		ls_put_u64(w, LS_F_COPIES, g->copies);
+		ls_put_u64(w, LS_F_COPY, g->copy);
+		ls_put_u64(w, LS_F_COPY_KERNEL, g->copy_kernel);
+		ls_put_u64(w, LS_F_KERNEL_KERNEL, g->kernel_kernel);
+		ls_put_u64(w, LS_F_STARTUPS, g->startups);
+		ls_put_u64(w, LS_F_STARTUP, g->startup);
+		if ((rc = ls_build_end(w)) < 0)
+			return rc;
+	}
+	return 0;
 }
 
 static int json(struct ls_writer *w, const struct an_rank *k, const struct an_rating *v,
@@ -250,36 +388,37 @@ static int json(struct ls_writer *w, const struct an_rank *k, const struct an_ra
 	}
 	for (int p = 0; p < LS_P__COUNT; p++) {
 		uint64_t min, max;
+		uint32_t most;
 
 		if (!an_rank_totals(k)->wait_count[p])
 			continue;
-		an_rank_wait_range(k, p, &min, &max);
-		ls_build_begin(w, 6);
+		an_rank_wait_range(k, p, &min, &max, &most);
+		ls_build_begin(w, 7);
 		ls_put_kind(w, LS_K_WAIT_SUMMARY);
 		ls_put_pattern(w, p);
 		ls_put_u64(w, LS_F_COUNT, an_rank_totals(k)->wait_count[p]);
 		ls_put_u64(w, LS_F_NS, an_rank_totals(k)->wait_ns[p]);
 		ls_put_u64(w, LS_F_MIN, min);
 		ls_put_u64(w, LS_F_MAX, max);
+		ls_put_u64(w, LS_F_MOST, an_rank_defs(k)->procs[most].id);
 		if ((rc = ls_build_end(w)) < 0)
 			return rc;
 	}
-	return ls_write_trailer(w);
+	return (rc = gpu_records(w, k)) < 0 ? rc : ls_write_trailer(w);
 }
 
 int rank_print(const char *input, const struct an_rank *k, const struct rank_opts *o,
 	       struct ls_writer *w)
 {
 	struct an_rating *v;
-	uint32_t n;
+	uint32_t n, all;
 	int rc = 0;
 
-	if (an_rank_rate(k, o->idle, &v, &n) < 0)
+	if (an_rank_rate(k, o->idle, &v, &all) < 0)
 		return LS_ERR_NOMEM;
-	if (o->top && n > o->top)
-		n = o->top;
+	n = o->top && all > o->top ? o->top : all;
 	if (o->form == RANK_TEXT)
-		text(input, k, v, n, o);
+		text(input, k, v, n, all, o);
 	else if (o->form == RANK_CSV)
 		csv(k, v, n, o);
 	else

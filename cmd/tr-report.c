@@ -189,17 +189,6 @@ static void bar(uint64_t ns, uint64_t max, const char *fill)
 	       fill);
 }
 
-/* The process that waited longest in pattern p (index). */
-static uint32_t longest_waiter(const struct an_rank *k, enum ls_pattern p)
-{
-	uint32_t best = 0;
-
-	for (uint32_t i = 1; i < an_rank_defs(k)->nprocs; i++)
-		if (an_rank_process_wait(k, i, p) > an_rank_process_wait(k, best, p))
-			best = i;
-	return best;
-}
-
 static void process_name(const struct ls_defs *d, uint32_t i)
 {
 	if (d->procs[i].name)
@@ -227,15 +216,16 @@ static void per_pattern(const struct an_rank *k)
 	for (int idle = 0; idle < 2; idle++)
 		for (int p = 0; p < LS_P__COUNT; p++) {
 			uint64_t min, most;
+			uint32_t who;
 
 			if (!t->wait_count[p] || ls_pattern_idle(p) != idle)
 				continue;
-			an_rank_wait_range(k, p, &min, &most);
+			an_rank_wait_range(k, p, &min, &most, &who);
 			printf("<tr data-pattern=\"%s\"><td class=\"name\">%s%s</td><td>%" PRIu64 "</td><td>%.9f</td>"
 			       "<td>%.9f</td><td>%.9f</td><td class=\"name\">", ls_pattern_name(p), ls_pattern_name(p),
 			       idle ? " (idle, not waiting)" : "", t->wait_count[p], tool_secs(t->wait_ns[p]),
 			       tool_secs(min), tool_secs(most));
-			process_name(an_rank_defs(k), longest_waiter(k, p));
+			process_name(an_rank_defs(k), who);
 			printf("</td><td class=\"bar\">");
 			bar(t->wait_ns[p], max, pattern_fill[p % NFILLS]);
 			printf("</td></tr>\n");
@@ -280,6 +270,43 @@ static void per_process(const struct an_rank *k)
 	printf("</tbody></table></section>\n");
 }
 
+/* What the GPUs did (tr-rank's GPU summary), where a process used one. */
+static void gpu(const struct an_rank *k)
+{
+	const struct an_rank_totals *t = an_rank_totals(k);
+	struct an_gpu_usage g;
+	uint32_t procs = an_rank_gpu_total(k, &g);
+	const struct {
+		const char *what;
+		bool counted;
+		uint64_t count, ns;
+	} rows[] = {
+		{ "busy (kernels or copies)", false, 0, g.busy },
+		{ "kernels", true, g.kernels, g.kernel },
+		{ "copies and sets", true, g.copies, g.copy },
+		{ "copies beside kernels (transfer overlapping compute)", false, 0, g.copy_kernel },
+		{ "kernels beside kernels", false, 0, g.kernel_kernel },
+		{ "kernel start-up on an idle GPU (after the launch returned)", true, g.startups, g.startup },
+		{ "early synchronization (blame_kernel)", true, t->wait_count[LS_P_BLAME_KERNEL],
+		  t->wait_ns[LS_P_BLAME_KERNEL] },
+		{ "late synchronization (blame_sync)", true, t->wait_count[LS_P_BLAME_SYNC],
+		  t->wait_ns[LS_P_BLAME_SYNC] },
+	};
+
+	if (!procs)
+		return;
+	printf("<section id=\"gpu\"><h2>GPUs</h2><p class=\"note\">Over the %u processes that used one; "
+	       "as <code>tr-rank</code>'s GPU summary.</p>\n<table class=\"summary\"><thead><tr><th></th>"
+	       "<th>count</th><th>time [s]</th></tr></thead><tbody>\n", procs);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		printf("<tr><th>%s</th><td>", rows[i].what);
+		if (rows[i].counted)
+			printf("%" PRIu64, rows[i].count);
+		printf("</td><td>%.9f</td></tr>\n", tool_secs(rows[i].ns));
+	}
+	printf("</tbody></table></section>\n");
+}
+
 static int report(struct ls_reader *r, const struct rank_opts *o, const struct timeline_opts *t)
 {
 	struct rating g = { .r = r };
@@ -306,6 +333,7 @@ static int report(struct ls_reader *r, const struct rank_opts *o, const struct t
 	if (status == 0) {
 		per_pattern(g.k);
 		per_process(g.k);
+		gpu(g.k);
 		printf("<section id=\"timeline\"><h2>Timeline</h2><div class=\"timeline\">\n");
 		status = timeline_svg(r, t);
 		printf("</div></section>\n<script>%s</script>\n</body></html>\n", script);

@@ -52,7 +52,10 @@ static inline bool ls_time_ok(int64_t t)
 	X(CP_A, "cp_a") X(CP_B, "cp_b") X(BLAME_A, "blame_a") X(BLAME_B, "blame_b") \
 	X(RATING_A, "rating_a") X(RATING_B, "rating_b") X(STAGES, "stages") \
 	X(IDLE, "idle") X(IDLE_SHARE, "idle_share") X(IDLE_BY, "idle_by") \
-	X(STREAMS, "streams") X(CONTEXT, "context")
+	X(STREAMS, "streams") X(CONTEXT, "context") X(MOST, "most") \
+	X(BUSY, "busy") X(KERNELS, "kernels") X(KERNEL, "kernel") X(COPIES, "copies") \
+	X(COPY, "copy") X(COPY_KERNEL, "copy_kernel") X(KERNEL_KERNEL, "kernel_kernel") \
+	X(STARTUPS, "startups") X(STARTUP, "startup")
 
 enum ls_field {
 #define LS_X(e, s) LS_F_##e,
@@ -78,7 +81,7 @@ enum ls_field {
 	X(EDGE, "edge") X(INSTANCE, "instance") X(WAIT, "wait") X(IDLE, "idle") X(BLAME, "blame") \
 	X(CRIT, "crit") \
 	X(RATING, "rating") X(WAIT_SUMMARY, "wait_summary") \
-	X(RUN_SUMMARY, "run_summary") X(RATING_DIFF, "rating_diff") \
+	X(RUN_SUMMARY, "run_summary") X(GPU_SUMMARY, "gpu_summary") X(RATING_DIFF, "rating_diff") \
 	X(PROJECTION, "projection") \
 	X(TRAILER, "trailer")
 

@@ -109,11 +109,11 @@ text_loop() {
 		tr-critpath > "$BATS_TEST_TMPDIR/a"
 	run tr-rank -n 1 -e --csv "$BATS_TEST_TMPDIR/a"
 	assert_success
-	assert_line --index 0 "kind,name,region,calls,excl_ns,cp_ns,cp_share,blame_ns,blame_share,idle_ns,idle_share,rating,blame_blame_kernel_ns,pattern,count,ns,min_ns,max_ns"
-	assert_line --index 1 "run,,,,2475,2475,,2130,,50,,,,,,2130,,"
-	assert_line --index 2 --regexp '^rating,"kernel",2,3,2400,2400,0\.969697,2130,1\.000000,0,0\.000000,1\.969697,2130,,,,,$'
-	assert_line --index 3 "wait_summary,,,,,,,,,,,,,blame_kernel,3,2130,2130,2130"
-	assert_line --index 4 "wait_summary,,,,,,,,,,,,,gpu_idle,2,50,50,50"
+	assert_line --index 0 "kind,name,region,calls,excl_ns,cp_ns,cp_share,blame_ns,blame_share,idle_ns,idle_share,rating,blame_blame_kernel_ns,pattern,count,ns,min_ns,max_ns,most_process"
+	assert_line --index 1 "run,,,,2475,2475,,2130,,50,,,,,,2130,,,"
+	assert_line --index 2 --regexp '^rating,"kernel",2,3,2400,2400,0\.969697,2130,1\.000000,0,0\.000000,1\.969697,2130,,,,,,$'
+	assert_line --index 3 "wait_summary,,,,,,,,,,,,,blame_kernel,3,2130,2130,2130,0"
+	assert_line --index 4 "wait_summary,,,,,,,,,,,,,gpu_idle,2,50,50,50,0"
 	[ "${#lines[@]}" -eq 5 ]
 }
 
@@ -196,7 +196,7 @@ OUT
 	assert_line --index 0 "$BATS_TEST_TMPDIR/a.tr: run 0.000001000 s, critical path 0.000001000 s, waiting 0.000000300 s, blame 0.000000300 s, GPU idle 0.000000470 s"
 	assert_line --regexp '^ +6 +MPI_Recv +1 .* 0\.000000000 +0\.00% +0\.000000275 +0\.0000$'
 	run bash -c "tr-rank --csv -n 0 '$BATS_TEST_TMPDIR/a.tr' | grep '^rating,\"MPI_Recv\"'"
-	assert_output 'rating,"MPI_Recv",3,1,350,0,0.000000,0,0.000000,275,0.585106,0.000000,,,,,'
+	assert_output 'rating,"MPI_Recv",3,1,350,0,0.000000,0,0.000000,275,0.585106,0.000000,,,,,,'
 	# tr-otf2: GPU Idle Blame and GPU Idle Time apart from Blame and Waiting Time
 	tr-otf2 -o "$BATS_TEST_TMPDIR/o/a" "$BATS_TEST_TMPDIR/a.tr"
 	run bash -c "tr-read -J '$BATS_TEST_TMPDIR/o/a.otf2' | jq -s -c '
@@ -230,7 +230,7 @@ OUT
 		assert_line --regexp "^ +[0-9]+ +MPI_Recv .* 0\.000000000 +0\.000000$under\$"
 		run bash -c "tr-rank -e --csv -n 0 '$BATS_TEST_TMPDIR/a.tr' | grep -E '^(kind|rating,\"MPI_Recv\")'"
 		assert_line --index 0 --partial ',blame_late_sender_ns,idle_under_late_sender_ns,pattern,'
-		assert_line --index 1 --regexp ",0,$under,,,,,\$"
+		assert_line --index 1 --regexp ",0,$under,,,,,,\$"
 	done
 	run bash -c "tr-rank -e --json -n 0 '$BATS_TEST_TMPDIR/a.tr' | jq -c 'select(.k == \"rating\" and .name == \"compute\") | .idle'"
 	assert_output 130
@@ -266,4 +266,55 @@ OUT
 	# whole in the CSV
 	tr-rank --csv "$BATS_TEST_TMPDIR/a.tr" | grep -qF "\"$long\""
 	tr-rank --csv "$BATS_TEST_TMPDIR/a.tr" | grep -qF "\"$utf\""
+}
+
+@test "GPU summary by hand: busy, kernels, copies, their overlap, start-up delay on an idle GPU" {
+	# tests/data/cuda/gpu-usage.ndjson: one process, GPU streams 1 and 2.
+	# Kernels 50..150 (s1), 180..300 (s1), 315..400 (s1), 500..600 (s2),
+	# 550..650 (s1); a copy 100..200 (s2). Busy: 50..300, 315..400,
+	# 500..650 = 250 + 85 + 150 = 485 of the run's 700 (69.29%); a kernel
+	# running: 100 + 120 + 85 + 150 = 455; the copy beside a kernel
+	# 100..150 and 180..200 = 70; two kernels at once 550..600 = 50.
+	# Start-up on an idle GPU: the first kernel, 20 (its launch returned)
+	# to 50: 30; the kernel of 500, launched 410..420 on a GPU idle since
+	# 400: 420 to 500, 80. Not counted: the kernel of 180 (the copy ran),
+	# of 315 (it began before its launch returned at 320), of 550 (the
+	# kernel of 500 ran).
+	tr-deps "$DATA/cuda/gpu-usage.ndjson" | tr-waits | tr-critpath > "$BATS_TEST_TMPDIR/a.tr"
+	run bash -c "tr-rank --json '$BATS_TEST_TMPDIR/a.tr' | jq -c 'select(.k == \"gpu_summary\")'"
+	assert_output '{"k":"gpu_summary","process":0,"name":"MPI Rank 0","busy":485,"kernels":5,"kernel":455,"copies":1,"copy":100,"copy_kernel":70,"kernel_kernel":50,"startups":2,"startup":110}'
+	run bash -c "tr-rank '$BATS_TEST_TMPDIR/a.tr' | sed -n '/^GPU/,\$p'"
+	assert_output - <<'OUT'
+GPU (of the processes that used one)    count         time [s]  
+busy (kernels or copies)                           0.000000485  69.29% of the run, per process
+kernels                                     5      0.000000455
+copies and sets                             1      0.000000100
+copies beside kernels                              0.000000070  70.00% of the copy time
+kernels beside kernels                             0.000000050
+kernel start-up on an idle GPU              2      0.000000110  0.000055 ms per kernel so started
+early synchronization (blame_kernel)        0      0.000000000
+late synchronization (blame_sync)           0      0.000000000
+OUT
+	# the regions on the host and on the GPU apart: launches and main; kernels and the copy
+	run bash -c "tr-rank '$BATS_TEST_TMPDIR/a.tr' | grep '^      all '"
+	assert_line --index 0 --regexp '^      all 3 regions on the host +7 +0\.000000700 '
+	assert_line --index 1 --regexp '^      all 2 regions on GPUs +6 +0\.000000605 '
+	tr-rank --json "$BATS_TEST_TMPDIR/a.tr" | tr-cat --check
+}
+
+@test "who waited most per pattern, and the least and most any process waited" {
+	tr-deps "$DATA/idle/gpu-idle-mpi.ndjson" | tr-waits | tr-critpath > "$BATS_TEST_TMPDIR/a.tr"
+	run tr-rank "$BATS_TEST_TMPDIR/a.tr"
+	assert_line "2 processes, 3 host threads, 1 GPU streams; waiting per process from 0.000000000 s (MPI Rank 1) to 0.000000300 s (MPI Rank 0)"
+	assert_line --regexp '^late_sender +1 +0\.000000300 +0\.000000000 +0\.000000300  MPI Rank 0$'
+	run bash -c "tr-rank --json '$BATS_TEST_TMPDIR/a.tr' | jq -c 'select(.k == \"wait_summary\") | [.pattern, .most]'"
+	assert_output - <<'OUT'
+["late_sender",0]
+["gpu_idle",0]
+OUT
+	run bash -c "tr-rank --csv '$BATS_TEST_TMPDIR/a.tr' | grep '^wait_summary' | cut -d, -f13-"
+	assert_output - <<'OUT'
+late_sender,1,300,0,300,0
+gpu_idle,1,470,0,470,0
+OUT
 }

@@ -42,7 +42,7 @@ dom_facts() {
 	path=$(tr-critpath --summary "$TMP/c.tr" 2>&1 > /dev/null | sed -n 's/.*critical path \([0-9]*\)\.\([0-9]*\) s of.*/\1\2/p' | sed 's/^0*//')
 	grep -qx "crit $path" "$TMP/facts"
 	# the charts: a row per pattern with waits (tr-rank's summary), a row per process
-	patterns=$(tr-rank "$TMP/c.tr" | awk '/^pattern/ || /^idle \(not/ { on = 1; next } on && NF == 5 { n++ } END { print n }')
+	patterns=$(tr-rank --json "$TMP/c.tr" | jq -s '[.[] | select(.k == "wait_summary")] | length')
 	grep -qx "bars $((patterns + 2))" "$TMP/facts"
 	grep -qx "external 0" "$TMP/facts"
 	# no address of anything outside the page (but the SVG namespace)
@@ -100,7 +100,7 @@ dom_facts() {
 	[ "$(stat -c %s "$TMP/r.html")" -lt 3000000 ]
 	dom_facts "$TMP/r.html" > "$TMP/facts"
 	grep -qx "lanes 64" "$TMP/facts"
-	grep -qx "bars $(( $(tr-rank "$TMP/r.tr" | awk '/^pattern/ { on = 1; next } on && NF == 5 { n++ } END { print n }') + 64 ))" "$TMP/facts"
+	grep -qx "bars $(( $(tr-rank --json "$TMP/r.tr" | jq -s '[.[] | select(.k == "wait_summary")] | length') + 64 ))" "$TMP/facts"
 }
 
 @test "bad usage is exit 2; a stream not analysed, or empty, exit 1 with one line" {

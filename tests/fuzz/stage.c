@@ -143,7 +143,7 @@ static void stage(struct stage_io *io)
 		for (int p = 0; p < LS_P__COUNT; p++) {
 			uint64_t min, max;
 
-			an_rank_wait_range(k, (enum ls_pattern)p, &min, &max);
+			an_rank_wait_range(k, (enum ls_pattern)p, &min, &max, NULL);
 		}
 	free(v);
 	an_rank_free(k);
