@@ -269,7 +269,7 @@ OUT
 }
 
 @test "GPU summary by hand: busy, kernels, copies, their overlap, start-up delay on an idle GPU" {
-	# tests/data/cuda/gpu-usage.ndjson: one process, GPU streams 1 and 2.
+	# tests/data/rank/gpu-usage.ndjson: one process, GPU streams 1 and 2.
 	# Kernels 50..150 (s1), 180..300 (s1), 315..400 (s1), 500..600 (s2),
 	# 550..650 (s1); a copy 100..200 (s2). Busy: 50..300, 315..400,
 	# 500..650 = 250 + 85 + 150 = 485 of the run's 700 (69.29%); a kernel
@@ -280,7 +280,7 @@ OUT
 	# 400: 420 to 500, 80. Not counted: the kernel of 180 (the copy ran),
 	# of 315 (it began before its launch returned at 320), of 550 (the
 	# kernel of 500 ran).
-	tr-deps "$DATA/cuda/gpu-usage.ndjson" | tr-waits | tr-critpath > "$BATS_TEST_TMPDIR/a.tr"
+	tr-deps "$DATA/rank/gpu-usage.ndjson" | tr-waits | tr-critpath > "$BATS_TEST_TMPDIR/a.tr"
 	run bash -c "tr-rank --json '$BATS_TEST_TMPDIR/a.tr' | jq -c 'select(.k == \"gpu_summary\")'"
 	assert_output '{"k":"gpu_summary","process":0,"name":"MPI Rank 0","busy":485,"kernels":5,"kernel":455,"copies":1,"copy":100,"copy_kernel":70,"kernel_kernel":50,"startups":2,"startup":110}'
 	run bash -c "tr-rank '$BATS_TEST_TMPDIR/a.tr' | sed -n '/^GPU/,\$p'"
