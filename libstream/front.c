@@ -97,6 +97,16 @@ void ls_front_input_at(struct ls_front *f, uint64_t done, uint64_t total)
 		f->tick(f->tick_ctx, f->report->offered, done, total);
 }
 
+bool ls_front_selected(const struct ls_front *f, uint64_t stream)
+{
+	return stream < f->nstreams && f->streams[stream].selected;
+}
+
+void ls_front_unread(struct ls_front *f, uint64_t n)
+{
+	f->report->filtered += n;
+}
+
 bool ls_front_keeps(struct ls_front *f, uint64_t stream, int64_t t)
 {
 	if (f->tick && !(f->report->offered & 0xffff))

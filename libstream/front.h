@@ -131,6 +131,12 @@ void ls_front_on_progress(struct ls_front *f, void (*tick)(void *ctx, uint64_t o
 /* The reader has read done bytes of total (all its passes over all its input), where it knows. */
 void ls_front_input_at(struct ls_front *f, uint64_t done, uint64_t total);
 
+/* Whether -p and -s select stream (declared): a reader need not read the others. */
+bool ls_front_selected(const struct ls_front *f, uint64_t stream);
+
+/* n events of streams not selected that the reader did not read: counted as left out. */
+void ls_front_unread(struct ls_front *f, uint64_t n);
+
 /* Whether an event at t on stream is kept (else counted as left out). */
 bool ls_front_keeps(struct ls_front *f, uint64_t stream, int64_t t);
 

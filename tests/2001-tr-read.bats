@@ -125,6 +125,28 @@ memcpy DtoH dtoh"
 	assert_equal "$(jq -c 'select(.k == "process")' "$TMP/p1" | wc -l)" 2
 }
 
+@test "-p opens only the chosen processes' locations: their events as a whole read has them, a fraction of the memory" {
+	gen-otf2 -r 128 -t 1 -i 20 "$TMP/g/t" > /dev/null
+	# a process's events without the others' are those of the whole run
+	# (ids aside: they number what is written); halves make the whole
+	events() { tr-cat -J "$1" | jq -c 'select(.t != null) | del(.id)' | sort; }
+	tr-read "$TMP/g/t.otf2" > "$TMP/all.tr"
+	tr-read -p 0-63 "$TMP/g/t.otf2" > "$TMP/a.tr"
+	tr-read -p 64-127 "$TMP/g/t.otf2" > "$TMP/b.tr"
+	run diff <(events "$TMP/all.tr") <(sort -m <(events "$TMP/a.tr") <(events "$TMP/b.tr"))
+	assert_success
+	# the events not read count as left out (as many as their locations'
+	# definitions say), as when they were read and dropped: a's and b's
+	# add up to the archive's events, as its locations' definitions count them
+	left() { tr-read --stats -p "$1" "$TMP/g/t.otf2" 2>&1 > /dev/null | sed -n 's/.*: \([0-9]*\) events left out by.*/\1/p'; }
+	total=$(otf2-print -G "$TMP/g/t.otf2" | sed -n 's/^LOCATION .*# Events: \([0-9]*\),.*/\1/p' | awk '{ s += $1 } END { print s }')
+	assert_equal "$(( $(left 0-63) + $(left 64-127) ))" "$total"
+	# libotf2 holds some 2 MB a location it opens: one process of 128 takes a fraction
+	whole=$(/usr/bin/time -f %M tr-read "$TMP/g/t.otf2" 2>&1 > /dev/null | tail -1)
+	one=$(/usr/bin/time -f %M tr-read -p 0 "$TMP/g/t.otf2" 2>&1 > /dev/null | tail -1)
+	[ "$one" -lt $((whole / 4)) ] || fail "tr-read -p 0: $one KB, the whole archive $whole KB"
+}
+
 @test "-s keeps the chosen streams; --stats counts what was left out" {
 	run --separate-stderr tr-read -J -s 0,2-3 --stats "$FIX/trace.otf2"
 	assert_success

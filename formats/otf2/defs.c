@@ -112,6 +112,7 @@ static OTF2_CallbackCode on_location(void *data, OTF2_LocationRef self, OTF2_Str
 	l = &in->locs[in->nlocs];
 	memset(l, 0, sizeof(*l));
 	l->ref = self;
+	l->events = events;
 	l->stream = in->nlocs++;
 	l->group = group;
 	l->name = otf2in_string(in, name);

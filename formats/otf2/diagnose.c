@@ -87,7 +87,7 @@ int otf2in_fail_events(struct otf2in *in, const char *otf2_msg)
 	for (uint32_t i = 0; i < in->nlocs; i++) {
 		const struct location *loc = &in->locs[i];
 
-		if (loc->orphan)
+		if (loc->orphan || loc->unread)
 			continue;
 		snprintf(evt, sizeof(evt), "%s/%" PRIu64 ".evt", base, loc->ref);
 		fault = file_fault(evt);

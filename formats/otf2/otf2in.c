@@ -27,19 +27,50 @@ int otf2in_fail(struct otf2in *in, int code, const char *fmt, ...)
 	return code;
 }
 
-/* Select every location and read its local definitions (mapping tables,
- * clock offsets), which the global event reader then applies. */
+/*
+ * Which locations to read: those of the streams -p and -s select (and
+ * orphans, whose events are counted); the others are not opened at all,
+ * so that libotf2 holds nothing for them (some 2 MB a location), and
+ * their events, as many as their definitions say, count as left out.
+ * Where nothing is selected, everything is read (tr-read says so after).
+ */
+static void choose_locations(struct otf2in *in)
+{
+	bool any = false;
+
+	for (uint32_t i = 0; i < in->nlocs; i++) {
+		struct location *l = &in->locs[i];
+
+		l->unread = !l->orphan && !ls_front_selected(in->front, l->stream);
+		any |= !l->unread;
+	}
+	for (uint32_t i = 0; i < in->nlocs; i++) {
+		struct location *l = &in->locs[i];
+
+		l->unread &= any;
+		if (l->unread) {
+			ls_front_unread(in->front, l->events);
+			in->events_total -= l->events < in->events_total ? l->events : in->events_total;
+		}
+	}
+}
+
+/* Select the locations to read and read their local definitions (mapping
+ * tables, clock offsets), which the global event reader then applies. */
 static int open_locations(struct otf2in *in, OTF2_Reader *reader)
 {
+	choose_locations(in);
 	for (uint32_t i = 0; i < in->nlocs; i++)
-		OTF2_Reader_SelectLocation(reader, in->locs[i].ref);
+		if (!in->locs[i].unread)
+			OTF2_Reader_SelectLocation(reader, in->locs[i].ref);
 	if (OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS) {
 		for (uint32_t i = 0; i < in->nlocs; i++) {
-			OTF2_DefReader *defs = OTF2_Reader_GetDefReader(reader, in->locs[i].ref);
+			OTF2_DefReader *defs;
 			uint64_t count;
 
-			if (!defs)
-				continue;	/* a location without local definitions */
+			if (in->locs[i].unread ||
+			    !(defs = OTF2_Reader_GetDefReader(reader, in->locs[i].ref)))
+				continue;	/* not read, or without local definitions */
 			OTF2_Reader_ReadAllLocalDefinitions(reader, defs, &count);
 			OTF2_Reader_CloseDefReader(reader, defs);
 		}
@@ -48,7 +79,8 @@ static int open_locations(struct otf2in *in, OTF2_Reader *reader)
 	if (OTF2_Reader_OpenEvtFiles(reader) != OTF2_SUCCESS)
 		return otf2in_fail_events(in, in->otf2_msg);
 	for (uint32_t i = 0; i < in->nlocs; i++)
-		OTF2_Reader_GetEvtReader(reader, in->locs[i].ref);
+		if (!in->locs[i].unread)
+			OTF2_Reader_GetEvtReader(reader, in->locs[i].ref);
 	return 0;
 }
 

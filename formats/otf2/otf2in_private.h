@@ -65,6 +65,8 @@ struct location {
 	enum loc_type type;
 	bool null_stream;
 	bool orphan;		/* of no defined process: left out, with its events */
+	bool unread;		/* not selected (-p, -s): its events are not read at all */
+	uint64_t events;	/* how many its definition says it has */
 	struct frame *stack;
 	uint32_t depth, cap;
 };
