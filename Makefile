@@ -152,11 +152,16 @@ bin/tr-read: cmd/tr-read.o cmd/progress.o cmd/selection.o formats/readers.o form
 bin/tr-rank: cmd/rank-diff.o cmd/rank-table.o
 
 # the stages of the filters in one process, on threads (cmd/chain.c)
-bin/tr-analyze: cmd/tr-analyze.o cmd/chain.o cmd/stream-file.o cmd/staging.o cmd/archive.o cmd/otf2-write.o cmd/progress.o cmd/selection.o \
+bin/tr-analyze: cmd/tr-analyze.o cmd/fan.o cmd/chain.o cmd/stream-file.o cmd/staging.o cmd/archive.o cmd/otf2-write.o cmd/progress.o cmd/selection.o \
 		cmd/rank-table.o formats/readers.o formats/stdin.o formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
 		formats/kineto/libkinetoin.a formats/nsys/libnsysin.a formats/otf2/libotf2out.a $(STAGE_OBJS)
 	@mkdir -p bin
-	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS) -lz -lsqlite3 -lpthread
+	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS) $(MPI_LIBS) -lz -lsqlite3 -lpthread
+
+# tr-analyze --mpi: MPI's headers and library, as its compiler wrapper gives them
+MPI_CFLAGS = $(shell $(MPICC) --showme:compile)
+MPI_LIBS = $(shell $(MPICC) --showme:link)
+cmd/fan.o: ALL_CFLAGS += $(MPI_CFLAGS)
 
 bin/tr-otf2: cmd/tr-otf2.o cmd/otf2-write.o cmd/archive.o cmd/staging.o cmd/progress.o $(TOOL_OBJS) formats/otf2/libotf2out.a \
 		libstream/libstream.a

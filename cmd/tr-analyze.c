@@ -19,6 +19,7 @@
 #include "../libstream/error.h"
 #include "archive.h"
 #include "chain.h"
+#include "fan.h"
 #include "otf2-write.h"
 #include "progress.h"
 #include "rank-table.h"
@@ -28,7 +29,7 @@
 
 static void usage(FILE *to)
 {
-	fprintf(to, "usage: tr-analyze [-efhq] [-j N] [-n N] [--csv | --json] [--idle] [-o dir/name] "
+	fprintf(to, "usage: tr-analyze [-efhq] [-j N] [-n N] [--csv | --json] [--idle] [--mpi] [-o dir/name] "
 		"[--stream file] [--threads N] [-p processes] [-s streams] [-t begin:end] trace ...\n");
 	if (to == stdout)
 		tool_help(to,
@@ -38,6 +39,8 @@ static void usage(FILE *to)
 			  "  -f, --force              replace the --stream file (only a record stream) and\n"
 			  "                           the archive (only an archive)\n"
 			  "  --threads N              threads for the stages (1 to 64; default: the cores it may use)\n"
+			  "  --mpi                    under mpirun -n P: ranks 1 to P-1 read a shard of the\n"
+			  "                           processes each, rank 0 merges and analyses (OTF2)\n"
 			  "  -j N                     threads for the critical path's pieces (1 to 64)\n"
 			  "  -n N                     rows (20; 0: all)\n"
 			  "  -e                       blame and idle blame per pattern\n"
@@ -63,7 +66,7 @@ struct options {
 	struct rank_opts rank;
 	struct ls_front_options select;
 	const char *stream, *output;
-	bool force, quiet;
+	bool force, quiet, mpi;
 	unsigned jobs, threads;
 	struct args args;
 };
@@ -114,11 +117,11 @@ static void show_progress(void *progress, uint64_t offered, uint64_t done, uint6
 }
 
 /*
- * Read traces[0..n) through the chain of links into t. Returns 0, or the
- * exit status after a message.
+ * Read traces[0..n) through the chain of links into t (under --mpi, the
+ * shards' streams fanned in). Returns 0, or the exit status after a message.
  */
 static int analyze(char *const *traces, int n, const struct chain_link *links, int nlinks,
-		   const struct ls_stage *reading, struct options *o, struct taker *t)
+		   const struct ls_stage *reading, struct options *o, struct taker *t, struct fan *fan)
 {
 	struct ls_front_report report;
 	const struct reader *reader;
@@ -132,13 +135,19 @@ static int analyze(char *const *traces, int n, const struct chain_link *links, i
 			    t->otf2 ? ~UINT64_C(0) : an_rank_reads(), t->otf2 != NULL, t)))
 		return 1;
 	ls_front_init(&front, chain_input(c), &o->select, &report);
-	progress_start(&progress, "tr-analyze", "events", o->quiet);
+	progress_start(&progress, "tr-analyze", "events", o->quiet || fan);
 	ls_front_on_progress(&front, show_progress, &progress);
-	if (!(reader = readers_for((const char *const *)traces, n, err, sizeof(err))))
+	if (fan) {
+		memset(&report, 0, sizeof(report));
+		if ((rc = fan_merge(fan, chain_input(c), &report)) == 1)
+			snprintf(err, sizeof(err), "%s", fan->err);
+		rc = rc ? -1 : 0;
+	} else if (!(reader = readers_for((const char *const *)traces, n, err, sizeof(err)))) {
 		rc = -1;
-	else
+	} else {
 		rc = readers_read(reader, (const char *const *)traces, n, reading, &front, chain_input(c), err,
 				  sizeof(err));
+	}
 	progress_end(&progress);
 	if (rc < 0 && !chain_failed(c))
 		tool_error("%s: %s", traces[0], err);
@@ -152,6 +161,38 @@ static int analyze(char *const *traces, int n, const struct chain_link *links, i
 		links[i].def->report(traces[0], chain_stage(c, i));
 	chain_free(c);
 	return status;
+}
+
+/*
+ * Under --mpi, ranks 1..: read this rank's shard of traces[0..n) and send
+ * it to rank 0, failures included. Returns 0, or 1 where MPI failed.
+ */
+static int read_shard(char *const *traces, int n, const struct ls_stage *reading, struct options *o,
+		      struct fan *fan)
+{
+	struct ls_front_report report;
+	const struct reader *reader;
+	struct ls_front front;
+	struct ls_writer w;
+	char err[512] = "";
+	int rc;
+
+	fan_shard(fan, &o->select);
+	fan_writer(fan, &w);
+	ls_front_init(&front, &w, &o->select, &report);
+	if (!(reader = readers_for((const char *const *)traces, n, err, sizeof(err))))
+		rc = -1;
+	else if (strcmp(reader->name, "OTF2 archives"))
+		rc = -1, snprintf(err, sizeof(err), "--mpi reads OTF2 archives (libotf2 opens a shard's "
+				  "locations alone); give %s to one process", reader->name);
+	else
+		rc = readers_read(reader, (const char *const *)traces, n, reading, &front, &w, err, sizeof(err));
+	if (rc < 0 && w.err && !err[0])
+		snprintf(err, sizeof(err), "cannot send to rank 0");
+	ls_front_release(&front);
+	rc = fan_end(fan, &w, rc < 0, err, &report);
+	ls_writer_release(&w);
+	return rc;
 }
 
 static void release(char **args, int n)
@@ -231,7 +272,7 @@ static int option(int ch, const char *arg, struct options *o)
 
 static int parse(int argc, char **argv, struct options *o)
 {
-	enum { OPT_CSV = 256, OPT_JSON, OPT_IDLE, OPT_STREAM, OPT_THREADS };
+	enum { OPT_CSV = 256, OPT_JSON, OPT_IDLE, OPT_STREAM, OPT_THREADS, OPT_MPI };
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "csv", no_argument, NULL, OPT_CSV },
@@ -239,6 +280,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "idle", no_argument, NULL, OPT_IDLE },
 		{ "stream", required_argument, NULL, OPT_STREAM },
 		{ "threads", required_argument, NULL, OPT_THREADS },
+		{ "mpi", no_argument, NULL, OPT_MPI },
 		{ "force", no_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "processes", required_argument, NULL, 'p' },
@@ -283,6 +325,9 @@ static int parse(int argc, char **argv, struct options *o)
 		case OPT_THREADS:
 			if ((rc = threads_arg("--threads", optarg, &o->threads)))
 				return rc;
+			break;
+		case OPT_MPI:
+			o->mpi = true;
 			break;
 		case 'j':
 		case 'n':
@@ -395,16 +440,29 @@ static int print_rating(const char *input, const struct an_rank *k, const struct
 int main(int argc, char **argv)
 {
 	struct options o = { .rank = { RANK_TEXT, 20, false, false, false },
-			     .select = { LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0, 0 }, .jobs = 1 };
+			     .select = LS_FRONT_OPTIONS_INIT, .jobs = 1 };
 	struct taker t = { .rank = NULL };
+	struct fan fan, *fanned = NULL;
+	bool mpi_up = false;
 	int status, ntraces;
 
 	tool_init("tr-analyze", argc, argv);
 	if ((status = parse(argc, argv, &o)))
 		goto out;
+	if (o.mpi && (status = fan_init(&argc, &argv, &fan)))
+		goto out;
+	mpi_up = o.mpi;
+	if (o.mpi && fan.size > 1)
+		fanned = &fan;
 	ntraces = argc - optind;
 	for (int i = 0; i < ntraces; i++)
 		o.args.read[o.args.nread + i] = argv[optind + i];
+	if (fanned && fan.rank > 0) {
+		const struct ls_stage reading = { "tr-read", TR_VERSION, o.args.nread + ntraces, o.args.read };
+
+		status = read_shard(argv + optind, ntraces, &reading, &o, &fan);
+		goto out;
+	}
 	if (!(t.rank = an_rank_new(o.rank.by_pattern))) {
 		tool_error("out of memory");
 		status = 1;
@@ -418,12 +476,14 @@ int main(int argc, char **argv)
 			{ &stage_critpath, { "tr-critpath", TR_VERSION, o.args.ncrit, o.args.crit } },
 		};
 
-		status = analyze(argv + optind, ntraces, links, 3, &reading, &o, &t);
+		status = analyze(argv + optind, ntraces, links, 3, &reading, &o, &t, fanned);
 	}
 	status = close_outputs(&t, status == 0, &o) | status;
 	if (!status)
 		status = print_rating(argv[optind], t.rank, &o.rank);
 out:
+	if (mpi_up)
+		fan_finish(&fan);
 	an_rank_free(t.rank);
 	release(o.args.read, o.args.nread);
 	release(o.args.crit, o.args.ncrit);

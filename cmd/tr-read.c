@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ls_front_options opt = { LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0, 0 };
+	struct ls_front_options opt = LS_FRONT_OPTIONS_INIT;
 	struct ls_front_report report;
 	const struct reader *reader;
 	struct ls_front front;

@@ -64,11 +64,12 @@ int ls_front_stream(struct ls_front *f, uint64_t id, uint64_t process)
 
 	if (rc < 0)
 		return rc;
-	f->report->selected -= f->streams[id].defined && f->streams[id].selected;
+	f->report->selected -= f->streams[id].defined && f->streams[id].selected && f->streams[id].in_shard;
 	f->streams[id].defined = true;
 	f->streams[id].selected = ls_ranges_has(&f->opt->processes, process) &&
 				  ls_ranges_has(&f->opt->streams, id);
-	f->report->selected += f->streams[id].selected;
+	f->streams[id].in_shard = f->opt->shards < 2 || process % f->opt->shards == f->opt->shard;
+	f->report->selected += f->streams[id].selected && f->streams[id].in_shard;
 	return 0;
 }
 
@@ -99,16 +100,19 @@ void ls_front_input_at(struct ls_front *f, uint64_t done, uint64_t total)
 
 bool ls_front_selected(const struct ls_front *f, uint64_t stream)
 {
-	return stream < f->nstreams && f->streams[stream].selected;
+	return stream < f->nstreams && f->streams[stream].selected && f->streams[stream].in_shard;
 }
 
-void ls_front_unread(struct ls_front *f, uint64_t n)
+void ls_front_unread(struct ls_front *f, uint64_t stream, uint64_t n)
 {
-	f->report->filtered += n;
+	if (stream < f->nstreams && f->streams[stream].in_shard)
+		f->report->filtered += n;
 }
 
 bool ls_front_keeps(struct ls_front *f, uint64_t stream, int64_t t)
 {
+	if (stream < f->nstreams && !f->streams[stream].in_shard)
+		return false;	/* another shard's: neither offered nor left out here */
 	if (f->tick && !(f->report->offered & 0xffff))
 		f->tick(f->tick_ctx, f->report->offered, f->input_done, f->input_total);
 	if (!f->report->offered++ || t < f->report->first_t)
@@ -436,10 +440,20 @@ int ls_front_finish(struct ls_front *f)
 	return 0;
 }
 
-void ls_front_odd(struct ls_front *f, uint64_t n, const char *what)
+static void odd(struct ls_front *f, uint64_t n, const char *what, bool of_definitions)
 {
 	if (f->report->nodd < LS_FRONT_MAX_ODD)
-		f->report->odd[f->report->nodd++] = (typeof(f->report->odd[0])){ n, what };
+		f->report->odd[f->report->nodd++] = (typeof(f->report->odd[0])){ n, what, of_definitions };
+}
+
+void ls_front_odd(struct ls_front *f, uint64_t n, const char *what)
+{
+	odd(f, n, what, false);
+}
+
+void ls_front_odd_definitions(struct ls_front *f, uint64_t n, const char *what)
+{
+	odd(f, n, what, true);
 }
 
 void ls_front_note(struct ls_front *f, const char *fmt, ...)

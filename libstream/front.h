@@ -33,7 +33,11 @@ struct ls_front_options {
 	bool window;			/* keep only events with begin <= t <= end */
 	int64_t begin, end;
 	size_t mem;			/* bytes of events held before spilling; 0: 64 MiB */
+	uint32_t shard, shards;		/* shards > 1: only the processes whose id % shards is shard */
 };
+
+/* Every event of the trace. */
+#define LS_FRONT_OPTIONS_INIT { LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0, 0, 0, 0 }
 
 #define LS_FRONT_MAX_ODD 16
 #define LS_FRONT_MAX_INPUTS 32
@@ -66,6 +70,7 @@ struct ls_front_report {
 	struct {			/* the reader's oddities (ls_front_odd) */
 		uint64_t n;
 		const char *what;
+		bool of_definitions;	/* counted in the definitions: every shard counts them all */
 	} odd[LS_FRONT_MAX_ODD];
 	uint32_t nodd;
 	char note[2][256];		/* what the reader says for --stats (ls_front_note) */
@@ -76,6 +81,7 @@ struct ls_front_report {
 
 struct ls_front_stream {
 	bool defined, selected;
+	bool in_shard;			/* of this reader's shard (shards > 1), else true */
 	uint64_t *open;			/* regions entered and not left */
 	uint32_t depth, cap;
 };
@@ -131,11 +137,14 @@ void ls_front_on_progress(struct ls_front *f, void (*tick)(void *ctx, uint64_t o
 /* The reader has read done bytes of total (all its passes over all its input), where it knows. */
 void ls_front_input_at(struct ls_front *f, uint64_t done, uint64_t total);
 
-/* Whether -p and -s select stream (declared): a reader need not read the others. */
+/* Whether -p, -s and the shard select stream (declared): a reader need not read the others. */
 bool ls_front_selected(const struct ls_front *f, uint64_t stream);
 
-/* n events of streams not selected that the reader did not read: counted as left out. */
-void ls_front_unread(struct ls_front *f, uint64_t n);
+/*
+ * n events of stream (not selected) that the reader did not read:
+ * counted as left out where -p or -s left them out (not the shard).
+ */
+void ls_front_unread(struct ls_front *f, uint64_t stream, uint64_t n);
 
 /* Whether an event at t on stream is kept (else counted as left out). */
 bool ls_front_keeps(struct ls_front *f, uint64_t stream, int64_t t);
@@ -169,6 +178,9 @@ int ls_front_finish(struct ls_front *f);
  * given, after the front's own, where n is not 0); what must outlive f.
  */
 void ls_front_odd(struct ls_front *f, uint64_t n, const char *what);
+
+/* As ls_front_odd, for what the reader found in the definitions (which every shard reads whole). */
+void ls_front_odd_definitions(struct ls_front *f, uint64_t n, const char *what);
 
 /* A line the reader has to say about the whole input, for --stats (two at most). */
 void ls_front_note(struct ls_front *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -28,38 +28,34 @@ int otf2in_fail(struct otf2in *in, int code, const char *fmt, ...)
 }
 
 /*
- * Which locations to read: those of the streams -p and -s select (and
- * orphans, whose events are counted); the others are not opened at all,
- * so that libotf2 holds nothing for them (some 2 MB a location), and
- * their events, as many as their definitions say, count as left out.
- * Where nothing is selected, everything is read (tr-read says so after).
+ * Which locations to read: those of the streams -p, -s and the shard
+ * select (and orphans, whose events are counted, in one shard); the
+ * others are not opened at all, so that libotf2 holds nothing for them
+ * (some 2 MB a location), and their events, as many as their definitions
+ * say, count as left out. Returns whether any is read.
  */
-static void choose_locations(struct otf2in *in)
+static bool choose_locations(struct otf2in *in)
 {
-	bool any = false;
+	const struct ls_front_options *opt = in->front->opt;
+	bool any = false, first_shard = opt->shards < 2 || opt->shard == 0;
 
 	for (uint32_t i = 0; i < in->nlocs; i++) {
 		struct location *l = &in->locs[i];
 
-		l->unread = !l->orphan && !ls_front_selected(in->front, l->stream);
+		l->unread = l->orphan ? !first_shard : !ls_front_selected(in->front, l->stream);
 		any |= !l->unread;
-	}
-	for (uint32_t i = 0; i < in->nlocs; i++) {
-		struct location *l = &in->locs[i];
-
-		l->unread &= any;
 		if (l->unread) {
-			ls_front_unread(in->front, l->events);
+			ls_front_unread(in->front, l->stream, l->events);
 			in->events_total -= l->events < in->events_total ? l->events : in->events_total;
 		}
 	}
+	return any;
 }
 
 /* Select the locations to read and read their local definitions (mapping
  * tables, clock offsets), which the global event reader then applies. */
 static int open_locations(struct otf2in *in, OTF2_Reader *reader)
 {
-	choose_locations(in);
 	for (uint32_t i = 0; i < in->nlocs; i++)
 		if (!in->locs[i].unread)
 			OTF2_Reader_SelectLocation(reader, in->locs[i].ref);
@@ -90,6 +86,8 @@ static int read_events(struct otf2in *in, OTF2_Reader *reader)
 	uint64_t count;
 	OTF2_ErrorCode rc;
 
+	if (!choose_locations(in))	/* nothing to read: a shard without processes, a selection of none */
+		goto end;
 	if (open_locations(in, reader) < 0)
 		return in->status;
 	events = OTF2_Reader_GetGlobalEvtReader(reader);
@@ -104,8 +102,9 @@ static int read_events(struct otf2in *in, OTF2_Reader *reader)
 	if (rc != OTF2_SUCCESS && rc != OTF2_ERROR_INTERRUPTED_BY_CALLBACK)
 		return otf2in_fail_events(in, in->otf2_msg[0] ? in->otf2_msg
 					  : OTF2_Error_GetDescription(rc));
-	otf2in_finish_events(in);
 	OTF2_Reader_CloseEvtFiles(reader);
+end:
+	otf2in_finish_events(in);
 	if (in->status == 0 && ls_write_trailer(in->w) < 0)
 		otf2in_fail(in, LS_ERR_IO, "cannot write the stream");
 	return in->status;
@@ -124,12 +123,12 @@ static void report(struct otf2in *in)
 		     "messages or roots naming a rank outside their communicator, left out");
 	ls_front_odd(in->front, r->unknown_comm,
 		     "collective operations on a communicator not written, left out");
-	ls_front_odd(in->front, r->comms_unplaced, "communicators with a rank of no process "
+	ls_front_odd_definitions(in->front, r->comms_unplaced, "communicators with a rank of no process "
 		     "(or a process twice) or of no stream, left out");
-	ls_front_odd(in->front, r->orphan_locations,
+	ls_front_odd_definitions(in->front, r->orphan_locations,
 		     "locations of an undefined process, left out with their events");
 	ls_front_odd(in->front, r->unknown_counter, "metric values of an undefined metric, left out");
-	ls_front_odd(in->front, r->bad_utf8, "names that are not valid UTF-8: the bytes that "
+	ls_front_odd_definitions(in->front, r->bad_utf8, "names that are not valid UTF-8: the bytes that "
 		     "break it replaced by U+FFFD");
 #define OTF2IN_IGNORED_NAME(kind, name) name,
 	static const char *const ignored_name[IGN__COUNT] = { OTF2IN_IGNORED(OTF2IN_IGNORED_NAME) };

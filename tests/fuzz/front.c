@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ls_front_options opt = { LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0,
-					16 * sizeof(struct ls_event) };
+					16 * sizeof(struct ls_event), 0, 0 };
 	struct ls_front_report report;
 	struct ls_front f;
 	struct ls_writer w;

@@ -92,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *tmp = getenv("TMPDIR");
 	static const struct ls_stage self = { "fuzz-otf2in", TR_VERSION, 0, NULL };
-	struct ls_front_options opt = { LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0, 0 };
+	struct ls_front_options opt = LS_FRONT_OPTIONS_INIT;
 	struct ls_front_report report;
 	struct ls_front front;
 	struct ls_writer w;

@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const struct ls_stage self = { "fuzz-reader", TR_VERSION, 0, NULL };
-	struct ls_front_options opt = { LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0, 0 };
+	struct ls_front_options opt = LS_FRONT_OPTIONS_INIT;
 	struct ls_front_report report;
 	struct ls_front front;
 	struct ls_writer w;

@@ -483,7 +483,7 @@ static void front_run(bool spill, bool until)
 	enum { N = 2000 };
 	static struct { int64_t t; unsigned s, seq; } want[N];
 	struct ls_front_options opt = { LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0,
-					spill ? 16 * sizeof(struct ls_event) : (size_t)0 };
+					spill ? 16 * sizeof(struct ls_event) : (size_t)0, 0, 0 };
 	struct ls_front_report r;
 	struct ls_front f;
 	struct ls_writer w;
@@ -552,7 +552,7 @@ static void front_run(bool spill, bool until)
 static void front_spill_fails(void)
 {
 	struct ls_front_options opt = { LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0,
-					16 * sizeof(struct ls_event) };
+					16 * sizeof(struct ls_event), 0, 0 };
 	const char *tmp = getenv("TMPDIR");
 	char *saved = tmp ? strdup(tmp) : NULL;
 	struct ls_front_report r;
@@ -606,7 +606,7 @@ static void front_spill_fails(void)
 static void front_merge_fails(void)
 {
 	struct ls_front_options opt = { LS_RANGES_INIT, LS_RANGES_INIT, false, 0, 0,
-					16 * sizeof(struct ls_event) };
+					16 * sizeof(struct ls_event), 0, 0 };
 	struct rlimit was, small;
 	const char *want = "cannot sort events in a temporary file in ";
 	struct ls_front_report r;
@@ -635,7 +635,7 @@ static void front_merge_fails(void)
 
 static void test_front(void)
 {
-	struct ls_front_options opt = { LS_RANGES_INIT, LS_RANGES_INIT, true, 10, 20, 0 };
+	struct ls_front_options opt = { LS_RANGES_INIT, LS_RANGES_INIT, true, 10, 20, 0, 0, 0 };
 	struct ls_front_report r;
 	struct ls_front f;
 	struct ls_writer w;

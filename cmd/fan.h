@@ -1,0 +1,57 @@
+/*
+ * tr-analyze --mpi: the trace read by several MPI ranks, fanned in to
+ * one. Ranks 1 to P-1 each read a shard of the application's processes
+ * (a process with all its threads and GPU streams; process id modulo
+ * P-1), so that libotf2 opens only the locations of that shard, and send
+ * the stream they read to rank 0 in batches. Rank 0 merges the shards'
+ * events in the stream's order (time, then stream), numbers them as one
+ * reader would, and analyses the whole: the same stream, byte for byte,
+ * as one process reading the whole trace. MPI carries it all: no other
+ * channel.
+ */
+#ifndef FAN_H
+#define FAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../libstream/front.h"
+#include "../libstream/writer.h"
+
+struct fan {
+	int rank, size;
+	char err[512];		/* rank 0: what a shard said when it failed */
+	char **strings;		/* rank 0: the shards' report texts, which its report names */
+	size_t nstrings;
+};
+
+/* MPI_Init (threads: the stages run on threads of their own, MPI on the main one). 0, or 1 after a message. */
+int fan_init(int *argc, char ***argv, struct fan *f);
+
+/* MPI_Finalize, and what fan_merge kept. */
+void fan_finish(struct fan *f);
+
+/* Ranks 1..: opt selects this rank's shard. */
+void fan_shard(const struct fan *f, struct ls_front_options *opt);
+
+/* Ranks 1..: w writes to rank 0, in batches. */
+void fan_writer(struct fan *f, struct ls_writer *w);
+
+/*
+ * Ranks 1..: the end of this rank's stream: its status (0, or the
+ * reader's error, err saying why) and its report. Returns 0, or 1 after
+ * a message where MPI failed.
+ */
+int fan_end(struct fan *f, struct ls_writer *w, int status, const char *err,
+	    const struct ls_front_report *r);
+
+/*
+ * Rank 0: every shard's stream into out as one: the first shard's header
+ * and definitions, then every event in order, numbered from 0, then the
+ * trailer. Their reports are added into r. Returns 0; the error a write to
+ * out returned; or 1 where a shard failed (f->err says why, as
+ * "rank N: message"), after reading the others to their end.
+ */
+int fan_merge(struct fan *f, struct ls_writer *out, struct ls_front_report *r);
+
+#endif
