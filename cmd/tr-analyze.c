@@ -478,7 +478,9 @@ int main(int argc, char **argv)
 
 		status = analyze(argv + optind, ntraces, links, 3, &reading, &o, &t, fanned);
 	}
-	status = close_outputs(&t, status == 0, &o) | status;
+	/* a usage error (2) stays one: the outputs' failure is said, its status not added */
+	if (close_outputs(&t, status == 0, &o) && !status)
+		status = 1;
 	if (!status)
 		status = print_rating(argv[optind], t.rank, &o.rank);
 out:

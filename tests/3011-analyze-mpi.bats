@@ -1,0 +1,94 @@
+#!/usr/bin/env bats
+# tr-analyze --mpi under a real mpirun (oversubscribed on a small
+# machine): ranks 1..P-1 read a shard of the processes each, rank 0 merges
+# and analyses. For P = 1, 2, 4 (and more ranks than processes) the
+# analysed stream, the table and the annotated archive are the
+# single-process run's, byte for byte (the archive under otf2-print), and
+# so are the warnings; a failing shard is said in one line by rank 0.
+
+load common
+
+setup() {
+	TMP=$(mktemp -d)
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
+}
+
+teardown() {
+	rm -rf "${TMP:-/nonexistent}"
+}
+
+# same ARCHIVE P...: tr-analyze alone, then under mpirun -n P with --mpi,
+# write the same stream, table, warnings and annotated archive.
+same() {
+	local a=$1 p
+	shift
+	rm -rf "$TMP/one.tr" "$TMP/one"
+	tr-analyze -q --stream "$TMP/one.tr" -o "$TMP/one/a" "$a" > "$TMP/one.txt" 2> "$TMP/one.err"
+	for p in "$@"; do
+		rm -rf "$TMP/m.tr" "$TMP/m"
+		mpirun -n "$p" tr-analyze --mpi --stream "$TMP/m.tr" -o "$TMP/m/a" "$a" > "$TMP/m.txt" 2> "$TMP/m.err" ||
+			fail "$a, $p ranks: $(cat "$TMP/m.err")"
+		cmp "$TMP/one.tr" "$TMP/m.tr" || fail "$a, $p ranks: another stream"
+		cmp "$TMP/one.txt" "$TMP/m.txt" || fail "$a, $p ranks: another table"
+		diff "$TMP/one.err" "$TMP/m.err" || fail "$a, $p ranks: other warnings"
+		cmp <(otf2-print "$TMP/one/a.otf2") <(otf2-print "$TMP/m/a.otf2") || fail "$a, $p ranks: other events"
+		cmp <(otf2-print -G "$TMP/one/a.otf2") <(otf2-print -G "$TMP/m/a.otf2") ||
+			fail "$a, $p ranks: other definitions"
+	done
+}
+
+@test "generated runs (MPI, OpenMP threads, GPU streams) under 1, 2, 4 and 12 ranks: the single process's stream, table, warnings and archive" {
+	gen-otf2 -r 8 -t 2 -i 20 "$TMP/g/t" > /dev/null
+	same "$TMP/g/t.otf2" 1 2 4 12
+	gen-otf2 -r 6 -g 3 -i 10 "$TMP/gpu/t" > /dev/null
+	same "$TMP/gpu/t.otf2" 2 4
+	# a selection and a window: the shards read the processes chosen (the
+	# header names the arguments given, --mpi among them: the rest alike)
+	tr-analyze -q -p 1-5 -t 0.2ms:1ms -n 0 --json "$TMP/g/t.otf2" > "$TMP/sel.json" 2> "$TMP/sel.err"
+	run --separate-stderr mpirun -n 3 tr-analyze --mpi -p 1-5 -t 0.2ms:1ms -n 0 --json "$TMP/g/t.otf2"
+	assert_success
+	assert_equal "$(sed 1d <<< "$output")" "$(sed 1d "$TMP/sel.json")"
+	assert_equal "$stderr" "$(cat "$TMP/sel.err")"
+}
+
+@test "every multi-process archive of the corpus under 2 and 4 ranks: the single process's stream, table, warnings and archive" {
+	require_corpus
+	for name in casita-10_scorep_mpi_tags casita-1_sptc casita-2_cuda_simple casita-4_mpi_ls_barr \
+		casita-2_jacobi_blame_cpu_015 casita-2_cloverleaf_oaccregions_cudafull pipit-ping-pong-otf2 \
+		tracer-stencil4d-32; do
+		same "$(archive "$name")" 2 4
+	done
+}
+
+@test "256 application processes under 8 ranks: the single process's stream" {
+	gen-otf2 -r 256 -t 1 -i 10 "$TMP/b/t" > /dev/null
+	tr-analyze -q --stream "$TMP/one.tr" "$TMP/b/t.otf2" > "$TMP/one.txt"
+	mpirun -n 8 tr-analyze --mpi --stream "$TMP/m.tr" "$TMP/b/t.otf2" > "$TMP/m.txt"
+	cmp "$TMP/one.tr" "$TMP/m.tr"
+	cmp "$TMP/one.txt" "$TMP/m.txt"
+}
+
+@test "a shard that fails: rank 0 says which and why in one line, exit 1, no output left; usage errors stay 2" {
+	gen-otf2 -r 4 -i 5 "$TMP/g/t" > /dev/null
+	rm "$TMP/g/t/2.evt"
+	# process 2 is in shard 1 of 2 (rank 2): the others read to their end
+	run --separate-stderr mpirun -n 3 tr-analyze --mpi --stream "$TMP/s.tr" "$TMP/g/t.otf2"
+	assert_failure
+	assert_equal "$(grep '^tr-analyze' <<< "$stderr")" \
+		"tr-analyze: $TMP/g/t.otf2: rank 1: $TMP/g/t/2.evt: missing (the events of location 2, Master thread)"
+	[ ! -e "$TMP/s.tr" ]
+	run ls -A "$TMP"
+	assert_output "g"
+	run --separate-stderr mpirun -n 3 tr-analyze --mpi "$TMP/none.otf2"
+	assert_failure
+	assert_equal "$(grep '^tr-analyze' <<< "$stderr")" "tr-analyze: $TMP/none.otf2: rank 1: No such file or directory"
+	gen-kineto --ranks 2 --steps 2 "$TMP/k"
+	run --separate-stderr mpirun -n 2 tr-analyze --mpi "$TMP/k"
+	assert_failure
+	assert_equal "$(grep '^tr-analyze' <<< "$stderr")" "tr-analyze: $TMP/k: rank 1: --mpi reads OTF2 archives (libotf2 opens a shard's locations alone); give Kineto traces to one process"
+	gen-otf2 -r 4 -i 5 "$TMP/h/t" > /dev/null
+	run --separate-stderr mpirun -n 3 tr-analyze --mpi -p 9 "$TMP/h/t.otf2"
+	assert_equal "$(grep '^tr-analyze' <<< "$stderr")" "tr-analyze: $TMP/h/t.otf2: -p and -s select no stream of the trace"
+	grep -q 'Exit code: *2' <<< "$stderr"
+}
