@@ -305,12 +305,17 @@ fuzz: all $(FUZZ_BINS)
 bench: all
 	bench/run
 	bench/analyze
+	bench/mpi
 	bench/readers
 	bench/record
 
 # make bench-analyze: tr-analyze next to the filter pipeline and a plain libotf2 read (also part of make bench)
 bench-analyze: all
 	bench/analyze
+
+# make bench-mpi: tr-analyze --mpi's time and memory per rank at P = 1, 2, 4 (also part of make bench)
+bench-mpi: all
+	bench/mpi
 
 # make bench-readers: tr-read of Kineto JSON and Nsight SQLite against their floors (also part of make bench)
 bench-readers: all
@@ -385,7 +390,7 @@ clean:
 		analysis/libanalysis.a formats/otf2/libotf2out.a formats/trlog/libtrlogin.a formats/kineto/libkinetoin.a formats/nsys/libnsysin.a
 	find . -name '*.o' -delete -o -name '*.d' -delete
 
-.PHONY: all check check-threads fuzz bench bench-analyze bench-readers bench-record bench-mem bench-project example deps install uninstall clean
+.PHONY: all check check-threads fuzz bench bench-analyze bench-mpi bench-readers bench-record bench-mem bench-project example deps install uninstall clean
 .SECONDARY:
 
 -include $(shell find . -name '*.d' 2>/dev/null)
