@@ -100,18 +100,19 @@ void ls_front_input_at(struct ls_front *f, uint64_t done, uint64_t total)
 
 bool ls_front_selected(const struct ls_front *f, uint64_t stream)
 {
-	return stream < f->nstreams && f->streams[stream].selected && f->streams[stream].in_shard;
+	return stream < f->nstreams && f->streams[stream].defined && f->streams[stream].selected &&
+	       f->streams[stream].in_shard;
 }
 
 void ls_front_unread(struct ls_front *f, uint64_t stream, uint64_t n)
 {
-	if (stream < f->nstreams && f->streams[stream].in_shard)
+	if (stream < f->nstreams && f->streams[stream].defined && f->streams[stream].in_shard)
 		f->report->filtered += n;
 }
 
 bool ls_front_keeps(struct ls_front *f, uint64_t stream, int64_t t)
 {
-	if (stream < f->nstreams && !f->streams[stream].in_shard)
+	if (stream < f->nstreams && f->streams[stream].defined && !f->streams[stream].in_shard)
 		return false;	/* another shard's: neither offered nor left out here */
 	if (f->tick && !(f->report->offered & 0xffff))
 		f->tick(f->tick_ctx, f->report->offered, f->input_done, f->input_total);

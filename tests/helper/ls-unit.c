@@ -633,6 +633,38 @@ static void front_merge_fails(void)
 	ls_writer_release(&w);
 }
 
+/*
+ * Shard 1 of 2 (tr-analyze --mpi): processes 1 and 3 are its own; another
+ * shard's events are neither kept nor counted, nor its unread ones; -p
+ * still leaves out, and counts, the shard's own.
+ */
+static void front_shard(void)
+{
+	struct ls_front_options opt = LS_FRONT_OPTIONS_INIT;
+	struct ls_front_report r;
+	struct ls_front f;
+	struct ls_writer w;
+
+	opt.shard = 1;
+	opt.shards = 2;
+	CHECK(ls_ranges_parse(&opt.processes, "0-2") == 0);
+	ls_writer_init(&w, -1, LS_FMT_MSGPACK);
+	ls_front_init(&f, &w, &opt, &r);
+	for (uint64_t s = 0; s < 4; s++)
+		CHECK(ls_front_stream(&f, s, s) == 0);
+	CHECK(r.selected == 1);	/* process 1's: 3 is not chosen, 0 and 2 another shard's */
+	CHECK(!ls_front_selected(&f, 0) && ls_front_selected(&f, 1) && !ls_front_selected(&f, 2) &&
+	      !ls_front_selected(&f, 3));
+	CHECK(!ls_front_keeps(&f, 0, 5) && ls_front_keeps(&f, 1, 5) && !ls_front_keeps(&f, 3, 5));
+	CHECK(r.offered == 2 && r.filtered == 1);
+	ls_front_unread(&f, 2, 100);	/* another shard's: not counted */
+	ls_front_unread(&f, 3, 7);	/* its own, not chosen: left out */
+	CHECK(r.filtered == 8);
+	ls_front_release(&f);
+	ls_writer_release(&w);
+	ls_ranges_release(&opt.processes);
+}
+
 static void test_front(void)
 {
 	struct ls_front_options opt = { LS_RANGES_INIT, LS_RANGES_INIT, true, 10, 20, 0, 0, 0 };
@@ -663,6 +695,7 @@ static void test_front(void)
 	ls_writer_release(&w);
 	front_spill_fails();
 	front_merge_fails();
+	front_shard();
 }
 
 /* The external sort's record: its 8 bytes, a key, and where it came from. */
