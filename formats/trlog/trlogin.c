@@ -58,26 +58,65 @@ static int write_process(struct trlogin *in, const struct log *l)
 	return fmt_write_process(in->w, l->process, name, l->mpi ? (int64_t)l->rank : -1);
 }
 
-/* Every log's process; for MPI, every rank of the world in rank order, a
- * rank without a log as a process without streams, so that the
- * communicators' members all name a process. */
+static int by_value(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The ranks the communicators name (sorted, once each) into *out (*n):
+ * their processes must be there, with a log or without. As many as the
+ * logs' members at most, so that a damaged log's world size costs nothing.
+ * Returns 0 or LS_ERR_NOMEM.
+ */
+static int named_ranks(const struct trlogin *in, uint32_t **out, uint32_t *n)
+{
+	size_t total = 0, k = 0;
+	uint32_t *v;
+
+	for (uint32_t i = 0; i < in->ncomms; i++)
+		total += in->comms[i].n;
+	if (!(v = malloc((total ? total : 1) * sizeof(*v))))
+		return LS_ERR_NOMEM;
+	for (uint32_t i = 0; i < in->ncomms; i++)
+		for (uint32_t j = 0; j < in->comms[i].n; j++)
+			v[k++] = in->comms[i].members[j];
+	qsort(v, total, sizeof(*v), by_value);
+	*n = 0;
+	for (size_t i = 0; i < total; i++)
+		if (i == 0 || v[i] != v[i - 1])
+			v[(*n)++] = v[i];
+	*out = v;
+	return 0;
+}
+
+/*
+ * Every log's process; for MPI, in rank order with them, a process
+ * without streams for each rank a communicator names that has no log, so
+ * that the communicators' members all name a process.
+ */
 static int write_processes(struct trlogin *in)
 {
-	uint64_t world = in->logs[0].mpi ? in->logs[0].size_of_world : 0;
-	uint32_t i = 0;
+	uint32_t *ranks = NULL, nranks = 0, i = 0, j = 0;
 	char name[48];
 	int rc = 0;
 
-	for (uint64_t r = 0; r < world && rc == 0; r++) {
-		if (i < in->nlogs && in->logs[i].rank == r) {
+	if (in->logs[0].mpi && (rc = named_ranks(in, &ranks, &nranks)) < 0)
+		return rc;
+	while (rc == 0 && (i < in->nlogs || j < nranks)) {
+		if (j < nranks && i < in->nlogs && in->logs[i].rank == ranks[j])
+			j++;	/* named, and with its log */
+		else if (j < nranks && (i == in->nlogs || ranks[j] < in->logs[i].rank)) {
+			snprintf(name, sizeof(name), "MPI Rank %u", ranks[j]);
+			rc = fmt_write_process(in->w, ranks[j], name, (int64_t)ranks[j]);
+			j++;
+		} else {
 			rc = write_process(in, &in->logs[i++]);
-			continue;
 		}
-		snprintf(name, sizeof(name), "MPI Rank %llu", (unsigned long long)r);
-		rc = fmt_write_process(in->w, r, name, (int64_t)r);
 	}
-	for (; i < in->nlogs && rc == 0; i++)
-		rc = write_process(in, &in->logs[i]);
+	free(ranks);
 	return rc;
 }
 
