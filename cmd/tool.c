@@ -220,6 +220,26 @@ int tool_open_again(struct ls_reader *r, const char *path, const char *const *ne
 	return 1;
 }
 
+int tool_draw(int argc, char **argv, void (*usage)(FILE *to), int (*draw)(struct ls_reader *r, void *ctx),
+	      void *ctx)
+{
+	static const char *const needs[] = { "tr-deps", "tr-waits", "tr-critpath", NULL };
+	struct ls_reader r;
+	struct ls_writer out;
+	int status;
+
+	if (argc - optind > 1) {
+		usage(stderr);
+		return 2;
+	}
+	if (tool_open_again(&r, argv[optind], needs))
+		return 1;
+	status = draw(&r, ctx);
+	ls_reader_release(&r);
+	ls_writer_init(&out, STDOUT_FILENO, LS_FMT_JSON);
+	return tool_finish(&out) | status;
+}
+
 int tool_pass(struct ls_reader *r, int (*each)(void *ctx, const struct ls_record *rec), void *ctx)
 {
 	struct ls_record rec;

@@ -42,6 +42,17 @@ int tool_open_again(struct ls_reader *r, const char *path, const char *const *ne
  */
 int tool_pass(struct ls_reader *r, int (*each)(void *ctx, const struct ls_record *rec), void *ctx);
 
+/*
+ * The pictures' main (tr-svg, tr-chrome, tr-report), their options read:
+ * the analysed stream given (at most one, at argv[optind]; more is a
+ * usage error, 2) opened to be read again and again (tool_open_again,
+ * which needs tr-deps, tr-waits and tr-critpath) and handed to
+ * draw(r, ctx), which writes on standard output and returns an exit
+ * status. Returns the tool's exit status.
+ */
+int tool_draw(int argc, char **argv, void (*usage)(FILE *to), int (*draw)(struct ls_reader *r, void *ctx),
+	      void *ctx);
+
 /* "NAME: message" on stderr. */
 void tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

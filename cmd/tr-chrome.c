@@ -318,6 +318,22 @@ static int convert(struct chrome *c, struct ls_reader *r)
 	return 0;
 }
 
+static int draw(struct ls_reader *r, void *ctx)
+{
+	struct chrome c = { .input = r->name, .first_event = true };
+	int status = convert(&c, r);
+
+	(void)ctx;
+	names_release(&c.procs);
+	names_release(&c.streams);
+	names_release(&c.regions);
+	free(c.acts);
+	free(c.depth);
+	free(c.last);
+	ls_idmap_release(&c.act_ix);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -325,11 +341,7 @@ int main(int argc, char **argv)
 		TOOL_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const needs[] = { "tr-deps", "tr-waits", "tr-critpath", NULL };
-	struct chrome c = { .first_event = true };
-	struct ls_reader r;
-	struct ls_writer out;
-	int ch, status;
+	int ch;
 
 	tool_init("tr-chrome", argc, argv);
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -344,22 +356,5 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (argc - optind > 1) {
-		usage(stderr);
-		return 2;
-	}
-	if (tool_open_again(&r, argv[optind], needs))
-		return 1;
-	c.input = r.name;
-	status = convert(&c, &r);
-	names_release(&c.procs);
-	names_release(&c.streams);
-	names_release(&c.regions);
-	free(c.acts);
-	free(c.depth);
-	free(c.last);
-	ls_idmap_release(&c.act_ix);
-	ls_reader_release(&r);
-	ls_writer_init(&out, STDOUT_FILENO, LS_FMT_JSON);
-	return tool_finish(&out) | status;
+	return tool_draw(argc, argv, usage, draw, NULL);
 }

@@ -342,6 +342,19 @@ static int report(struct ls_reader *r, const struct rank_opts *o, const struct t
 	return g.failed ? 1 : status;
 }
 
+/* What the page shows: the rating's options, the timeline's. */
+struct page {
+	const struct rank_opts *rank;
+	const struct timeline_opts *timeline;
+};
+
+static int draw(struct ls_reader *r, void *ctx)
+{
+	const struct page *p = ctx;
+
+	return report(r, p->rank, p->timeline);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -350,12 +363,9 @@ int main(int argc, char **argv)
 		TOOL_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const needs[] = { "tr-deps", "tr-waits", "tr-critpath", NULL };
 	struct rank_opts o = { RANK_TEXT, 20, false, false, false };
 	struct timeline_opts t = { .width = 1600, .inline_svg = true };
-	struct ls_reader r;
-	struct ls_writer out;
-	int ch, status;
+	int ch;
 
 	tool_init("tr-report", argc, argv);
 	while ((ch = getopt_long(argc, argv, "hn:t:w:", longopts, NULL)) != -1) {
@@ -382,14 +392,5 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (argc - optind > 1) {
-		usage(stderr);
-		return 2;
-	}
-	if (tool_open_again(&r, argv[optind], needs))
-		return 1;
-	status = report(&r, &o, &t);
-	ls_reader_release(&r);
-	ls_writer_init(&out, STDOUT_FILENO, LS_FMT_JSON);
-	return tool_finish(&out) | status;
+	return tool_draw(argc, argv, usage, draw, &(struct page){ &o, &t });
 }

@@ -19,6 +19,11 @@ static void usage(FILE *to)
 			  "  -w WIDTH                 the picture's width in pixels (400 to 20000; 1600)\n", false);
 }
 
+static int draw(struct ls_reader *r, void *o)
+{
+	return timeline_svg(r, o);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -26,11 +31,8 @@ int main(int argc, char **argv)
 		TOOL_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const needs[] = { "tr-deps", "tr-waits", "tr-critpath", NULL };
 	struct timeline_opts o = { .width = 1600 };
-	struct ls_reader r;
-	struct ls_writer out;
-	int ch, status;
+	int ch;
 
 	tool_init("tr-svg", argc, argv);
 	while ((ch = getopt_long(argc, argv, "ht:w:", longopts, NULL)) != -1) {
@@ -50,14 +52,5 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (argc - optind > 1) {
-		usage(stderr);
-		return 2;
-	}
-	if (tool_open_again(&r, argv[optind], needs))
-		return 1;
-	status = timeline_svg(&r, &o);
-	ls_reader_release(&r);
-	ls_writer_init(&out, STDOUT_FILENO, LS_FMT_JSON);
-	return tool_finish(&out) | status;
+	return tool_draw(argc, argv, usage, draw, &o);
 }
