@@ -55,6 +55,8 @@ PROGRAMS = bin/tr-analyze bin/tr-cat bin/tr-chrome bin/tr-report bin/tr-svg bin/
 # the collector tr-record preloads (record/): beside bin/, in lib/tr/
 LIBTRDIR = $(PREFIX)/lib/tr
 COLLECTORS = lib/tr/libtr-log.so lib/tr/libtr-mpi.so
+# and what tr-analyze loads under --mpi
+MODULES = lib/tr/libtr-fan.so
 CUDA_HOME ?= /usr/local/cuda
 CUPTI_LIB = $(CUDA_HOME)/lib64/libcupti.so
 HAVE_CUPTI := $(wildcard $(CUDA_HOME)/include/cupti.h)
@@ -76,7 +78,7 @@ COLLECTORS += lib/tr/libtr-omp.so
 HELPERS += tests/helper/omp-patterns
 endif
 
-all: $(PROGRAMS) $(COLLECTORS) $(HELPERS) examples/imbalance
+all: $(PROGRAMS) $(COLLECTORS) $(MODULES) $(HELPERS) examples/imbalance
 ifeq ($(HAVE_CUPTI),)
 	@echo "no CUPTI at $(CUDA_HOME) (CUDA_HOME): the CUDA collector is not built; tr-record does not record CUDA"
 endif
@@ -107,6 +109,12 @@ lib/tr/libtr-mpi.so: $(RECORD_MPI_SRCS) record/mpi/mpirec.h lib/tr/libtr-log.so
 lib/tr/libtr-cuda.so: $(RECORD_CUDA_SRCS) record/cuda/cudarec.h lib/tr/libtr-log.so
 	$(CC) $(RECORD_FLAGS) -I$(CUDA_HOME)/include -shared -o $@ $(RECORD_CUDA_SRCS) $(RECORD_LINK) \
 		-L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcupti
+
+# what tr-analyze --mpi loads (cmd/fan.h): MPI only there; what it uses of
+# libstream and tool.c comes from tr-analyze, which exports its symbols
+lib/tr/libtr-fan.so: cmd/fan.c cmd/fan.h
+	@mkdir -p lib/tr
+	$(MPICC) $(RECORD_FLAGS) -shared -o $@ cmd/fan.c
 
 lib/tr/libtr-omp.so: record/omp/ompt.c lib/tr/libtr-log.so
 	$(CC) $(RECORD_FLAGS) -idirafter $(OMPT_INC) -shared -o $@ record/omp/ompt.c $(RECORD_LINK)
@@ -150,18 +158,14 @@ bin/tr-read: cmd/tr-read.o cmd/progress.o cmd/selection.o formats/readers.o form
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS) -lz -lsqlite3
 
 bin/tr-rank: cmd/rank-diff.o cmd/rank-table.o
+bin/tr-record: cmd/libdir.o
 
 # the stages of the filters in one process, on threads (cmd/chain.c)
-bin/tr-analyze: cmd/tr-analyze.o cmd/fan.o cmd/chain.o cmd/stream-file.o cmd/staging.o cmd/archive.o cmd/otf2-write.o cmd/progress.o cmd/selection.o \
+bin/tr-analyze: cmd/tr-analyze.o cmd/fan-load.o cmd/libdir.o cmd/chain.o cmd/stream-file.o cmd/staging.o cmd/archive.o cmd/otf2-write.o cmd/progress.o cmd/selection.o \
 		cmd/rank-table.o formats/readers.o formats/stdin.o formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
 		formats/kineto/libkinetoin.a formats/nsys/libnsysin.a formats/otf2/libotf2out.a $(STAGE_OBJS)
 	@mkdir -p bin
-	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS) $(MPI_LIBS) -lz -lsqlite3 -lpthread
-
-# tr-analyze --mpi: MPI's headers and library, as its compiler wrapper gives them
-MPI_CFLAGS = $(shell $(MPICC) --showme:compile)
-MPI_LIBS = $(shell $(MPICC) --showme:link)
-cmd/fan.o: ALL_CFLAGS += $(MPI_CFLAGS)
+	$(CC) $(LDFLAGS) -rdynamic -o $@ $^ $(OTF2_LIBS) $(LIBS) -lz -lsqlite3 -lpthread -ldl
 
 bin/tr-otf2: cmd/tr-otf2.o cmd/otf2-write.o cmd/archive.o cmd/staging.o cmd/progress.o $(TOOL_OBJS) formats/otf2/libotf2out.a \
 		libstream/libstream.a
@@ -366,11 +370,11 @@ example: all $(EXAMPLE_CUDA)
 deps:
 	tools/deps
 
-install: $(PROGRAMS) $(COLLECTORS)
+install: $(PROGRAMS) $(COLLECTORS) $(MODULES)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 \
 		$(DESTDIR)$(PIPELINEDIR) $(DESTDIR)$(LIBTRDIR)
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(BINDIR)
-	install -m 755 $(COLLECTORS) $(DESTDIR)$(LIBTRDIR)
+	install -m 755 $(COLLECTORS) $(MODULES) $(DESTDIR)$(LIBTRDIR)
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7
 	install -m 644 $(PIPELINES) $(DESTDIR)$(PIPELINEDIR)
@@ -381,7 +385,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(MAN7)))
 	rm -f $(addprefix $(DESTDIR)$(PIPELINEDIR)/,$(notdir $(PIPELINES) $(PIPELINE_SCRIPTS)))
-	rm -f $(addprefix $(DESTDIR)$(LIBTRDIR)/,$(notdir $(COLLECTORS)))
+	rm -f $(addprefix $(DESTDIR)$(LIBTRDIR)/,$(notdir $(COLLECTORS) $(MODULES)))
 	-rmdir $(DESTDIR)$(LIBTRDIR) 2>/dev/null
 	-rmdir $(DESTDIR)$(PIPELINEDIR) $(DESTDIR)$(PREFIX)/share/tr 2>/dev/null
 

@@ -23,11 +23,13 @@ struct end {
 	struct ls_front_report report;
 };
 
-int fan_init(int *argc, char ***argv, struct fan *f)
+static int fan_init(int *argc, char ***argv, struct fan *f)
 {
+	const struct fan_ops *ops = f->ops;
 	int provided;
 
 	memset(f, 0, sizeof(*f));
+	f->ops = ops;
 	if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
 		tool_error("--mpi: MPI_Init failed");
 		return 1;
@@ -37,7 +39,7 @@ int fan_init(int *argc, char ***argv, struct fan *f)
 	return 0;
 }
 
-void fan_finish(struct fan *f)
+static void fan_finish(struct fan *f)
 {
 	for (size_t i = 0; i < f->nstrings; i++)
 		free(f->strings[i]);
@@ -45,7 +47,7 @@ void fan_finish(struct fan *f)
 	MPI_Finalize();
 }
 
-void fan_shard(const struct fan *f, struct ls_front_options *opt)
+static void fan_shard(const struct fan *f, struct ls_front_options *opt)
 {
 	opt->shard = (uint32_t)f->rank - 1;
 	opt->shards = (uint32_t)f->size - 1;
@@ -60,7 +62,7 @@ static int send_batch(void *ctx, struct ls_buf *out)
 	return 0;
 }
 
-void fan_writer(struct fan *f, struct ls_writer *w)
+static void fan_writer(struct fan *f, struct ls_writer *w)
 {
 	ls_writer_init_sink(w, send_batch, f, BATCH);
 }
@@ -79,7 +81,7 @@ static int pack_strings(const struct ls_front_report *r, struct ls_buf *b)
 	return rc;
 }
 
-int fan_end(struct fan *f, struct ls_writer *w, int status, const char *err,
+static int fan_end(struct fan *f, struct ls_writer *w, int status, const char *err,
 	    const struct ls_front_report *r)
 {
 	struct end e = { .status = status };
@@ -324,7 +326,7 @@ static struct source *first(struct source *v, int n)
 	return best;
 }
 
-int fan_merge(struct fan *f, struct ls_writer *out, struct ls_front_report *r)
+static int fan_merge(struct fan *f, struct ls_writer *out, struct ls_front_report *r)
 {
 	int n = f->size - 1, failed = 0, rc = 0;
 	struct source *v = calloc((size_t)n, sizeof(*v));
@@ -359,3 +361,8 @@ int fan_merge(struct fan *f, struct ls_writer *out, struct ls_front_report *r)
 		rc = ls_write_trailer(out);
 	return rc == -1 || failed ? 1 : rc;
 }
+
+const struct fan_ops tr_fan_ops = {
+	.init = fan_init, .finish = fan_finish, .shard = fan_shard, .writer = fan_writer, .end = fan_end,
+	.merge = fan_merge,
+};

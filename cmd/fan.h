@@ -8,6 +8,11 @@
  * reader would, and analyses the whole: the same stream, byte for byte,
  * as one process reading the whole trace. MPI carries it all: no other
  * channel.
+ *
+ * Built as lib/tr/libtr-fan.so, which tr-analyze loads under --mpi only
+ * (fan_load), so that a run without it neither loads Open MPI nor holds
+ * its libraries' memory. The library takes what it uses of libstream and
+ * tool.c from tr-analyze (linked with -rdynamic).
  */
 #ifndef FAN_H
 #define FAN_H
@@ -18,40 +23,56 @@
 #include "../libstream/front.h"
 #include "../libstream/writer.h"
 
+struct fan_ops;
+
 struct fan {
+	const struct fan_ops *ops;	/* the library's (fan_load) */
 	int rank, size;
 	char err[512];		/* rank 0: what a shard said when it failed */
 	char **strings;		/* rank 0: the shards' report texts, which its report names */
 	size_t nstrings;
 };
 
-/* MPI_Init (threads: the stages run on threads of their own, MPI on the main one). 0, or 1 after a message. */
-int fan_init(int *argc, char ***argv, struct fan *f);
+/* What the library gives (tr_fan_ops), as described below. */
+struct fan_ops {
+	/* MPI_Init (the stages run on threads of their own, MPI on the main one). 0, or 1 after a message. */
+	int (*init)(int *argc, char ***argv, struct fan *f);
 
-/* MPI_Finalize, and what fan_merge kept. */
-void fan_finish(struct fan *f);
+	/* MPI_Finalize, and what merge kept. */
+	void (*finish)(struct fan *f);
 
-/* Ranks 1..: opt selects this rank's shard. */
-void fan_shard(const struct fan *f, struct ls_front_options *opt);
+	/* Ranks 1..: opt selects this rank's shard. */
+	void (*shard)(const struct fan *f, struct ls_front_options *opt);
 
-/* Ranks 1..: w writes to rank 0, in batches. */
-void fan_writer(struct fan *f, struct ls_writer *w);
+	/* Ranks 1..: w writes to rank 0, in batches. */
+	void (*writer)(struct fan *f, struct ls_writer *w);
 
-/*
- * Ranks 1..: the end of this rank's stream: its status (0, or the
- * reader's error, err saying why) and its report. Returns 0, or 1 after
- * a message where MPI failed.
- */
-int fan_end(struct fan *f, struct ls_writer *w, int status, const char *err,
-	    const struct ls_front_report *r);
+	/*
+	 * Ranks 1..: the end of this rank's stream: its status (0, or the
+	 * reader's error, err saying why) and its report. Returns 0, or 1
+	 * after a message where MPI failed.
+	 */
+	int (*end)(struct fan *f, struct ls_writer *w, int status, const char *err,
+		   const struct ls_front_report *r);
 
-/*
- * Rank 0: every shard's stream into out as one: the first shard's header
- * and definitions, then every event in order, numbered from 0, then the
- * trailer. Their reports are added into r. Returns 0; the error a write to
- * out returned; or 1 where a shard failed (f->err says why, as
- * "rank N: message"), after reading the others to their end.
- */
-int fan_merge(struct fan *f, struct ls_writer *out, struct ls_front_report *r);
+	/*
+	 * Rank 0: every shard's stream into out as one: the first shard's
+	 * header and definitions, then every event in order, numbered from 0,
+	 * then the trailer. Their reports are added into r. Returns 0; the
+	 * error a write to out returned; or 1 where a shard failed (f->err
+	 * says why, as "rank N: message"), after reading the others to their end.
+	 */
+	int (*merge)(struct fan *f, struct ls_writer *out, struct ls_front_report *r);
+};
+
+/* The library's name in lib/tr/, and the symbol it gives them by. */
+#define FAN_LIBRARY "libtr-fan.so"
+#define FAN_OPS "tr_fan_ops"
+
+/* The library's operations. */
+extern const struct fan_ops tr_fan_ops;
+
+/* tr-analyze: load the library. Its operations, or NULL after a message. */
+const struct fan_ops *fan_load(void);
 
 #endif

@@ -139,7 +139,7 @@ static int analyze(char *const *traces, int n, const struct chain_link *links, i
 	ls_front_on_progress(&front, show_progress, &progress);
 	if (fan) {
 		memset(&report, 0, sizeof(report));
-		if ((rc = fan_merge(fan, chain_input(c), &report)) == 1)
+		if ((rc = fan->ops->merge(fan, chain_input(c), &report)) == 1)
 			snprintf(err, sizeof(err), "%s", fan->err);
 		rc = rc ? -1 : 0;
 	} else if (!(reader = readers_for((const char *const *)traces, n, err, sizeof(err)))) {
@@ -177,8 +177,8 @@ static int read_shard(char *const *traces, int n, const struct ls_stage *reading
 	char err[512] = "";
 	int rc;
 
-	fan_shard(fan, &o->select);
-	fan_writer(fan, &w);
+	fan->ops->shard(fan, &o->select);
+	fan->ops->writer(fan, &w);
 	ls_front_init(&front, &w, &o->select, &report);
 	if (!(reader = readers_for((const char *const *)traces, n, err, sizeof(err))))
 		rc = -1;
@@ -190,7 +190,7 @@ static int read_shard(char *const *traces, int n, const struct ls_stage *reading
 	if (rc < 0 && w.err && !err[0])
 		snprintf(err, sizeof(err), "cannot send to rank 0");
 	ls_front_release(&front);
-	rc = fan_end(fan, &w, rc < 0, err, &report);
+	rc = fan->ops->end(fan, &w, rc < 0, err, &report);
 	ls_writer_release(&w);
 	return rc;
 }
@@ -449,7 +449,7 @@ int main(int argc, char **argv)
 	tool_init("tr-analyze", argc, argv);
 	if ((status = parse(argc, argv, &o)))
 		goto out;
-	if (o.mpi && (status = fan_init(&argc, &argv, &fan)))
+	if (o.mpi && (!(fan.ops = fan_load()) ? (status = 1) : (status = fan.ops->init(&argc, &argv, &fan))))
 		goto out;
 	mpi_up = o.mpi;
 	if (o.mpi && fan.size > 1)
@@ -485,7 +485,7 @@ int main(int argc, char **argv)
 		status = print_rating(argv[optind], t.rank, &o.rank);
 out:
 	if (mpi_up)
-		fan_finish(&fan);
+		fan.ops->finish(&fan);
 	an_rank_free(t.rank);
 	release(o.args.read, o.args.nread);
 	release(o.args.crit, o.args.ncrit);

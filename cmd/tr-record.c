@@ -20,10 +20,10 @@
 
 #include "../formats/trlog/trlog.h"
 #include "../libstream/mp.h"
+#include "libdir.h"
 #include "tool.h"
 
-/* Where the collector libraries lie, from where this program lies. */
-#define LIBDIR_FROM_BIN "../lib/tr"
+/* The collector libraries, in lib/tr/ (libdir.h). */
 #define MPI_COLLECTOR "libtr-mpi.so"
 #define CUDA_COLLECTOR "libtr-cuda.so"
 #define OMP_COLLECTOR "libtr-omp.so"
@@ -146,31 +146,6 @@ static int check_dir(const char *dir, const char *job, bool *made)
 	return 0;
 }
 
-/* The collector library beside this program's folder, into buf; false (after a message where must) if missing. */
-static bool collector(const char *name, char *buf, size_t n, bool must)
-{
-	char self[PATH_MAX];
-	ssize_t got = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char *slash;
-
-	if (got <= 0) {
-		tool_error("cannot find where tr-record lies: %s", strerror(errno));
-		return false;
-	}
-	self[got] = '\0';
-	if ((slash = strrchr(self, '/')))
-		*slash = '\0';
-	if ((size_t)snprintf(buf, n, "%s/%s/%s", self, LIBDIR_FROM_BIN, name) >= n) {
-		tool_error("%s: a path too long", self);
-		return false;
-	}
-	if (access(buf, R_OK) < 0) {
-		if (must)
-			tool_error("%s: %s (tr-record is not installed whole)", buf, strerror(errno));
-		return false;
-	}
-	return true;
-}
 
 /*
  * CUDA through CUPTI, where the CUDA collector was built: CUDA loads it
@@ -182,7 +157,7 @@ static int inject_cuda(void)
 	const char *theirs = getenv("CUDA_INJECTION64_PATH");
 	char lib[PATH_MAX];
 
-	if (!collector(CUDA_COLLECTOR, lib, sizeof(lib), false))
+	if (!libdir_path(CUDA_COLLECTOR, lib, sizeof(lib), false))
 		return 0;
 	if (theirs && *theirs && strcmp(theirs, lib)) {
 		tool_error("CUDA_INJECTION64_PATH is set (%s): CUDA is not recorded", theirs);
@@ -260,9 +235,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* preloaded: OpenMP's (where built) after MPI's, both before what was there */
-	if (collector(OMP_COLLECTOR, lib, sizeof(lib), false) && preload(lib) < 0)
+	if (libdir_path(OMP_COLLECTOR, lib, sizeof(lib), false) && preload(lib) < 0)
 		return 1;
-	if (!collector(MPI_COLLECTOR, lib, sizeof(lib), true) || preload(lib) < 0)
+	if (!libdir_path(MPI_COLLECTOR, lib, sizeof(lib), true) || preload(lib) < 0)
 		return 1;
 	if (inject_cuda() < 0) {
 		tool_error("cannot set the environment: %s", strerror(errno));

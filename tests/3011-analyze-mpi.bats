@@ -96,3 +96,18 @@ same() {
 	assert_equal "$(grep '^tr-analyze' <<< "$stderr")" "tr-analyze: $TMP/h/t.otf2: -p and -s select no stream of the trace"
 	grep -q 'Exit code: *2' <<< "$stderr"
 }
+
+@test "MPI is loaded under --mpi only (lib/tr/libtr-fan.so); without that library, one line" {
+	run bash -c "ldd '$TOP/bin/tr-analyze' | grep -c 'libmpi'"
+	assert_output 0
+	gen-otf2 -r 2 -i 5 "$TMP/g/t" > /dev/null
+	# tr-analyze alone, out of its installation: --mpi says what is missing
+	mkdir "$TMP/bin"
+	cp "$TOP/bin/tr-analyze" "$TMP/bin/"
+	run --separate-stderr "$TMP/bin/tr-analyze" --mpi "$TMP/g/t.otf2"
+	assert_failure 1
+	assert_equal "$stderr" "tr-analyze: $TMP/bin/../lib/tr/libtr-fan.so: No such file or directory (not installed whole)"
+	# and without --mpi it needs none
+	run "$TMP/bin/tr-analyze" -q -n 1 "$TMP/g/t.otf2"
+	assert_success
+}
