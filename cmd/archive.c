@@ -197,7 +197,7 @@ int archive_prepare(struct archive *a, const char *path, bool force, char *err, 
 		return fail(err, n, "%s: %s", a->dir, strerror(errno));
 	if (inspect(a, force, false, there, err, n) < 0)
 		return -1;
-	if (!(a->stage = staging_make(a->dir, a->name, tool_stage()->tool)))
+	if (!(a->stage = staging_make(a->dir, a->name, tool_stage()->tool, a->made)))
 		return fail(err, n, "%s: cannot write there: %s", a->dir, strerror(errno));
 	return 0;
 }

@@ -22,6 +22,7 @@ static const int ending[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGALRM, SIGUSR1
 /* The folders a signal removes, while armed: an archive's and a stream file's. */
 #define FOLDERS 2
 static char doomed[FOLDERS][PATH_MAX];
+static char made_for[FOLDERS][PATH_MAX];	/* the outermost folder made for its DIR, "" none */
 static volatile sig_atomic_t armed[FOLDERS];
 
 /* What getdents64 returns, one after another. */
@@ -114,12 +115,28 @@ int staging_remove_tree(const char *path)
 	return rc < 0 ? -1 : rmdir(path);
 }
 
+/* The folders made for slot i's DIR, from the innermost out to made_for[i], where empty. */
+static void remove_made(int i)
+{
+	char path[PATH_MAX];
+	char *slash;
+
+	if (!made_for[i][0])
+		return;
+	memcpy(path, doomed[i], sizeof(path));
+	while ((slash = strrchr(path, '/'))) {
+		*slash = '\0';
+		if (rmdir(path) < 0 || strcmp(path, made_for[i]) == 0)
+			return;
+	}
+}
+
 /* Remove the folders, then end as the signal would have ended the tool. */
 static void on_signal(int sig)
 {
 	for (int i = 0; i < FOLDERS; i++) {
-		if (armed[i])
-			staging_remove_tree(doomed[i]);
+		if (armed[i] && staging_remove_tree(doomed[i]) == 0)
+			remove_made(i);
 		armed[i] = 0;
 	}
 	raise(sig);	/* the handler was reset on entry (SA_RESETHAND) */
@@ -178,7 +195,7 @@ static void catch_signals(void)
 			sigaction(ending[i], &sa, NULL);
 }
 
-char *staging_make(const char *dir, const char *name, const char *tool)
+char *staging_make(const char *dir, const char *name, const char *tool, const char *made)
 {
 	char *path;
 	int e, i;
@@ -187,7 +204,7 @@ char *staging_make(const char *dir, const char *name, const char *tool)
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (strlen(path) >= sizeof(doomed[0])) {
+	if (strlen(path) >= sizeof(doomed[0]) || (made && strlen(made) >= sizeof(made_for[0]))) {
 		free(path);
 		errno = ENAMETOOLONG;
 		return NULL;
@@ -201,6 +218,7 @@ char *staging_make(const char *dir, const char *name, const char *tool)
 		return NULL;
 	}
 	strcpy(doomed[i], path);
+	strcpy(made_for[i], made ? made : "");
 	armed[i] = 1;
 	catch_signals();
 	staging_go_on();

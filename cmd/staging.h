@@ -13,10 +13,12 @@
 
 /*
  * Make DIR/.NAME.TOOL-XXXXXX (tool: the tool's name) and have it removed
- * if a signal ends the tool. Returns its path (the caller frees it), or
- * NULL with errno set.
+ * if a signal ends the tool, with the folders the tool made for DIR
+ * (made: the outermost of them, a prefix of dir; NULL: none) where they
+ * are empty then. Returns its path (the caller frees it), or NULL with
+ * errno set.
  */
-char *staging_make(const char *dir, const char *name, const char *tool);
+char *staging_make(const char *dir, const char *name, const char *tool, const char *made);
 
 /*
  * Steps a signal must not cut (moving an archive's parts): signals wait

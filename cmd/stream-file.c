@@ -51,7 +51,7 @@ int stream_file_open(struct stream_file *f, const char *path, bool force, bool p
 			goto failed;
 		}
 	}
-	if (!(f->stage = staging_make(dirname(d), basename(b), "tr-analyze")) ||
+	if (!(f->stage = staging_make(dirname(d), basename(b), "tr-analyze", NULL)) ||
 	    asprintf(&f->tmp, "%s/stream", f->stage) < 0 ||
 	    (fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0) {
 		snprintf(err, n, "%s: %s", path, strerror(errno));

@@ -195,8 +195,8 @@ start_on_fifo() {
 	wait "$pid" || status=$?
 	exec 8>&-
 	assert_equal "$status" 130
-	run ls -A "$TMP/d"
-	assert_output ""
+	# the staging folder, and the folder made for the archive, empty
+	[ ! -e "$TMP/d" ]
 }
 
 @test "SIGTERM while standard input is copied: the staging folder is removed" {
@@ -206,8 +206,7 @@ start_on_fifo() {
 	wait "$pid" || status=$?
 	exec 8>&-
 	assert_equal "$status" 143
-	run ls -A "$TMP/d"
-	assert_output ""
+	[ ! -e "$TMP/d" ]
 }
 
 @test "a file-size limit while copying standard input: the copy named, nothing left" {

@@ -137,8 +137,9 @@ filters() {
 	run --separate-stderr env TR_MAX_MEM=1K tr-analyze -q --stream "$TMP/out/s.tr" "$TMP/g/t.otf2"
 	assert_failure 1
 	[[ $stderr == "tr-analyze: $TMP/g/t.otf2: tr-"*": record "*"more than TR_MAX_MEM"* ]] || fail "$stderr"
-	# a signal on the way, writing the stream and an archive
-	tr-analyze -q --stream "$TMP/out/s.tr" -o "$TMP/out/a" "$TMP/g/t.otf2" > /dev/null &
+	# a signal on the way, writing the stream and an archive into folders
+	# it made: those go too
+	tr-analyze -q --stream "$TMP/out/s.tr" -o "$TMP/out/new/deeper/a" "$TMP/g/t.otf2" > /dev/null &
 	sleep 0.3
 	kill -TERM $!
 	wait $! || true

@@ -84,6 +84,15 @@ same() {
 	[ ! -e "$TMP/s.tr" ]
 	run ls -A "$TMP"
 	assert_output "g"
+	# a signal to mpirun on the way: rank 0 leaves neither file nor folder
+	gen-otf2 -r 256 -t 1 -i 300 "$TMP/big/t" > /dev/null
+	mkdir "$TMP/out"
+	mpirun -n 3 tr-analyze --mpi -q --stream "$TMP/out/s.tr" -o "$TMP/out/new/a" "$TMP/big/t.otf2" > /dev/null 2>&1 &
+	for i in $(seq 100); do [ -n "$(ls -A "$TMP/out")" ] && break; sleep 0.05; done
+	kill -TERM $!
+	wait $! || true
+	run ls -A "$TMP/out"
+	assert_output ""
 	run --separate-stderr mpirun -n 3 tr-analyze --mpi "$TMP/none.otf2"
 	assert_failure
 	assert_equal "$(grep '^tr-analyze' <<< "$stderr")" "tr-analyze: $TMP/none.otf2: rank 1: No such file or directory"
