@@ -150,26 +150,10 @@ static void add_report(struct ls_front_report *r, const struct ls_front_report *
 		if (j < r->nodd)
 			r->odd[j].n = x->odd[i].of_definitions ? x->odd[i].n : r->odd[j].n + x->odd[i].n;
 	}
-	for (uint32_t i = 0; i < x->nleft_out; i++) {
-		uint32_t j = 0;
-
-		while (j < r->nleft_out && strcmp(r->left_out[j].kind, x->left_out[i].kind))
-			j++;
-		if (j == r->nleft_out && r->nleft_out < LS_FRONT_MAX_INPUTS)
-			r->left_out[r->nleft_out++] = x->left_out[i], r->left_out[j].n = 0;
-		if (j < r->nleft_out)
-			r->left_out[j].n += x->left_out[i].n;
-	}
-	for (uint32_t i = 0; i < x->ninputs; i++) {
-		uint32_t j = 0;
-
-		while (j < r->ninputs && strcmp(r->inputs[j].kind, x->inputs[i].kind))
-			j++;
-		if (j == r->ninputs && r->ninputs < LS_FRONT_MAX_INPUTS)
-			r->inputs[r->ninputs++] = (struct ls_front_input){ x->inputs[i].kind, 0, 0 };
-		if (j < r->ninputs)
-			r->inputs[j].read += x->inputs[i].read, r->inputs[j].skipped += x->inputs[i].skipped;
-	}
+	for (uint32_t i = 0; i < x->nleft_out; i++)
+		ls_report_left_out(r, x->left_out[i].kind, x->left_out[i].n);
+	for (uint32_t i = 0; i < x->ninputs; i++)
+		ls_report_input(r, x->inputs[i].kind, x->inputs[i].read, x->inputs[i].skipped);
 	for (uint32_t i = 0; i < x->nnotes && r->nnotes < 2; i++)
 		memcpy(r->note[r->nnotes++], x->note[i], sizeof(r->note[0]));
 }
@@ -280,17 +264,21 @@ static int advance(struct fan *f, struct source *src, struct ls_front_report *r,
 	return rc;
 }
 
-/* rec with its id made id, to out. */
-static int renumbered(struct ls_writer *out, struct ls_buf *b, const struct ls_record *rec, uint64_t id)
+/* rec with its id made id, to out: its other entries copied as they are, in place. */
+static int renumbered(struct ls_writer *out, const struct ls_record *rec, uint64_t id)
 {
-	uint32_t v = rec->off[LS_F_ID];
+	struct mp_item map;
+	long head = mp_head(rec->raw, rec->raw + rec->len, &map);
+	uint32_t k = rec->key[LS_F_ID], v = rec->off[LS_F_ID];
 	long vlen = mp_skip(rec->raw + v, rec->raw + rec->len);
 
-	b->len = 0;
-	if (vlen <= 0 || ls_buf_add(b, rec->raw, v) < 0 || ls_enc_uint(b, id) < 0 ||
-	    ls_buf_add(b, rec->raw + v + vlen, rec->len - v - (uint32_t)vlen) < 0)
-		return LS_ERR_NOMEM;
-	return ls_write_raw(out, b->p, b->len);
+	if (head <= 0 || vlen <= 0)
+		return LS_ERR_SYNTAX;
+	ls_build_begin(out, rec->nfields);
+	ls_put_raw(out, rec->raw + head, k - (uint32_t)head);
+	ls_put_u64(out, LS_F_ID, id);
+	ls_put_raw(out, rec->raw + v + vlen, rec->len - v - (uint32_t)vlen);
+	return ls_build_end(out);
 }
 
 /* The first shard's header and definitions, to out; its first event its head. */
@@ -330,7 +318,6 @@ static int fan_merge(struct fan *f, struct ls_writer *out, struct ls_front_repor
 {
 	int n = f->size - 1, failed = 0, rc = 0;
 	struct source *v = calloc((size_t)n, sizeof(*v));
-	struct ls_buf b = LS_BUF_INIT;
 	struct source *s;
 	uint64_t id = 0;
 
@@ -343,7 +330,7 @@ static int fan_merge(struct fan *f, struct ls_writer *out, struct ls_front_repor
 	for (int i = 1; i < n && rc == 0; i++)
 		rc = advance(f, &v[i], r, &failed);
 	while (rc == 0 && !failed && (s = first(v, n))) {
-		if ((rc = renumbered(out, &b, &s->head, id++)) < 0)
+		if ((rc = renumbered(out, &s->head, id++)) < 0)
 			break;
 		rc = advance(f, s, r, &failed);
 	}
@@ -356,7 +343,6 @@ static int fan_merge(struct fan *f, struct ls_writer *out, struct ls_front_repor
 		free(v[i].batch);
 	}
 	free(v);
-	ls_buf_release(&b);
 	if (rc == 0 && !failed)
 		rc = ls_write_trailer(out);
 	return rc == -1 || failed ? 1 : rc;

@@ -182,7 +182,7 @@ static int read_shard(char *const *traces, int n, const struct ls_stage *reading
 	ls_front_init(&front, &w, &o->select, &report);
 	if (!(reader = readers_for((const char *const *)traces, n, err, sizeof(err))))
 		rc = -1;
-	else if (strcmp(reader->name, "OTF2 archives"))
+	else if (!reader->shards)
 		rc = -1, snprintf(err, sizeof(err), "--mpi reads OTF2 archives (libotf2 opens a shard's "
 				  "locations alone); give %s to one process", reader->name);
 	else
@@ -449,7 +449,11 @@ int main(int argc, char **argv)
 	tool_init("tr-analyze", argc, argv);
 	if ((status = parse(argc, argv, &o)))
 		goto out;
-	if (o.mpi && (!(fan.ops = fan_load()) ? (status = 1) : (status = fan.ops->init(&argc, &argv, &fan))))
+	if (o.mpi && !(fan.ops = fan_load())) {
+		status = 1;
+		goto out;
+	}
+	if (o.mpi && (status = fan.ops->init(&argc, &argv, &fan)))
 		goto out;
 	mpi_up = o.mpi;
 	if (o.mpi && fan.size > 1)

@@ -22,13 +22,13 @@ static int otf2_read(const char *const *paths, int npaths, const struct ls_stage
 }
 
 static const struct reader readers[] = {
-	{ "OTF2 archives", "by their anchor file, NAME.otf2", otf2in_sniff, NULL, false, false, otf2_read },
+	{ "OTF2 archives", "by their anchor file, NAME.otf2", otf2in_sniff, NULL, false, false, true, otf2_read },
 	{ "tr-record logs", "by their folder, or logs of one run, NAME.trlog", trlogin_sniff,
-	  trlogin_sniff_dir, true, true, trlogin_read },
+	  trlogin_sniff_dir, true, true, false, trlogin_read },
 	{ "Kineto traces", "by their files, NAME.json or NAME.json.gz, or their folder", kinetoin_sniff,
-	  kinetoin_sniff_dir, true, true, kinetoin_read },
+	  kinetoin_sniff_dir, true, true, false, kinetoin_read },
 	{ "Nsight Systems exports", "by their files, NAME.sqlite (nsys export --type sqlite)", nsysin_sniff, NULL, true,
-	  false, nsysin_read },
+	  false, false, nsysin_read },
 };
 
 #define NREADERS (sizeof(readers) / sizeof(readers[0]))

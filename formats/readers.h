@@ -23,6 +23,7 @@ struct reader {
 	bool (*sniff_dir)(const char *path);
 	bool many;		/* several inputs make one trace (logs of one run) */
 	bool from_stdin;	/* one file of the format can come on standard input */
+	bool shards;		/* reads only a shard's locations (tr-analyze --mpi) */
 	/*
 	 * Read paths[0..npaths) (one, unless many): the header (with stage)
 	 * and definitions to w, the events through front (and its oddities,

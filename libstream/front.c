@@ -468,10 +468,8 @@ void ls_front_note(struct ls_front *f, const char *fmt, ...)
 	va_end(ap);
 }
 
-void ls_front_input(struct ls_front *f, const char *kind, uint64_t read, uint64_t skipped)
+void ls_report_input(struct ls_front_report *r, const char *kind, uint64_t read, uint64_t skipped)
 {
-	struct ls_front_report *r = f->report;
-
 	if (!read && !skipped)
 		return;
 	for (uint32_t i = 0; i < r->ninputs; i++)
@@ -484,13 +482,15 @@ void ls_front_input(struct ls_front *f, const char *kind, uint64_t read, uint64_
 		r->inputs[r->ninputs++] = (struct ls_front_input){ kind, read, skipped };
 }
 
-void ls_front_left_out(struct ls_front *f, const char *kind, uint64_t n)
+void ls_front_input(struct ls_front *f, const char *kind, uint64_t read, uint64_t skipped)
 {
-	struct ls_front_report *r = f->report;
+	ls_report_input(f->report, kind, read, skipped);
+}
 
+void ls_report_left_out(struct ls_front_report *r, const char *kind, uint64_t n)
+{
 	if (!n)
 		return;
-	r->ignored += n;
 	for (uint32_t i = 0; i < r->nleft_out; i++)
 		if (!strcmp(r->left_out[i].kind, kind)) {
 			r->left_out[i].n += n;
@@ -500,6 +500,12 @@ void ls_front_left_out(struct ls_front *f, const char *kind, uint64_t n)
 		r->left_out[r->nleft_out].n = n;
 		r->left_out[r->nleft_out++].kind = kind;
 	}
+}
+
+void ls_front_left_out(struct ls_front *f, const char *kind, uint64_t n)
+{
+	f->report->ignored += n;
+	ls_report_left_out(f->report, kind, n);
 }
 
 const char *ls_front_error(const struct ls_front *f)

@@ -198,6 +198,13 @@ void ls_front_input(struct ls_front *f, const char *kind, uint64_t read, uint64_
  */
 void ls_front_left_out(struct ls_front *f, const char *kind, uint64_t n);
 
+/*
+ * ls_front_input's and ls_front_left_out's counting, by kind, on a report
+ * itself (the left-out total apart): for adding up the reports of shards.
+ */
+void ls_report_input(struct ls_front_report *r, const char *kind, uint64_t read, uint64_t skipped);
+void ls_report_left_out(struct ls_front_report *r, const char *kind, uint64_t n);
+
 const char *ls_front_error(const struct ls_front *f);
 
 void ls_front_release(struct ls_front *f);
