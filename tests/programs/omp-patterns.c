@@ -6,8 +6,9 @@
  *   barrier   thread 0 computes DELAY before an explicit barrier, the
  *             others none: each of the three waits DELAY
  *   critical  thread 0 enters a critical section at once and holds it
- *             DELAY; the others come DELAY / 10 later and wait for it,
- *             then hold it only a moment
+ *             DELAY; the others come DELAY / 10 after it went in and wait
+ *             for it, then hold it only a moment. They wait to see it in
+ *             first: on a loaded machine thread 0 may start last
  */
 #include <omp.h>
 #include <stdio.h>
@@ -27,7 +28,7 @@ int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "barrier";
 	long ms = argc > 2 ? atol(argv[2]) : 100;
-	int held = 0;
+	int held = 0, inside = 0;
 
 	if (strcmp(what, "barrier") && strcmp(what, "critical")) {
 		fprintf(stderr, "omp-patterns: no scenario %s\n", what);
@@ -42,13 +43,25 @@ int main(int argc, char **argv)
 				sleep_ms(ms);
 #pragma omp barrier
 		} else {
-			if (me != 0)
+			if (me != 0) {
+				int seen;
+
+				do {
+#pragma omp atomic read seq_cst
+					seen = inside;
+					if (!seen)
+						sleep_ms(1);
+				} while (!seen);
 				sleep_ms(ms / 10);
+			}
 #pragma omp critical
 			{
 				held++;
-				if (me == 0)
+				if (me == 0) {
+#pragma omp atomic write seq_cst
+					inside = 1;
 					sleep_ms(ms);
+				}
 			}
 		}
 	}
