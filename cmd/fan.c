@@ -1,5 +1,6 @@
 /* The trace read by MPI ranks, shard by shard, fanned in to rank 0. */
 #include <mpi.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,25 @@
 #include "tool.h"
 
 #define BATCH (64 * 1024)	/* bytes of whole records a message carries */
+#define QUEUE 4			/* batches rank 0's own reader may be ahead of the merge */
 enum { TAG_DATA = 1, TAG_END = 2 };
+
+/* A message of a shard: its tag and bytes (LS_RECORD_PAD more allocated; NULL: lost, out of memory). */
+struct message {
+	int tag, len;
+	uint8_t *p;
+};
+
+/* Rank 0's own shard: the thread that reads it, and the messages it sent, oldest first. */
+struct fan_local {
+	pthread_t thread;
+	int (*read)(void *arg);
+	void *arg;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	struct message v[QUEUE];
+	unsigned head, n;
+};
 
 /* The end of a shard's stream: its status, its error, its report; then the report's strings. */
 struct end {
@@ -44,19 +63,80 @@ static void fan_finish(struct fan *f)
 	for (size_t i = 0; i < f->nstrings; i++)
 		free(f->strings[i]);
 	free(f->strings);
+	if (f->local) {
+		pthread_mutex_destroy(&f->local->lock);
+		pthread_cond_destroy(&f->local->changed);
+		free(f->local);
+	}
 	MPI_Finalize();
+}
+
+static void *local_main(void *arg)
+{
+	struct fan_local *l = arg;
+
+	l->read(l->arg);
+	return NULL;
+}
+
+static int fan_start(struct fan *f, int (*read)(void *arg), void *arg)
+{
+	struct fan_local *l = calloc(1, sizeof(*l));
+
+	if (!l) {
+		tool_error("out of memory");
+		return 1;
+	}
+	l->read = read;
+	l->arg = arg;
+	pthread_mutex_init(&l->lock, NULL);
+	pthread_cond_init(&l->changed, NULL);
+	f->local = l;
+	if (pthread_create(&l->thread, NULL, local_main, l) != 0) {
+		tool_error("--mpi: cannot start rank 0's reader");
+		pthread_mutex_destroy(&l->lock);
+		pthread_cond_destroy(&l->changed);
+		free(l);
+		f->local = NULL;
+		return 1;
+	}
+	return 0;
 }
 
 static void fan_shard(const struct fan *f, struct ls_front_options *opt)
 {
-	opt->shard = (uint32_t)f->rank - 1;
-	opt->shards = (uint32_t)f->size - 1;
+	opt->shard = (uint32_t)f->rank;
+	opt->shards = (uint32_t)f->size;
+}
+
+/*
+ * A message to rank 0: over MPI, or from rank 0's own reader into its
+ * queue, waiting while that is full (where a copy cannot be made, the
+ * message goes as lost, for rank 0 to say). Returns 0, or -1 where MPI failed.
+ */
+static int post(struct fan *f, int tag, const void *p, size_t len)
+{
+	struct fan_local *l = f->local;
+	struct message m = { tag, (int)len, malloc(len + LS_RECORD_PAD) };
+
+	if (f->rank != 0) {
+		free(m.p);
+		return MPI_Send(p, (int)len, MPI_BYTE, 0, tag, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -1;
+	}
+	if (m.p)
+		memcpy(m.p, p, len);
+	pthread_mutex_lock(&l->lock);
+	while (l->n == QUEUE)
+		pthread_cond_wait(&l->changed, &l->lock);
+	l->v[(l->head + l->n++) % QUEUE] = m;
+	pthread_cond_broadcast(&l->changed);
+	pthread_mutex_unlock(&l->lock);
+	return 0;
 }
 
 static int send_batch(void *ctx, struct ls_buf *out)
 {
-	(void)ctx;
-	if (MPI_Send(out->p, (int)out->len, MPI_BYTE, 0, TAG_DATA, MPI_COMM_WORLD) != MPI_SUCCESS)
+	if (post(ctx, TAG_DATA, out->p, out->len) < 0)
 		return LS_ERR_IO;
 	out->len = 0;
 	return 0;
@@ -88,7 +168,6 @@ static int fan_end(struct fan *f, struct ls_writer *w, int status, const char *e
 	struct ls_buf b = LS_BUF_INIT;
 	int rc;
 
-	(void)f;
 	snprintf(e.err, sizeof(e.err), "%s", err ? err : "");
 	e.report = *r;
 	if (ls_writer_flush(w) < 0 || ls_buf_add(&b, &e, sizeof(e)) < 0 || pack_strings(r, &b) < 0) {
@@ -101,7 +180,7 @@ static int fan_end(struct fan *f, struct ls_writer *w, int status, const char *e
 			return 1;
 		}
 	}
-	rc = MPI_Send(b.p, (int)b.len, MPI_BYTE, 0, TAG_END, MPI_COMM_WORLD) != MPI_SUCCESS;
+	rc = post(f, TAG_END, b.p, b.len) < 0;
 	ls_buf_release(&b);
 	if (rc)
 		tool_error("--mpi: cannot send to rank 0");
@@ -198,6 +277,44 @@ static int take_end(struct fan *f, struct source *src, uint8_t *msg, int n, stru
 }
 
 /*
+ * src's next message into src->batch (the one before let go), its tag
+ * into *tag and its length into *n: 0, or -1 where MPI or memory failed
+ * (a lost end still ends src).
+ */
+static int receive(struct fan *f, struct source *src, int *tag, int *n)
+{
+	MPI_Status st;
+
+	free(src->batch);
+	src->batch = NULL;
+	if (src->rank == 0) {
+		struct fan_local *l = f->local;
+		struct message m;
+
+		pthread_mutex_lock(&l->lock);
+		while (!l->n)
+			pthread_cond_wait(&l->changed, &l->lock);
+		m = l->v[l->head];
+		l->head = (l->head + 1) % QUEUE;
+		l->n--;
+		pthread_cond_broadcast(&l->changed);
+		pthread_mutex_unlock(&l->lock);
+		src->batch = m.p;
+		*tag = m.tag;
+		*n = m.len;
+		src->ended |= !m.p && m.tag == TAG_END;
+		return m.p ? 0 : -1;
+	}
+	if (MPI_Probe(src->rank, MPI_ANY_TAG, MPI_COMM_WORLD, &st) != MPI_SUCCESS ||
+	    MPI_Get_count(&st, MPI_BYTE, n) != MPI_SUCCESS || !(src->batch = malloc((size_t)*n + LS_RECORD_PAD)) ||
+	    MPI_Recv(src->batch, *n, MPI_BYTE, src->rank, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
+		    MPI_SUCCESS)
+		return -1;
+	*tag = st.MPI_TAG;
+	return 0;
+}
+
+/*
  * The next record of src into *rec: 1; 0 at its end; -1 where MPI or
  * memory failed or the shard sent what is not a record (f->err says so).
  * A shard's end message adds its report into r (and its failure, 2).
@@ -206,24 +323,17 @@ static int next_record(struct fan *f, struct source *src, struct ls_record *rec,
 		       int *failed)
 {
 	const char *why;
-	MPI_Status st;
 	long used;
-	int n;
+	int n, tag;
 
 	while (src->at == src->len) {
 		if (src->ended)
 			return 0;
-		if (MPI_Probe(src->rank, MPI_ANY_TAG, MPI_COMM_WORLD, &st) != MPI_SUCCESS ||
-		    MPI_Get_count(&st, MPI_BYTE, &n) != MPI_SUCCESS)
+		src->at = src->len = 0;
+		if (receive(f, src, &tag, &n) < 0)
 			goto broken;
-		free(src->batch);
-		if (!(src->batch = malloc((size_t)n + LS_RECORD_PAD)) ||
-		    MPI_Recv(src->batch, n, MPI_BYTE, src->rank, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
-			    MPI_SUCCESS)
-			goto broken;
-		src->at = 0;
-		src->len = st.MPI_TAG == TAG_DATA ? n : 0;
-		if (st.MPI_TAG == TAG_END) {
+		src->len = tag == TAG_DATA ? n : 0;
+		if (tag == TAG_END) {
 			int rc = take_end(f, src, src->batch, n, r);
 
 			if (rc < 0)
@@ -303,52 +413,109 @@ static int definitions(struct fan *f, struct source *src, struct ls_writer *out,
 	return 0;
 }
 
-/* The source whose head comes first in the stream's order (time, then stream), or NULL. */
-static struct source *first(struct source *v, int n)
+/* Whether a's head comes before b's in the stream's order (time, then stream). */
+static bool before(const struct source *a, const struct source *b)
 {
-	struct source *best = NULL;
+	return a->t < b->t || (a->t == b->t && a->s < b->s);
+}
 
-	for (int i = 0; i < n; i++)
-		if (v[i].has_head && (!best || v[i].t < best->t || (v[i].t == best->t && v[i].s < best->s)))
-			best = &v[i];
-	return best;
+/* Restore the heap h[0..n) (the first head at h[0]) below h[i]. */
+static void sift_down(struct source **h, int n, int i)
+{
+	for (;;) {
+		int least = i, l = 2 * i + 1, r = l + 1;
+		struct source *x;
+
+		if (l < n && before(h[l], h[least]))
+			least = l;
+		if (r < n && before(h[r], h[least]))
+			least = r;
+		if (least == i)
+			return;
+		x = h[i], h[i] = h[least], h[least] = x;
+		i = least;
+	}
+}
+
+/* Every source of v[0..n) read to its end and let go; rank 0's reader waited for. */
+static void drain(struct fan *f, struct source *v, int n, struct ls_front_report *r, int *failed)
+{
+	for (int i = 0; i < n; i++) {
+		struct ls_record rec;
+
+		/* rank 0's reader sends until its end, whatever was lost on the way */
+		while (!v[i].ended && (next_record(f, &v[i], &rec, r, failed) >= 0 || v[i].rank == 0))
+			v[i].at = v[i].len;
+		free(v[i].batch);
+	}
+	if (f->local)
+		pthread_join(f->local->thread, NULL);
+	f->taken = true;
+}
+
+/* The sources of every rank (rank 0's where its reader runs), or NULL. */
+static struct source *sources(struct fan *f, int *n)
+{
+	int from = f->local ? 0 : 1;
+	struct source *v;
+
+	*n = f->size - from;
+	if (!(v = calloc((size_t)*n, sizeof(*v))))
+		return NULL;
+	for (int i = 0; i < *n; i++)
+		v[i].rank = from + i;
+	return v;
 }
 
 static int fan_merge(struct fan *f, struct ls_writer *out, struct ls_front_report *r)
 {
-	int n = f->size - 1, failed = 0, rc = 0;
-	struct source *v = calloc((size_t)n, sizeof(*v));
-	struct source *s;
+	int n, nh = 0, failed = 0, rc = 0;
+	struct source *v = sources(f, &n);
+	struct source **h = v ? malloc((size_t)n * sizeof(*h)) : NULL;
 	uint64_t id = 0;
 
-	if (!v)
+	if (!h) {
+		free(v);
 		return LS_ERR_NOMEM;
-	for (int i = 0; i < n; i++)
-		v[i].rank = i + 1;
+	}
 	if (definitions(f, &v[0], out, r, &failed) < 0)
 		rc = -1;
 	for (int i = 1; i < n && rc == 0; i++)
 		rc = advance(f, &v[i], r, &failed);
-	while (rc == 0 && !failed && (s = first(v, n))) {
-		if ((rc = renumbered(out, &s->head, id++)) < 0)
+	for (int i = 0; i < n && rc == 0; i++)
+		if (v[i].has_head)
+			h[nh++] = &v[i];
+	for (int i = nh / 2 - 1; i >= 0; i--)
+		sift_down(h, nh, i);
+	while (rc == 0 && !failed && nh) {
+		if ((rc = renumbered(out, &h[0]->head, id++)) < 0 || (rc = advance(f, h[0], r, &failed)) < 0)
 			break;
-		rc = advance(f, s, r, &failed);
+		if (!h[0]->has_head)
+			h[0] = h[--nh];
+		sift_down(h, nh, 0);
 	}
 	/* a failure: the others read to their end, so that none waits on rank 0 */
-	for (int i = 0; i < n; i++) {
-		struct ls_record rec;
-
-		while (!v[i].ended && next_record(f, &v[i], &rec, r, &failed) >= 0)
-			v[i].at = v[i].len;
-		free(v[i].batch);
-	}
+	drain(f, v, n, r, &failed);
+	free(h);
 	free(v);
 	if (rc == 0 && !failed)
 		rc = ls_write_trailer(out);
 	return rc == -1 || failed ? 1 : rc;
 }
 
+static void fan_discard(struct fan *f)
+{
+	struct ls_front_report r;
+	int n, failed = 0;
+	struct source *v = sources(f, &n);
+
+	memset(&r, 0, sizeof(r));
+	if (v)
+		drain(f, v, n, &r, &failed);
+	free(v);
+}
+
 const struct fan_ops tr_fan_ops = {
-	.init = fan_init, .finish = fan_finish, .shard = fan_shard, .writer = fan_writer, .end = fan_end,
-	.merge = fan_merge,
+	.init = fan_init, .finish = fan_finish, .start = fan_start, .shard = fan_shard, .writer = fan_writer,
+	.end = fan_end, .merge = fan_merge, .discard = fan_discard,
 };

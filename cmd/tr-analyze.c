@@ -164,8 +164,8 @@ static int analyze(char *const *traces, int n, const struct chain_link *links, i
 }
 
 /*
- * Under --mpi, ranks 1..: read this rank's shard of traces[0..n) and send
- * it to rank 0, failures included. Returns 0, or 1 where MPI failed.
+ * Under --mpi: read this rank's shard of traces[0..n) and send it to
+ * rank 0, failures included. Returns 0, or 1 where MPI failed.
  */
 static int read_shard(char *const *traces, int n, const struct ls_stage *reading, struct options *o,
 		      struct fan *fan)
@@ -193,6 +193,22 @@ static int read_shard(char *const *traces, int n, const struct ls_stage *reading
 	rc = fan->ops->end(fan, &w, rc < 0, err, &report);
 	ls_writer_release(&w);
 	return rc;
+}
+
+/* Rank 0's own shard, read on a thread of the MPI library's (fan_ops.start). */
+struct local_shard {
+	char *const *traces;
+	int n;
+	struct ls_stage reading;
+	struct options o;	/* a copy: the shard's selection is its own */
+	struct fan *fan;
+};
+
+static int read_local_shard(void *arg)
+{
+	struct local_shard *l = arg;
+
+	return read_shard(l->traces, l->n, &l->reading, &l->o, l->fan);
 }
 
 static void release(char **args, int n)
@@ -443,6 +459,7 @@ int main(int argc, char **argv)
 			     .select = LS_FRONT_OPTIONS_INIT, .jobs = 1 };
 	struct taker t = { .rank = NULL };
 	struct fan fan, *fanned = NULL;
+	struct local_shard local;
 	bool mpi_up = false;
 	int status, ntraces;
 
@@ -467,6 +484,13 @@ int main(int argc, char **argv)
 		status = read_shard(argv + optind, ntraces, &reading, &o, &fan);
 		goto out;
 	}
+	if (fanned) {
+		local = (struct local_shard){ argv + optind, ntraces,
+					      { "tr-read", TR_VERSION, o.args.nread + ntraces, o.args.read },
+					      o, &fan };
+		if ((status = fan.ops->start(&fan, read_local_shard, &local)))
+			goto out;
+	}
 	if (!(t.rank = an_rank_new(o.rank.by_pattern))) {
 		tool_error("out of memory");
 		status = 1;
@@ -488,6 +512,9 @@ int main(int argc, char **argv)
 	if (!status)
 		status = print_rating(argv[optind], t.rank, &o.rank);
 out:
+	/* rank 0 failed before it merged: the shards still end */
+	if (fanned && fan.rank == 0 && !fan.taken)
+		fan.ops->discard(&fan);
 	if (mpi_up)
 		fan.ops->finish(&fan);
 	an_rank_free(t.rank);

@@ -76,14 +76,29 @@ same() {
 @test "a shard that fails: rank 0 says which and why in one line, exit 1, no output left; usage errors stay 2" {
 	gen-otf2 -r 4 -i 5 "$TMP/g/t" > /dev/null
 	rm "$TMP/g/t/2.evt"
-	# process 2 is in shard 1 of 2 (rank 2): the others read to their end
+	# process 2 is in shard 2 of 3 (rank 2): the others read to their end
 	run --separate-stderr mpirun -n 3 tr-analyze --mpi --stream "$TMP/s.tr" "$TMP/g/t.otf2"
 	assert_failure
 	assert_equal "$(grep '^tr-analyze' <<< "$stderr")" \
-		"tr-analyze: $TMP/g/t.otf2: rank 1: $TMP/g/t/2.evt: missing (the events of location 2, Master thread)"
+		"tr-analyze: $TMP/g/t.otf2: rank 2: $TMP/g/t/2.evt: missing (the events of location 2, Master thread)"
 	[ ! -e "$TMP/s.tr" ]
 	run ls -A "$TMP"
 	assert_output "g"
+	# process 0 is rank 0's own shard, read on a thread of its own
+	rm "$TMP/g/t/0.evt"
+	run --separate-stderr mpirun -n 2 tr-analyze --mpi --stream "$TMP/s.tr" "$TMP/g/t.otf2"
+	assert_failure
+	assert_equal "$(grep '^tr-analyze' <<< "$stderr")" \
+		"tr-analyze: $TMP/g/t.otf2: rank 0: $TMP/g/t/0.evt: missing (the events of location 0, Master thread)"
+	# rank 0 fails before it merges (its output is there): the shards still end, and nothing is touched
+	gen-otf2 -r 4 -i 5 "$TMP/f/t" > /dev/null
+	echo mine > "$TMP/f/s.tr"
+	run --separate-stderr timeout 60 mpirun -n 3 tr-analyze --mpi --stream "$TMP/f/s.tr" "$TMP/f/t.otf2"
+	assert_failure
+	assert_equal "$(grep '^tr-analyze' <<< "$stderr")" \
+		"tr-analyze: $TMP/f/s.tr is there already: give --force to replace it"
+	assert_equal "$(cat "$TMP/f/s.tr")" mine
+	rm -r "$TMP/f"
 	# a signal to mpirun on the way: rank 0 leaves neither file nor folder
 	gen-otf2 -r 256 -t 1 -i 300 "$TMP/big/t" > /dev/null
 	mkdir "$TMP/out"
@@ -95,11 +110,11 @@ same() {
 	assert_output ""
 	run --separate-stderr mpirun -n 3 tr-analyze --mpi "$TMP/none.otf2"
 	assert_failure
-	assert_equal "$(grep '^tr-analyze' <<< "$stderr")" "tr-analyze: $TMP/none.otf2: rank 1: No such file or directory"
+	assert_equal "$(grep '^tr-analyze' <<< "$stderr")" "tr-analyze: $TMP/none.otf2: rank 0: No such file or directory"
 	gen-kineto --ranks 2 --steps 2 "$TMP/k"
 	run --separate-stderr mpirun -n 2 tr-analyze --mpi "$TMP/k"
 	assert_failure
-	assert_equal "$(grep '^tr-analyze' <<< "$stderr")" "tr-analyze: $TMP/k: rank 1: --mpi reads OTF2 archives (libotf2 opens a shard's locations alone); give Kineto traces to one process"
+	assert_equal "$(grep '^tr-analyze' <<< "$stderr")" "tr-analyze: $TMP/k: rank 0: --mpi reads OTF2 archives (libotf2 opens a shard's locations alone); give Kineto traces to one process"
 	gen-otf2 -r 4 -i 5 "$TMP/h/t" > /dev/null
 	run --separate-stderr mpirun -n 3 tr-analyze --mpi -p 9 "$TMP/h/t.otf2"
 	assert_equal "$(grep '^tr-analyze' <<< "$stderr")" "tr-analyze: $TMP/h/t.otf2: -p and -s select no stream of the trace"

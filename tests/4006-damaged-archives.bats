@@ -22,13 +22,14 @@ teardown() {
 	corpus_teardown
 }
 
+# repro NAME: the repro's archive in $a (not in a subshell: skip must reach the test)
 repro() {
 	[ -d "$REPROS" ] || skip "no repros at $REPROS"
-	echo "$REPROS/$1/traces.otf2"
+	a="$REPROS/$1/traces.otf2"
 }
 
 @test "repro: an event file out of time order: one line naming the location, exit 1, the stream up to it" {
-	a=$(repro damaged-evt-time-order)
+	repro damaged-evt-time-order
 	run --separate-stderr bash -c "tr-read -M '$a' > '$TMP/out.tr'"
 	assert_failure 1
 	assert_equal "$stderr" "tr-read: $a: location 0 (Master thread): an event at 139612768 ns after one at 562950000040092 ns: events out of time order (a damaged event file?)"
@@ -39,7 +40,7 @@ repro() {
 }
 
 @test "repro: a local definition file missing: its collectives and messages left out, counted" {
-	a=$(repro damaged-missing-local-def)
+	repro damaged-missing-local-def
 	run --separate-stderr bash -c "tr-read -M '$a' > '$TMP/out.tr'"
 	assert_success
 	assert_equal "$stderr" "tr-read: $a: 20 messages or roots naming a rank outside their communicator, left out
@@ -49,7 +50,7 @@ tr-read: $a: 12 collective operations on a communicator not written, left out"
 }
 
 @test "repro: a region name that is not UTF-8: repaired with U+FFFD, counted" {
-	a=$(repro damaged-gdef-bad-utf8)
+	repro damaged-gdef-bad-utf8
 	run --separate-stderr bash -c "tr-read -M '$a' > '$TMP/out.tr'"
 	assert_success
 	assert_equal "$stderr" "tr-read: $a: 1 names that are not valid UTF-8: the bytes that break it replaced by U+FFFD"
@@ -60,7 +61,7 @@ tr-read: $a: 12 collective operations on a communicator not written, left out"
 }
 
 @test "repro: empty global definitions: one line, exit 1, nothing written, no leak" {
-	a=$(repro damaged-empty-gdef)
+	repro damaged-empty-gdef
 	run --separate-stderr tr-read -M "$a"
 	assert_failure 1
 	assert_output ""
