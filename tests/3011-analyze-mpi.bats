@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # tr-analyze --mpi under a real mpirun (oversubscribed on a small
-# machine): ranks 1..P-1 read a shard of the processes each, rank 0 merges
-# and analyses. For P = 1, 2, 4 (and more ranks than processes) the
+# machine): each rank reads a shard of the processes (rank 0 on a thread
+# of its own), rank 0 merges and analyses. For P = 1, 2, 4 (and more ranks than processes) the
 # analysed stream, the table and the annotated archive are the
 # single-process run's, byte for byte (the archive under otf2-print), and
 # so are the warnings; a failing shard is said in one line by rank 0.
