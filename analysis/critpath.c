@@ -6,6 +6,7 @@
 #include "../libstream/vec.h"
 #include "critpath.h"
 #include "graph.h"
+#include "pathblame.h"
 #include "pieces.h"
 #include "trace.h"
 /* Scratch of a collection, per node. */
@@ -31,6 +32,7 @@ struct an_crit {
 	struct an_pieces pieces;
 	struct an_piece open;	/* the last piece, not yet written */
 	bool has_open;
+	struct an_pathblame blame;	/* the activities' blame on the path */
 	uint64_t *per_stream;	/* ns on the path per stream index */
 	uint32_t per_stream_cap;
 	unsigned jobs;
@@ -50,6 +52,7 @@ struct an_crit *an_crit_new(struct ls_writer *w, unsigned jobs)
 		return NULL;
 	an_trace_init(&c->tr);
 	an_graph_init(&c->g);
+	an_pathblame_init(&c->blame);
 	c->base = c->fin = LS_NONE;
 	c->gc_at = GC_MIN;
 	c->jobs = jobs ? jobs : 1;
@@ -95,6 +98,8 @@ static int piece(struct an_crit *c, const struct an_piece *pc)
 
 	c->per_stream[pc->s] += pc->dur;
 	c->st.length += pc->dur;
+	if (pc->r != LS_NONE)
+		an_pathblame_path(&c->blame, pc->act, pc->dur);
 	if (c->has_open && an_piece_goes_on(o, pc)) {
 		o->dur += pc->dur;
 		return 0;
@@ -252,7 +257,8 @@ static int event(struct an_crit *c, const struct ls_record *rec, const char **wh
 	case LS_K_ENTER:
 		if (!(f = an_trace_enter(&c->tr, rec, &ev, &rc, why)))
 			return rc;
-		if ((rc = add_node(c, &ev, f, f, INT64_MIN, &i)) < 0)
+		if ((rc = add_node(c, &ev, f, f, INT64_MIN, &i)) < 0 ||
+		    (rc = an_pathblame_enter(&c->blame, f->id, f->region, ev.s, ev.t)) < 0)
 			return rc;
 		f->a = i + 1;
 		c->n[i].own_enter = i;
@@ -270,6 +276,11 @@ static int event(struct an_crit *c, const struct ls_record *rec, const char **wh
 			return rc;
 		if (enter != LS_NONE)
 			c->n[enter].leave = i;
+		/* the activities above it, never left, end with it */
+		for (top = an_stack_top(st); top >= f; top--)
+			if ((rc = an_pathblame_leave(&c->blame, top->id, top > st->f ? top[-1].id : LS_NONE,
+						     ev.t)) < 0)
+				return rc;
 		if ((f->role == LS_R_MPI_SEND || f->role == LS_R_MPI_SENDRECV) && !f->b &&
 		    (rc = ls_idmap_put(&c->unsent, f->id, 0)) < 0)
 			return rc;
@@ -515,7 +526,8 @@ static int collect(struct an_crit *c, uint32_t end)
 			m = LS_NONE;
 	}
 	if (m != LS_NONE) {
-		if ((rc = take_chain(c, m, &len)) < 0 || (rc = write_chain(c, len)) < 0)
+		if ((rc = take_chain(c, m, &len)) < 0 || (rc = write_chain(c, len)) < 0 ||
+		    (rc = an_pathblame_settle(&c->blame, c->pieces.clock, &c->tr.defs, c->w)) < 0)
 			return rc;
 		for (uint32_t i = 0; i + 1 < len; i++)
 			c->mark[c->chain[i]].drop = 1;
@@ -546,7 +558,22 @@ static int new_stream(struct an_crit *c)
 uint64_t an_crit_reads(void)
 {
 	return LS_DEFS_KINDS | ls_class_kinds(LS_C_EVENT) |
-	       LS_KIND_BIT(LS_K_EDGE) | LS_KIND_BIT(LS_K_WAIT);
+	       LS_KIND_BIT(LS_K_EDGE) | LS_KIND_BIT(LS_K_WAIT) | LS_KIND_BIT(LS_K_BLAME);
+}
+
+/* A blame record: its time for the activity's blame on the path (idleness's apart). */
+static int blame(struct an_crit *c, const struct ls_record *rec)
+{
+	const char *pattern;
+	uint64_t to, ns;
+	uint32_t len;
+	enum ls_pattern p;
+
+	if (ls_get_u64(rec, LS_F_TO, &to) < 0 || ls_get_u64(rec, LS_F_NS, &ns) < 0 ||
+	    ls_get_str(rec, LS_F_PATTERN, &pattern, &len) < 0)
+		return 0;
+	p = ls_pattern_lookup(pattern, len);
+	return an_pathblame_blame(&c->blame, to, ns, p < LS_P__COUNT && ls_pattern_idle(p), &c->tr.defs, c->w);
 }
 
 int an_crit_take(struct an_crit *c, const struct ls_record *rec,
@@ -570,6 +597,8 @@ int an_crit_take(struct an_crit *c, const struct ls_record *rec,
 			edge(c, rec);
 		else if (rec->kind == LS_K_WAIT)
 			wait_state(c, rec);
+		else if (rec->kind == LS_K_BLAME && (rc = blame(c, rec)) < 0)
+			return rc;
 		break;
 	}
 	return c->g.nn >= c->gc_at ? collect(c, LS_NONE) : 0;
@@ -584,7 +613,7 @@ int an_crit_finish(struct an_crit *c)
 	if (c->has_open && (rc = put_piece(c, &c->open)) < 0)
 		return rc;
 	c->has_open = false;
-	return 0;
+	return an_pathblame_settle(&c->blame, INT64_MAX, &c->tr.defs, c->w);
 }
 
 struct an_crit_stats an_crit_stats(const struct an_crit *c)
@@ -592,6 +621,8 @@ struct an_crit_stats an_crit_stats(const struct an_crit *c)
 	struct an_crit_stats st = c->st;
 
 	st.nodes = c->g.added;
+	st.path_blame = c->blame.written;
+	st.blame_unknown = c->blame.unknown;
 	st.first = c->g.first;
 	st.end = c->g.now;
 	return st;
@@ -618,6 +649,7 @@ void an_crit_free(struct an_crit *c)
 		return;
 	an_trace_release(&c->tr);
 	an_graph_release(&c->g);
+	an_pathblame_release(&c->blame);
 	ls_idmap_release(&c->unsent);
 	free(c->n);
 	free(c->mark);

@@ -46,6 +46,8 @@ struct an_crit_stats {
 	uint64_t skew;		/* steps of the path back in time (clock skew) */
 	uint64_t overrun;	/* transits past their source activity's end */
 	uint64_t peak;		/* most nodes kept at once */
+	uint64_t path_blame;	/* ns of blame on the path written (pathblame.h) */
+	uint64_t blame_unknown;	/* ns of blame that came for activities whose share was let go of */
 };
 
 struct an_crit;

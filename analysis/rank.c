@@ -174,6 +174,7 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 	uint64_t v, s, act;
 	int64_t t;
 	uint32_t n, i, p;
+	bool idle;
 	int rc;
 
 	*why = NULL;
@@ -204,6 +205,14 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 		}
 		return total(add_to(v, &k->tot.blame, &k->reg[i].blame,
 				    p < LS_P__COUNT ? &k->reg[i].by[p] : NULL), why);
+	case LS_K_PATH_BLAME:
+		if (!duration(rec, LS_F_NS, &v, why))
+			break;
+		if ((i = region(k, rec, why)) == LS_NONE)
+			return LS_ERR_SYNTAX;
+		if (ls_get_bool(rec, LS_F_IDLE, &idle) == 0 && idle)
+			return total(add_to(v, &k->tot.cp_idle, &k->reg[i].cp_idle, NULL), why);
+		return total(add_to(v, &k->tot.cp_blame, &k->reg[i].cp_blame, NULL), why);
 	case LS_K_WAIT:
 	case LS_K_IDLE:
 		if (!duration(rec, LS_F_DUR, &v, why) || ls_get_u64(rec, LS_F_S, &s) < 0)
@@ -241,7 +250,7 @@ uint64_t an_rank_reads(void)
 {
 	return LS_DEFS_KINDS | ls_class_kinds(LS_C_EVENT) |
 	       LS_KIND_BIT(LS_K_EDGE) | LS_KIND_BIT(LS_K_CRIT) | LS_KIND_BIT(LS_K_BLAME) | LS_KIND_BIT(LS_K_WAIT) |
-	       LS_KIND_BIT(LS_K_IDLE);
+	       LS_KIND_BIT(LS_K_IDLE) | LS_KIND_BIT(LS_K_PATH_BLAME);
 }
 
 int an_rank_take(struct an_rank *k, const struct ls_record *rec, const char **why)

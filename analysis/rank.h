@@ -1,7 +1,8 @@
 /*
  * tr-rank's totals over an analysed stream: per region the calls, the
  * exclusive time, the time on the critical path, the blame received for
- * wait states (split by pattern) and, apart, the blame for GPU idleness;
+ * wait states (split by pattern) and, apart, the blame for GPU idleness,
+ * and of both the part on the critical path (tr-critpath's path_blame);
  * per pattern the wait states (and the idle periods), in all and per
  * process; the run's length (the events of host threads and GPU streams,
  * as tr-critpath takes them). The rating of a region is its share of the
@@ -23,6 +24,7 @@ struct an_rank_region {
 	char *name;
 	uint64_t calls, excl, cp, blame;
 	uint64_t idle;			/* blame for GPU idleness, apart from blame */
+	uint64_t cp_blame, cp_idle;	/* of blame and idle blame, on the critical path (pathblame.h) */
 	uint64_t by[LS_P__COUNT];	/* blame per pattern */
 	uint64_t idle_by[LS_P__COUNT];	/* idle blame under a wait state, per its pattern */
 };
@@ -35,6 +37,7 @@ struct an_rank_totals {
 	uint64_t idle;			/* blame for idleness (gpu_idle and blame_sync) */
 	uint64_t cp, cp_outside;	/* path length; of it, in no activity */
 	uint64_t blame;
+	uint64_t cp_blame, cp_idle;	/* of blame and idle blame, on the critical path */
 	uint64_t events;		/* of host threads and GPU streams */
 	int64_t first, end;		/* their earliest and latest time (events > 0) */
 };

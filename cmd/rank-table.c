@@ -175,15 +175,15 @@ static void host_and_gpu(const struct an_rank *k, const struct an_rating *v, uin
 				continue;
 			regions++;
 			sum.calls += r->calls, sum.excl += r->excl, sum.cp += r->cp;
-			sum.blame += r->blame, sum.idle += r->idle;
+			sum.blame += r->blame, sum.idle += r->idle, sum.cp_blame += r->cp_blame;
 			cp_share += v[i].cp_share, blame_share += v[i].blame_share;
 		}
 		if (!regions)
 			continue;
 		snprintf(what, sizeof(what), "all %u regions %s", regions, gpu ? "on GPUs" : "on the host");
-		printf("%4s  %-*s %10" PRIu64 " %14.9f %14.9f %6.2f%% %14.9f %6.2f%% %14.9f\n", "", NAME_COLUMN, what,
-		       sum.calls, tool_secs(sum.excl), tool_secs(sum.cp), 100 * cp_share, tool_secs(sum.blame),
-		       100 * blame_share, tool_secs(sum.idle));
+		printf("%4s  %-*s %10" PRIu64 " %14.9f %14.9f %6.2f%% %14.9f %6.2f%% %14.9f %14.9f\n", "", NAME_COLUMN,
+		       what, sum.calls, tool_secs(sum.excl), tool_secs(sum.cp), 100 * cp_share, tool_secs(sum.blame),
+		       100 * blame_share, tool_secs(sum.cp_blame), tool_secs(sum.idle));
 	}
 }
 
@@ -224,12 +224,13 @@ static void text(const char *input, const struct an_rank *k, const struct an_rat
 	char head[2 * LS_P__COUNT][48];
 
 	columns(k, o, &c);
-	printf("%s: run %.9f s, critical path %.9f s, waiting %.9f s, blame %.9f s, "
+	printf("%s: run %.9f s, critical path %.9f s, waiting %.9f s, blame %.9f s (%.9f s on the path), "
 	       "GPU idle %.9f s%s\n", input, tool_secs(runtime(k)), tool_secs(an_rank_totals(k)->cp),
-	       tool_secs(an_rank_totals(k)->waiting), tool_secs(an_rank_totals(k)->blame), tool_secs(an_rank_totals(k)->idle_time),
+	       tool_secs(an_rank_totals(k)->waiting), tool_secs(an_rank_totals(k)->blame),
+	       tool_secs(an_rank_totals(k)->cp_blame), tool_secs(an_rank_totals(k)->idle_time),
 	       o->idle ? " (rated as blame)" : "");
-	printf("%4s  %-*s %10s %14s %14s %7s %14s %7s %14s %7s", "rank", NAME_COLUMN, "region", "calls",
-	       "excl [s]", "cp [s]", "cp %", "blame [s]", "blame %", "idle [s]", "rating");
+	printf("%4s  %-*s %10s %14s %14s %7s %14s %7s %14s %14s %7s", "rank", NAME_COLUMN, "region", "calls",
+	       "excl [s]", "cp [s]", "cp %", "blame [s]", "blame %", "on path [s]", "idle [s]", "rating");
 	for (uint32_t j = 0; j < c.np + c.ni; j++)
 		printf(" %14s", column_name(&c, j, head[j], sizeof(head[j])));
 	putchar('\n');
@@ -238,10 +239,10 @@ static void text(const char *input, const struct an_rank *k, const struct an_rat
 
 		printf("%4u  ", i + 1);
 		name_column(r->name);
-		printf(" %10" PRIu64 " %14.9f %14.9f %6.2f%% %14.9f %6.2f%% %14.9f %7.4f",
+		printf(" %10" PRIu64 " %14.9f %14.9f %6.2f%% %14.9f %6.2f%% %14.9f %14.9f %7.4f",
 		       r->calls, tool_secs(r->excl), tool_secs(r->cp),
 		       100 * v[i].cp_share, tool_secs(r->blame), 100 * v[i].blame_share,
-		       tool_secs(r->idle), v[i].rating);
+		       tool_secs(r->cp_blame), tool_secs(r->idle), v[i].rating);
 		for (uint32_t j = 0; j < c.np + c.ni; j++)
 			printf(" %*.9f", (int)(strlen(head[j]) > 14 ? strlen(head[j]) : 14),
 			       tool_secs(j < c.np ? r->by[c.pat[j]] : r->idle_by[c.under[j - c.np]]));
@@ -259,15 +260,16 @@ static void csv(const struct an_rank *k, const struct an_rating *v, uint32_t n,
 	struct columns c;
 
 	columns(k, o, &c);
-	printf("kind,name,region,calls,excl_ns,cp_ns,cp_share,blame_ns,blame_share,idle_ns,"
-	       "idle_share,rating");
+	printf("kind,name,region,calls,excl_ns,cp_ns,cp_share,blame_ns,blame_share,cp_blame_ns,idle_ns,"
+	       "idle_share,cp_idle_ns,rating");
 	for (uint32_t j = 0; j < c.np; j++)
 		printf(",blame_%s_ns", ls_pattern_name(c.pat[j]));
 	for (uint32_t j = 0; j < c.ni; j++)
 		printf(",idle_under_%s_ns", ls_pattern_name(c.under[j]));
 	printf(",pattern,count,ns,min_ns,max_ns,most_process\n");
-	printf("run,,,,%" PRIu64 ",%" PRIu64 ",,%" PRIu64 ",,%" PRIu64 ",,", runtime(k), an_rank_totals(k)->cp,
-	       an_rank_totals(k)->blame, an_rank_totals(k)->idle);
+	printf("run,,,,%" PRIu64 ",%" PRIu64 ",,%" PRIu64 ",,%" PRIu64 ",%" PRIu64 ",,%" PRIu64 ",", runtime(k),
+	       an_rank_totals(k)->cp, an_rank_totals(k)->blame, an_rank_totals(k)->cp_blame, an_rank_totals(k)->idle,
+	       an_rank_totals(k)->cp_idle);
 	for (uint32_t j = 0; j < c.np + c.ni; j++)
 		putchar(',');
 	printf(",,,%" PRIu64 ",,,\n", an_rank_totals(k)->waiting);
@@ -276,10 +278,10 @@ static void csv(const struct an_rank *k, const struct an_rating *v, uint32_t n,
 
 		printf("rating,");
 		tool_csv_str(r->name);
-		printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6f,%" PRIu64
-		       ",%.6f,%" PRIu64 ",%.6f,%.6f", an_rank_defs(k)->region_ids[v[i].region], r->calls,
-		       r->excl, r->cp, v[i].cp_share, r->blame, v[i].blame_share, r->idle,
-		       v[i].idle_share, v[i].rating);
+		printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6f,%" PRIu64 ",%.6f,%" PRIu64 ",%" PRIu64
+		       ",%.6f,%" PRIu64 ",%.6f", an_rank_defs(k)->region_ids[v[i].region], r->calls, r->excl, r->cp,
+		       v[i].cp_share, r->blame, v[i].blame_share, r->cp_blame, r->idle, v[i].idle_share, r->cp_idle,
+		       v[i].rating);
 		for (uint32_t j = 0; j < c.np; j++)
 			printf(",%" PRIu64, r->by[c.pat[j]]);
 		for (uint32_t j = 0; j < c.ni; j++)
@@ -293,7 +295,7 @@ static void csv(const struct an_rank *k, const struct an_rating *v, uint32_t n,
 		if (!an_rank_totals(k)->wait_count[p])
 			continue;
 		an_rank_wait_range(k, p, &min, &max, &most);
-		printf("wait_summary,,,,,,,,,,,");
+		printf("wait_summary,,,,,,,,,,,,,");
 		for (uint32_t j = 0; j < c.np + c.ni; j++)
 			putchar(',');
 		printf(",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
@@ -354,11 +356,12 @@ static int json(struct ls_writer *w, const struct an_rank *k, const struct an_ra
 
 	if ((rc = ls_write_header(w, "tr-rank " TR_VERSION, NULL, tool_stage())) < 0)
 		return rc;
-	ls_build_begin(w, 6);
+	ls_build_begin(w, 7);
 	ls_put_kind(w, LS_K_RUN_SUMMARY);
 	ls_put_u64(w, LS_F_RUNTIME, runtime(k));
 	ls_put_u64(w, LS_F_CP, an_rank_totals(k)->cp);
 	ls_put_u64(w, LS_F_BLAME, an_rank_totals(k)->blame);
+	ls_put_u64(w, LS_F_CP_BLAME, an_rank_totals(k)->cp_blame);
 	ls_put_u64(w, LS_F_WAITING, an_rank_totals(k)->waiting);
 	ls_put_u64(w, LS_F_IDLE, an_rank_totals(k)->idle_time);
 	if ((rc = ls_build_end(w)) < 0)
@@ -366,7 +369,7 @@ static int json(struct ls_writer *w, const struct an_rank *k, const struct an_ra
 	for (uint32_t i = 0; i < n; i++) {
 		const struct an_rank_region *r = an_rank_region(k, v[i].region);
 
-		ls_build_begin(w, 12 + (o->by_pattern ? 2 : 0));
+		ls_build_begin(w, 14 + (o->by_pattern ? 2 : 0));
 		ls_put_kind(w, LS_K_RATING);
 		ls_put_u64(w, LS_F_REGION, an_rank_defs(k)->region_ids[v[i].region]);
 		ls_put_str(w, LS_F_NAME, r->name);
@@ -376,8 +379,10 @@ static int json(struct ls_writer *w, const struct an_rank *k, const struct an_ra
 		ls_put_f64(w, LS_F_CP_SHARE, v[i].cp_share);
 		ls_put_u64(w, LS_F_BLAME, r->blame);
 		ls_put_f64(w, LS_F_BLAME_SHARE, v[i].blame_share);
+		ls_put_u64(w, LS_F_CP_BLAME, r->cp_blame);
 		ls_put_u64(w, LS_F_IDLE, r->idle);
 		ls_put_f64(w, LS_F_IDLE_SHARE, v[i].idle_share);
+		ls_put_u64(w, LS_F_CP_IDLE, r->cp_idle);
 		ls_put_f64(w, LS_F_RATING, v[i].rating);
 		if (o->by_pattern) {
 			put_by(w, LS_F_BLAME_BY, r, false);

@@ -44,7 +44,7 @@ static inline bool ls_time_ok(int64_t t)
 	X(FROM, "from") X(TO, "to") X(AT, "at") X(CAUSE, "cause") \
 	X(DUR, "dur") X(PATTERN, "pattern") X(NS, "ns") X(WAIT, "wait") \
 	X(REGION, "region") X(CALLS, "calls") X(EXCL, "excl") X(CP, "cp") \
-	X(CP_SHARE, "cp_share") X(BLAME, "blame") \
+	X(CP_SHARE, "cp_share") X(BLAME, "blame") X(CP_BLAME, "cp_blame") X(CP_IDLE, "cp_idle") \
 	X(BLAME_SHARE, "blame_share") X(RATING, "rating") \
 	X(COUNT, "count") X(MIN, "min") X(MAX, "max") X(SPEC, "spec") \
 	X(BEFORE, "before") X(AFTER, "after") X(ACTS, "acts") X(ACT, "act") \
@@ -79,7 +79,7 @@ enum ls_field {
 	X(LOCK_RELEASE, "lock_release") X(MEASURE, "measure") \
 	X(SAMPLE, "sample") \
 	X(EDGE, "edge") X(INSTANCE, "instance") X(WAIT, "wait") X(IDLE, "idle") X(BLAME, "blame") \
-	X(CRIT, "crit") \
+	X(CRIT, "crit") X(PATH_BLAME, "path_blame") \
 	X(RATING, "rating") X(WAIT_SUMMARY, "wait_summary") \
 	X(RUN_SUMMARY, "run_summary") X(GPU_SUMMARY, "gpu_summary") X(RATING_DIFF, "rating_diff") \
 	X(PROJECTION, "projection") \

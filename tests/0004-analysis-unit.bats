@@ -34,3 +34,9 @@ load common
 	assert_success
 	assert_output ""
 }
+
+@test "blame on the path: blame times the time on the path over the exclusive time, before or after the share is known" {
+	run an-unit pathblame
+	assert_success
+	assert_output ""
+}

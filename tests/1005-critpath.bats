@@ -54,6 +54,46 @@ OUT
 	assert_equal "$stderr" ""
 }
 
+@test "blame on the path: an activity's blame times its time on the path over its exclusive time" {
+	# Rank 2 computes 0..550 (C), then sends to rank 1 (550..600); rank 1
+	# computes 0..1000 (A) with a Recv from rank 2 inside it (300..600),
+	# then sends to rank 0 (1000..1060), which waits in a Recv from 100.
+	# Waits: rank 1 300..550 (250, on C, its only activity since the
+	# start), rank 0 100..1000 (900, on A: its 400 exclusive since the Recv).
+	# The path (from rank 1's Send leave, the last event): C 0..550, the
+	# Send and its transit 550..600, A 600..1000, the Send 1000..1060.
+	# A: 700 exclusive (1000 less the Recv's 300), 400 on the path:
+	# 900 * 400 / 700 = 514 (514.29); C: 550 of 550, all of its 250.
+	set -o pipefail
+	run bash -c "cat '$DATA/mpi/defs.ndjson' '$DATA/crit/path-blame.ndjson' | tr-deps -M | tr-waits -M |
+		tr-critpath -J | grep -E '\"k\":\"(crit|path_blame)\"'"
+	assert_success
+	assert_output - <<'OUT'
+{"k":"crit","s":2,"t":0,"dur":550,"act":1,"r":14}
+{"k":"crit","s":2,"t":550,"dur":50,"act":5,"r":1}
+{"k":"crit","s":1,"t":600,"dur":400,"act":0,"r":14}
+{"k":"path_blame","act":1,"r":14,"ns":250,"s":2}
+{"k":"path_blame","act":0,"r":14,"ns":514,"s":1}
+{"k":"crit","s":1,"t":1000,"dur":60,"act":11,"r":1}
+OUT
+	# tr-rank's column, its JSON and its first line
+	cat "$DATA/mpi/defs.ndjson" "$DATA/crit/path-blame.ndjson" | tr-deps -M | tr-waits -M | tr-critpath -M \
+		> "$BATS_TEST_TMPDIR/a.tr"
+	run tr-rank "$BATS_TEST_TMPDIR/a.tr"
+	assert_line --index 0 --partial "blame 0.000001150 s (0.000000764 s on the path)"
+	assert_line --regexp '^ +1 +compute +2 .* 0\.000001150 100\.00% +0\.000000764 '
+	run bash -c "tr-rank --json '$BATS_TEST_TMPDIR/a.tr' | jq -c 'select(.k == \"rating\" or .k == \"run_summary\") | [.name, .blame, .cp_blame]'"
+	assert_output - <<'OUT'
+[null,1150,764]
+["compute",1150,764]
+["MPI_Send",0,0]
+["MPI_Recv",0,0]
+OUT
+	# run again on its own output: replaced, not added
+	run bash -c "tr-critpath -M '$BATS_TEST_TMPDIR/a.tr' | tr-rank --json | jq 'select(.k == \"run_summary\") | .cp_blame'"
+	assert_output 764
+}
+
 @test "late receiver: the blocking send's end leads to the receive's posting" {
 	# rank 0's Send 100..600 waited for rank 1 to enter Recv (500); rank 0
 	# ends last (1200). Back from it: the Send's leave to Recv's enter (500
@@ -246,6 +286,20 @@ alternating() {
 	# it did not keep the whole run
 	peak=$(sed -n 's/.*kept at most \([0-9]*\) events.*/\1/p' <<< "$stderr")
 	[ "$peak" -lt 150000 ]
+	# blame on the path (path_blame), per region, collected or kept whole.
+	# The early rank waits 400 in each Barrier, blamed on the late rank
+	# since its last Barrier: its main's 10 and its compute's 700, 5 and
+	# 395 (394.4 rounded down, the 1 left over to the largest); iteration
+	# 0 has no main between: compute 400. Compute: 400 + 29 999 * 395 =
+	# 11 850 005, all on the path (each late compute whole). Main, open
+	# all the run: rank 0 blame 14 999 * 5, 149 990 of its 300 000
+	# exclusive on the path: 37 495; rank 1 75 000 * 150 010 / 300 000 =
+	# 37 502. A compute's blame may come after its share is known.
+	for keep in "" 1; do
+		run bash -c "TR_CRITPATH_KEEP_ALL=$keep tr-critpath -J '$BATS_TEST_TMPDIR/in' |
+			jq -c 'select(.k == \"path_blame\")' | jq -sc 'group_by(.r) | map([.[0].r, (map(.ns) | add)])'"
+		assert_output '[[0,74997],[14,11850005]]'
+	done
 	# 30 000 sub-paths on 3 threads: the same bytes
 	tr-critpath -M -j 1 "$BATS_TEST_TMPDIR/in" > "$BATS_TEST_TMPDIR/one"
 	tr-critpath -M -j 3 "$BATS_TEST_TMPDIR/in" > "$BATS_TEST_TMPDIR/three"
@@ -280,18 +334,18 @@ alternating() {
 }
 
 @test "records it does not read pass on as they came; a key twice there is left to their reader" {
-	local extra='{"k":"blame","to":0,"r":0,"ns":5,"ns":6,"pattern":"late_sender","wait":0,"mine":[1,{"a":"b"}]}
+	local extra='{"k":"idle","at":0,"t":0,"dur":5,"dur":6,"pattern":"gpu_idle","s":0,"mine":[1,{"a":"b"}]}
 {"k":"my_own","x":1,"x":2}'
 
 	set -o pipefail
 	{ cat "$DATA/mpi/defs.ndjson" "$DATA/crit/barrier.ndjson" | tr-deps -M | tr-waits -J | sed '$d'
 	  echo "$extra"; echo '{"k":"trailer"}'; } > "$BATS_TEST_TMPDIR/in"
 	tr-critpath -J "$BATS_TEST_TMPDIR/in" > "$BATS_TEST_TMPDIR/out"
-	assert_equal "$(grep -v '"k":"crit"' "$BATS_TEST_TMPDIR/out" | tail -3 | head -2)" "$extra"
-	# tr-rank reads blame: there it is an error, at the record's line
+	assert_equal "$(grep -v '"k":"\(crit\|path_blame\)"' "$BATS_TEST_TMPDIR/out" | tail -3 | head -2)" "$extra"
+	# tr-rank reads idle periods: there it is an error, at the record's line
 	run --separate-stderr tr-rank "$BATS_TEST_TMPDIR/out"
 	assert_failure 1
-	assert_equal "$stderr" "tr-rank: $BATS_TEST_TMPDIR/out: line $(grep -n '"ns":6' "$BATS_TEST_TMPDIR/out" | cut -d: -f1): record has a key twice"
+	assert_equal "$stderr" "tr-rank: $BATS_TEST_TMPDIR/out: line $(grep -n '"dur":6' "$BATS_TEST_TMPDIR/out" | cut -d: -f1): record has a key twice"
 }
 
 @test "bad input: one line naming the position, what was valid is written" {

@@ -33,6 +33,14 @@ offload_loop() {
 		awk '{ printf "{\"id\":%d,%s}\n", NR - 1, $0 }'
 }
 
+# The rating rows of the loop, as name:cp_blame:cp_idle (blame and idle blame on the path).
+cpath_loop() {
+	set -o pipefail
+	{ cat "$DATA/cuda/defs.ndjson"; offload_loop "$@"; } | tr-deps -M | tr-waits -M |
+		tr-critpath -M | tr-rank --json -n 0 |
+		jq -r 'select(.k == "rating") | "\(.name):\(.cp_blame):\(.cp_idle)"'
+}
+
 # The rating rows of the loop, as name:cp:blame:rating (4 decimals).
 rate_loop() {
 	set -o pipefail
@@ -65,9 +73,21 @@ text_loop() {
 	assert_line --index 2 "cuStreamSynchronize:15:0:0.0061"
 	run text_loop 3 100 800
 	assert_success
-	assert_line --index 0 "<stdin>: run 0.000002475 s, critical path 0.000002475 s, waiting 0.000002130 s, blame 0.000002130 s, GPU idle 0.000000050 s"
+	assert_line --index 0 "<stdin>: run 0.000002475 s, critical path 0.000002475 s, waiting 0.000002130 s, blame 0.000002130 s (0.000002130 s on the path), GPU idle 0.000000050 s"
 	assert_line --regexp '^blame_kernel +3 +0\.000002130 '
 	assert_line --regexp '^gpu_idle +2 +0\.000000050 '
+	# blame on the path: the kernels (800 exclusive, all on the path) all
+	# their 2130; of the idle blame the launches after a kernel (10 of 10
+	# on the path) their 10 each; the syncs 5 * 5 / 715 = 0 (5 of their
+	# 715 on the path), the host's compute none (not on the path)
+	run cpath_loop 3 100 800
+	assert_output - <<'OUT'
+kernel:2130:0
+cuLaunchKernel:0:20
+cuStreamSynchronize:0:0
+main:0:0
+compute:0:0
+OUT
 }
 
 @test "Table 1, CPU-bound: the host's compute is on top, the kernel rates 0" {
@@ -83,9 +103,18 @@ text_loop() {
 	assert_line --index 0 "compute:2400:0:0.9816"
 	assert_line "kernel:0:0:0"
 	run --separate-stderr text_loop 3 800 100
-	assert_line --index 0 "<stdin>: run 0.000002445 s, critical path 0.000002445 s, waiting 0.000000000 s, blame 0.000000000 s, GPU idle 0.000001430 s"
+	assert_line --index 0 "<stdin>: run 0.000002445 s, critical path 0.000002445 s, waiting 0.000000000 s, blame 0.000000000 s (0.000000000 s on the path), GPU idle 0.000001430 s"
 	assert_line --regexp '^blame_sync +3 +0\.000002070 '
-	assert_line --regexp '^ +1 +compute +3 .* 0\.000001400 +0\.9816$'
+	assert_line --regexp '^ +1 +compute +3 .* 0\.000000000 +0\.000001400 +0\.9816$'
+	# every activity with idle blame lies on the path whole: all of it there
+	run cpath_loop 3 800 100
+	assert_output - <<'OUT'
+compute:0:1400
+cuLaunchKernel:0:20
+cuStreamSynchronize:0:2080
+main:0:0
+kernel:0:0
+OUT
 }
 
 @test "--idle rates idle blame as blame: a share of wait-state and idle blame together" {
@@ -109,11 +138,11 @@ text_loop() {
 		tr-critpath > "$BATS_TEST_TMPDIR/a"
 	run tr-rank -n 1 -e --csv "$BATS_TEST_TMPDIR/a"
 	assert_success
-	assert_line --index 0 "kind,name,region,calls,excl_ns,cp_ns,cp_share,blame_ns,blame_share,idle_ns,idle_share,rating,blame_blame_kernel_ns,pattern,count,ns,min_ns,max_ns,most_process"
-	assert_line --index 1 "run,,,,2475,2475,,2130,,50,,,,,,2130,,,"
-	assert_line --index 2 --regexp '^rating,"kernel",2,3,2400,2400,0\.969697,2130,1\.000000,0,0\.000000,1\.969697,2130,,,,,,$'
-	assert_line --index 3 "wait_summary,,,,,,,,,,,,,blame_kernel,3,2130,2130,2130,0"
-	assert_line --index 4 "wait_summary,,,,,,,,,,,,,gpu_idle,2,50,50,50,0"
+	assert_line --index 0 "kind,name,region,calls,excl_ns,cp_ns,cp_share,blame_ns,blame_share,cp_blame_ns,idle_ns,idle_share,cp_idle_ns,rating,blame_blame_kernel_ns,pattern,count,ns,min_ns,max_ns,most_process"
+	assert_line --index 1 "run,,,,2475,2475,,2130,,2130,50,,20,,,,,2130,,,"
+	assert_line --index 2 --regexp '^rating,"kernel",2,3,2400,2400,0\.969697,2130,1\.000000,2130,0,0\.000000,0,1\.969697,2130,,,,,,$'
+	assert_line --index 3 "wait_summary,,,,,,,,,,,,,,,blame_kernel,3,2130,2130,2130,0"
+	assert_line --index 4 "wait_summary,,,,,,,,,,,,,,,gpu_idle,2,50,50,50,0"
 	[ "${#lines[@]}" -eq 5 ]
 }
 
@@ -193,10 +222,11 @@ OUT
 ["MPI_Recv",0,275]
 OUT
 	run bash -c "tr-rank -n 0 '$BATS_TEST_TMPDIR/a.tr'"
-	assert_line --index 0 "$BATS_TEST_TMPDIR/a.tr: run 0.000001000 s, critical path 0.000001000 s, waiting 0.000000300 s, blame 0.000000300 s, GPU idle 0.000000470 s"
-	assert_line --regexp '^ +6 +MPI_Recv +1 .* 0\.000000000 +0\.00% +0\.000000275 +0\.0000$'
+	# compute on rank 1's path whole: its 300 all on the path; the idle blame on none
+	assert_line --index 0 "$BATS_TEST_TMPDIR/a.tr: run 0.000001000 s, critical path 0.000001000 s, waiting 0.000000300 s, blame 0.000000300 s (0.000000300 s on the path), GPU idle 0.000000470 s"
+	assert_line --regexp '^ +6 +MPI_Recv +1 .* 0\.000000000 +0\.00% +0\.000000000 +0\.000000275 +0\.0000$'
 	run bash -c "tr-rank --csv -n 0 '$BATS_TEST_TMPDIR/a.tr' | grep '^rating,\"MPI_Recv\"'"
-	assert_output 'rating,"MPI_Recv",3,1,350,0,0.000000,0,0.000000,275,0.585106,0.000000,,,,,,'
+	assert_output 'rating,"MPI_Recv",3,1,350,0,0.000000,0,0.000000,0,275,0.585106,0,0.000000,,,,,,'
 	# tr-otf2: GPU Idle Blame and GPU Idle Time apart from Blame and Waiting Time
 	tr-otf2 -o "$BATS_TEST_TMPDIR/o/a" "$BATS_TEST_TMPDIR/a.tr"
 	run bash -c "tr-read -J '$BATS_TEST_TMPDIR/o/a.otf2' | jq -s -c '
@@ -312,7 +342,7 @@ OUT
 ["late_sender",0]
 ["gpu_idle",0]
 OUT
-	run bash -c "tr-rank --csv '$BATS_TEST_TMPDIR/a.tr' | grep '^wait_summary' | cut -d, -f13-"
+	run bash -c "tr-rank --csv '$BATS_TEST_TMPDIR/a.tr' | grep '^wait_summary' | cut -d, -f15-"
 	assert_output - <<'OUT'
 late_sender,1,300,0,300,0
 gpu_idle,1,470,0,470,0

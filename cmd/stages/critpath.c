@@ -33,6 +33,8 @@ static void report(const char *input, const void *ctx)
 	const struct tool_count odd[] = {
 		{ st.lost, "dependencies came for events whose part of the path was already decided; the path may differ there" },
 		{ st.cycles, "dependency cycles (edges against the order of events) cut" },
+		{ st.blame_unknown, "ns of blame came for activities whose share of the path was let go of: "
+				    "not counted on the path" },
 	};
 
 	tool_report_counts(input, odd, sizeof(odd) / sizeof(odd[0]));
@@ -56,7 +58,7 @@ static void close_crit(void *ctx)
 }
 
 static const char *const needs[] = { "tr-deps", "tr-waits", NULL };
-static const enum ls_kind replaces[] = { LS_K_CRIT, 0 };
+static const enum ls_kind replaces[] = { LS_K_CRIT, LS_K_PATH_BLAME, 0 };
 
 const struct stage_def stage_critpath = {
 	.tool = "tr-critpath", .needs = needs, .replaces = replaces, .reads = an_crit_reads,

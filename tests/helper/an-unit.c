@@ -1,6 +1,6 @@
 /*
  * Unit tests of analysis/, run by tests/0004-analysis-unit.bats:
- *   an-unit GROUP   run one group of checks (split, deps, p2p, graph, latency),
+ *   an-unit GROUP   run one group of checks (split, deps, p2p, graph, latency, pathblame),
  *                   print failures, exit 1 if any
  */
 #include <stdio.h>
@@ -12,6 +12,8 @@
 #include "../../analysis/latency.h"
 #include "../../analysis/mpi/coll.h"
 #include "../../analysis/mpi/p2p.h"
+#include "../../analysis/pathblame.h"
+#include "../../libstream/error.h"
 #include "check.h"
 
 /* The split of a wait adds up exactly; the leftover goes to the largest. */
@@ -176,12 +178,70 @@ static void test_latency(void)
 	an_latency_release(&l);
 }
 
+/* An activity act of region 0 on stream 0, from t to t + len, whose path time is cp: its share known. */
+static void on_path(struct an_pathblame *pb, const struct ls_defs *d, struct ls_writer *w, uint64_t act,
+		    int64_t t, int64_t len, uint64_t cp)
+{
+	CHECK(an_pathblame_enter(pb, act, 0, 0, t) == 0);
+	CHECK(an_pathblame_leave(pb, act, LS_NONE, t + len) == 0);
+	an_pathblame_path(pb, act, cp);
+	CHECK(an_pathblame_settle(pb, t + len, d, w) == 0);
+}
+
+/*
+ * Blame on the path: an activity's blame times its time on the path over
+ * its exclusive time, the same whether its blame comes before its share is
+ * known or after; what comes for a share let go of is counted, not guessed.
+ */
+static void test_pathblame(void)
+{
+	struct ls_stream stream = { .id = 7 };
+	uint64_t region_id = 3;
+	struct ls_defs d = { .streams = &stream, .region_ids = &region_id, .nstreams = 1, .nregions = 1 };
+	struct an_pathblame pb;
+	struct ls_writer w;
+
+	ls_writer_init_memory(&w);
+	an_pathblame_init(&pb);
+	/* A (1): 0..1000, a child (2) 300..600: 700 ns exclusive, 400 of them on the path */
+	CHECK(an_pathblame_enter(&pb, 1, 0, 0, 0) == 0 && an_pathblame_enter(&pb, 2, 0, 0, 300) == 0);
+	CHECK(an_pathblame_leave(&pb, 2, 1, 600) == 0 && an_pathblame_leave(&pb, 1, LS_NONE, 1000) == 0);
+	CHECK(an_pathblame_blame(&pb, 1, 300, false, &d, &w) == 0);
+	an_pathblame_path(&pb, 1, 400);
+	/* the path written up to 999: A's share is not known yet */
+	CHECK(an_pathblame_settle(&pb, 999, &d, &w) == 0 && pb.written == 0);
+	/* up to 1000: 300 * 400 / 700 = 171.4 */
+	CHECK(an_pathblame_settle(&pb, 1000, &d, &w) == 0 && pb.written == 171);
+	/* 600 more after: 900 * 400 / 700 = 514.3, so 343 more; as if it had all come before */
+	CHECK(an_pathblame_blame(&pb, 1, 600, false, &d, &w) == 0 && pb.written == 514);
+	/* idle blame apart, with its own floor: 10 * 400 / 700 = 5.7 */
+	CHECK(an_pathblame_blame(&pb, 1, 10, true, &d, &w) == 0 && pb.written == 519);
+	/* the child had no time on the path: its blame, before or after, none */
+	CHECK(an_pathblame_blame(&pb, 2, 50, false, &d, &w) == 0 && pb.written == 519 && pb.unknown == 0);
+	/* more on the path than its exclusive time (a transit past a child's enter): all of it */
+	on_path(&pb, &d, &w, 5, 2000, 100, 150);
+	CHECK(an_pathblame_blame(&pb, 5, 80, false, &d, &w) == 0 && pb.written == 599);
+	/* a zero-length activity has no share */
+	on_path(&pb, &d, &w, 6, 2200, 0, 0);
+	CHECK(an_pathblame_blame(&pb, 6, 80, false, &d, &w) == 0 && pb.written == 599);
+	/* AN_PB_KNOWN activities later on the path: A's share (the oldest) is let go of */
+	for (uint64_t k = 0; k < AN_PB_KNOWN - 1; k++)
+		on_path(&pb, &d, &w, 10 + k, 3000 + 10 * (int64_t)k, 10, 10);
+	CHECK(an_pathblame_blame(&pb, 5, 1, false, &d, &w) == 0 && pb.written == 600);
+	CHECK(an_pathblame_blame(&pb, 1, 70, false, &d, &w) == 0 && pb.written == 600 && pb.unknown == 70);
+	/* an activity after every one let go of, never followed, is not on the path */
+	CHECK(an_pathblame_blame(&pb, UINT64_C(1) << 40, 9, false, &d, &w) == 0 && pb.unknown == 70);
+	CHECK(pb.ne <= 2);	/* the entries of activities settled are reused */
+	an_pathblame_release(&pb);
+	ls_writer_release(&w);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*run)(void); } groups[] = {
 		{ "split", test_split },
 		{ "deps", test_deps }, { "p2p", test_p2p }, { "graph", test_graph },
-		{ "latency", test_latency },
+		{ "latency", test_latency }, { "pathblame", test_pathblame },
 	};
 
 	for (size_t i = 0; argc == 2 && i < sizeof(groups) / sizeof(groups[0]); i++) {
@@ -190,6 +250,6 @@ int main(int argc, char **argv)
 			return failures != 0;
 		}
 	}
-	fprintf(stderr, "usage: an-unit split|deps|p2p|graph|latency\n");
+	fprintf(stderr, "usage: an-unit split|deps|p2p|graph|latency|pathblame\n");
 	return 2;
 }
