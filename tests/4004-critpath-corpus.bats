@@ -29,6 +29,13 @@ analyse() {
 		! grep -q "dependencies came for events" "$TMP/err" || fail "$name: $(cat "$TMP/err")"
 		TR_CRITPATH_KEEP_ALL=1 tr-critpath -J "$TMP/w.tr" 2>/dev/null | grep '"k":"crit"' |
 			cmp - "$TMP/collected" || fail "$name: the path differs when collected"
+		# blame on the path: the same totals per activity, whenever its blame came
+		for keep in "" 1; do
+			TR_CRITPATH_KEEP_ALL=$keep tr-critpath -J "$TMP/w.tr" 2>/dev/null | grep '"k":"path_blame"' |
+				jq -sc 'group_by([.act, .idle]) | map([.[0].act, .[0].idle, (map(.ns) | add)])' > "$TMP/pb$keep"
+		done
+		cmp "$TMP/pb" "$TMP/pb1" || fail "$name: other blame on the path when collected"
+		! grep -q "let go of" "$TMP/err" || fail "$name: $(cat "$TMP/err")"
 	done
 }
 
