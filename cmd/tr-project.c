@@ -237,7 +237,7 @@ int main(int argc, char **argv)
 {
 	static const char *const needs[] = { "tr-deps", NULL };
 	static const enum ls_kind replaces[] = {
-		LS_K_WAIT, LS_K_IDLE, LS_K_BLAME, LS_K_CRIT, LS_K_RATING, LS_K_WAIT_SUMMARY,
+		LS_K_WAIT, LS_K_IDLE, LS_K_BLAME, LS_K_CRIT, LS_K_PATH_BLAME, LS_K_RATING, LS_K_WAIT_SUMMARY,
 		LS_K_RUN_SUMMARY, LS_K_RATING_DIFF, LS_K_PROJECTION, 0
 	};
 	static const struct option more[] = {

@@ -116,7 +116,7 @@ static void summary(const struct rating *g)
 		uint64_t ns;
 	} rows[] = {
 		{ "run", run_ns(g->k) }, { "critical path", t->cp }, { "waiting", t->waiting },
-		{ "blame", t->blame }, { "GPU idle", t->idle_time },
+		{ "blame", t->blame }, { "blame on the path", t->cp_blame }, { "GPU idle", t->idle_time },
 	};
 
 	printf("<section id=\"summary\"><h2>The run</h2><table class=\"summary\">\n<tr><th>trace</th><td class=\"name\">");
@@ -145,7 +145,7 @@ static void cell_share(double share)
 static int rating_table(const struct rating *g, const struct rank_opts *o)
 {
 	static const char *const heads[] = { "rank", "region", "calls", "excl [s]", "cp [s]", "cp %",
-					     "blame [s]", "blame %", "idle [s]", "rating" };
+					     "blame [s]", "blame %", "on path [s]", "idle [s]", "rating" };
 	struct an_rating *v;
 	uint32_t n, all;
 
@@ -174,6 +174,7 @@ static int rating_table(const struct rating *g, const struct rank_opts *o)
 		cell_share(v[i].cp_share);
 		cell_secs(r->blame);
 		cell_share(v[i].blame_share);
+		cell_secs(r->cp_blame);
 		cell_secs(r->idle);
 		printf("<td data-v=\"%.9f\">%.4f</td></tr>\n", v[i].rating, v[i].rating);
 	}

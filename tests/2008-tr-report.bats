@@ -18,7 +18,7 @@ teardown() {
 rank_rows() {
 	local s=$1
 	shift
-	tr-rank --json "$@" "$s" | jq -r 'select(.k == "rating") | [.name, .calls, .excl, .cp, .blame] | @tsv' |
+	tr-rank --json "$@" "$s" | jq -r 'select(.k == "rating") | [.name, .calls, .excl, .cp, .blame, .cp_blame] | @tsv' |
 		awk '{ print "row " NR "\t" $0 }'
 }
 

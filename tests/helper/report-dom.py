@@ -2,7 +2,8 @@
 """What a browser made of tr-report's page (the DOM chromium --dump-dom
 wrote, on stdin), one fact a line, for the tests to compare:
 
-    row RANK<TAB>REGION<TAB>CALLS<TAB>EXCL<TAB>CP<TAB>BLAME    the rating table in its order
+    row RANK<TAB>REGION<TAB>CALLS<TAB>EXCL<TAB>CP<TAB>BLAME<TAB>ON PATH
+                                                               the rating table in its order
                                                                (times in ns, as the cells sort by them)
     lanes N                                                    the timeline's lanes (g.lane)
     crit NS                                                    the path outlines' data-ns, summed
@@ -58,7 +59,7 @@ def main():
     if p.svgs != 1:
         sys.exit("report-dom: %d SVG pictures, not 1" % p.svgs)
     for r in p.rows:
-        print("row " + "\t".join([r[0], r[1], r[2], r[3], r[4], r[6]]))
+        print("row " + "\t".join([r[0], r[1], r[2], r[3], r[4], r[6], r[8]]))
     print("lanes %d" % p.lanes)
     print("crit %d" % p.crit)
     print("bars %d" % p.bars)
