@@ -114,7 +114,7 @@ lib/tr/libtr-cuda.so: $(RECORD_CUDA_SRCS) record/cuda/cudarec.h lib/tr/libtr-log
 # libstream and tool.c comes from tr-analyze, which exports its symbols
 lib/tr/libtr-fan.so: cmd/fan.c cmd/fan.h
 	@mkdir -p lib/tr
-	$(MPICC) $(RECORD_FLAGS) -shared -o $@ cmd/fan.c
+	$(MPICC) $(RECORD_FLAGS) -MMD -MP -MF lib/tr/libtr-fan.d -shared -o $@ cmd/fan.c
 
 lib/tr/libtr-omp.so: record/omp/ompt.c lib/tr/libtr-log.so
 	$(CC) $(RECORD_FLAGS) -idirafter $(OMPT_INC) -shared -o $@ record/omp/ompt.c $(RECORD_LINK)

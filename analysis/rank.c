@@ -159,6 +159,7 @@ static uint32_t region(const struct an_rank *k, const struct ls_record *rec,
 {
 	return ls_defs_field(&k->tr.defs.region_ix, rec, LS_F_R, rec->kind == LS_K_BLAME ?
 			     "blame without the region of its activity ('r': from tr-waits 0.1.0 or later)" :
+			     rec->kind == LS_K_PATH_BLAME ? "path_blame record of an undefined region" :
 			     "crit record of an undefined region", why);
 }
 

@@ -88,7 +88,7 @@ IN
 
 @test "blame that adds up past 2^64 ns: tr-rank and tr-otf2 say so instead of wrapping" {
 	{
-		doc_examples | grep -v '"k":"\(blame\|crit\|rating\|run_summary\|gpu_summary\|rating_diff\|wait_summary\|projection\|trailer\)"'
+		doc_examples | grep -v '"k":"\(blame\|crit\|path_blame\|rating\|run_summary\|gpu_summary\|rating_diff\|wait_summary\|projection\|trailer\)"'
 		for _ in 1 2 3; do
 			echo '{"k":"blame","to":1,"r":0,"ns":9223372036854775807,"pattern":"late_sender","wait":6,"s":2}'
 		done
