@@ -195,6 +195,28 @@ OUT
 OUT
 }
 
+@test "OpenMP: a lock acquire stamped before the release it waited for: linked, waited until the acquire" {
+	# The scenario above, but thread 1's acquire stamped at 705, before
+	# thread 0's release (710): OMPT calls back after the fact, and under
+	# load the next holder's callback can run first. The edge comes with
+	# the release; the wait ends at the acquire: 630..705 = 75, blamed on
+	# thread 0's 100 from acquire to release: 7.5, 15, 45, 7.5 -> 7, 15,
+	# 45 + 1 (the largest), 7.
+	run --separate-stderr analyse openmp-early-acquire
+	assert_success
+	run grep lock <<< "$output"
+	assert_output - <<'OUT'
+{"k":"edge","from":20,"to":19,"type":"lock"}
+{"k":"wait","at":15,"t":630,"dur":75,"pattern":"omp_lock","s":1,"cause":20}
+{"k":"blame","to":12,"r":14,"ns":7,"pattern":"omp_lock","wait":15,"s":0}
+{"k":"blame","to":4,"r":12,"ns":15,"pattern":"omp_lock","wait":15,"s":0}
+{"k":"blame","to":16,"r":11,"ns":46,"pattern":"omp_lock","wait":15,"s":0}
+{"k":"blame","to":18,"r":15,"ns":7,"pattern":"omp_lock","wait":15,"s":0}
+OUT
+	run --separate-stderr bash -c "cat '$DATA/cuda/defs.ndjson' '$DATA/cuda/openmp-early-acquire.ndjson' | tr-deps -M > /dev/null"
+	assert_equal "$stderr" "tr-deps: <stdin>: 1 lock acquires stamped before the release they waited for (the OpenMP runtime calls back after the fact): linked to it all the same"
+}
+
 @test "blame adds up to waiting time, and idle blame to idle time, in every scenario" {
 	for f in "$DATA"/cuda/*.ndjson; do
 		[ "$(basename "$f")" = defs.ndjson ] && continue

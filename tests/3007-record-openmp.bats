@@ -28,7 +28,9 @@ waited() {
 near() {
 	local got=${1:-0} want=$2
 	[ $((got > want ? got - want : want - got)) -le $((want / 10)) ] ||
-		fail "$got ns, not within 10 % of $want ns"
+		fail "$got ns, not within 10 % of $want ns; the waits and locks, by stream: $(tr-cat -J "$TMP"/*.tr |
+			jq -c 'select(.k == "wait" or .k == "lock_acquire" or .k == "lock_release" or
+				(.k == "enter" and .s > 0)) | [.k, .s, .t, .dur, .r]' | tr '\n' ' ')"
 }
 
 @test "an explicit barrier: three threads wait for the one that computes" {

@@ -96,12 +96,14 @@ static int join_event(struct an_omp *o, struct an_team *t, const struct an_event
 
 /*
  * A lock is released (kept: one slot per lock), or acquired after its
- * release on another thread (an edge from the release).
+ * release on another thread (an edge from the release). An acquire that
+ * comes while another thread holds the lock was stamped before that
+ * thread's release, which it waited for: the edge comes with the release.
  */
 static int lock_event(struct an_omp *o, const struct ls_record *rec,
 		      const struct an_event *ev)
 {
-	struct an_release *r;
+	struct an_lock *l;
 	uint64_t lock, key;
 	uint32_t i;
 	int rc;
@@ -115,19 +117,31 @@ static int lock_event(struct an_omp *o, const struct ls_record *rec,
 		    (rc = ls_idmap_put(&o->lock_ix, key, o->nlocks)) < 0)
 			return LS_ERR_NOMEM;
 		i = o->nlocks++;
-		o->locks[i] = (struct an_release){ 0, LS_NONE };
+		o->locks[i] = (struct an_lock){ 0, 0, LS_NONE, LS_NONE, LS_NONE };
 	}
-	r = &o->locks[i];
+	l = &o->locks[i];
 	if (rec->kind == LS_K_LOCK_RELEASE) {
-		*r = (struct an_release){ ev->id, ev->s };
+		if (l->early_s != LS_NONE && l->holder == ev->s) {
+			o->st.lock_early++;
+			l->holder = l->early_s;
+			l->early_s = l->release_s = LS_NONE;
+			return an_edges_write(o->out, ev->id, l->early, LS_E_LOCK);
+		}
+		*l = (struct an_lock){ ev->id, 0, ev->s, LS_NONE, LS_NONE };
 		return 0;
 	}
-	if (r->s == LS_NONE || r->s == ev->s) {
-		r->s = LS_NONE;
+	if (l->holder != LS_NONE && l->holder != ev->s) {
+		l->early = ev->id;
+		l->early_s = ev->s;
 		return 0;
 	}
-	r->s = LS_NONE;
-	return an_edges_write(o->out, r->ev, ev->id, LS_E_LOCK);
+	l->holder = ev->s;
+	if (l->release_s == LS_NONE || l->release_s == ev->s) {
+		l->release_s = LS_NONE;
+		return 0;
+	}
+	l->release_s = LS_NONE;
+	return an_edges_write(o->out, l->release, ev->id, LS_E_LOCK);
 }
 
 int an_omp_event(struct an_omp *o, const struct ls_record *rec,

@@ -51,19 +51,26 @@ struct an_team {
 struct an_omp_stats {
 	uint64_t outside;	/* team events and barriers outside any team */
 	uint64_t lock_ids;	/* lock events whose lock is no id below 2^40: left out */
+	uint64_t lock_early;	/* acquires stamped before the release they waited for */
 	uint64_t open;		/* barrier instances some member never left */
 };
 
 /* A lock's last release, until the next acquire takes it (s LS_NONE). */
-struct an_release {
-	uint64_t ev;
-	uint32_t s;
+/*
+ * A lock: its last release not yet followed by an acquire on another
+ * thread, the thread that holds it, and an acquire that came while
+ * another thread held it (the runtime calls back after the fact: the
+ * next holder's acquire may be stamped before the release it waited for).
+ */
+struct an_lock {
+	uint64_t release, early;
+	uint32_t release_s, holder, early_s;	/* LS_NONE: none */
 };
 
 struct an_omp {
 	struct an_team *team;	/* per process index */
 	uint32_t team_cap;
-	struct an_release *locks;
+	struct an_lock *locks;
 	uint32_t nlocks, locks_cap;
 	struct ls_idmap lock_ix;	/* (process, lock) -> index in locks */
 	uint64_t *acts;		/* scratch: an instance's activities */

@@ -43,7 +43,7 @@ static void report(const char *input, const void *ctx)
 			   "before it (streams that never synchronize)", input);
 	if (st.skew)
 		tool_error("%s: %" PRIu64 " steps of the path go back in time (clock "
-			   "skew): they take 0 ns", input, st.skew);
+			   "skew, or events stamped after the fact): they take 0 ns", input, st.skew);
 }
 
 static void held(const void *ctx, char *what, size_t n)

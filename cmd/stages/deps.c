@@ -48,6 +48,8 @@ static void report(const char *input, const void *ctx)
 		{ st.omp.outside, "OpenMP team events or barriers outside a known team" },
 		{ st.omp.open, "OpenMP barriers some team thread never left" },
 		{ st.omp.lock_ids, "lock events without a lock id below 2^40, left out" },
+		{ st.omp.lock_early, "lock acquires stamped before the release they waited for (the OpenMP runtime "
+				     "calls back after the fact): linked to it all the same" },
 	};
 
 	tool_report_counts(input, odd, sizeof(odd) / sizeof(odd[0]));
