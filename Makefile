@@ -111,10 +111,12 @@ lib/tr/libtr-cuda.so: $(RECORD_CUDA_SRCS) record/cuda/cudarec.h lib/tr/libtr-log
 		-L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcupti
 
 # what tr-analyze --mpi loads (cmd/fan.h): MPI only there; what it uses of
-# libstream and tool.c comes from tr-analyze, which exports its symbols
+# libstream and tool.c comes from tr-analyze, which exports its symbols.
+# Built with tr-analyze's sanitizer, which it runs in (its rank 0 reader's thread too)
 lib/tr/libtr-fan.so: cmd/fan.c cmd/fan.h
 	@mkdir -p lib/tr
-	$(MPICC) $(RECORD_FLAGS) -MMD -MP -MF lib/tr/libtr-fan.d -shared -o $@ cmd/fan.c
+	$(MPICC) $(RECORD_FLAGS) $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer) -MMD -MP \
+		-MF lib/tr/libtr-fan.d -shared -o $@ cmd/fan.c
 
 lib/tr/libtr-omp.so: record/omp/ompt.c lib/tr/libtr-log.so
 	$(CC) $(RECORD_FLAGS) -idirafter $(OMPT_INC) -shared -o $@ record/omp/ompt.c $(RECORD_LINK)
