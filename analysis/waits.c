@@ -778,11 +778,12 @@ int an_waits_finish(struct an_waits *a)
 	return 0;
 }
 
+/* Pattern p's summary: of process proc, or (LS_NONE) run-wide with min, max and who waited most. */
 static int summary_record(struct an_waits *a, enum ls_pattern p,
 			  const struct an_tally *t, uint32_t proc,
-			  uint64_t min, uint64_t max)
+			  uint64_t min, uint64_t max, uint32_t most)
 {
-	ls_build_begin(a->out.w, proc != LS_NONE ? 5 : 6);
+	ls_build_begin(a->out.w, proc != LS_NONE ? 5 : 7);
 	ls_put_kind(a->out.w, LS_K_WAIT_SUMMARY);
 	ls_put_pattern(a->out.w, p);
 	ls_put_u64(a->out.w, LS_F_COUNT, t->count);
@@ -792,26 +793,34 @@ static int summary_record(struct an_waits *a, enum ls_pattern p,
 	} else {
 		ls_put_u64(a->out.w, LS_F_MIN, min);
 		ls_put_u64(a->out.w, LS_F_MAX, max);
+		ls_put_u64(a->out.w, LS_F_MOST, a->tr.defs.procs[most].id);
 	}
 	return ls_build_end(a->out.w);
 }
 
 struct an_tally an_waits_total(const struct an_waits *a, enum ls_pattern p,
-			       uint64_t *min, uint64_t *max)
+			       uint64_t *min, uint64_t *max, uint32_t *most)
 {
 	struct an_tally all = { 0, 0 };
 
 	*min = a->tr.defs.nprocs ? UINT64_MAX : 0;
 	*max = 0;
+	*most = 0;
 	for (uint32_t q = 0; q < a->tr.defs.nprocs; q++) {
 		const struct an_tally *t = an_waitrec_tally(&a->out, q, p);
 
 		all.count += t->count;
 		all.ns += t->ns;
 		*min = t->ns < *min ? t->ns : *min;
-		*max = t->ns > *max ? t->ns : *max;
+		if (t->ns > *max)
+			*max = t->ns, *most = q;
 	}
 	return all;
+}
+
+const struct ls_defs *an_waits_defs(const struct an_waits *a)
+{
+	return &a->tr.defs;
 }
 
 int an_waits_summary(struct an_waits *a)
@@ -820,16 +829,17 @@ int an_waits_summary(struct an_waits *a)
 
 	for (int p = 0; p < LS_P__COUNT; p++) {
 		uint64_t min, max;
-		struct an_tally all = an_waits_total(a, p, &min, &max);
+		uint32_t most;
+		struct an_tally all = an_waits_total(a, p, &min, &max, &most);
 
 		if (!all.count)
 			continue;
-		if ((rc = summary_record(a, p, &all, LS_NONE, min, max)) < 0)
+		if ((rc = summary_record(a, p, &all, LS_NONE, min, max, most)) < 0)
 			return rc;
 		for (uint32_t q = 0; q < a->tr.defs.nprocs; q++) {
 			const struct an_tally *t = an_waitrec_tally(&a->out, q, p);
 
-			if (t->count && (rc = summary_record(a, p, t, q, 0, 0)) < 0)
+			if (t->count && (rc = summary_record(a, p, t, q, 0, 0, 0)) < 0)
 				return rc;
 		}
 	}

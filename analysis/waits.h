@@ -52,12 +52,16 @@ uint64_t an_waits_reads(void);
  */
 int an_waits_finish(struct an_waits *a);
 
+/* The definitions read so far. */
+const struct ls_defs *an_waits_defs(const struct an_waits *a);
+
 /*
  * Pattern p over all processes; *min and *max: the smallest and largest
- * per-process time (processes without it count as 0).
+ * per-process time (processes without it count as 0), *most the index of
+ * the process with the largest (the first of equal ones; 0 where none).
  */
 struct an_tally an_waits_total(const struct an_waits *a, enum ls_pattern p,
-			       uint64_t *min, uint64_t *max);
+			       uint64_t *min, uint64_t *max, uint32_t *most);
 
 /*
  * Write the summary records: per pattern over the run (with the smallest

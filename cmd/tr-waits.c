@@ -22,17 +22,22 @@ static void usage(FILE *to)
 /* The per-pattern table on stderr, in seconds. */
 static void summary_table(const char *input, const struct an_waits *a)
 {
+	const struct ls_defs *d = an_waits_defs(a);
+
 	fprintf(stderr, "%s: wait states\n", input);
-	fprintf(stderr, "  %-24s %8s %16s %16s %16s\n", "pattern", "count",
-		"time [s]", "min/proc [s]", "max/proc [s]");
+	fprintf(stderr, "  %-24s %8s %16s %16s %16s  %s\n", "pattern", "count",
+		"time [s]", "min/proc [s]", "max/proc [s]", "most");
 	for (int p = 0; p < LS_P__COUNT; p++) {
 		uint64_t min, max;
-		struct an_tally all = an_waits_total(a, p, &min, &max);
+		uint32_t most;
+		struct an_tally all = an_waits_total(a, p, &min, &max, &most);
+		char label[64];
 
 		if (all.count)
-			fprintf(stderr, "  %-24s %8" PRIu64 " %16.9f %16.9f %16.9f\n",
+			fprintf(stderr, "  %-24s %8" PRIu64 " %16.9f %16.9f %16.9f  %s\n",
 				ls_pattern_name(p), all.count, (double)all.ns / 1e9,
-				(double)min / 1e9, (double)max / 1e9);
+				(double)min / 1e9, (double)max / 1e9,
+				tool_label(label, sizeof(label), d->procs[most].id, d->procs[most].name));
 	}
 }
 

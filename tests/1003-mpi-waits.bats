@@ -248,12 +248,24 @@ OUT
 @test "--summary: per pattern over the run, then per process" {
 	run --separate-stderr analyse collectives --summary
 	assert_success
-	run bash -c "grep wait_summary <<< '$output' | head -4"
+	local all=$output
+	run bash -c "grep wait_summary <<< '$all' | head -4"
 	assert_output - <<'OUT'
-{"k":"wait_summary","pattern":"wait_nxn","count":2,"ns":180,"min":0,"max":100}
+{"k":"wait_summary","pattern":"wait_nxn","count":2,"ns":180,"min":0,"max":100,"most":0}
 {"k":"wait_summary","pattern":"wait_nxn","count":1,"ns":100,"process":0}
 {"k":"wait_summary","pattern":"wait_nxn","count":1,"ns":80,"process":2}
-{"k":"wait_summary","pattern":"wait_barrier","count":2,"ns":350,"min":0,"max":200}
+{"k":"wait_summary","pattern":"wait_barrier","count":2,"ns":350,"min":0,"max":200,"most":0}
+OUT
+	# who waited most: the process of the largest per-process total
+	run bash -c "grep '\"most\"' <<< '$all' | jq -r '[.pattern, .most] | @tsv'"
+	assert_output - <<'OUT'
+wait_nxn	0
+wait_barrier	0
+late_broadcast	0
+early_reduce	2
+early_scan	1
+wait_init	0
+wait_finalize	0
 OUT
 }
 
@@ -262,9 +274,9 @@ OUT
 	assert_success
 	assert_equal "$(sed -n '1,3p;5p' <<< "$stderr")" "\
 <stdin>: wait states
-  pattern                     count         time [s]     min/proc [s]     max/proc [s]
-  wait_nxn                        2      0.000000180      0.000000000      0.000000100
-  late_broadcast                  2      0.000000150      0.000000000      0.000000100"
+  pattern                     count         time [s]     min/proc [s]     max/proc [s]  most
+  wait_nxn                        2      0.000000180      0.000000000      0.000000100  0 rank 0
+  late_broadcast                  2      0.000000150      0.000000000      0.000000100  0 rank 0"
 }
 
 @test "the output keeps the stream contract, and the stages can run again" {
