@@ -138,11 +138,15 @@ filters() {
 	assert_failure 1
 	[[ $stderr == "tr-analyze: $TMP/g/t.otf2: tr-"*": record "*"more than TR_MAX_MEM"* ]] || fail "$stderr"
 	# a signal on the way, writing the stream and an archive into folders
-	# it made: those go too
-	tr-analyze -q --stream "$TMP/out/s.tr" -o "$TMP/out/new/deeper/a" "$TMP/g/t.otf2" > /dev/null &
-	sleep 0.3
+	# it made: those go too (killed once it has begun writing, on a trace
+	# long enough that it cannot have finished: its exit says which)
+	gen-otf2 -i 16000 "$TMP/long/t" > /dev/null
+	tr-analyze -q --stream "$TMP/out/s.tr" -o "$TMP/out/new/deeper/a" "$TMP/long/t.otf2" > /dev/null &
+	for _ in $(seq 200); do [ -n "$(ls -A "$TMP/out")" ] && break; sleep 0.05; done
 	kill -TERM $!
-	wait $! || true
+	status=0
+	wait $! || status=$?
+	[ "$status" -eq 143 ] || fail "tr-analyze ended with $status before the signal"
 	run ls -A "$TMP/out"
 	assert_output ""
 }
