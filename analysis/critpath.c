@@ -18,7 +18,8 @@ struct an_crit_mark {
 };
 
 struct an_crit {
-	struct an_trace tr;	/* frames' a: their enter's node + 1; b: 1 once a message sent in it was received */
+	struct an_trace tr;	/* frames' a: their enter's node + 1; b: 1 once a message sent in it was received;
+				 * c: their entry in blame */
 	struct an_graph g;	/* the events taken */
 	struct an_cp_node *n;	/* what the path keeps of each, by the graph's node index */
 	uint32_t cap;
@@ -258,7 +259,7 @@ static int event(struct an_crit *c, const struct ls_record *rec, const char **wh
 		if (!(f = an_trace_enter(&c->tr, rec, &ev, &rc, why)))
 			return rc;
 		if ((rc = add_node(c, &ev, f, f, INT64_MIN, &i)) < 0 ||
-		    (rc = an_pathblame_enter(&c->blame, f->id, f->region, ev.s, ev.t)) < 0)
+		    (rc = an_pathblame_enter(&c->blame, f->id, f->region, ev.s, ev.t, &f->c)) < 0)
 			return rc;
 		f->a = i + 1;
 		c->n[i].own_enter = i;
@@ -278,7 +279,7 @@ static int event(struct an_crit *c, const struct ls_record *rec, const char **wh
 			c->n[enter].leave = i;
 		/* the activities above it, never left, end with it */
 		for (top = an_stack_top(st); top >= f; top--)
-			if ((rc = an_pathblame_leave(&c->blame, top->id, top > st->f ? top[-1].id : LS_NONE,
+			if ((rc = an_pathblame_leave(&c->blame, top->c, top > st->f ? top[-1].c : LS_NONE,
 						     ev.t)) < 0)
 				return rc;
 		if ((f->role == LS_R_MPI_SEND || f->role == LS_R_MPI_SENDRECV) && !f->b &&

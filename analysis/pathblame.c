@@ -12,7 +12,8 @@ void an_pathblame_init(struct an_pathblame *pb)
 	pb->free = LS_NONE;
 }
 
-int an_pathblame_enter(struct an_pathblame *pb, uint64_t act, uint32_t r, uint32_t s, int64_t t)
+int an_pathblame_enter(struct an_pathblame *pb, uint64_t act, uint32_t r, uint32_t s, int64_t t,
+		       uint32_t *entry)
 {
 	uint32_t i = pb->free;
 
@@ -28,27 +29,24 @@ int an_pathblame_enter(struct an_pathblame *pb, uint64_t act, uint32_t r, uint32
 	else
 		pb->free = pb->e[i].next;
 	pb->e[i] = (struct an_pb_open){ .act = act, .enter = t, .leave = t, .r = r, .s = s, .next = LS_NONE };
+	*entry = i;
 	return 0;
 }
 
-int an_pathblame_leave(struct an_pathblame *pb, uint64_t act, uint64_t parent, int64_t t)
+int an_pathblame_leave(struct an_pathblame *pb, uint32_t entry, uint32_t parent, int64_t t)
 {
-	uint32_t i, p;
-	struct an_pb_open *e;
+	struct an_pb_open *e = &pb->e[entry];
 
-	if (!ls_idmap_get(&pb->open, act, &i))
-		return 0;
-	e = &pb->e[i];
 	e->leave = t > e->enter ? t : e->enter;
-	if (parent != LS_NONE && ls_idmap_get(&pb->open, parent, &p))
-		pb->e[p].child += (uint64_t)(e->leave - e->enter);
+	if (parent != LS_NONE)
+		pb->e[parent].child += (uint64_t)(e->leave - e->enter);
 	if (pb->left_at > pb->left_n) {	/* room at the front, more than is used: move down */
 		memmove(pb->left, pb->left + pb->left_at, pb->left_n * sizeof(*pb->left));
 		pb->left_at = 0;
 	}
 	if (ls_vec_room(&pb->left, &pb->left_cap, pb->left_at + pb->left_n, sizeof(*pb->left)) < 0)
 		return LS_ERR_NOMEM;
-	pb->left[pb->left_at + pb->left_n++] = i;
+	pb->left[pb->left_at + pb->left_n++] = entry;
 	return 0;
 }
 

@@ -68,14 +68,19 @@ struct an_pathblame {
 
 void an_pathblame_init(struct an_pathblame *pb);
 
-/* Activity act (region r, stream s) entered at t. Returns 0, or LS_ERR_NOMEM. */
-int an_pathblame_enter(struct an_pathblame *pb, uint64_t act, uint32_t r, uint32_t s, int64_t t);
+/*
+ * Activity act (region r, stream s) entered at t: followed as *entry,
+ * which its leave names. Returns 0, or LS_ERR_NOMEM.
+ */
+int an_pathblame_enter(struct an_pathblame *pb, uint64_t act, uint32_t r, uint32_t s, int64_t t,
+		       uint32_t *entry);
 
 /*
- * Activity act left at t; parent: the activity open below it on its
- * stream, or LS_NONE. Returns 0, or LS_ERR_NOMEM.
+ * The activity followed as entry left at t; parent: the entry of the
+ * activity open below it on its stream, or LS_NONE. Returns 0, or
+ * LS_ERR_NOMEM.
  */
-int an_pathblame_leave(struct an_pathblame *pb, uint64_t act, uint64_t parent, int64_t t);
+int an_pathblame_leave(struct an_pathblame *pb, uint32_t entry, uint32_t parent, int64_t t);
 
 /* dur ns of the path in activity act. */
 void an_pathblame_path(struct an_pathblame *pb, uint64_t act, uint64_t dur);

@@ -15,7 +15,7 @@ struct an_frame {
 	int64_t t;		/* when it was entered */
 	uint32_t region;	/* index */
 	uint8_t role;		/* enum ls_role */
-	uint32_t a, b;		/* the stage's own per-activity data */
+	uint32_t a, b, c;	/* the stage's own per-activity data */
 };
 
 struct an_stack {

@@ -88,7 +88,7 @@ struct an_frame *an_trace_enter(struct an_trace *tr, const struct ls_record *rec
 		*rc = LS_ERR_NOMEM;
 		return NULL;
 	}
-	*f = (struct an_frame){ ev->id, ev->t, region, tr->defs.roles[region], 0, 0 };
+	*f = (struct an_frame){ ev->id, ev->t, region, tr->defs.roles[region], 0, 0, 0 };
 	return f;
 }
 

@@ -50,7 +50,7 @@ int an_trace_event(struct an_trace *tr, const struct ls_record *rec,
 		   struct an_event *ev, const char **why);
 
 /*
- * An enter: push its frame (a and b zero). Returns it, or NULL with *rc
+ * An enter: push its frame (a, b and c zero). Returns it, or NULL with *rc
  * set (LS_ERR_NOMEM; LS_ERR_SYNTAX with *why for an undefined region).
  */
 struct an_frame *an_trace_enter(struct an_trace *tr, const struct ls_record *rec,

@@ -117,13 +117,11 @@ static void fan_shard(const struct fan *f, struct ls_front_options *opt)
 static int post(struct fan *f, int tag, const void *p, size_t len)
 {
 	struct fan_local *l = f->local;
-	struct message m = { tag, (int)len, malloc(len + LS_RECORD_PAD) };
+	struct message m = { tag, (int)len, NULL };
 
-	if (f->rank != 0) {
-		free(m.p);
+	if (f->rank != 0)
 		return MPI_Send(p, (int)len, MPI_BYTE, 0, tag, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -1;
-	}
-	if (m.p)
+	if ((m.p = malloc(len + LS_RECORD_PAD)))
 		memcpy(m.p, p, len);
 	pthread_mutex_lock(&l->lock);
 	while (l->n == QUEUE)
@@ -355,6 +353,17 @@ broken:
 	return -1;
 }
 
+/* src->head, an event, as src's head: its time and stream read. 0, or -1. */
+static int take_head(struct fan *f, struct source *src)
+{
+	if (ls_get_i64(&src->head, LS_F_T, &src->t) < 0 || ls_get_u64(&src->head, LS_F_S, &src->s) < 0) {
+		snprintf(f->err, sizeof(f->err), "rank %d sent an event without its time or stream", src->rank);
+		return -1;
+	}
+	src->has_head = true;
+	return 0;
+}
+
 /* src's next event as its head (its other records passed over): 0, or -1. */
 static int advance(struct fan *f, struct source *src, struct ls_front_report *r, int *failed)
 {
@@ -362,15 +371,8 @@ static int advance(struct fan *f, struct source *src, struct ls_front_report *r,
 
 	src->has_head = false;
 	while ((rc = next_record(f, src, &src->head, r, failed)) > 0)
-		if (ls_kind_spec(src->head.kind)->cls == LS_C_EVENT) {
-			if (ls_get_i64(&src->head, LS_F_T, &src->t) < 0 || ls_get_u64(&src->head, LS_F_S, &src->s) < 0) {
-				snprintf(f->err, sizeof(f->err), "rank %d sent an event without its time or stream",
-					 src->rank);
-				return -1;
-			}
-			src->has_head = true;
-			return 0;
-		}
+		if (ls_kind_spec(src->head.kind)->cls == LS_C_EVENT)
+			return take_head(f, src);
 	return rc;
 }
 
@@ -407,10 +409,7 @@ static int definitions(struct fan *f, struct source *src, struct ls_writer *out,
 	}
 	if (rc < 0)
 		return -1;
-	if (rc == 0)
-		return 0;
-	src->has_head = ls_get_i64(&src->head, LS_F_T, &src->t) == 0 && ls_get_u64(&src->head, LS_F_S, &src->s) == 0;
-	return 0;
+	return rc == 0 ? 0 : take_head(f, src);
 }
 
 /* Whether a's head comes before b's in the stream's order (time, then stream). */

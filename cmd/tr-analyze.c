@@ -460,6 +460,7 @@ int main(int argc, char **argv)
 	struct taker t = { .rank = NULL };
 	struct fan fan, *fanned = NULL;
 	struct local_shard local;
+	struct ls_stage reading;
 	bool mpi_up = false;
 	int status, ntraces;
 
@@ -478,16 +479,13 @@ int main(int argc, char **argv)
 	ntraces = argc - optind;
 	for (int i = 0; i < ntraces; i++)
 		o.args.read[o.args.nread + i] = argv[optind + i];
+	reading = (struct ls_stage){ "tr-read", TR_VERSION, o.args.nread + ntraces, o.args.read };
 	if (fanned && fan.rank > 0) {
-		const struct ls_stage reading = { "tr-read", TR_VERSION, o.args.nread + ntraces, o.args.read };
-
 		status = read_shard(argv + optind, ntraces, &reading, &o, &fan);
 		goto out;
 	}
 	if (fanned) {
-		local = (struct local_shard){ argv + optind, ntraces,
-					      { "tr-read", TR_VERSION, o.args.nread + ntraces, o.args.read },
-					      o, &fan };
+		local = (struct local_shard){ argv + optind, ntraces, reading, o, &fan };
 		if ((status = fan.ops->start(&fan, read_local_shard, &local)))
 			goto out;
 	}
@@ -497,7 +495,6 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if ((status = open_outputs(&o, &t)) == 0) {
-		const struct ls_stage reading = { "tr-read", TR_VERSION, o.args.nread + ntraces, o.args.read };
 		const struct chain_link links[] = {
 			{ &stage_deps, { "tr-deps", TR_VERSION, 0, NULL } },
 			{ &stage_waits, { "tr-waits", TR_VERSION, 0, NULL } },

@@ -182,8 +182,10 @@ static void test_latency(void)
 static void on_path(struct an_pathblame *pb, const struct ls_defs *d, struct ls_writer *w, uint64_t act,
 		    int64_t t, int64_t len, uint64_t cp)
 {
-	CHECK(an_pathblame_enter(pb, act, 0, 0, t) == 0);
-	CHECK(an_pathblame_leave(pb, act, LS_NONE, t + len) == 0);
+	uint32_t entry;
+
+	CHECK(an_pathblame_enter(pb, act, 0, 0, t, &entry) == 0);
+	CHECK(an_pathblame_leave(pb, entry, LS_NONE, t + len) == 0);
 	an_pathblame_path(pb, act, cp);
 	CHECK(an_pathblame_settle(pb, t + len, d, w) == 0);
 }
@@ -200,12 +202,13 @@ static void test_pathblame(void)
 	struct ls_defs d = { .streams = &stream, .region_ids = &region_id, .nstreams = 1, .nregions = 1 };
 	struct an_pathblame pb;
 	struct ls_writer w;
+	uint32_t a, child;
 
 	ls_writer_init_memory(&w);
 	an_pathblame_init(&pb);
 	/* A (1): 0..1000, a child (2) 300..600: 700 ns exclusive, 400 of them on the path */
-	CHECK(an_pathblame_enter(&pb, 1, 0, 0, 0) == 0 && an_pathblame_enter(&pb, 2, 0, 0, 300) == 0);
-	CHECK(an_pathblame_leave(&pb, 2, 1, 600) == 0 && an_pathblame_leave(&pb, 1, LS_NONE, 1000) == 0);
+	CHECK(an_pathblame_enter(&pb, 1, 0, 0, 0, &a) == 0 && an_pathblame_enter(&pb, 2, 0, 0, 300, &child) == 0);
+	CHECK(an_pathblame_leave(&pb, child, a, 600) == 0 && an_pathblame_leave(&pb, a, LS_NONE, 1000) == 0);
 	CHECK(an_pathblame_blame(&pb, 1, 300, false, &d, &w) == 0);
 	an_pathblame_path(&pb, 1, 400);
 	/* the path written up to 999: A's share is not known yet */
