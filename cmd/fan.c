@@ -1,6 +1,7 @@
 /* The trace read by MPI ranks, shard by shard, fanned in to rank 0. */
 #include <mpi.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "../libstream/mp.h"
 #include "../libstream/record.h"
 #include "fan.h"
+#include "staging.h"
 #include "tool.h"
 
 #define BATCH (64 * 1024)	/* bytes of whole records a message carries */
@@ -45,11 +47,16 @@ struct end {
 static int fan_init(int *argc, char ***argv, struct fan *f)
 {
 	const struct fan_ops *ops = f->ops;
-	int provided;
+	sigset_t mask;
+	int provided, rc;
 
 	memset(f, 0, sizeof(*f));
 	f->ops = ops;
-	if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+	/* the threads MPI starts never take the signals that remove staged output */
+	staging_mask_threads(&mask);
+	rc = MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+	pthread_sigmask(SIG_SETMASK, &mask, NULL);
+	if (rc != MPI_SUCCESS) {
 		tool_error("--mpi: MPI_Init failed");
 		return 1;
 	}
@@ -82,6 +89,8 @@ static void *local_main(void *arg)
 static int fan_start(struct fan *f, int (*read)(void *arg), void *arg)
 {
 	struct fan_local *l = calloc(1, sizeof(*l));
+	sigset_t mask;
+	int rc;
 
 	if (!l) {
 		tool_error("out of memory");
@@ -92,7 +101,10 @@ static int fan_start(struct fan *f, int (*read)(void *arg), void *arg)
 	pthread_mutex_init(&l->lock, NULL);
 	pthread_cond_init(&l->changed, NULL);
 	f->local = l;
-	if (pthread_create(&l->thread, NULL, local_main, l) != 0) {
+	staging_mask_threads(&mask);
+	rc = pthread_create(&l->thread, NULL, local_main, l);
+	pthread_sigmask(SIG_SETMASK, &mask, NULL);
+	if (rc != 0) {
 		tool_error("--mpi: cannot start rank 0's reader");
 		pthread_mutex_destroy(&l->lock);
 		pthread_cond_destroy(&l->changed);

@@ -121,6 +121,51 @@ same() {
 	grep -q 'Exit code: *2' <<< "$stderr"
 }
 
+# the archive $1 as otf2-print shows it, its name left out
+events_of() {
+	otf2-print "$1" | grep -v '^===\|^  *$\|Anchor\|^OTF2_PRINT'
+}
+
+@test "SIGTERM to rank 0 at each step of putting its outputs in place (MPI's threads never take it): the old or the new, whole, and nothing else" {
+	gen-otf2 -r 4 -i 5 "$TMP/old/t" > /dev/null
+	gen-otf2 -r 4 -i 8 "$TMP/new/t" > /dev/null
+	mkdir "$TMP/d" "$TMP/n"
+	tr-analyze -q --stream "$TMP/n/s.tr" -o "$TMP/n/a" "$TMP/new/t.otf2" > /dev/null
+	fresh() {
+		rm -rf "$TMP/d"/* "$TMP/d"/.[!.]*
+		tr-analyze -q --stream "$TMP/d/s.tr" -o "$TMP/d/a" "$TMP/old/t.otf2" > /dev/null
+		echo "my thesis" > "$TMP/d/thesis.tex"
+	}
+	fresh
+	cp "$TMP/d/s.tr" "$TMP/old.tr"
+	events_of "$TMP/d/a.otf2" > "$TMP/old.events"
+	events_of "$TMP/n/a.otf2" > "$TMP/new.events"
+	# the steps of rank 0 in $TMP/d (the other rank writes nothing there):
+	# the first of each kind, and every rename (those a signal must wait for)
+	export TR_FAULT_UNDER="$TMP/d/"
+	mpirun -n 2 -x LD_PRELOAD="$TOP/tests/helper/libfault.so" -x TR_FAULT_UNDER -x TR_FAULT_LOG="$TMP/log" \
+		tr-analyze --mpi -q --force --stream "$TMP/d/s.tr" -o "$TMP/d/a" "$TMP/new/t.otf2" > /dev/null
+	steps=$(awk '$2 == "rename" || !seen[$2]++ { print $1 }' "$TMP/log")
+	[ "$(wc -w <<< "$steps")" -gt 8 ]
+	for n in $steps; do
+		fresh
+		run --separate-stderr mpirun -n 2 -x LD_PRELOAD="$TOP/tests/helper/libfault.so" -x TR_FAULT_UNDER -x TR_FAULT="$n:term" \
+			tr-analyze --mpi -q --force --stream "$TMP/d/s.tr" -o "$TMP/d/a" "$TMP/new/t.otf2"
+		assert_failure
+		run ls -A "$TMP/d"
+		assert_output "a
+a.def
+a.otf2
+s.tr
+thesis.tex"
+		cmp -s "$TMP/d/s.tr" "$TMP/old.tr" || cmp -s "$TMP/d/s.tr" "$TMP/n/s.tr" ||
+			fail "step $n: the stream file is neither the old nor the new one"
+		events_of "$TMP/d/a.otf2" > "$TMP/got.events"
+		cmp -s "$TMP/got.events" "$TMP/old.events" || cmp -s "$TMP/got.events" "$TMP/new.events" ||
+			fail "step $n: the archive in place is neither the old nor the new one"
+	done
+}
+
 @test "MPI is loaded under --mpi only (lib/tr/libtr-fan.so); without that library, one line" {
 	run bash -c "ldd '$TOP/bin/tr-analyze' | grep -c 'libmpi'"
 	assert_output 0

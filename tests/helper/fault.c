@@ -7,8 +7,12 @@
  *   TR_FAULT=N        the N-th call fails with EIO
  *   TR_FAULT=N:kill   the tool is killed (SIGKILL) instead of making it,
  *                     as a crash or a power cut would stop it there
- *   TR_FAULT=N:term   SIGTERM is sent to the tool, then the call is made
+ *   TR_FAULT=N:term   SIGTERM is sent to the tool (to the process, as kill
+ *                     sends it: any thread that does not block it may take
+ *                     it), then the call is made
  *   TR_FAULT_LOG=F    each call ("N name path") is appended to file F
+ *   TR_FAULT_UNDER=D  only calls on paths that begin with D are counted
+ *                     (not those of libraries, such as MPI's own folders)
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -27,8 +31,11 @@ static unsigned long calls;
 static int faulty(const char *name, const char *path)
 {
 	const char *spec = getenv("TR_FAULT"), *log = getenv("TR_FAULT_LOG");
+	const char *under = getenv("TR_FAULT_UNDER");
 	unsigned long n = spec ? strtoul(spec, NULL, 10) : 0;
 
+	if (under && strncmp(path, under, strlen(under)) != 0)
+		return 0;
 	calls++;
 	if (log) {
 		FILE *f = fopen(log, "a");
@@ -43,7 +50,7 @@ static int faulty(const char *name, const char *path)
 	if (strstr(spec, ":kill"))
 		raise(SIGKILL);
 	if (strstr(spec, ":term")) {
-		raise(SIGTERM);
+		kill(getpid(), SIGTERM);
 		return 0;
 	}
 	errno = EIO;
