@@ -91,6 +91,14 @@ static int put_piece(struct an_crit *c, const struct an_piece *pc)
 	return ls_build_end(c->w);
 }
 
+/* Activity act's blame-on-path entry, as its enter's node has it (LS_NONE: no node). */
+static uint32_t blame_hint(const struct an_crit *c, uint64_t act)
+{
+	uint32_t i;
+
+	return an_graph_find(&c->g, act, &i) ? c->n[i].pb : LS_NONE;
+}
+
 /* Write pc, or join it to the open piece it goes on from. */
 static int piece(struct an_crit *c, const struct an_piece *pc)
 {
@@ -100,7 +108,7 @@ static int piece(struct an_crit *c, const struct an_piece *pc)
 	c->per_stream[pc->s] += pc->dur;
 	c->st.length += pc->dur;
 	if (pc->r != LS_NONE)
-		an_pathblame_path(&c->blame, pc->act, pc->dur);
+		an_pathblame_path(&c->blame, pc->act, blame_hint(c, pc->act), pc->dur);
 	if (c->has_open && an_piece_goes_on(o, pc)) {
 		o->dur += pc->dur;
 		return 0;
@@ -157,7 +165,7 @@ static int add_node(struct an_crit *c, const struct an_event *ev,
 		.after = after ? after->id : 0, .after_r = after ? after->region : LS_NONE,
 		.pred = last, .leave = LS_NONE,
 		/* frames' a is their enter's node + 1; an enter's is set after this */
-		.own_enter = own && own->a ? own->a - 1 : LS_NONE,
+		.own_enter = own && own->a ? own->a - 1 : LS_NONE, .pb = LS_NONE,
 	};
 	c->n[i].since = since != INT64_MIN || last == LS_NONE ? since : c->g.n[last].t;
 	*out = i;
@@ -263,6 +271,7 @@ static int event(struct an_crit *c, const struct ls_record *rec, const char **wh
 			return rc;
 		f->a = i + 1;
 		c->n[i].own_enter = i;
+		c->n[i].pb = f->c;
 		return 0;
 	case LS_K_LEAVE:
 		if (!(f = an_trace_leave(&c->tr, rec, &ev, &rc, why))) {
@@ -472,6 +481,11 @@ static int compact(struct an_crit *c)
 		an_graph_keep(g, e);
 		an_graph_keep(g, c->n[e].leave);
 	}
+	/* the activities followed whose enter goes: found by their id from now on */
+	for (uint32_t i = 0; i < nn; i++)
+		if (c->n[i].pb != LS_NONE && !an_graph_kept(g, i) &&
+		    (rc = an_pathblame_adrift(&c->blame, g->n[i].id, c->n[i].pb)) < 0)
+			return rc;
 	if ((rc = an_graph_collect(g)) < 0)
 		return rc;
 	an_graph_move(g, c->n, sizeof(*c->n));
@@ -574,7 +588,8 @@ static int blame(struct an_crit *c, const struct ls_record *rec)
 	    ls_get_str(rec, LS_F_PATTERN, &pattern, &len) < 0)
 		return 0;
 	p = ls_pattern_lookup(pattern, len);
-	return an_pathblame_blame(&c->blame, to, ns, p < LS_P__COUNT && ls_pattern_idle(p), &c->tr.defs, c->w);
+	return an_pathblame_blame(&c->blame, to, blame_hint(c, to), ns, p < LS_P__COUNT && ls_pattern_idle(p),
+				  &c->tr.defs, c->w);
 }
 
 int an_crit_take(struct an_crit *c, const struct ls_record *rec,

@@ -22,13 +22,12 @@ int an_pathblame_enter(struct an_pathblame *pb, uint64_t act, uint32_t r, uint32
 			return LS_ERR_NOMEM;
 		i = pb->ne;
 	}
-	if (ls_idmap_put(&pb->open, act, i) < 0)
-		return LS_ERR_NOMEM;
 	if (i == pb->ne)
 		pb->ne++;
 	else
 		pb->free = pb->e[i].next;
-	pb->e[i] = (struct an_pb_open){ .act = act, .enter = t, .leave = t, .r = r, .s = s, .next = LS_NONE };
+	pb->e[i] = (struct an_pb_open){ .act = act, .enter = t, .leave = t, .r = r, .s = s, .next = LS_NONE,
+					.live = true };
 	*entry = i;
 	return 0;
 }
@@ -50,11 +49,31 @@ int an_pathblame_leave(struct an_pathblame *pb, uint32_t entry, uint32_t parent,
 	return 0;
 }
 
-void an_pathblame_path(struct an_pathblame *pb, uint64_t act, uint64_t dur)
+/* The entry that follows activity act, or LS_NONE. */
+static uint32_t followed(const struct an_pathblame *pb, uint64_t act, uint32_t hint)
 {
 	uint32_t i;
 
-	if (ls_idmap_get(&pb->open, act, &i))
+	if (hint < pb->ne && pb->e[hint].live && pb->e[hint].act == act)
+		return hint;
+	return pb->adrift.count && ls_idmap_get(&pb->adrift, act, &i) ? i : LS_NONE;
+}
+
+int an_pathblame_adrift(struct an_pathblame *pb, uint64_t act, uint32_t entry)
+{
+	if (entry >= pb->ne || !pb->e[entry].live || pb->e[entry].act != act || pb->e[entry].adrift)
+		return 0;
+	if (ls_idmap_put(&pb->adrift, act, entry) < 0)
+		return LS_ERR_NOMEM;
+	pb->e[entry].adrift = true;
+	return 0;
+}
+
+void an_pathblame_path(struct an_pathblame *pb, uint64_t act, uint32_t hint, uint64_t dur)
+{
+	uint32_t i = followed(pb, act, hint);
+
+	if (i != LS_NONE)
 		pb->e[i].cp += dur;
 }
 
@@ -81,14 +100,14 @@ static int put(struct an_pathblame *pb, uint64_t act, uint32_t r, uint32_t s, ui
 	return ls_build_end(w);
 }
 
-int an_pathblame_blame(struct an_pathblame *pb, uint64_t act, uint64_t ns, bool idle,
+int an_pathblame_blame(struct an_pathblame *pb, uint64_t act, uint32_t hint, uint64_t ns, bool idle,
 		       const struct ls_defs *d, struct ls_writer *w)
 {
 	struct an_pb_known *k;
 	uint64_t before;
-	uint32_t i;
+	uint32_t i = followed(pb, act, hint);
 
-	if (ls_idmap_get(&pb->open, act, &i)) {
+	if (i != LS_NONE) {
 		pb->e[i].blame[idle] += ns;
 		return 0;
 	}
@@ -151,7 +170,9 @@ int an_pathblame_settle(struct an_pathblame *pb, int64_t clock, const struct ls_
 			if ((rc = know(pb, e, num, excl)) < 0)
 				return rc;
 		}
-		ls_idmap_del(&pb->open, e->act);
+		if (e->adrift)
+			ls_idmap_del(&pb->adrift, e->act);
+		e->live = false;
 		e->next = pb->free;
 		pb->free = i;
 	}
@@ -165,7 +186,7 @@ void an_pathblame_release(struct an_pathblame *pb)
 	free(pb->e);
 	free(pb->left);
 	free(pb->known);
-	ls_idmap_release(&pb->open);
+	ls_idmap_release(&pb->adrift);
 	ls_idmap_release(&pb->known_map);
 	an_pathblame_init(pb);
 }

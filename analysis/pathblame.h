@@ -18,9 +18,14 @@
  * the last AN_PB_KNOWN activities on the path; blame that comes for one
  * let go of before is counted (unknown), not guessed. Late blame comes
  * soon after: with 16 kept, none on the corpus or the 10 M-event bench
- * archive was let go of (a larger ring costs time: its map's misses). Blame for GPU
- * idleness is kept apart from the blame for wait states, as tr-rank keeps
- * it: its path_blame records say idle.
+ * archive was let go of (a larger ring costs time: its map's misses).
+ * Blame for GPU idleness is kept apart from the blame for wait states, as
+ * tr-rank keeps it: its path_blame records say idle.
+ *
+ * The caller finds a followed activity's entry by a hint it keeps
+ * (tr-critpath: on the enter's node); a map here holds only those whose
+ * hint it let go of (adrift). A map entry for every activity followed
+ * cost tr-critpath 0.2 to 0.5 s of 2 s on the 10 M-event bench archive.
  */
 #ifndef AN_PATHBLAME_H
 #define AN_PATHBLAME_H
@@ -43,6 +48,8 @@ struct an_pb_open {
 	uint64_t cp;		/* ns */
 	uint32_t r, s;		/* region and stream index */
 	uint32_t next;		/* the next free entry, where free */
+	bool live;		/* followed (not free) */
+	bool adrift;		/* in the map: found by its id */
 };
 
 /* An activity on the path whose share is known: blame so far (as above), and min(C, X) / X. */
@@ -54,7 +61,7 @@ struct an_pb_known {
 struct an_pathblame {
 	struct an_pb_open *e;
 	uint32_t ne, cap, free;		/* free: the first free entry, or LS_NONE */
-	struct ls_idmap open;		/* act -> e */
+	struct ls_idmap adrift;		/* act -> e, for entries whose hint the caller let go of */
 	uint32_t *left;			/* entries left, in the order they left (their times in order) */
 	uint32_t left_at, left_n, left_cap;
 	struct an_pb_known *known;	/* a ring of AN_PB_KNOWN, allocated once needed */
@@ -70,7 +77,8 @@ void an_pathblame_init(struct an_pathblame *pb);
 
 /*
  * Activity act (region r, stream s) entered at t: followed as *entry,
- * which its leave names. Returns 0, or LS_ERR_NOMEM.
+ * which its leave names, and the hint that finds it by act while it is
+ * followed. Returns 0, or LS_ERR_NOMEM.
  */
 int an_pathblame_enter(struct an_pathblame *pb, uint64_t act, uint32_t r, uint32_t s, int64_t t,
 		       uint32_t *entry);
@@ -82,15 +90,21 @@ int an_pathblame_enter(struct an_pathblame *pb, uint64_t act, uint32_t r, uint32
  */
 int an_pathblame_leave(struct an_pathblame *pb, uint32_t entry, uint32_t parent, int64_t t);
 
-/* dur ns of the path in activity act. */
-void an_pathblame_path(struct an_pathblame *pb, uint64_t act, uint64_t dur);
+/*
+ * The caller lets go of the hint entry for activity act: if still
+ * followed, it is found by act from now on. Returns 0, or LS_ERR_NOMEM.
+ */
+int an_pathblame_adrift(struct an_pathblame *pb, uint64_t act, uint32_t entry);
+
+/* dur ns of the path in activity act (hint: its entry where the caller has it, else LS_NONE). */
+void an_pathblame_path(struct an_pathblame *pb, uint64_t act, uint32_t hint, uint64_t dur);
 
 /*
- * ns of blame for activity act (for idleness where idle): added to it,
- * or, where its share is known, its path_blame written to w (ids from d).
- * Returns 0 or a writer error.
+ * ns of blame for activity act (for idleness where idle; hint as above):
+ * added to it, or, where its share is known, its path_blame written to w
+ * (ids from d). Returns 0 or a writer error.
  */
-int an_pathblame_blame(struct an_pathblame *pb, uint64_t act, uint64_t ns, bool idle,
+int an_pathblame_blame(struct an_pathblame *pb, uint64_t act, uint32_t hint, uint64_t ns, bool idle,
 		       const struct ls_defs *d, struct ls_writer *w);
 
 /*

@@ -30,6 +30,7 @@ struct an_cp_node {
 	uint32_t pred;		/* what it waited for last (node index) */
 	uint32_t leave;		/* an enter: its leave, once read */
 	uint32_t own_enter;	/* the enter of its activity (node index), LS_NONE: none kept */
+	uint32_t pb;		/* an enter: its activity's blame-on-path entry (pathblame.h); else LS_NONE */
 };
 
 /* Time of the path in one activity (act 0 and r LS_NONE: in none). */

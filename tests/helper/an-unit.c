@@ -186,7 +186,7 @@ static void on_path(struct an_pathblame *pb, const struct ls_defs *d, struct ls_
 
 	CHECK(an_pathblame_enter(pb, act, 0, 0, t, &entry) == 0);
 	CHECK(an_pathblame_leave(pb, entry, LS_NONE, t + len) == 0);
-	an_pathblame_path(pb, act, cp);
+	an_pathblame_path(pb, act, entry, cp);
 	CHECK(an_pathblame_settle(pb, t + len, d, w) == 0);
 }
 
@@ -209,31 +209,33 @@ static void test_pathblame(void)
 	/* A (1): 0..1000, a child (2) 300..600: 700 ns exclusive, 400 of them on the path */
 	CHECK(an_pathblame_enter(&pb, 1, 0, 0, 0, &a) == 0 && an_pathblame_enter(&pb, 2, 0, 0, 300, &child) == 0);
 	CHECK(an_pathblame_leave(&pb, child, a, 600) == 0 && an_pathblame_leave(&pb, a, LS_NONE, 1000) == 0);
-	CHECK(an_pathblame_blame(&pb, 1, 300, false, &d, &w) == 0);
-	an_pathblame_path(&pb, 1, 400);
+	CHECK(an_pathblame_blame(&pb, 1, a, 300, false, &d, &w) == 0);
+	/* the caller lets go of A's hint: A is found by its id */
+	CHECK(an_pathblame_adrift(&pb, 1, a) == 0 && pb.adrift.count == 1);
+	an_pathblame_path(&pb, 1, LS_NONE, 400);
 	/* the path written up to 999: A's share is not known yet */
 	CHECK(an_pathblame_settle(&pb, 999, &d, &w) == 0 && pb.written == 0);
 	/* up to 1000: 300 * 400 / 700 = 171.4 */
-	CHECK(an_pathblame_settle(&pb, 1000, &d, &w) == 0 && pb.written == 171);
+	CHECK(an_pathblame_settle(&pb, 1000, &d, &w) == 0 && pb.written == 171 && pb.adrift.count == 0);
 	/* 600 more after: 900 * 400 / 700 = 514.3, so 343 more; as if it had all come before */
-	CHECK(an_pathblame_blame(&pb, 1, 600, false, &d, &w) == 0 && pb.written == 514);
+	CHECK(an_pathblame_blame(&pb, 1, LS_NONE, 600, false, &d, &w) == 0 && pb.written == 514);
 	/* idle blame apart, with its own floor: 10 * 400 / 700 = 5.7 */
-	CHECK(an_pathblame_blame(&pb, 1, 10, true, &d, &w) == 0 && pb.written == 519);
+	CHECK(an_pathblame_blame(&pb, 1, LS_NONE, 10, true, &d, &w) == 0 && pb.written == 519);
 	/* the child had no time on the path: its blame, before or after, none */
-	CHECK(an_pathblame_blame(&pb, 2, 50, false, &d, &w) == 0 && pb.written == 519 && pb.unknown == 0);
+	CHECK(an_pathblame_blame(&pb, 2, LS_NONE, 50, false, &d, &w) == 0 && pb.written == 519 && pb.unknown == 0);
 	/* more on the path than its exclusive time (a transit past a child's enter): all of it */
 	on_path(&pb, &d, &w, 5, 2000, 100, 150);
-	CHECK(an_pathblame_blame(&pb, 5, 80, false, &d, &w) == 0 && pb.written == 599);
+	CHECK(an_pathblame_blame(&pb, 5, LS_NONE, 80, false, &d, &w) == 0 && pb.written == 599);
 	/* a zero-length activity has no share */
 	on_path(&pb, &d, &w, 6, 2200, 0, 0);
-	CHECK(an_pathblame_blame(&pb, 6, 80, false, &d, &w) == 0 && pb.written == 599);
+	CHECK(an_pathblame_blame(&pb, 6, LS_NONE, 80, false, &d, &w) == 0 && pb.written == 599);
 	/* AN_PB_KNOWN activities later on the path: A's share (the oldest) is let go of */
 	for (uint64_t k = 0; k < AN_PB_KNOWN - 1; k++)
 		on_path(&pb, &d, &w, 10 + k, 3000 + 10 * (int64_t)k, 10, 10);
-	CHECK(an_pathblame_blame(&pb, 5, 1, false, &d, &w) == 0 && pb.written == 600);
-	CHECK(an_pathblame_blame(&pb, 1, 70, false, &d, &w) == 0 && pb.written == 600 && pb.unknown == 70);
+	CHECK(an_pathblame_blame(&pb, 5, LS_NONE, 1, false, &d, &w) == 0 && pb.written == 600);
+	CHECK(an_pathblame_blame(&pb, 1, LS_NONE, 70, false, &d, &w) == 0 && pb.written == 600 && pb.unknown == 70);
 	/* an activity after every one let go of, never followed, is not on the path */
-	CHECK(an_pathblame_blame(&pb, UINT64_C(1) << 40, 9, false, &d, &w) == 0 && pb.unknown == 70);
+	CHECK(an_pathblame_blame(&pb, UINT64_C(1) << 40, LS_NONE, 9, false, &d, &w) == 0 && pb.unknown == 70);
 	CHECK(pb.ne <= 2);	/* the entries of activities settled are reused */
 	an_pathblame_release(&pb);
 	ls_writer_release(&w);
