@@ -143,6 +143,8 @@ events_of() {
 	# the steps of rank 0 in $TMP/d (the other rank writes nothing there):
 	# the first of each kind, and every rename (those a signal must wait for)
 	export TR_FAULT_UNDER="$TMP/d/"
+	# under AddressSanitizer the preloaded library comes before its runtime
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 	mpirun -n 2 -x LD_PRELOAD="$TOP/tests/helper/libfault.so" -x TR_FAULT_UNDER -x TR_FAULT_LOG="$TMP/log" \
 		tr-analyze --mpi -q --force --stream "$TMP/d/s.tr" -o "$TMP/d/a" "$TMP/new/t.otf2" > /dev/null
 	steps=$(awk '$2 == "rename" || !seen[$2]++ { print $1 }' "$TMP/log")
