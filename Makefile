@@ -64,7 +64,8 @@ HAVE_CUPTI := $(wildcard $(CUDA_HOME)/include/cupti.h)
 OMPT_INC ?= $(shell clang -print-resource-dir 2>/dev/null)/include
 HAVE_OMPT := $(wildcard $(OMPT_INC)/omp-tools.h)
 HELPERS = tests/helper/ls-unit tests/helper/an-unit tests/helper/libfault.so bench/ls-bench \
-	bench/gen-otf2 bench/otf2-read bench/record-calls tests/helper/trlog-skew tests/helper/mpi-patterns tests/helper/mpi-patterns-f
+	bench/gen-otf2 bench/otf2-read bench/record-calls tests/helper/trlog-skew tests/helper/mpi-patterns tests/helper/mpi-patterns-f \
+	tests/helper/mpi-patterns-f08
 MAN1 = doc/tr-analyze.1 doc/tr-cat.1 doc/tr-chrome.1 doc/tr-report.1 doc/tr-svg.1 doc/tr-read.1 doc/tr-deps.1 doc/tr-clock.1 doc/tr-waits.1 doc/tr-critpath.1 doc/tr-rank.1 \
 	doc/tr-otf2.1 doc/tr-project.1 doc/tr-record.1
 MAN7 = doc/tr.7
@@ -221,8 +222,11 @@ tests/helper/mpi-patterns: tests/programs/mpi-patterns.c
 tests/helper/omp-patterns: tests/programs/omp-patterns.c
 	clang -std=gnu11 -O2 -g -Wall -fopenmp -o $@ $<
 
-tests/helper/mpi-patterns-f: tests/programs/mpi-patterns.f90
+tests/helper/mpi-patterns-f: tests/programs/mpi-patterns.F90
 	$(MPIFC) -O2 -g -Wall -o $@ $<
+
+tests/helper/mpi-patterns-f08: tests/programs/mpi-patterns.F90
+	$(MPIFC) -DF08 -O2 -g -Wall -o $@ $<
 
 tests/helper/ls-unit: tests/helper/ls-unit.o libstream/libstream.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)

@@ -120,8 +120,9 @@ ms() {
 	[ -z "$stderr" ]
 }
 
-@test "a Fortran program: its calls go through Open MPI's Fortran bindings, and are recorded" {
-	mpirun -n 4 tr-record -o "$TMP/fortran" -- mpi-patterns-f "$DELAY_MS"
+# A Fortran program ($1: the mpif.h / use mpi build or the mpi_f08 one) recorded: its waits and calls.
+fortran_recorded() {
+	mpirun -n 4 tr-record -o "$TMP/fortran" -- "$1" "$DELAY_MS"
 	analyse "$TMP/fortran"
 	# rank 1 for rank 0 (MPI_ANY_SOURCE, MPI_STATUS_IGNORE), then ranks 1-3 in Waitall for rank 0
 	near "$(waited "$TMP/fortran" late_sender)" "$(ms 4)"
@@ -138,6 +139,14 @@ ms() {
 	# the message rank 0 tested for came from rank 1, tag 5
 	run bash -c "tr-cat -J '$TMP/fortran.tr' | jq -r 'select(.k == \"recv\" and .tag == 5) | \"\\(.s) \\(.peer)\"'"
 	assert_output "0 1"
+}
+
+@test "a Fortran program (use mpi): its calls go through Open MPI's Fortran bindings, and are recorded" {
+	fortran_recorded mpi-patterns-f
+}
+
+@test "a Fortran program (use mpi_f08): its calls, through the mpi_f08 entry points, are recorded alike" {
+	fortran_recorded mpi-patterns-f08
 }
 
 @test "the README's example program: its barrier, late-sender and allreduce waiting as documented" {

@@ -3,8 +3,8 @@
  * mpi_send_). Open MPI's Fortran bindings call PMPI_* directly, so the C
  * wrappers never see a Fortran program's calls: each wrapper here calls
  * the Fortran PMPI twin (pmpi_send_) and records through the same calls.c,
- * its handles turned into C ones. The mpi_f08 module's entry points are
- * not wrapped.
+ * its handles turned into C ones. The mpi_f08 module's entry points
+ * (mpi_send_f08_) are wrapped by the same code.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,39 +21,79 @@ extern F mpi_fortran_in_place_[] __attribute__((weak));
 
 #define STATUS_WORDS (sizeof(MPI_Status) / sizeof(F) + 1)
 
-/* Each entry point wrapped, and the Fortran PMPI twin it calls. */
-#define FORTRAN(name, params) \
-	void mpi_##name##_ params; \
-	void pmpi_##name##_ params;
+/*
+ * The entry points wrapped but MPI_Init and MPI_Finalize: their
+ * parameters before ierr, and the names of those parameters. Each has its
+ * mpif.h / `use mpi` entry point (mpi_send_) and its mpi_f08 one
+ * (mpi_send_f08_), with Fortran PMPI twins of each. Open MPI's mpi_f08
+ * entry points take the same arguments (a handle type holds the integer
+ * handle, a status type the integers of a status), ierr absent: NULL.
+ */
+#define FORTRAN_CALLS(X) \
+	X(init_thread, (F *required, F *provided), (required, provided)) \
+	X(send, (void *buf, F *count, F *type, F *dest, F *tag, F *comm), \
+		(buf, count, type, dest, tag, comm)) \
+	X(ssend, (void *buf, F *count, F *type, F *dest, F *tag, F *comm), \
+		(buf, count, type, dest, tag, comm)) \
+	X(recv, (void *buf, F *count, F *type, F *source, F *tag, F *comm, F *status), \
+		(buf, count, type, source, tag, comm, status)) \
+	X(sendrecv, (void *sbuf, F *scount, F *stype, F *dest, F *stag, void *rbuf, F *rcount, \
+		F *rtype, F *source, F *rtag, F *comm, F *status), \
+		(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, status)) \
+	X(isend, (void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *req), \
+		(buf, count, type, dest, tag, comm, req)) \
+	X(irecv, (void *buf, F *count, F *type, F *source, F *tag, F *comm, F *req), \
+		(buf, count, type, source, tag, comm, req)) \
+	X(wait, (F *req, F *status), (req, status)) \
+	X(waitall, (F *n, F *reqs, F *statuses), (n, reqs, statuses)) \
+	X(waitany, (F *n, F *reqs, F *index, F *status), (n, reqs, index, status)) \
+	X(test, (F *req, F *flag, F *status), (req, flag, status)) \
+	X(barrier, (F *comm), (comm)) \
+	X(gather, (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root, \
+		F *comm), \
+		(sbuf, scount, stype, rbuf, rcount, rtype, root, comm)) \
+	X(scatter, (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root, \
+		F *comm), \
+		(sbuf, scount, stype, rbuf, rcount, rtype, root, comm)) \
+	X(allgather, (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm), \
+		(sbuf, scount, stype, rbuf, rcount, rtype, comm)) \
+	X(alltoall, (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm), \
+		(sbuf, scount, stype, rbuf, rcount, rtype, comm)) \
+	X(bcast, (void *buf, F *count, F *type, F *root, F *comm), (buf, count, type, root, comm)) \
+	X(reduce, (void *sbuf, void *rbuf, F *count, F *type, F *op, F *root, F *comm), \
+		(sbuf, rbuf, count, type, op, root, comm)) \
+	X(allreduce, (void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm), \
+		(sbuf, rbuf, count, type, op, comm)) \
+	X(comm_split, (F *comm, F *color, F *key, F *newcomm), (comm, color, key, newcomm)) \
+	X(comm_dup, (F *comm, F *newcomm), (comm, newcomm)) \
+	X(cart_create, (F *comm, F *ndims, F *dims, F *periods, F *reorder, F *newcomm), \
+		(comm, ndims, dims, periods, reorder, newcomm)) \
+	X(comm_free, (F *comm), (comm))
 
-FORTRAN(init, (F *ierr))
-FORTRAN(init_thread, (F *required, F *provided, F *ierr))
-FORTRAN(finalize, (F *ierr))
-FORTRAN(send, (void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *ierr))
-FORTRAN(ssend, (void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *ierr))
-FORTRAN(recv, (void *buf, F *count, F *type, F *source, F *tag, F *comm, F *status, F *ierr))
-FORTRAN(sendrecv, (void *sbuf, F *scount, F *stype, F *dest, F *stag, void *rbuf, F *rcount,
-	F *rtype, F *source, F *rtag, F *comm, F *status, F *ierr))
-FORTRAN(isend, (void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *req, F *ierr))
-FORTRAN(irecv, (void *buf, F *count, F *type, F *source, F *tag, F *comm, F *req, F *ierr))
-FORTRAN(wait, (F *req, F *status, F *ierr))
-FORTRAN(waitall, (F *n, F *reqs, F *statuses, F *ierr))
-FORTRAN(waitany, (F *n, F *reqs, F *index, F *status, F *ierr))
-FORTRAN(test, (F *req, F *flag, F *status, F *ierr))
-FORTRAN(barrier, (F *comm, F *ierr))
-FORTRAN(gather, (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root,
-	F *comm, F *ierr))
-FORTRAN(scatter, (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root,
-	F *comm, F *ierr))
-FORTRAN(allgather, (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *ierr))
-FORTRAN(alltoall, (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *ierr))
-FORTRAN(bcast, (void *buf, F *count, F *type, F *root, F *comm, F *ierr))
-FORTRAN(reduce, (void *sbuf, void *rbuf, F *count, F *type, F *op, F *root, F *comm, F *ierr))
-FORTRAN(allreduce, (void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *ierr))
-FORTRAN(comm_split, (F *comm, F *color, F *key, F *newcomm, F *ierr))
-FORTRAN(comm_dup, (F *comm, F *newcomm, F *ierr))
-FORTRAN(cart_create, (F *comm, F *ndims, F *dims, F *periods, F *reorder, F *newcomm, F *ierr))
-FORTRAN(comm_free, (F *comm, F *ierr))
+/*
+ * The PMPI twins are weak: their addresses are taken (a wrapper is given
+ * its twin), which binds them when the collector loads, and a program
+ * loads Open MPI's Fortran library of one binding, or none (C).
+ */
+#define WEAK __attribute__((weak))
+#define UNPAREN(...) __VA_ARGS__
+#define DECLARE(name, params, args) \
+	void mpi_##name##_(UNPAREN params, F *ierr); \
+	void pmpi_##name##_(UNPAREN params, F *ierr) WEAK; \
+	void mpi_##name##_f08_(UNPAREN params, F *ierr); \
+	void pmpi_##name##_f08_(UNPAREN params, F *ierr) WEAK;
+FORTRAN_CALLS(DECLARE)
+void mpi_init_(F *ierr);
+void pmpi_init_(F *ierr) WEAK;
+void mpi_init_f08_(F *ierr);
+void pmpi_init_f08_(F *ierr) WEAK;
+void mpi_finalize_(F *ierr);
+void pmpi_finalize_(F *ierr) WEAK;
+void mpi_finalize_f08_(F *ierr);
+void pmpi_finalize_f08_(F *ierr) WEAK;
+
+/* The PMPI twin a wrapper calls: that of mpif.h's entry point or of mpi_f08's. */
+#define PM(name) __typeof__(pmpi_##name##_) *pm
 
 /* The times around a Fortran PMPI call (which returns nothing: its error is in ierr). */
 #define FCALL(stmt) \
@@ -81,62 +121,62 @@ static int64_t fbytes(const F *count, const F *type)
 	return rec_bytes(*count, PMPI_Type_f2c(*type));
 }
 
-void mpi_init_(F *ierr)
+static void f_init(PM(init), F *ierr)
 {
 	int64_t t0 = rec_now();
 
-	pmpi_init_(ierr);
+	pm(ierr);
 	if (OK)
 		rec_mpi_started(TRLOG_FN_INIT, t0);
 }
 
-void mpi_init_thread_(F *required, F *provided, F *ierr)
+static void f_init_thread(PM(init_thread), F *required, F *provided, F *ierr)
 {
 	int64_t t0 = rec_now();
 
-	pmpi_init_thread_(required, provided, ierr);
+	pm(required, provided, ierr);
 	if (OK)
 		rec_mpi_started(TRLOG_FN_INIT_THREAD, t0);
 }
 
-void mpi_finalize_(F *ierr)
+static void f_finalize(PM(finalize), F *ierr)
 {
 	int64_t t0 = rec_now();
 
 	rec_mpi_ending();
-	pmpi_finalize_(ierr);
+	pm(ierr);
 	rec_mpi_ended(t0);
 }
 
-void mpi_send_(void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *ierr)
+static void f_send(PM(send), void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *ierr)
 {
-	FCALL(pmpi_send_(buf, count, type, dest, tag, comm, ierr));
+	FCALL(pm(buf, count, type, dest, tag, comm, ierr));
 	if (OK)
 		rec_call_send(TRLOG_FN_SEND, t0, t1, PMPI_Comm_f2c(*comm), *dest, *tag, fbytes(count, type));
 }
 
-void mpi_ssend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *ierr)
+static void f_ssend(PM(ssend), void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *ierr)
 {
-	FCALL(pmpi_ssend_(buf, count, type, dest, tag, comm, ierr));
+	FCALL(pm(buf, count, type, dest, tag, comm, ierr));
 	if (OK)
 		rec_call_send(TRLOG_FN_SSEND, t0, t1, PMPI_Comm_f2c(*comm), *dest, *tag, fbytes(count, type));
 }
 
-void mpi_recv_(void *buf, F *count, F *type, F *source, F *tag, F *comm, F *status, F *ierr)
+static void f_recv(PM(recv), void *buf, F *count, F *type, F *source, F *tag, F *comm, F *status, F *ierr)
 {
 	F own[STATUS_WORDS], *st = status_ignored(status) ? own : status;
-	FCALL(pmpi_recv_(buf, count, type, source, tag, comm, st, ierr));
+	FCALL(pm(buf, count, type, source, tag, comm, st, ierr));
 	MPI_Status c = c_status(st);
 
 	if (OK)
 		rec_call_recv(TRLOG_FN_RECV, t0, t1, PMPI_Comm_f2c(*comm), &c);
 }
 
-void mpi_sendrecv_(void *sbuf, F *scount, F *stype, F *dest, F *stag, void *rbuf, F *rcount, F *rtype,
-		   F *source, F *rtag, F *comm, F *status, F *ierr)
+static void f_sendrecv(PM(sendrecv), void *sbuf, F *scount, F *stype, F *dest, F *stag, void *rbuf, F *rcount,
+		       F *rtype, F *source, F *rtag, F *comm, F *status, F *ierr)
 {
 	F own[STATUS_WORDS], *st = status_ignored(status) ? own : status;
-	FCALL(pmpi_sendrecv_(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, st, ierr));
+	FCALL(pm(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, st, ierr));
 	MPI_Status c = c_status(st);
 
 	if (OK)
@@ -144,34 +184,34 @@ void mpi_sendrecv_(void *sbuf, F *scount, F *stype, F *dest, F *stag, void *rbuf
 				  fbytes(scount, stype), &c);
 }
 
-void mpi_isend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *req, F *ierr)
+static void f_isend(PM(isend), void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *req, F *ierr)
 {
-	FCALL(pmpi_isend_(buf, count, type, dest, tag, comm, req, ierr));
+	FCALL(pm(buf, count, type, dest, tag, comm, req, ierr));
 	if (OK)
 		rec_call_isend(TRLOG_FN_ISEND, t0, t1, PMPI_Comm_f2c(*comm), *dest, *tag, fbytes(count, type),
 			       PMPI_Request_f2c(*req));
 }
 
-void mpi_irecv_(void *buf, F *count, F *type, F *source, F *tag, F *comm, F *req, F *ierr)
+static void f_irecv(PM(irecv), void *buf, F *count, F *type, F *source, F *tag, F *comm, F *req, F *ierr)
 {
-	FCALL(pmpi_irecv_(buf, count, type, source, tag, comm, req, ierr));
+	FCALL(pm(buf, count, type, source, tag, comm, req, ierr));
 	if (OK)
 		rec_call_irecv(TRLOG_FN_IRECV, t0, t1, PMPI_Comm_f2c(*comm), PMPI_Request_f2c(*req));
 }
 
-void mpi_wait_(F *req, F *status, F *ierr)
+static void f_wait(PM(wait), F *req, F *status, F *ierr)
 {
 	F own[STATUS_WORDS], *st = status_ignored(status) ? own : status;
 	MPI_Request before = PMPI_Request_f2c(*req);
 	bool done = true;
-	FCALL(pmpi_wait_(req, st, ierr));
+	FCALL(pm(req, st, ierr));
 	MPI_Status c = c_status(st);
 
 	if (OK)
 		rec_call_complete(TRLOG_FN_WAIT, t0, t1, 1, &before, &done, &c, false);
 }
 
-void mpi_waitall_(F *n, F *reqs, F *statuses, F *ierr)
+static void f_waitall(PM(waitall), F *n, F *reqs, F *statuses, F *ierr)
 {
 	int count = *n > 0 ? *n : 0;
 	size_t words = STATUS_WORDS * (size_t)(count ? count : 1);
@@ -182,7 +222,7 @@ void mpi_waitall_(F *n, F *reqs, F *statuses, F *ierr)
 	bool *done = malloc(sizeof(*done) * (size_t)(count ? count : 1));
 
 	if (!st || !before || !c || !done) {
-		pmpi_waitall_(n, reqs, statuses, ierr);
+		pm(n, reqs, statuses, ierr);
 		goto out;
 	}
 	for (int i = 0; i < count; i++) {
@@ -190,7 +230,7 @@ void mpi_waitall_(F *n, F *reqs, F *statuses, F *ierr)
 		done[i] = true;
 	}
 	{
-		FCALL(pmpi_waitall_(n, reqs, st, ierr));
+		FCALL(pm(n, reqs, st, ierr));
 		/* Fortran statuses are MPI_STATUS_SIZE integers apart */
 		for (int i = 0; i < count; i++)
 			c[i] = c_status(st + (size_t)i * (sizeof(MPI_Status) / sizeof(F)));
@@ -218,7 +258,8 @@ static MPI_Request *c_requests(const F *reqs, int n)
 	return c;
 }
 
-static void one_done(int fn, int64_t t0, int64_t t1, int n, const MPI_Request *before, int done_at, const F *st,
+static void one_done(int fn, int64_t t0, int64_t t1, int n, const MPI_Request *before, int done_at,
+		const F *st,
 		     bool tested)
 {
 	MPI_Status *c = malloc(sizeof(*c) * (size_t)(n > 0 ? n : 1));
@@ -235,31 +276,32 @@ static void one_done(int fn, int64_t t0, int64_t t1, int n, const MPI_Request *b
 	free(done);
 }
 
-void mpi_waitany_(F *n, F *reqs, F *index, F *status, F *ierr)
+static void f_waitany(PM(waitany), F *n, F *reqs, F *index, F *status, F *ierr)
 {
 	int count = *n > 0 ? *n : 0;
 	F own[STATUS_WORDS], *st = status_ignored(status) ? own : status;
 	MPI_Request *before = c_requests(reqs, count);
 
 	if (!before) {
-		pmpi_waitany_(n, reqs, index, status, ierr);
+		pm(n, reqs, index, status, ierr);
 		return;
 	}
 	{
-		FCALL(pmpi_waitany_(n, reqs, index, st, ierr));
+		FCALL(pm(n, reqs, index, st, ierr));
 		/* Fortran's index counts from 1 */
 		if (OK)
-			one_done(TRLOG_FN_WAITANY, t0, t1, count, before, *index == MPI_UNDEFINED ? -1 : *index - 1,
+			one_done(TRLOG_FN_WAITANY, t0, t1, count, before,
+		*index == MPI_UNDEFINED ? -1 : *index - 1,
 				 st, false);
 	}
 	free(before);
 }
 
-void mpi_test_(F *req, F *flag, F *status, F *ierr)
+static void f_test(PM(test), F *req, F *flag, F *status, F *ierr)
 {
 	F own[STATUS_WORDS], *st = status_ignored(status) ? own : status;
 	MPI_Request before = PMPI_Request_f2c(*req);
-	FCALL(pmpi_test_(req, flag, st, ierr));
+	FCALL(pm(req, flag, st, ierr));
 
 	if (OK)
 		one_done(TRLOG_FN_TEST, t0, t1, 1, &before, *flag ? 0 : -1, st, true);
@@ -287,81 +329,86 @@ static int fsize(MPI_Comm c)
 	return size;
 }
 
-void mpi_gather_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root, F *comm, F *ierr)
+static void f_gather(PM(gather), void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root,
+		     F *comm, F *ierr)
 {
 	MPI_Comm c = PMPI_Comm_f2c(*comm);
 	bool is_root = frank(c) == *root;
 	int64_t sent = fsent(sbuf, scount, stype), recvd = is_root ? fbytes(rcount, rtype) * fsize(c) : 0;
-	FCALL(pmpi_gather_(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, ierr));
+	FCALL(pm(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, ierr));
 
 	if (OK)
 		rec_call_coll(TRLOG_FN_GATHER, t0, t1, c, *root, sent, recvd);
 }
 
-void mpi_scatter_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root, F *comm, F *ierr)
+static void f_scatter(PM(scatter), void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root,
+		      F *comm, F *ierr)
 {
 	MPI_Comm c = PMPI_Comm_f2c(*comm);
 	bool is_root = frank(c) == *root;
 	int64_t sent = is_root ? fbytes(scount, stype) * fsize(c) : 0;
 	int64_t recvd = rbuf == mpi_fortran_in_place_ ? 0 : fbytes(rcount, rtype);
-	FCALL(pmpi_scatter_(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, ierr));
+	FCALL(pm(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, ierr));
 
 	if (OK)
 		rec_call_coll(TRLOG_FN_SCATTER, t0, t1, c, *root, sent, recvd);
 }
 
-void mpi_allgather_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *ierr)
+static void f_allgather(PM(allgather), void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype,
+			F *comm, F *ierr)
 {
 	MPI_Comm c = PMPI_Comm_f2c(*comm);
 	int64_t sent = fsent(sbuf, scount, stype), recvd = fbytes(rcount, rtype) * fsize(c);
-	FCALL(pmpi_allgather_(sbuf, scount, stype, rbuf, rcount, rtype, comm, ierr));
+	FCALL(pm(sbuf, scount, stype, rbuf, rcount, rtype, comm, ierr));
 
 	if (OK)
 		rec_call_coll(TRLOG_FN_ALLGATHER, t0, t1, c, -1, sent, recvd);
 }
 
-void mpi_alltoall_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm, F *ierr)
+static void f_alltoall(PM(alltoall), void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype,
+		       F *comm, F *ierr)
 {
 	MPI_Comm c = PMPI_Comm_f2c(*comm);
 	int n = fsize(c);
 	int64_t sent = fsent(sbuf, scount, stype) * n, recvd = fbytes(rcount, rtype) * n;
-	FCALL(pmpi_alltoall_(sbuf, scount, stype, rbuf, rcount, rtype, comm, ierr));
+	FCALL(pm(sbuf, scount, stype, rbuf, rcount, rtype, comm, ierr));
 
 	if (OK)
 		rec_call_coll(TRLOG_FN_ALLTOALL, t0, t1, c, -1, sent, recvd);
 }
 
-void mpi_barrier_(F *comm, F *ierr)
+static void f_barrier(PM(barrier), F *comm, F *ierr)
 {
-	FCALL(pmpi_barrier_(comm, ierr));
+	FCALL(pm(comm, ierr));
 	if (OK)
 		rec_call_coll(TRLOG_FN_BARRIER, t0, t1, PMPI_Comm_f2c(*comm), -1, 0, 0);
 }
 
-void mpi_bcast_(void *buf, F *count, F *type, F *root, F *comm, F *ierr)
+static void f_bcast(PM(bcast), void *buf, F *count, F *type, F *root, F *comm, F *ierr)
 {
 	MPI_Comm c = PMPI_Comm_f2c(*comm);
 	int64_t b = fbytes(count, type);
 	int rank = frank(c);
-	FCALL(pmpi_bcast_(buf, count, type, root, comm, ierr));
+	FCALL(pm(buf, count, type, root, comm, ierr));
 	if (OK)
 		rec_call_coll(TRLOG_FN_BCAST, t0, t1, c, *root, rank == *root ? b : 0, rank == *root ? 0 : b);
 }
 
-void mpi_reduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *root, F *comm, F *ierr)
+static void f_reduce(PM(reduce), void *sbuf, void *rbuf, F *count, F *type, F *op, F *root, F *comm,
+		     F *ierr)
 {
 	MPI_Comm c = PMPI_Comm_f2c(*comm);
 	int64_t b = fbytes(count, type);
 	int rank = frank(c);
-	FCALL(pmpi_reduce_(sbuf, rbuf, count, type, op, root, comm, ierr));
+	FCALL(pm(sbuf, rbuf, count, type, op, root, comm, ierr));
 	if (OK)
 		rec_call_coll(TRLOG_FN_REDUCE, t0, t1, c, *root, b, rank == *root ? b : 0);
 }
 
-void mpi_allreduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *ierr)
+static void f_allreduce(PM(allreduce), void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *ierr)
 {
 	int64_t b = fbytes(count, type);
-	FCALL(pmpi_allreduce_(sbuf, rbuf, count, type, op, comm, ierr));
+	FCALL(pm(sbuf, rbuf, count, type, op, comm, ierr));
 
 	if (OK)
 		rec_call_coll(TRLOG_FN_ALLREDUCE, t0, t1, PMPI_Comm_f2c(*comm), -1, b, b);
@@ -376,35 +423,76 @@ static void fmade(int fn, int64_t t0, const F *comm, const F *newcomm, const F *
 	rec_call_comm(fn, t0, rec_now(), parent, local);
 }
 
-void mpi_comm_split_(F *comm, F *color, F *key, F *newcomm, F *ierr)
+static void f_comm_split(PM(comm_split), F *comm, F *color, F *key, F *newcomm, F *ierr)
 {
 	int64_t t0 = rec_now();
 
-	pmpi_comm_split_(comm, color, key, newcomm, ierr);
+	pm(comm, color, key, newcomm, ierr);
 	fmade(TRLOG_FN_COMM_SPLIT, t0, comm, newcomm, ierr);
 }
 
-void mpi_comm_dup_(F *comm, F *newcomm, F *ierr)
+static void f_comm_dup(PM(comm_dup), F *comm, F *newcomm, F *ierr)
 {
 	int64_t t0 = rec_now();
 
-	pmpi_comm_dup_(comm, newcomm, ierr);
+	pm(comm, newcomm, ierr);
 	fmade(TRLOG_FN_COMM_DUP, t0, comm, newcomm, ierr);
 }
 
-void mpi_cart_create_(F *comm, F *ndims, F *dims, F *periods, F *reorder, F *newcomm, F *ierr)
+static void f_cart_create(PM(cart_create), F *comm, F *ndims, F *dims, F *periods, F *reorder, F *newcomm,
+			  F *ierr)
 {
 	int64_t t0 = rec_now();
 
-	pmpi_cart_create_(comm, ndims, dims, periods, reorder, newcomm, ierr);
+	pm(comm, ndims, dims, periods, reorder, newcomm, ierr);
 	fmade(TRLOG_FN_CART_CREATE, t0, comm, newcomm, ierr);
 }
 
-void mpi_comm_free_(F *comm, F *ierr)
+static void f_comm_free(PM(comm_free), F *comm, F *ierr)
 {
 	MPI_Comm gone = PMPI_Comm_f2c(*comm);
-	FCALL(pmpi_comm_free_(comm, ierr));
+	FCALL(pm(comm, ierr));
 
 	rec_comm_freed(gone);
 	rec_call_plain(TRLOG_FN_COMM_FREE, t0, t1);
+}
+
+/*
+ * The entry points: mpif.h's, and mpi_f08's, whose ierr may be absent
+ * (the wrappers read it: one of their own then).
+ */
+#define ENTRIES(name, params, args) \
+	void mpi_##name##_(UNPAREN params, F *ierr) \
+	{ \
+		f_##name(pmpi_##name##_, UNPAREN args, ierr); \
+	} \
+	void mpi_##name##_f08_(UNPAREN params, F *ierr) \
+	{ \
+		F own = MPI_SUCCESS; \
+		f_##name(pmpi_##name##_f08_, UNPAREN args, ierr ? ierr : &own); \
+	}
+FORTRAN_CALLS(ENTRIES)
+
+void mpi_init_(F *ierr)
+{
+	f_init(pmpi_init_, ierr);
+}
+
+void mpi_init_f08_(F *ierr)
+{
+	F own = MPI_SUCCESS;
+
+	f_init(pmpi_init_f08_, ierr ? ierr : &own);
+}
+
+void mpi_finalize_(F *ierr)
+{
+	f_finalize(pmpi_finalize_, ierr);
+}
+
+void mpi_finalize_f08_(F *ierr)
+{
+	F own = MPI_SUCCESS;
+
+	f_finalize(pmpi_finalize_f08_, ierr ? ierr : &own);
 }

@@ -6,8 +6,14 @@
 ! every rank joins an Allreduce on a split communicator; then, without
 ! delays, an Allgather and a Gather, and rank 1 sends to rank 0, which
 ! tests until the message is there, while rank 1 waits with Waitany.
+! Built twice: with `use mpi`, and with -DF08 with `use mpi_f08`, whose
+! handles are types.
 program mpi_patterns
+#ifdef F08
+  use mpi_f08
+#else
   use mpi
+#endif
   use iso_c_binding, only: c_int
   implicit none
   interface
@@ -17,8 +23,15 @@ program mpi_patterns
       integer(c_int) :: usleep
     end function usleep
   end interface
-  integer :: rank, size, ierr, x, y, r, n, half, idx
-  integer :: reqs(64), all(64)
+  integer :: rank, size, ierr, x, y, r, n, idx
+  integer :: all(64)
+#ifdef F08
+  type(MPI_Comm) :: half
+  type(MPI_Request) :: reqs(64)
+#else
+  integer :: half
+  integer :: reqs(64)
+#endif
   logical :: flag
   integer :: delay
   character(len=16) :: arg
