@@ -582,13 +582,11 @@ static int blame(struct an_crit *c, const struct ls_record *rec)
 	const char *pattern;
 	uint64_t to, ns;
 	uint32_t len;
-	enum ls_pattern p;
 
 	if (ls_get_u64(rec, LS_F_TO, &to) < 0 || ls_get_u64(rec, LS_F_NS, &ns) < 0 ||
 	    ls_get_str(rec, LS_F_PATTERN, &pattern, &len) < 0)
 		return 0;
-	p = ls_pattern_lookup(pattern, len);
-	return an_pathblame_blame(&c->blame, to, blame_hint(c, to), ns, p < LS_P__COUNT && ls_pattern_idle(p),
+	return an_pathblame_blame(&c->blame, to, blame_hint(c, to), ns, ls_pattern_name_idle(pattern, len),
 				  &c->tr.defs, c->w);
 }
 

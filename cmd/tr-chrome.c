@@ -134,8 +134,7 @@ static int learn(struct chrome *c, const struct ls_record *rec)
 			return 0;
 		if (!(a = act(c, id)))
 			return LS_ERR_NOMEM;
-		if (ls_get_str(rec, LS_F_PATTERN, &s, &n) == 0 && ls_pattern_lookup(s, n) < LS_P__COUNT &&
-		    ls_pattern_idle(ls_pattern_lookup(s, n)))
+		if (ls_get_str(rec, LS_F_PATTERN, &s, &n) == 0 && ls_pattern_name_idle(s, n))
 			a->idle_blame += ns;
 		else
 			a->blame += ns;
