@@ -396,6 +396,7 @@ static inline enum ls_edge ls_edge_lookup(const char *s, uint32_t n)
 
 /* Pattern for a pattern string; LS_P__COUNT for one this version lacks. */
 enum ls_pattern ls_pattern_lookup(const char *s, uint32_t n);
+const char *ls_pattern_name(enum ls_pattern p);
 
 /* Whether the pattern string s[0..n) names an idle pattern (ls_pattern_idle). */
 static inline bool ls_pattern_name_idle(const char *s, uint32_t n)
@@ -404,7 +405,6 @@ static inline bool ls_pattern_name_idle(const char *s, uint32_t n)
 
 	return p < LS_P__COUNT && ls_pattern_idle(p);
 }
-const char *ls_pattern_name(enum ls_pattern p);
 
 /* Whether s is one of the values of vocab (LS_VOCAB_NONE: always true). */
 bool ls_vocab_has(enum ls_vocab vocab, const char *s, uint32_t n);

@@ -55,7 +55,6 @@ struct an_omp_stats {
 	uint64_t open;		/* barrier instances some member never left */
 };
 
-/* A lock's last release, until the next acquire takes it (s LS_NONE). */
 /*
  * A lock: its last release not yet followed by an acquire on another
  * thread, the thread that holds it, and an acquire that came while
