@@ -60,8 +60,33 @@ static int defined(struct an_rank *k, const struct ls_record *rec)
 /* A duration field of a derived record: in range, or *why says it is not. */
 static bool duration(const struct ls_record *rec, enum ls_field f, uint64_t *v, const char **why)
 {
-	if (ls_get_u64(rec, f, v) < 0)
+	if (ls_get_u64(rec, f, v) < 0) {
+		bool given = ls_has(rec, f);
+
+		switch (rec->kind) {
+		case LS_K_BLAME:
+			*why = given ? "blame field \"ns\" is not a duration in [0, 2^63) ns" :
+				       "blame without required field \"ns\"";
+			break;
+		case LS_K_PATH_BLAME:
+			*why = given ? "path_blame field \"ns\" is not a duration in [0, 2^63) ns" :
+				       "path_blame without required field \"ns\"";
+			break;
+		case LS_K_CRIT:
+			*why = given ? "crit field \"dur\" is not a duration in [0, 2^63) ns" :
+				       "crit without required field \"dur\"";
+			break;
+		case LS_K_IDLE:
+			*why = given ? "idle field \"dur\" is not a duration in [0, 2^63) ns" :
+				       "idle without required field \"dur\"";
+			break;
+		default:
+			*why = given ? "wait field \"dur\" is not a duration in [0, 2^63) ns" :
+				       "wait without required field \"dur\"";
+			break;
+		}
 		return false;
+	}
 	if (*v > LS_DUR_MAX) {
 		*why = rec->kind == LS_K_BLAME ? "blame of more than 2^63 ns" :
 		       rec->kind == LS_K_CRIT ? "crit piece of more than 2^63 ns" :

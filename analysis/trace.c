@@ -39,8 +39,9 @@ int an_trace_event(struct an_trace *tr, const struct ls_record *rec,
 		return LS_ERR_SYNTAX;
 	}
 	if (!ls_time_ok(ev->t)) {
-		snprintf(tr->why, sizeof(tr->why), "%s at t=%" PRId64 " is outside the times "
-			 "a stream may hold ([-2^62, 2^62) ns)", ls_kind_name(rec->kind), ev->t);
+		/* as tr-cat --check says it */
+		snprintf(tr->why, sizeof(tr->why), "%s field \"t\" is not a time in [-2^62, 2^62) ns",
+			 ls_kind_name(rec->kind));
 		*why = tr->why;
 		return LS_ERR_SYNTAX;
 	}

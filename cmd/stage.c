@@ -149,6 +149,15 @@ int stage_run(const struct stage *st, struct stage_io *io)
 
 	ls_reader_skim(r, dropped | ~st->reads);
 	while ((rc = ls_read(r, &rec)) > 0) {
+		/* the fields of what the stage reads, as rule 8 has it; passed on unread, the rest */
+		if ((st->reads & LS_KIND_BIT(rec.kind)) && !(dropped & LS_KIND_BIT(rec.kind)) &&
+		    tool_check_fields(r, &rec))
+			return 1;
+		if (header && rec.kind == LS_K_HEADER) {
+			tool_error("%s: %s: a second header (two streams joined by cat? join them with "
+				   "tr-cat)", r->name, ls_reader_where(r, where, sizeof(where)));
+			return 1;
+		}
 		if (!header && rec.kind == LS_K_HEADER) {
 			header = true;
 			if (!tool_made_by(r, &rec, st->needs) || !not_yet(r, &rec, st->before))

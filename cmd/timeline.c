@@ -440,7 +440,7 @@ static int path_each(void *g, const struct ls_record *rec)
 
 static int picture(struct svg *g, struct ls_reader *r, double from_s, double to_s)
 {
-	if (tool_pass(r, learn_each, g) != 0)
+	if (tool_pass_checked(r, learn_each, g) != 0)
 		return 1;
 	if (!g->any) {
 		tool_error("%s: no activities to draw", r->name);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../libstream/check.h"
 #include "../libstream/error.h"
 #include "tool.h"
 
@@ -240,23 +241,64 @@ int tool_draw(int argc, char **argv, void (*usage)(FILE *to), int (*draw)(struct
 	return tool_finish(&out) | status;
 }
 
-int tool_pass(struct ls_reader *r, int (*each)(void *ctx, const struct ls_record *rec), void *ctx)
+int tool_check_fields(const struct ls_reader *r, const struct ls_record *rec)
+{
+	char msg[256], where[64];
+	int rc = ls_check_fields(rec, msg, sizeof(msg));
+
+	if (rc == 0)
+		return 0;
+	if (rc == LS_ERR_SYNTAX)
+		tool_error("%s: %s: %s", r->name, ls_reader_where(r, where, sizeof(where)), msg);
+	else
+		tool_error("%s: out of memory", r->name);
+	return 1;
+}
+
+/* A pass over r, each record checked first where c is not NULL. */
+static int pass(struct ls_reader *r, int (*each)(void *ctx, const struct ls_record *rec), void *ctx,
+		struct ls_checker *c)
 {
 	struct ls_record rec;
+	char msg[256], where[64];
 	int rc;
 
 	if (ls_reader_rewind(r) < 0) {
 		tool_error("%s: %s", r->name, r->err);
 		return 1;
 	}
-	while ((rc = ls_read(r, &rec)) > 0)
-		if (each(ctx, &rec) < 0) {
+	while ((rc = ls_read(r, &rec)) > 0) {
+		if (c && (rc = ls_check(c, &rec, msg, sizeof(msg))) == LS_ERR_SYNTAX) {
+			tool_error("%s: %s: %s", r->name, ls_reader_where(r, where, sizeof(where)), msg);
+			return 1;
+		}
+		if (rc == LS_ERR_NOMEM || (rc = each(ctx, &rec)) == LS_ERR_NOMEM) {
 			tool_error("%s: out of memory", r->name);
 			return 1;
 		}
+		if (rc < 0)
+			return 1;
+	}
 	if (rc < 0) {
 		tool_read_error(r);
 		return 1;
 	}
 	return 0;
+}
+
+int tool_pass(struct ls_reader *r, int (*each)(void *ctx, const struct ls_record *rec), void *ctx)
+{
+	return pass(r, each, ctx, NULL);
+}
+
+int tool_pass_checked(struct ls_reader *r, int (*each)(void *ctx, const struct ls_record *rec),
+		      void *ctx)
+{
+	struct ls_checker c;
+	int status;
+
+	ls_checker_init(&c);
+	status = pass(r, each, ctx, &c);
+	ls_checker_release(&c);
+	return status;
 }

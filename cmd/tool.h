@@ -37,10 +37,27 @@ bool tool_made_by(const struct ls_reader *r, const struct ls_record *header,
 int tool_open_again(struct ls_reader *r, const char *path, const char *const *needs);
 
 /*
- * Read r (tool_open_again) from its start, each record to each(ctx, rec)
- * (0, or LS_ERR_NOMEM). Returns 0, or 1 after a message.
+ * Read r (tool_open_again) from its start, each record to each(ctx, rec):
+ * 0, LS_ERR_NOMEM, or another negative error once each has said why.
+ * Returns 0, or 1 after a message.
  */
 int tool_pass(struct ls_reader *r, int (*each)(void *ctx, const struct ls_record *rec), void *ctx);
+
+/*
+ * Check the fields of rec, of a kind the tool reads, against docs/stream.md
+ * (rule 8; ls_check_fields). Returns 0, or 1 after a one-line message
+ * naming r's input and position.
+ */
+int tool_check_fields(const struct ls_reader *r, const struct ls_record *rec);
+
+/*
+ * tool_pass, each record first checked against docs/stream.md (tr-cat
+ * --check): for tools that read records they do not otherwise validate
+ * (the pictures), so that a stream the contract rejects ends them with a
+ * message, not a picture of it.
+ */
+int tool_pass_checked(struct ls_reader *r, int (*each)(void *ctx, const struct ls_record *rec),
+		      void *ctx);
 
 /*
  * The pictures' main (tr-svg, tr-chrome, tr-report), their options read:

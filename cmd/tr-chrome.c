@@ -293,7 +293,7 @@ static int write_each(void *c, const struct ls_record *rec)
 
 static int convert(struct chrome *c, struct ls_reader *r)
 {
-	if (tool_pass(r, learn_each, c) != 0)
+	if (tool_pass_checked(r, learn_each, c) != 0)
 		return 1;
 	if (!(c->depth = calloc(c->streams.n + 1, sizeof(*c->depth))) ||
 	    !(c->last = calloc(c->streams.n + 1, sizeof(*c->last)))) {

@@ -61,6 +61,11 @@ static int rate(const char *path, const struct rank_opts *o)
 		}
 		if ((rc = an_rank_take(k, &rec, &why)) < 0)
 			break;
+		/* what the rating does not look at in a kind it reads: rule 8 */
+		if ((an_rank_reads() & LS_KIND_BIT(rec.kind)) && tool_check_fields(&r, &rec)) {
+			status = 1;
+			break;
+		}
 	}
 	if (status) {
 		/* said */

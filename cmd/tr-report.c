@@ -64,9 +64,13 @@ static int take(void *ctx, const struct ls_record *rec)
 
 	if (rec->kind == LS_K_HEADER)
 		header(g, rec);
-	if ((rc = an_rank_take(g->k, rec, &why)) == LS_ERR_SYNTAX && why) {
-		tool_error("%s: %s: %s", g->r->name, ls_reader_where(g->r, where, sizeof(where)), why);
+	if ((rc = an_rank_take(g->k, rec, &why)) < 0 && rc != LS_ERR_NOMEM) {
+		tool_error("%s: %s: %s", g->r->name, ls_reader_where(g->r, where, sizeof(where)),
+			   why ? why : "a record the rating cannot take");
 		g->failed = true;
+	} else if (rc == 0 && (an_rank_reads() & LS_KIND_BIT(rec->kind)) && tool_check_fields(g->r, rec)) {
+		g->failed = true;
+		rc = LS_ERR_SYNTAX;	/* said */
 	}
 	return rc;
 }

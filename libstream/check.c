@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -158,11 +159,92 @@ static int check_span(const struct ls_record *rec, char *msg, size_t n)
 	int64_t t;
 	uint64_t dur;
 
-	if (ls_get_i64(rec, LS_F_T, &t) < 0 || ls_get_u64(rec, LS_F_DUR, &dur) < 0 ||
+	if (!ls_has(rec, LS_F_DUR) || ls_get_i64(rec, LS_F_T, &t) < 0 || ls_get_u64(rec, LS_F_DUR, &dur) < 0 ||
 	    dur <= (uint64_t)(LS_TIME_MAX - t))
 		return 0;
 	return problem(msg, n, "%s from t=%" PRId64 " for %" PRIu64 " ns ends outside the "
 		       "times a stream may hold ([-2^62, 2^62) ns)", ls_kind_name(rec->kind), t, dur);
+}
+
+static int by_value(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A list of ids (checked: count unsigned integers) names each once. */
+static int no_repeats(const struct ls_record *rec, const struct ls_field_spec *fs, uint32_t count,
+		      char *msg, size_t n)
+{
+	const uint8_t *p = rec->raw + rec->off[fs->field], *end = rec->raw + rec->len;
+	struct mp_item it;
+	uint64_t *v;
+	int rc = 0;
+
+	if (count < 2)
+		return 0;
+	if (!(v = malloc(count * sizeof(*v))))
+		return LS_ERR_NOMEM;
+	p += mp_head(p, end, &it);
+	for (uint32_t i = 0; i < count; i++) {
+		p += mp_head(p, end, &it);
+		v[i] = it.v.u;
+	}
+	qsort(v, count, sizeof(*v), by_value);
+	for (uint32_t i = 1; i < count && !rc; i++)
+		if (v[i] == v[i - 1])
+			rc = problem(msg, n, "%s field \"%s\" lists %" PRIu64 " twice",
+				     ls_kind_name(rec->kind), ls_field_name(fs->field), v[i]);
+	free(v);
+	return rc;
+}
+
+/*
+ * Whether every field of spec is as ls_check_fields wants it by a look at
+ * the first bytes of its value: the required ones present, the integer
+ * ones integers in range. False where one is not, or where a field needs
+ * the full check (strings, lists, ...): the stages check every event they
+ * read, and this keeps that to a few loads each.
+ */
+static bool plainly_fine(const struct ls_record *rec, const struct ls_kind_spec *spec)
+{
+	for (int i = 0; i < spec->nfields; i++) {
+		const struct ls_field_spec *fs = &spec->fields[i];
+		const uint8_t *v;
+		uint64_t u;
+
+		if (!ls_has(rec, fs->field)) {
+			if (fs->required)
+				return false;
+			continue;
+		}
+		v = rec->raw + rec->off[fs->field];
+		switch (fs->type) {
+		case LS_V_UINT:
+		case LS_V_ID:
+			if (!ls_fast_uint(v, &u))
+				return false;
+			break;
+		case LS_V_TIME:
+		case LS_V_DUR:
+			if (!ls_fast_uint(v, &u) || u > (fs->type == LS_V_TIME ? (uint64_t)LS_TIME_MAX : LS_DUR_MAX))
+				return false;	/* a negative time: the full check */
+			break;
+		case LS_V_STR:	/* a word of a vocabulary (ASCII: valid UTF-8) in a fixstr */
+			if (fs->vocab == LS_VOCAB_PATTERN) {
+				if (ls_pattern_at(v, rec->raw + rec->len) == LS_P__COUNT)
+					return false;
+			} else if (fs->vocab == LS_VOCAB_NONE || (v[0] & 0xe0) != 0xa0 ||
+				   !ls_vocab_has(fs->vocab, (const char *)v + 1, v[0] & 0x1f)) {
+				return false;
+			}
+			break;
+		default:
+			return false;
+		}
+	}
+	return true;
 }
 
 int ls_check_fields(const struct ls_record *rec, char *msg, size_t n)
@@ -171,9 +253,16 @@ int ls_check_fields(const struct ls_record *rec, char *msg, size_t n)
 	struct mp_item it;
 	int rc;
 
-	for (int i = 0; i < spec->nfields; i++)
-		if ((rc = check_value(rec, &spec->fields[i], &it, msg, n)) < 0)
+	if (plainly_fine(rec, spec))
+		return check_span(rec, msg, n);
+	for (int i = 0; i < spec->nfields; i++) {
+		const struct ls_field_spec *fs = &spec->fields[i];
+
+		if ((rc = check_value(rec, fs, &it, msg, n)) < 0 ||
+		    (rc == 1 && fs->type == LS_V_UINTS && fs->ref != LS_REF_NONE &&
+		     (rc = no_repeats(rec, fs, it.v.n, msg, n)) < 0))
 			return rc;
+	}
 	return check_span(rec, msg, n);
 }
 

@@ -34,8 +34,9 @@ int ls_check(struct ls_checker *c, const struct ls_record *rec, char *msg,
 
 /*
  * Check rec's fields alone against its kind: the required ones present,
- * every one of its type and vocabulary; nothing looked up. Returns 0, or
- * LS_ERR_SYNTAX with a one-line description in msg[0..n).
+ * every one of its type and vocabulary, a list of ids naming each once;
+ * nothing looked up. Returns 0, LS_ERR_SYNTAX with a one-line description
+ * in msg[0..n), or LS_ERR_NOMEM.
  */
 int ls_check_fields(const struct ls_record *rec, char *msg, size_t n);
 

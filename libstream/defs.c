@@ -4,6 +4,7 @@
 
 #include "error.h"
 #include "defs.h"
+#include "utf8.h"
 #include "vec.h"
 
 void ls_defs_init(struct ls_defs *d)
@@ -241,12 +242,18 @@ static int take_comm(struct ls_defs *d, const struct ls_record *rec,
 int ls_defs_take(struct ls_defs *d, const struct ls_record *rec,
 		 const char **why)
 {
+	const char *name;
 	uint64_t id;
+	uint32_t n;
 
 	if (!(LS_DEFS_KINDS & LS_KIND_BIT(rec->kind)))
 		return 0;
 	if (ls_get_u64(rec, LS_F_ID, &id) < 0) {
 		*why = "definition without a valid 'id'";
+		return LS_ERR_SYNTAX;
+	}
+	if (ls_get_str(rec, LS_F_NAME, &name, &n) == 0 && !ls_utf8_valid(name, n)) {
+		*why = "name that is not valid UTF-8";	/* what a picture or report would carry on */
 		return LS_ERR_SYNTAX;
 	}
 	switch (rec->kind) {

@@ -438,6 +438,8 @@ int ls_front_finish(struct ls_front *f)
 		return rc;
 	for (uint32_t s = 0; s < f->nstreams; s++)
 		f->report->open_at_end += f->streams[s].depth;
+	ls_front_odd_definitions(f, f->w->repaired, "strings that are not valid UTF-8 (names, the "
+				 "input's name): the bytes that break them written as U+FFFD");
 	return 0;
 }
 

@@ -8,8 +8,8 @@
 /* A string entry of a map being built: its key and value. */
 static void put_entry_str(struct ls_writer *w, const char *key, const char *value)
 {
-	w->oom |= ls_enc_str(w->build, key, strlen(key)) < 0 ||
-		  ls_enc_str(w->build, value, strlen(value)) < 0;
+	w->oom |= ls_enc_str(w->build, key, strlen(key)) < 0;
+	ls_put_text(w, value);
 }
 
 /* The stages field: the items of old (if not NULL) as they were, then self. */
@@ -29,7 +29,7 @@ static void put_stages(struct ls_writer *w, struct ls_iter *old, uint32_t nold,
 	w->oom |= ls_enc_str(w->build, "args", 4) < 0 ||
 		  ls_enc_array(w->build, (uint32_t)self->argc) < 0;
 	for (int i = 0; i < self->argc; i++)
-		w->oom |= ls_enc_str(w->build, self->argv[i], strlen(self->argv[i])) < 0;
+		ls_put_text(w, self->argv[i]);
 }
 
 int ls_write_header(struct ls_writer *w, const char *producer, const char *source,

@@ -162,7 +162,7 @@ static struct name_table fields_by_name, kinds_by_name, roles_by_name, patterns_
  * encoding packed into two words, without a loop over their bytes: this is
  * on the path of every field of every record.
  */
-struct ls_short_table ls_short_fields, ls_short_kinds;
+struct ls_short_table ls_short_fields, ls_short_kinds, ls_short_patterns;
 uint64_t ls_short_mask[2][LS_SHORT_MAX + 1];
 uint8_t ls_field_keys[LS_F__COUNT][16];
 uint8_t ls_field_key_len[LS_F__COUNT];
@@ -298,6 +298,7 @@ __attribute__((constructor)) static void schema_init(void)
 		ls_field_key_len[f] = (uint8_t)(1 + (n < 15 ? n : 15));
 	}
 	short_fill(&ls_short_kinds, kind_names, 1, LS_K__COUNT);
+	short_fill(&ls_short_patterns, patterns, 0, LS_P__COUNT);
 	/* names are short enough to fit, a test says so */
 	for (int k = 1; k < LS_K__COUNT; k++)
 		ls_kind_field_len[k] = encode_field(ls_kind_fields[k], sizeof(ls_kind_fields[k]),
@@ -374,6 +375,19 @@ enum ls_pattern ls_pattern_lookup(const char *s, uint32_t n)
 	return p < 0 ? LS_P__COUNT : (enum ls_pattern)p;
 }
 
+enum ls_pattern ls_pattern_at(const uint8_t *p, const uint8_t *end)
+{
+	int i;
+
+	if ((*p & 0xf0) == 0xa0)	/* up to 15 bytes: a word or two compared */
+		i = ls_short_find(&ls_short_patterns, ls_short_name(p, end));
+	else if ((*p & 0xe0) == 0xa0)
+		i = table_find(&patterns_by_name, patterns, (const char *)p + 1, *p & 0x1f);
+	else
+		i = -1;
+	return i < 0 ? LS_P__COUNT : (enum ls_pattern)i;
+}
+
 const char *ls_pattern_name(enum ls_pattern p)
 {
 	return patterns[p];
@@ -419,7 +433,7 @@ bool ls_vocab_has(enum ls_vocab vocab, const char *s, uint32_t n)
 	case LS_VOCAB_DIR:
 		return list_has(dirs, s, n);
 	case LS_VOCAB_EDGE:
-		return list_has(edge_types, s, n);
+		return ls_edge_lookup(s, n) != LS_E__COUNT;
 	case LS_VOCAB_PATTERN:
 		return ls_pattern_lookup(s, n) != LS_P__COUNT;
 	case LS_VOCAB_CLOCK:

@@ -255,7 +255,7 @@ struct ls_short_table {
 	} slot[LS_SHORT_SIZE];
 };
 
-extern struct ls_short_table ls_short_fields, ls_short_kinds;
+extern struct ls_short_table ls_short_fields, ls_short_kinds, ls_short_patterns;
 
 static inline uint32_t ls_short_hash(const struct ls_short_table *t,
 				     struct ls_short_name k)
@@ -396,6 +396,13 @@ static inline enum ls_edge ls_edge_lookup(const char *s, uint32_t n)
 
 /* Pattern for a pattern string; LS_P__COUNT for one this version lacks. */
 enum ls_pattern ls_pattern_lookup(const char *s, uint32_t n);
+
+/*
+ * The pattern named by the msgpack value at p (before end), a fixstr:
+ * ls_pattern_lookup without taking the string apart first; LS_P__COUNT
+ * where it names none, or is no fixstr.
+ */
+enum ls_pattern ls_pattern_at(const uint8_t *p, const uint8_t *end);
 const char *ls_pattern_name(enum ls_pattern p);
 
 /* Whether the pattern string s[0..n) names an idle pattern (ls_pattern_idle). */

@@ -49,28 +49,38 @@ bool ls_utf8_valid(const char *s, size_t n)
 	return true;
 }
 
-char *ls_utf8_repair(const char *s)
-{
-	static const char replacement[] = "\xef\xbf\xbd";
-	size_t n = strlen(s);
-	const unsigned char *p = (const unsigned char *)s, *end = p + n;
-	char *out = malloc(3 * n + 1), *o = out;
+static const char replacement[] = "\xef\xbf\xbd";
 
-	if (!out)
-		return NULL;
+size_t ls_utf8_repaired_len(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+	size_t len = 0;
+
+	while (p < end) {
+		size_t k = sequence(p, end);
+
+		len += k ? k : sizeof(replacement) - 1;
+		p += k ? k : 1;
+	}
+	return len;
+}
+
+char *ls_utf8_repair_to(char *out, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+
 	while (p < end) {
 		size_t len = sequence(p, end);
 
 		if (len) {
-			memcpy(o, p, len);
-			o += len;
+			memcpy(out, p, len);
+			out += len;
 			p += len;
 		} else {
-			memcpy(o, replacement, 3);
-			o += 3;
+			memcpy(out, replacement, sizeof(replacement) - 1);
+			out += sizeof(replacement) - 1;
 			p++;
 		}
 	}
-	*o = '\0';
 	return out;
 }

@@ -9,10 +9,15 @@
 bool ls_utf8_valid(const char *s, size_t n);
 
 /*
- * A copy of the NUL-terminated s with every byte that is not part of a
- * valid sequence replaced by U+FFFD, the replacement character: the
- * caller frees it. NULL when out of memory.
+ * The length of s[0..n) repaired: every byte that is not part of a valid
+ * sequence replaced by U+FFFD, the replacement character (3 bytes).
  */
-char *ls_utf8_repair(const char *s);
+size_t ls_utf8_repaired_len(const char *s, size_t n);
+
+/*
+ * Write s[0..n), repaired, to out, which has room for
+ * ls_utf8_repaired_len(s, n) bytes; returns the end of what was written.
+ */
+char *ls_utf8_repair_to(char *out, const char *s, size_t n);
 
 #endif

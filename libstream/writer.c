@@ -9,6 +9,7 @@
 #include "json.h"
 #include "mp.h"
 #include "pipe.h"
+#include "utf8.h"
 #include "writer.h"
 
 #define FLUSH_AT (256 * 1024)
@@ -147,6 +148,26 @@ int ls_build_end(struct ls_writer *w)
 	if (w->format == LS_FMT_JSON)
 		return ls_write_raw(w, w->rec.p, w->rec.len);
 	return maybe_flush(w);
+}
+
+void ls_put_text(struct ls_writer *w, const char *s)
+{
+	size_t n = strlen(s);
+	char *fixed;
+
+	if (ls_utf8_valid(s, n)) {
+		w->oom |= ls_enc_str(w->build, s, n) < 0;
+		return;
+	}
+	w->repaired++;
+	n = ls_utf8_repaired_len(s, n);
+	if (!(fixed = malloc(n))) {
+		w->oom = true;
+		return;
+	}
+	ls_utf8_repair_to(fixed, s, strlen(s));
+	w->oom |= ls_enc_str(w->build, fixed, n) < 0;
+	free(fixed);
 }
 
 void ls_put_uints(struct ls_writer *w, enum ls_field f, const uint32_t *v,

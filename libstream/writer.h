@@ -27,6 +27,7 @@ struct ls_writer {
 	int (*sink)(void *ctx, struct ls_buf *out);
 	void *sink_ctx;
 	size_t flush_at;	/* bytes held before they are written (or handed on) */
+	uint64_t repaired;	/* strings written with U+FFFD for bytes not UTF-8 */
 };
 
 /* Where the output stands: a mark to take back what follows it. */
@@ -171,10 +172,17 @@ static inline void ls_put_bool(struct ls_writer *w, enum ls_field f, bool v)
 	w->oom |= ls_enc_bool(w->build, v) < 0;
 }
 
+/*
+ * A string value (a field's, or a map entry's key or value): a stream holds
+ * UTF-8 only, so bytes that are not (a name from a trace, a file name, an
+ * argument) are written as U+FFFD, and counted in w->repaired.
+ */
+void ls_put_text(struct ls_writer *w, const char *s);
+
 static inline void ls_put_str(struct ls_writer *w, enum ls_field f, const char *s)
 {
 	ls_put_key(w, f);
-	w->oom |= ls_enc_str(w->build, s, strlen(s)) < 0;
+	ls_put_text(w, s);
 }
 
 /* The "k" field of a known kind. */
@@ -211,8 +219,8 @@ static inline void ls_put_map(struct ls_writer *w, enum ls_field f, uint32_t n)
 
 static inline void ls_put_entry_u64(struct ls_writer *w, const char *name, uint64_t v)
 {
-	w->oom |= ls_enc_str(w->build, name, strlen(name)) < 0 ||
-		  ls_enc_uint(w->build, v) < 0;
+	ls_put_text(w, name);
+	w->oom |= ls_enc_uint(w->build, v) < 0;
 }
 
 /* An array of non-negative integers. */

@@ -300,7 +300,7 @@ OUT
 	{ cat "$DATA/mpi/defs.ndjson"; echo '{"k":"edge","from":1}'; } > "$TMP/bad"
 	run --separate-stderr tr-waits -J "$TMP/bad"
 	assert_failure 1
-	assert_equal "$stderr" "tr-waits: $TMP/bad: line 25: edge without a valid 'from', 'to' or 'type'"
+	assert_equal "$stderr" "tr-waits: $TMP/bad: line 25: edge without required field \"to\""
 	printf '\x81\xa1k' > "$TMP/cut"
 	run --separate-stderr tr-waits "$TMP/cut"
 	assert_failure 1

@@ -149,6 +149,43 @@ OUT
 OUT
 }
 
+@test "work that ended before its call was read (skewed clocks): edges, syncs and blame as if in order" {
+	# Kernel 1 (100..200), copy 7 (500..520) and kernel 11 (700..800) each
+	# end before the call that enqueued them (3, 9, 13; matched by corr).
+	# Each launch edge still goes call -> work. The stream sync 5 (400)
+	# and 15 (920) wait for the last work placed on stream 2: kernels 1
+	# and 11 (sync edges 2->6, 12->16); the blocking copy call 9 for the
+	# stream's last work (2) and its own copy (8). Nothing was running
+	# when the syncs began: blame_sync 200 (200..400) and 120 (800..920).
+	# GPU idle 200..500 (300): main 100 + 90 + 50 = 240, launch 3 10,
+	# sync 5 50; 520..700 (180): main 90 + 80 = 170, copy call 9 10.
+	# The work of calls 3 and 9 is held by nothing but the call when it
+	# comes: tr-deps wrote into freed slots here (repros/turn3 F1).
+	run --separate-stderr analyse ended-before-launch
+	assert_success
+	assert_equal "$stderr" "tr-deps: <stdin>: 3 GPU activities that came before the call that enqueued them (host and device clocks differ)"
+	assert_output - <<'OUT'
+{"k":"edge","from":3,"to":1,"type":"launch"}
+{"k":"edge","from":2,"to":6,"type":"sync"}
+{"k":"idle","at":1,"t":200,"dur":200,"pattern":"blame_sync","s":2,"cause":5}
+{"k":"blame","to":5,"r":3,"ns":200,"pattern":"blame_sync","wait":1,"s":0}
+{"k":"idle","at":1,"t":200,"dur":300,"pattern":"gpu_idle","s":2}
+{"k":"blame","to":0,"r":0,"ns":240,"pattern":"gpu_idle","wait":1,"s":0}
+{"k":"blame","to":3,"r":1,"ns":10,"pattern":"gpu_idle","wait":1,"s":0}
+{"k":"blame","to":5,"r":3,"ns":50,"pattern":"gpu_idle","wait":1,"s":0}
+{"k":"edge","from":9,"to":7,"type":"launch"}
+{"k":"edge","from":2,"to":10,"type":"sync"}
+{"k":"edge","from":8,"to":10,"type":"sync"}
+{"k":"idle","at":7,"t":520,"dur":180,"pattern":"gpu_idle","s":2}
+{"k":"blame","to":0,"r":0,"ns":170,"pattern":"gpu_idle","wait":7,"s":0}
+{"k":"blame","to":9,"r":9,"ns":10,"pattern":"gpu_idle","wait":7,"s":0}
+{"k":"edge","from":13,"to":11,"type":"launch"}
+{"k":"edge","from":12,"to":16,"type":"sync"}
+{"k":"idle","at":11,"t":800,"dur":120,"pattern":"blame_sync","s":2,"cause":15}
+{"k":"blame","to":15,"r":3,"ns":120,"pattern":"blame_sync","wait":11,"s":0}
+OUT
+}
+
 @test "GPU idle with two busy host threads, split equally" {
 	# The GPU idles 200..420. 200..250: main (0) and thread 1 (1) 25 each;
 	# 250..300: compute (6) and 1, 25 each; 300..350: compute 50 alone;

@@ -30,7 +30,7 @@ STAGES="tr-deps tr-waits tr-critpath tr-rank tr-project"
 		opt=-J; [ "$tool" = tr-rank ] && opt=
 		run --separate-stderr "$tool" $opt "$REPRO/int64-min-time.ndjson"
 		assert_failure 1
-		assert_equal "$stderr" "$tool: $REPRO/int64-min-time.ndjson: line 5: enter at t=-9223372036854775808 is outside the times a stream may hold ([-2^62, 2^62) ns)"
+		assert_equal "$stderr" "$tool: $REPRO/int64-min-time.ndjson: line 5: enter field \"t\" is not a time in [-2^62, 2^62) ns"
 		[ "$tool" = tr-rank ] && continue
 		assert_equal "$(printf '%s\n' "$output" | grep -c '"k":"\(process\|stream\|region\)"')" 3
 	done
@@ -62,7 +62,7 @@ IN
 	for tool in $STAGES; do
 		run --separate-stderr "$tool" "$TMP/s.ndjson"
 		assert_failure 1
-		assert_equal "$stderr" "$tool: $TMP/s.ndjson: line 6: leave at t=4611686018427387904 is outside the times a stream may hold ([-2^62, 2^62) ns)"
+		assert_equal "$stderr" "$tool: $TMP/s.ndjson: line 6: leave field \"t\" is not a time in [-2^62, 2^62) ns"
 	done
 }
 
@@ -145,7 +145,7 @@ IN
 @test "the fuzzer's out-of-order stream: tr-deps stops at its first bad event" {
 	run --separate-stderr tr-deps "$REPRO/out-of-order-events.tr"
 	assert_failure 1
-	assert_equal "$stderr" "tr-deps: $REPRO/out-of-order-events.tr: record 260 (byte 15225): enter at t=4611686018427387904 is outside the times a stream may hold ([-2^62, 2^62) ns)"
+	assert_equal "$stderr" "tr-deps: $REPRO/out-of-order-events.tr: record 260 (byte 15225): enter field \"t\" is not a time in [-2^62, 2^62) ns"
 }
 
 # Rank 0 sends n messages no one receives (Isends, each its own request).
@@ -198,4 +198,11 @@ unreceived() {
 	assert_equal "$stderr" "tr-otf2: <stdin>: empty input: no records (not a record stream)"
 	run ls -A "$TMP/o"
 	assert_output ""
+}
+
+@test "a kernel that ended before its launch was read, then more kernels: no write into a freed slot (turn3 F1)" {
+	run --separate-stderr tr-deps -J "$REPRO/deps-work-pool-overflow.ndjson"
+	assert_success
+	assert_line '{"k":"edge","from":100000,"to":0,"type":"launch"}'
+	assert_equal "$(printf '%s\n' "$stderr" | grep -c 'came before the call that enqueued them')" 1
 }

@@ -286,3 +286,36 @@ leave 7000 next"
 	[[ "$stderr" == *"s, f (flows: as correlation)            0         16"* ]] || fail "$stderr"
 	[[ "$stderr" == *"cuda_sync (references)                  8          0"* ]] || fail "$stderr"
 }
+
+@test "strings that are not UTF-8 (raw bytes, a lone surrogate, a file's name): U+FFFD in the stream, said once; a bad \\u escape is an error" {
+	R="$DATA/repros"
+	run --separate-stderr tr-read "$R/kineto-bad-u-escape.json"
+	assert_failure 1
+	assert_equal "$stderr" "tr-read: $R/kineto-bad-u-escape.json: byte 16 of its text: a bad escape in a string"
+	# a\xffb: one string repaired, said; the stream is one tr-cat --check accepts
+	tr-read "$R/kineto-raw-invalid-utf8.json" > "$TMP/raw.tr" 2> "$TMP/raw.err"
+	assert_equal "$(cat "$TMP/raw.err")" "tr-read: $R/kineto-raw-invalid-utf8.json: 1 strings that are not valid UTF-8 (names, the input's name): the bytes that break them written as U+FFFD"
+	run tr-cat --check "$TMP/raw.tr"
+	assert_success
+	run bash -c "tr-cat -J '$TMP/raw.tr' | jq -r 'select(.k==\"region\") | .name'"
+	assert_output "a"$'\xef\xbf\xbd'"b"
+	# a\ud800b: half a surrogate pair is no character: U+FFFD
+	run bash -c "tr-read '$R/kineto-lone-surrogate.json' | tr-cat -J | jq -r 'select(.k==\"region\") | .name'"
+	assert_success
+	assert_output "a"$'\xef\xbf\xbd'"b"
+	# a file whose name is Latin-1: the header's source and arguments repaired too
+	latin=$(printf '%s/caf\xe9.json' "$TMP")
+	cp "$R/kineto-lone-surrogate.json" "$latin"
+	tr-read "$latin" > "$TMP/latin.tr" 2> "$TMP/latin.err"
+	assert_equal "$(grep -c 'strings that are not valid UTF-8' "$TMP/latin.err")" 1
+	run tr-cat --check "$TMP/latin.tr"
+	assert_success
+	run bash -c "tr-cat -J '$TMP/latin.tr' | jq -r 'select(.k==\"header\") | .source'"
+	assert_output "$TMP/caf"$'\xef\xbf\xbd'".json"
+	# and every picture of it is well-formed
+	tr-deps "$TMP/raw.tr" 2>/dev/null | tr-waits | tr-critpath > "$TMP/a.tr"
+	tr-svg "$TMP/a.tr" > "$TMP/a.svg"
+	python3 -c "import sys, xml.dom.minidom as m; m.parse(sys.argv[1])" "$TMP/a.svg"
+	tr-chrome "$TMP/a.tr" > "$TMP/a.json"
+	jq -e . "$TMP/a.json" > /dev/null
+}

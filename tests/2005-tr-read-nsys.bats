@@ -168,3 +168,57 @@ sync 5 6"
 	script -qec "tr-read -q '$TMP/big.sqlite' > /dev/null" "$TMP/quiet.log" > /dev/null
 	assert_no_progress_line events "$TMP/quiet.log"
 }
+
+@test "odd rows (an end before the start, no end, a time outside the range or not an integer, a correlation id that is text): counted, said once, left out or not linked" {
+	require_corpus
+	src="$CORPUS/nsys/pipit-saxpy-mpi-cuda-rank0.sqlite"
+	# a copy with the constraints off, one column of one table damaged
+	mutate() {
+		cp "$src" "$TMP/$1.sqlite"
+		python3 - "$TMP/$1.sqlite" "$2" "$3" "${4-}" <<'PY'
+import sqlite3, sys
+path, table, sql, arg = sys.argv[1:5]
+c = sqlite3.connect(path)
+cols = list(c.execute('pragma table_info("%s")' % table))
+c.execute('create table "%s__u" (%s)' % (table, ', '.join('"%s" %s' % (r[1], r[2]) for r in cols)))
+c.execute('insert into "%s__u" select * from "%s"' % (table, table))
+c.execute('drop table "%s"' % table)
+c.execute('alter table "%s__u" rename to "%s"' % (table, table))
+c.execute(sql, (arg,) if arg else ())
+c.commit()
+PY
+	}
+	K=CUPTI_ACTIVITY_KIND_KERNEL R=CUPTI_ACTIVITY_KIND_RUNTIME
+	mutate kend_lt_start $K "update $K set \"end\" = \"start\" - 1000"
+	mutate kend_null $K "update $K set \"end\" = NULL"
+	mutate kstart_text $K "update $K set \"start\" = ?" soon
+	mutate rt_start_min $R "update $R set \"start\" = -9223372036854775808"
+	mutate corr_text $R "update $R set correlationId = ?" abc
+	dup="tr-read: %s: 38 runtime calls Nsight recorded twice (as cudaMalloc and cudaMalloc_v3020, one correlation id): read once"
+	for case in "kend_lt_start:5 calls or activities that end before they start, left out:94" \
+		    "kend_null:5 calls or GPU activities without a start or end, left out:94" \
+		    "kstart_text:5 calls or activities whose start or end is not an integer, left out:94" \
+		    "rt_start_min:95 calls or activities outside the times a stream may hold ([-2^61, 2^61) ns), left out:42" \
+		    "corr_text:57 correlation ids that are not integers: those calls and GPU activities not linked:99"; do
+		name=${case%%:*} rest=${case#*:} what=${case#*:}
+		what=${what%:*} enters=${rest##*:}
+		f="$TMP/$name.sqlite"
+		tr-read "$f" > "$TMP/$name.tr" 2> "$TMP/$name.err"
+		grep -vF "$(printf "$dup" "$f")" "$TMP/$name.err" > "$TMP/$name.odd" || true
+		assert_equal "$(cat "$TMP/$name.odd")" "tr-read: $f: $what"
+		assert_equal "$(tr-cat -J "$TMP/$name.tr" | grep -c '"k":"enter"')" "$enters"
+		run tr-cat --check "$TMP/$name.tr"
+		assert_success
+	done
+	# a text correlation id links nothing: no launch finds its kernel
+	assert_equal "$(tr-read "$src" 2>/dev/null | tr-deps -J 2>/dev/null | grep -c '"type":"launch"')" 20
+	assert_equal "$(tr-deps -J "$TMP/corr_text.tr" 2>/dev/null | grep -c '"type":"launch"')" 0
+	# the Nsight export's strings as BLOBs, not UTF-8: repaired, said
+	mutate strings_blob StringIds "update StringIds set value = ?" x
+	python3 -c "
+import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('update StringIds set value = ?', (b'\xff\xfe\x80abc',)); c.commit()" "$TMP/strings_blob.sqlite"
+	tr-read "$TMP/strings_blob.sqlite" > "$TMP/blob.tr" 2> "$TMP/blob.err"
+	grep -q 'strings that are not valid UTF-8' "$TMP/blob.err"
+	run tr-cat --check "$TMP/blob.tr"
+	assert_success
+}

@@ -53,7 +53,7 @@ tr-read: $a: 12 collective operations on a communicator not written, left out"
 	repro damaged-gdef-bad-utf8
 	run --separate-stderr bash -c "tr-read -M '$a' > '$TMP/out.tr'"
 	assert_success
-	assert_equal "$stderr" "tr-read: $a: 1 names that are not valid UTF-8: the bytes that break it replaced by U+FFFD"
+	assert_equal "$stderr" "tr-read: $a: 1 strings that are not valid UTF-8 (names, the input's name): the bytes that break them written as U+FFFD"
 	run tr-cat --check "$TMP/out.tr"
 	assert_success
 	run bash -c "tr-cat -J '$TMP/out.tr' | grep -c $'\xef\xbf\xbd'"

@@ -444,7 +444,11 @@ static int late_launch(struct an_offload *o, uint32_t w, const struct an_event *
 	return began_after(o, w);
 }
 
-/* A host call enqueues work of kind k; returns its index in *out. */
+/*
+ * A host call enqueues work of kind k; returns its index in *out, with a
+ * reference the caller lets go of (work whose device activity has already
+ * ended may be held by nothing else).
+ */
 static int enqueue(struct an_offload *o, const struct ls_record *rec,
 		   const struct an_event *ev, int k, bool blocking, uint32_t *out)
 {
@@ -455,16 +459,20 @@ static int enqueue(struct an_offload *o, const struct ls_record *rec,
 	if (ls_get_u64(rec, LS_F_CORR, &corr) == 0 && ls_key_pair(ev->proc, corr, &key))
 		key++;
 	if (key && ls_idmap_get(&o->corr, key, &w) && !o->work[w].has_launch) {
+		/* the map's reference becomes the caller's */
 		ls_idmap_del(&o->corr, key);
 		o->work[w].key = 0;
-		work_unref(o, w);	/* the map's reference; it is still running or synced on */
 		return late_launch(o, w, ev, out);
 	}
 	if ((w = s == LS_NONE ? adopt_unplaced(o, ev->proc, k) :
-		 adopt(o, &o->gs[s].orphans, k)) != LS_NONE)
+		 adopt(o, &o->gs[s].orphans, k)) != LS_NONE) {
+		work_ref(o, w);		/* the caller's */
 		return late_launch(o, w, ev, out);
+	}
 	if ((rc = work_new(o, ev->proc, (uint8_t)k, &w)) < 0)
 		return rc;
+	work_ref(o, w);		/* the caller's */
+	*out = w;
 	o->work[w].launch = ev->id;
 	o->work[w].t_launch = ev->t;
 	o->work[w].has_launch = true;
@@ -475,19 +483,21 @@ static int enqueue(struct an_offload *o, const struct ls_record *rec,
 	}
 	if (rc < 0)
 		return rc;
-	work_ref(o, w);		/* its queue's */
 	if (s != LS_NONE) {
-		if ((rc = place(o, w, s)) < 0)
+		if ((rc = place(o, w, s)) < 0 || (rc = ring_push(&o->gs[s].queue, w)) < 0)
 			return rc;
-		rc = ring_push(&o->gs[s].queue, w);
-	} else {
-		rc = ring_push(&o->gp[ev->proc].unplaced[k], w);
+	} else if ((rc = ring_push(&o->gp[ev->proc].unplaced[k], w)) < 0) {
+		return rc;
 	}
-	*out = w;
-	return rc;
+	work_ref(o, w);		/* its queue's */
+	return 0;
 }
 
-/* The enqueued work a device activity of kind k on stream s runs. */
+/*
+ * The enqueued work a device activity of kind k on stream s runs, with a
+ * reference for it as the running one (a queue drops work lazily, and work
+ * taken for lost may be held by the correlation map alone).
+ */
 static uint32_t match(struct an_offload *o, uint32_t s, int k, uint64_t key)
 {
 	uint32_t a, b, w;
@@ -501,9 +511,9 @@ static uint32_t match(struct an_offload *o, uint32_t s, int k, uint64_t key)
 	    (o->work[w].state == AN_WORK_QUEUED || o->work[w].state == AN_WORK_LOST) &&
 	    compatible(o->work[w].kind, k) && (o->work[w].stream == LS_NONE || o->work[w].stream == s)) {
 		o->st.never_ran -= o->work[w].state == AN_WORK_LOST;
+		/* the map's reference becomes the running one's */
 		ls_idmap_del(&o->corr, key);
 		o->work[w].key = 0;
-		work_unref(o, w);	/* the map's reference; its queue keeps it */
 		return w;
 	}
 	a = queue_front(o, &o->gs[s].queue);
@@ -517,6 +527,8 @@ static uint32_t match(struct an_offload *o, uint32_t s, int k, uint64_t key)
 		    (a == LS_NONE || o->work[b].t_launch < o->work[a].t_launch))
 			a = b;
 	}
+	if (a != LS_NONE)
+		work_ref(o, a);
 	return a;
 }
 
@@ -548,8 +560,8 @@ static int device_enter(struct an_offload *o, const struct ls_record *rec,
 				return rc;
 			work_ref(o, w);
 		}
+		work_ref(o, w);		/* as the one running */
 	}
-	work_ref(o, w);		/* as the one running (its queue lets go lazily) */
 	o->gp[ev->proc].seen[k] = true;
 	if (o->work[w].has_launch)
 		lost_before(o, ev->s, w);
@@ -891,8 +903,12 @@ int an_offload_enter(struct an_offload *o, struct an_frame *f,
 		return rc;
 	if ((k = work_kind(&o->tr->defs, f->region)) >= 0) {
 		/* a blocking copy also waits for the copy it makes */
-		if ((rc = enqueue(o, rec, ev, k, f->a != 0, &w)) < 0 ||
-		    (f->a && (rc = sync_add(o, f->a - 1, w)) < 0))
+		if ((rc = enqueue(o, rec, ev, k, f->a != 0, &w)) < 0)
+			return rc;
+		if (f->a)
+			rc = sync_add(o, f->a - 1, w);
+		work_unref(o, w);
+		if (rc < 0)
 			return rc;
 	}
 	if (f->role == LS_R_EVENT_RECORD)

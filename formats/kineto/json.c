@@ -239,17 +239,21 @@ static bool bad(struct kp *k, const char *why)
 	return false;
 }
 
+/* The four hex digits at p as a number, or -1 if one is not a digit. */
 static int hex4(const char *p)
 {
 	int v = 0;
 
 	for (int i = 0; i < 4; i++) {
 		char c = p[i];
+		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+			c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 
-		v = v * 16 + (c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
-			      c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1000000);
+		if (d < 0)
+			return -1;
+		v = v * 16 + d;
 	}
-	return v < 0 ? -1 : v;
+	return v;
 }
 
 static char *put_utf8(char *o, uint32_t cp)
@@ -295,6 +299,8 @@ static char *unescape(struct kp *k, char *o)
 	    (lo = hex4(k->p + 2)) >= 0xdc00 && lo < 0xe000) {
 		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 		k->p += 6;
+	} else if (cp >= 0xd800 && cp < 0xe000) {
+		cp = 0xfffd;	/* half a pair: no character UTF-8 can hold */
 	}
 	return put_utf8(o, (uint32_t)cp);
 }

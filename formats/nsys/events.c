@@ -104,14 +104,39 @@ static int activity(struct nsysin *in, uint32_t stream, int64_t t0, int64_t t1, 
 	return 0;
 }
 
-/* A row's times, shifted to the earliest export's clock; false where not an activity. */
-static bool times(const struct nfile *f, sqlite3_stmt *st, int at, int64_t *t0, int64_t *t1)
+/*
+ * A row's times, shifted to the earliest export's clock; NTIME_OK, or what
+ * keeps the row from being an activity.
+ */
+static enum ntime times(const struct nfile *f, sqlite3_stmt *st, int at, int64_t *t0, int64_t *t1)
 {
-	if (sqlite3_column_type(st, at) == SQLITE_NULL || sqlite3_column_type(st, at + 1) == SQLITE_NULL)
-		return false;
-	*t0 = col(st, at) + f->shift;
-	*t1 = col(st, at + 1) + f->shift;
-	return *t1 >= *t0 && *t0 >= -(INT64_C(1) << 61) && *t1 < (INT64_C(1) << 61);
+	int a = sqlite3_column_type(st, at), b = sqlite3_column_type(st, at + 1);
+	int64_t x, y;
+
+	if (a == SQLITE_NULL || b == SQLITE_NULL)
+		return NTIME_NULL;
+	if (a != SQLITE_INTEGER || b != SQLITE_INTEGER)
+		return NTIME_NOT_INT;
+	x = col(st, at);
+	y = col(st, at + 1);
+	if (y < x)
+		return NTIME_BACKWARDS;
+	/* the shift is a difference of session epochs: well inside 2^61 */
+	if (x < -(INT64_C(1) << 61) || y >= INT64_C(1) << 61)
+		return NTIME_RANGE;
+	*t0 = x + f->shift;
+	*t1 = y + f->shift;
+	return *t0 >= -(INT64_C(1) << 61) && *t1 < (INT64_C(1) << 61) ? NTIME_OK : NTIME_RANGE;
+}
+
+/* A row of a call or GPU activity has times, or is counted as odd and left out. */
+static bool activity_times(struct nsysin *in, const struct nfile *f, sqlite3_stmt *st, int at,
+			   int64_t *t0, int64_t *t1)
+{
+	enum ntime why = times(f, st, at, t0, t1);
+
+	in->odd_time[why] += why != NTIME_OK;
+	return why == NTIME_OK;
 }
 
 static bool null(sqlite3_stmt *st, int i)
@@ -149,6 +174,18 @@ static struct nref joined(struct nsysin *in, uint32_t file, int64_t pkey, sqlite
 	else if (id(st, 14) >= 0)
 		r.event = id(st, 14);
 	return r;
+}
+
+/* A row's correlation id: -1 where it has none, or one that is not an integer (counted). */
+static int64_t correlation(struct nsysin *in, sqlite3_stmt *st, int i)
+{
+	if (null(st, i))
+		return -1;
+	if (sqlite3_column_type(st, i) != SQLITE_INTEGER) {
+		in->corr_not_int++;
+		return -1;
+	}
+	return col(st, i);
 }
 
 /* One more row of the events read: how far, for a progress line. */
@@ -190,33 +227,32 @@ int nsys_count_rows(struct nsysin *in)
 /* globalTid, start, end, correlationId, nameId, name, and what joined() reads */
 static int call_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
 {
-	int64_t t0, t1, tid = col(st, 0), corr = col(st, 3);
+	int64_t t0, t1, tid = col(st, 0);
 	uint32_t s = nsys_stream(in, file_of(in, f), tid, -1, -1), r;
 	const char *name = (const char *)sqlite3_column_text(st, 5);
 	struct nref ref;
-
-	stepped(in);
 	int rc;
 
-	if (s == UINT32_MAX || !times(f, st, 1, &t0, &t1)) {
+	stepped(in);
+	if (s == UINT32_MAX || !activity_times(in, f, st, 1, &t0, &t1)) {
 		in->skipped[NT_RUNTIME]++;
 		return 0;
 	}
 	/* a row nested in the thread's call kept last, with its correlation id: the same call again */
-	if (in->kept.tid == tid && in->kept.corr == corr && col(st, 2) <= in->kept.end) {
+	if (in->kept.tid == tid && in->kept.corr == col(st, 3) && col(st, 2) <= in->kept.end) {
 		in->dup_calls++;
 		in->skipped[NT_RUNTIME]++;
 		return 0;
 	}
 	in->kept.tid = tid;
-	in->kept.corr = corr;
+	in->kept.corr = col(st, 3);
 	in->kept.end = col(st, 2);
 	in->read[NT_RUNTIME]++;
 	ref = joined(in, file_of(in, f), tid >> 24, st);
 	if ((rc = region(in, f, NAME_CALL, col(st, 4), name, &r)) < 0 ||
 	    (!ref.work && (rc = fmt_region_without_work(&in->regions, r, &r)) < 0))	/* no GPU activity ran for it */
 		return rc;
-	return activity(in, s, t0, t1, r, corr, &ref, -1);
+	return activity(in, s, t0, t1, r, correlation(in, st, 3), &ref, -1);
 }
 
 /* globalPid, deviceId, streamId, start, end, correlationId, and: the kernel's name; bytes, copyKind; bytes */
@@ -231,7 +267,7 @@ static int work_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st, enum n
 	int rc;
 
 	stepped(in);
-	if (s == UINT32_MAX || !times(f, st, 3, &t0, &t1)) {
+	if (s == UINT32_MAX || !activity_times(in, f, st, 3, &t0, &t1)) {
 		in->skipped[t]++;
 		return 0;
 	}
@@ -239,7 +275,7 @@ static int work_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st, enum n
 	if (t == NT_KERNEL) {
 		if ((rc = region(in, f, NAME_KERNEL, col(st, 6), (const char *)sqlite3_column_text(st, 7), &r)) < 0)
 			return rc;
-		return activity(in, s, t0, t1, r, col(st, 5), NULL, -1);
+		return activity(in, s, t0, t1, r, correlation(in, st, 5), NULL, -1);
 	}
 	if (t == NT_MEMCPY) {
 		kind = col(st, 7);
@@ -250,7 +286,7 @@ static int work_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st, enum n
 	} else {
 		rc = fmt_region(&in->regions, "Memset", LS_R_DEV_MEMSET, "cuda", NULL, &r);
 	}
-	return rc < 0 ? rc : activity(in, s, t0, t1, r, col(st, 5), NULL, col(st, 6));
+	return rc < 0 ? rc : activity(in, s, t0, t1, r, correlation(in, st, 5), NULL, col(st, 6));
 }
 
 static int kernel_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
@@ -274,11 +310,14 @@ static int range_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
 	uint32_t s = nsys_stream(in, file_of(in, f), col(st, 0), -1, -1), r;
 	bool mpi = f->mpi_domain >= 0 && sqlite3_column_type(st, 5) != SQLITE_NULL && col(st, 5) == f->mpi_domain;
 	int64_t t0, t1, id = sqlite3_column_type(st, 3) == SQLITE_NULL ? -1 : col(st, 3);
+	enum ntime why = NTIME_NULL;
 	int rc;
 
 	stepped(in);
-	if (col(st, 6) != 59 || s == UINT32_MAX || !times(f, st, 1, &t0, &t1)) {
-		in->skipped[NT_NVTX]++;	/* marks, start/end ranges (not nested), domains, ranges never ended */
+	if (col(st, 6) != 59 || s == UINT32_MAX || (why = times(f, st, 1, &t0, &t1)) != NTIME_OK) {
+		/* marks, start/end ranges (not nested), domains, ranges never ended: not odd */
+		in->odd_time[why] += why != NTIME_NULL;
+		in->skipped[NT_NVTX]++;
 		return 0;
 	}
 	in->read[NT_NVTX]++;

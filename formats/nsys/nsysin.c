@@ -51,6 +51,15 @@ static void report(struct nsysin *in)
 {
 	ls_front_odd(in->front, in->dup_calls,
 		     "runtime calls Nsight recorded twice (as cudaMalloc and cudaMalloc_v3020, one correlation id): read once");
+	ls_front_odd(in->front, in->odd_time[NTIME_NULL], "calls or GPU activities without a start or end, left out");
+	ls_front_odd(in->front, in->odd_time[NTIME_NOT_INT],
+		     "calls or activities whose start or end is not an integer, left out");
+	ls_front_odd(in->front, in->odd_time[NTIME_BACKWARDS],
+		     "calls or activities that end before they start, left out");
+	ls_front_odd(in->front, in->odd_time[NTIME_RANGE],
+		     "calls or activities outside the times a stream may hold ([-2^61, 2^61) ns), left out");
+	ls_front_odd(in->front, in->corr_not_int,
+		     "correlation ids that are not integers: those calls and GPU activities not linked");
 	for (int t = 0; t < NT__COUNT; t++)
 		ls_front_input(in->front, nsys_table((enum ntable)t), in->read[t], in->skipped[t]);
 }

@@ -43,6 +43,16 @@ struct nstream {
 	char *name;			/* a thread's, where the export names it */
 };
 
+/* What is wrong with a row's start and end. */
+enum ntime {
+	NTIME_OK,
+	NTIME_NULL,		/* one is NULL (a range never ended) */
+	NTIME_NOT_INT,		/* one is not an integer (text, a real, a BLOB) */
+	NTIME_BACKWARDS,	/* it ends before it starts */
+	NTIME_RANGE,		/* outside the times a stream may hold */
+	NTIME__COUNT
+};
+
 struct nsysin {
 	struct nfile *files;
 	uint32_t nfiles;
@@ -57,6 +67,8 @@ struct nsysin {
 		int64_t tid, corr, end;
 	} kept;
 	uint64_t dup_calls;
+	uint64_t odd_time[NTIME__COUNT];	/* rows left out, by what is wrong with their times */
+	uint64_t corr_not_int;		/* rows whose correlation id is not an integer */
 	uint64_t read[NT__COUNT], skipped[NT__COUNT];
 	uint64_t rows_total, rows_done;	/* the event queries' rows, for a progress line */
 	struct ls_front *front;

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "../../libstream/error.h"
-#include "../../libstream/utf8.h"
 #include "diagnose.h"
 #include "otf2in_private.h"
 #include "vocab.h"
@@ -47,13 +46,7 @@ static OTF2_CallbackCode on_string(void *data, OTF2_StringRef self, const char *
 
 	RESERVE_OR_FAIL(in->strings, self);
 	free(in->strings.v[self]);
-	if (ls_utf8_valid(s, strlen(s))) {
-		in->strings.v[self] = strdup(s);
-	} else {
-		in->strings.v[self] = ls_utf8_repair(s);
-		in->report.bad_utf8++;
-	}
-	if (!in->strings.v[self]) {
+	if (!(in->strings.v[self] = strdup(s))) {
 		otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
 		return OTF2_CALLBACK_INTERRUPT;
 	}

@@ -128,8 +128,6 @@ static void report(struct otf2in *in)
 	ls_front_odd_definitions(in->front, r->orphan_locations,
 		     "locations of an undefined process, left out with their events");
 	ls_front_odd(in->front, r->unknown_counter, "metric values of an undefined metric, left out");
-	ls_front_odd_definitions(in->front, r->bad_utf8, "names that are not valid UTF-8: the bytes that "
-		     "break it replaced by U+FFFD");
 #define OTF2IN_IGNORED_NAME(kind, name) name,
 	static const char *const ignored_name[IGN__COUNT] = { OTF2IN_IGNORED(OTF2IN_IGNORED_NAME) };
 

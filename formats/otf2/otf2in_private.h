@@ -44,7 +44,6 @@ struct otf2in_report {
 					   teams with a rank of no stream */
 	uint64_t orphan_locations;	/* locations of no defined process */
 	uint64_t unknown_counter;	/* metric values of an undefined member */
-	uint64_t bad_utf8;		/* strings repaired to valid UTF-8 */
 };
 
 enum loc_type { LOC_HOST, LOC_GPU, LOC_METRIC };
