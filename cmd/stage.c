@@ -153,11 +153,6 @@ int stage_run(const struct stage *st, struct stage_io *io)
 		if ((st->reads & LS_KIND_BIT(rec.kind)) && !(dropped & LS_KIND_BIT(rec.kind)) &&
 		    tool_check_fields(r, &rec))
 			return 1;
-		if (header && rec.kind == LS_K_HEADER) {
-			tool_error("%s: %s: a second header (two streams joined by cat? join them with "
-				   "tr-cat)", r->name, ls_reader_where(r, where, sizeof(where)));
-			return 1;
-		}
 		if (!header && rec.kind == LS_K_HEADER) {
 			header = true;
 			if (!tool_made_by(r, &rec, st->needs) || !not_yet(r, &rec, st->before))

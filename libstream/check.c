@@ -259,7 +259,7 @@ int ls_check_fields(const struct ls_record *rec, char *msg, size_t n)
 		const struct ls_field_spec *fs = &spec->fields[i];
 
 		if ((rc = check_value(rec, fs, &it, msg, n)) < 0 ||
-		    (rc == 1 && fs->type == LS_V_UINTS && fs->ref != LS_REF_NONE &&
+		    (rc == 1 && fs->type == LS_V_UINTS &&
 		     (rc = no_repeats(rec, fs, it.v.n, msg, n)) < 0))
 			return rc;
 	}

@@ -206,3 +206,68 @@ unreceived() {
 	assert_line '{"k":"edge","from":100000,"to":0,"type":"launch"}'
 	assert_equal "$(printf '%s\n' "$stderr" | grep -c 'came before the call that enqueued them')" 1
 }
+
+# jq's edit of a stream in tests/data/repros, as msgpack
+edit() {
+	tr-cat -J "$REPRO/$1" | jq -c "$2" | tr-cat -M
+}
+
+@test "records of kinds a stage reads that the contract rejects: tr-clock and tr-project stop at them, as the other stages do (turn3 F4)" {
+	for case in \
+		'c10-deps.tr|if .k=="region" then .role="nap" else . end|record 22 (byte 1210): region field "role" has unknown value "nap"' \
+		'c10-deps.tr|if .k=="stream" then .type="fpga" else . end|record 12 (byte 690): stream field "type" has unknown value "fpga"' \
+		'c10-deps.tr|if .k=="edge" then .type="teleport" else . end|record 496 (byte 22573): edge field "type" has unknown value "teleport"' \
+		'c10-deps.tr|if .k=="enter" and (.id % 7 == 0) then .r="x" else . end|record 252 (byte 15907): enter field "r" is not a non-negative integer' \
+		'c10-deps.tr|if .k=="edge" then .from=987654321 else . end|record 496 (byte 22573): edge from an event that is not earlier in the stream'; do
+		IFS='|' read -r in prog want <<< "$case"
+		edit "$in" "$prog" > "$TMP/e.tr"
+		tools=(tr-clock "tr-project --scale *=0.5" tr-waits)
+		# tr-waits holds open activities only: an edge from an event it does not know is no MPI edge
+		[[ $want = *"not earlier in the stream" ]] && unset 'tools[2]'
+		for tool in "${tools[@]}"; do
+			run bash -c "$tool '$TMP/e.tr' > '$TMP/out.tr'"
+			assert_failure 1
+			assert_equal "$(printf '%s' "$output" | sed 's/ (byte [0-9]*)//')" \
+				"${tool%% *}: $TMP/e.tr: $(printf '%s' "$want" | sed 's/ (byte [0-9]*)//')"
+			# what came before it is written, without a trailer: the next tool sees the cut
+			run --separate-stderr tr-cat --check "$TMP/out.tr"
+			assert_failure 1
+			assert_equal "${stderr##*without its trailer}" ": it was cut short (did a tool before this one fail?)"
+		done
+	done
+	# an instance that lists a member twice: tr-waits reads instances (tr-clock passes them on unread, rule 8)
+	edit c10-deps.tr 'if .k=="instance" then .acts=(.acts+.acts) else . end' > "$TMP/e.tr"
+	run --separate-stderr tr-waits "$TMP/e.tr"
+	assert_failure 1
+	assert_equal "$stderr" "tr-waits: $TMP/e.tr: record 506 (byte 22838): instance field \"acts\" lists 17 twice"
+	# a second header (two NDJSON streams joined by cat)
+	tr-cat -J "$REPRO/c10-analysed.tr" | jq -c 'if .k=="header" then (.,.) else . end' > "$TMP/two.ndjson"
+	for tool in "tr-project --scale *=0.5" tr-rank; do
+		run --separate-stderr $tool "$TMP/two.ndjson"
+		assert_failure 1
+	done
+	run --separate-stderr tr-project --scale '*=0.5' "$TMP/two.ndjson"
+	assert_equal "$stderr" "tr-project: $TMP/two.ndjson: line 2: a second header (two streams one after the other: join them with tr-cat)"
+}
+
+@test "negative durations in wait, crit and blame records: tr-rank and tr-report refuse them (turn3 F5)" {
+	for case in 'wait|dur' 'crit|dur' 'blame|ns'; do
+		IFS='|' read -r kind field <<< "$case"
+		# the first record of the kind made negative
+		tr-cat -J "$REPRO/c10-analysed.tr" |
+			python3 -c "
+import sys
+done = False
+for line in sys.stdin:
+    if not done and '\"k\":\"$kind\"' in line:
+        line = line.replace('\"$field\":', '\"$field\":-', 1)
+        done = True
+    sys.stdout.write(line)" | tr-cat -M > "$TMP/neg.tr"
+		for tool in tr-rank tr-report; do
+			run --separate-stderr $tool "$TMP/neg.tr"
+			assert_failure 1
+			assert_equal "$(printf '%s\n' "$stderr" | wc -l)" 1
+			assert_equal "$(printf '%s' "$stderr" | grep -c "$kind field \"$field\" is not a duration")" 1
+		done
+	done
+}

@@ -103,3 +103,35 @@ path_ns() {
 		[ ! -s "$TMP/c.json" ] || chrome-check.py "$TMP/c.json" > /dev/null || fail "$f: tr-chrome's JSON"
 	done
 }
+
+@test "a stream the contract rejects (an event on an undefined stream, t missing or out of range, a name not UTF-8): tr-svg, tr-chrome and tr-report stop in one line, as tr-cat --check does (turn3 F6, F7)" {
+	edit() {
+		tr-cat -J "$DATA/repros/c10-analysed.tr" |
+			python3 -c "
+import sys
+done = False
+for line in sys.stdin:
+    if not done and sys.argv[1] in line:
+        line = line.replace(sys.argv[1], sys.argv[2].replace('@FF@', '\\udcff'), 1)
+        done = True
+    sys.stdout.buffer.write(line.encode('utf-8', 'surrogateescape'))" "$1" "$2" | tr-cat -M > "$TMP/e.tr"
+	}
+	# a byte 0xff where @FF@ stands
+	for case in '"k":"enter","id":1,"t":76092,"s":0,|"k":"enter","id":1,"t":76092,"s":77777,' \
+		    '"k":"enter","id":0,"t":55321,|"k":"enter","id":0,"t":4611686018427387904,' \
+		    '"k":"enter","id":0,"t":55321,|"k":"enter","id":0,' \
+		    '"k":"region","id":0,"name":"|"k":"region","id":0,"name":"@FF@'; do
+		edit "${case%%|*}" "${case#*|}"
+		run tr-cat --check "$TMP/e.tr"
+		assert_failure 1
+		want=${output#tr-cat: }
+		for tool in tr-svg tr-chrome tr-report; do
+			run --separate-stderr $tool "$TMP/e.tr"
+			assert_failure 1
+			# one line: tr-report added a false 'out of memory' (F7)
+			assert_equal "$(printf '%s\n' "$stderr" | wc -l)" 1
+			[ "$tool" = tr-report ] && continue	# the rating's words for it
+			assert_equal "$stderr" "$tool: $want"
+		done
+	done
+}
