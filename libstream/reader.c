@@ -395,8 +395,9 @@ int ls_read(struct ls_reader *r, struct ls_record *rec)
 			return LS_ERR_SYNTAX;
 		}
 		if (rec->kind == LS_K_HEADER && r->recno) {
-			snprintf(r->err, sizeof(r->err), "%s: a second header (two streams one after the "
-				 "other: join them with tr-cat)", position(r, where, sizeof(where)));
+			snprintf(r->err, sizeof(r->err), "%s: a header that is not the first record (two "
+				 "streams one after the other: join them with tr-cat)",
+				 position(r, where, sizeof(where)));
 			return LS_ERR_SYNTAX;
 		}
 		if (rec->kind == LS_K_HEADER && (rc = check_header(r, rec)) < 0)

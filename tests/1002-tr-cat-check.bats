@@ -48,7 +48,7 @@ check_fails() {
 
 @test "a second header is refused" {
 	check_fails '2{h;s/.*/{"k":"header","major":1,"minor":0,"producer":"x","clock":"ns"}/;G}' \
-		'line 2: header is not the first record'
+		'line 2: a header that is not the first record (two streams one after the other: join them with tr-cat)'
 }
 
 @test "the clock must be ns" {

@@ -247,7 +247,7 @@ edit() {
 		assert_failure 1
 	done
 	run --separate-stderr tr-project --scale '*=0.5' "$TMP/two.ndjson"
-	assert_equal "$stderr" "tr-project: $TMP/two.ndjson: line 2: a second header (two streams one after the other: join them with tr-cat)"
+	assert_equal "$stderr" "tr-project: $TMP/two.ndjson: line 2: a header that is not the first record (two streams one after the other: join them with tr-cat)"
 }
 
 @test "negative durations in wait, crit and blame records: tr-rank and tr-report refuse them (turn3 F5)" {

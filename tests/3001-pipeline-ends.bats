@@ -67,7 +67,7 @@ broken_at_200() {
 		tr-waits -J 2> '$TMP/waits.err' > '$TMP/out'; echo \${PIPESTATUS[*]}"
 	assert_output "1 1"
 	run cat "$TMP/deps.err"
-	assert_output "tr-deps: $TMP/broken.ndjson: line 200: event without a valid 'id', 't' or 's'"
+	assert_output "tr-deps: $TMP/broken.ndjson: line 200: enter without required field \"t\""
 	run cat "$TMP/waits.err"
 	assert_regex "$output" "^tr-waits: <stdin>: the stream ends at record [0-9]+ \\(byte [0-9]+\\) without its trailer: it was cut short \\(did a tool before this one fail\\?\\)$"
 	# what was valid came through; no trailer at its end
