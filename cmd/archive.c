@@ -80,20 +80,26 @@ static bool location_file_name(const char *s)
 	return strcmp(dot, ".evt") == 0 || strcmp(dot, ".def") == 0 || strcmp(dot, ".snap") == 0;
 }
 
-/* libotf2 starts every anchor file with two bytes of its own, then "OTF2". */
-static bool anchor_file(const char *path)
+/*
+ * Is the regular file name (at dirfd) one libotf2 wrote? Every file of an
+ * archive begins with libotf2's byte-order mark (3, then 'B' or 'L'); an
+ * anchor file goes on with "OTF2", a definitions, events or snapshot file
+ * with the header of its first chunk (1).
+ */
+static bool otf2_file(int dirfd, const char *name, bool anchor)
 {
-	char head[6];
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	unsigned char head[6];
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	bool ok = fd >= 0 && read(fd, head, sizeof(head)) == (ssize_t)sizeof(head) &&
-		  memcmp(head + 2, "OTF2", 4) == 0;
+		  head[0] == 3 && (head[1] == 'B' || head[1] == 'L') &&
+		  (anchor ? memcmp(head + 2, "OTF2", 4) == 0 : head[2] == 1);
 
 	if (fd >= 0)
 		close(fd);
 	return ok;
 }
 
-/* A folder holding nothing but regular location files. */
+/* A folder holding nothing but location files libotf2 wrote. */
 static int check_folder(const char *path, char *err, size_t n)
 {
 	DIR *d = opendir(path);
@@ -108,7 +114,7 @@ static int check_folder(const char *path, char *err, size_t n)
 			continue;
 		if (!location_file_name(e->d_name) ||
 		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-		    !S_ISREG(st.st_mode))
+		    !S_ISREG(st.st_mode) || !otf2_file(dirfd(d), e->d_name, false))
 			rc = fail(err, n, "%s holds %s, which is not part of an OTF2 archive; "
 				  "not replacing it", path, e->d_name);
 	}
@@ -125,11 +131,11 @@ static int check_part(const char *path, enum part p, char *err, size_t n)
 		return fail(err, n, "%s: %s", path, strerror(errno));
 	switch (p) {
 	case ANCHOR:
-		if (!S_ISREG(st.st_mode) || !anchor_file(path))
+		if (!S_ISREG(st.st_mode) || !otf2_file(AT_FDCWD, path, true))
 			return fail(err, n, "%s is not an OTF2 anchor file; not replacing it", path);
 		return 0;
 	case DEFS:
-		if (!S_ISREG(st.st_mode))
+		if (!S_ISREG(st.st_mode) || !otf2_file(AT_FDCWD, path, false))
 			return fail(err, n, "%s is not part of an OTF2 archive; not replacing it", path);
 		return 0;
 	default:
@@ -141,7 +147,9 @@ static int check_part(const char *path, enum part p, char *err, size_t n)
 
 /*
  * Which of DIR/NAME's parts are there (there[]); with anything there, -1
- * unless force, and with force -1 if a part is not what OTF2 writers make.
+ * unless force, and with force -1 if a part is not what OTF2 writers make
+ * (by its content: a name alone is no sign; parts without their anchor
+ * are what a killed run left, replaced where libotf2 wrote them).
  * later: the target existed at the start but was free then.
  */
 static int inspect(const struct archive *a, bool force, bool later, bool there[PARTS],

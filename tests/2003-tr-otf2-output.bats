@@ -68,6 +68,35 @@ assert_only_ours() {
 	assert_output "x"
 }
 
+@test "--force replaces only what libotf2 wrote, by content: a user's NAME.def, or a NAME/ of files named like an archive's, is kept (turn3 F8)" {
+	echo "my definitions, not OTF2" > "$TMP/run.def"
+	mkdir "$TMP/other"
+	echo "my notes" > "$TMP/other/0.evt"
+	for tool in "tr-otf2 -q" "tr-analyze -q"; do
+		in=$FIX/new.tr
+		[ "$tool" = "tr-analyze -q" ] && in=$FIX/big/t.otf2
+		run --separate-stderr $tool -f -o "$TMP/run" "$in"
+		assert_failure 1
+		assert_equal "$stderr" "${tool% -q}: $TMP/run.def is not part of an OTF2 archive; not replacing it"
+		run --separate-stderr $tool -f -o "$TMP/other" "$in"
+		assert_failure 1
+		assert_equal "$stderr" "${tool% -q}: $TMP/other holds 0.evt, which is not part of an OTF2 archive; not replacing it"
+		# beside a whole archive of ours too
+		tr-otf2 -o "$TMP/d/x" "$FIX/old.tr"
+		echo "my notes" > "$TMP/d/x/7.evt"
+		run --separate-stderr $tool -f -o "$TMP/d/x" "$in"
+		assert_failure 1
+		assert_equal "$stderr" "${tool% -q}: $TMP/d/x holds 7.evt, which is not part of an OTF2 archive; not replacing it"
+		rm -r "$TMP/d"
+	done
+	run cat "$TMP/run.def" "$TMP/other/0.evt"
+	assert_output "my definitions, not OTF2
+my notes"
+	run ls -A "$TMP"
+	assert_output "other
+run.def"
+}
+
 @test "--force refuses a folder with a subfolder, beside a whole anchor too" {
 	tr-otf2 -o "$TMP/d/x" "$FIX/old.tr"
 	mkdir "$TMP/d/x/sub"
