@@ -59,9 +59,24 @@ static void none_fits(const char *path, char *err, size_t n)
 		snprintf(err + at, n - at, ")");
 }
 
+/* The reader that knows a file by its first bytes, or NULL. */
+static const struct reader *sniffed(const uint8_t *head, size_t n)
+{
+	for (size_t i = 0; i < NREADERS; i++)
+		if (readers[i].sniff(head, n))
+			return &readers[i];
+	return NULL;
+}
+
+static bool known(const uint8_t *head, size_t n)
+{
+	return sniffed(head, n) != NULL;
+}
+
 const struct reader *reader_for(const char *path, char *err, size_t n)
 {
-	uint8_t head[256];
+	const struct reader *r;
+	uint8_t head[STDIN_HEAD];
 	struct stat st;
 	ssize_t got;
 	int fd;
@@ -89,9 +104,8 @@ const struct reader *reader_for(const char *path, char *err, size_t n)
 		snprintf(err, n, "%s", strerror(errno));
 		return NULL;
 	}
-	for (size_t i = 0; i < NREADERS; i++)
-		if (readers[i].sniff(head, (size_t)got))
-			return &readers[i];
+	if ((r = sniffed(head, (size_t)got)))
+		return r;
 	none_fits(path, err, n);
 	return NULL;
 }
@@ -105,12 +119,15 @@ static bool is_stdin(const char *path)
 static const struct reader *stdin_reader(int npaths, char *err, size_t n)
 {
 	const struct reader *r;
+	int rc;
 
 	if (npaths > 1) {
 		snprintf(err, n, "- (standard input) is a trace of its own: give it alone");
 		return NULL;
 	}
-	if (stdin_as_file(err, n) < 0 || !(r = reader_for(STDIN_PATH, err, n)))
+	if ((rc = stdin_as_file(known, err, n)) == STDIN_UNKNOWN)
+		none_fits("-", err, n);
+	if (rc < 0 || !(r = reader_for(STDIN_PATH, err, n)))
 		return NULL;
 	if (!r->from_stdin) {
 		snprintf(err, n, "%s are read %s, not from standard input", r->name, r->give);

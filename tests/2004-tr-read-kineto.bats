@@ -169,6 +169,30 @@ false 2 1"
 	[[ "$stderr" == "tr-read: -: not a trace tr-read reads (it reads OTF2"* ]] || fail "$stderr"
 }
 
+@test "standard input that is no trace is refused before any of it is kept; a copy stops short of filling TMPDIR; a folder is said to be one (turn3 F9, F16)" {
+	mkdir "$TMP/tmpdir"
+	# endless zeros: refused at once, from a device or a pipe, nothing kept
+	for how in "tr-read - < /dev/zero" "cat /dev/zero | tr-read -"; do
+		run --separate-stderr timeout 10 bash -c "TMPDIR='$TMP/tmpdir' $how"
+		assert_failure 1
+		[[ "$stderr" == "tr-read: -: not a trace tr-read reads (it reads OTF2"* ]] || fail "$how: $stderr"
+	done
+	run ls -A "$TMP/tmpdir"
+	assert_output ""
+	run --separate-stderr bash -c "tr-read - < '$TMP'"
+	assert_failure 1
+	assert_equal "$stderr" "tr-read: -: standard input is a folder: give a folder of traces by its name"
+	# the start of a Kineto trace, then more than a small TMPDIR holds
+	mkdir "$TMP/small"
+	mount -t tmpfs -o size=16m tmpfs "$TMP/small" 2>/dev/null || skip "cannot mount a tmpfs here"
+	run --separate-stderr bash -c "(printf '{\"traceEvents\":['; head -c 50000000 /dev/zero | tr '\0' ' ') |
+		TMPDIR='$TMP/small' tr-read -"
+	umount_and() { umount "$TMP/small"; "$@"; }
+	[[ "$stderr" == "tr-read: -: standard input: its copy in $TMP/small reached 1"*" MB, and more would leave it nearly full: give the trace as a file (or TMPDIR a roomier folder)" ]] ||
+		umount_and fail "$stderr"
+	umount_and assert_failure 1
+}
+
 @test "NCCL kernels without PyTorch 2.x's metadata: said once, not matched; integer microseconds since the epoch" {
 	gen-kineto --old --ranks 2 --steps 3 "$TMP/old"
 	run --separate-stderr tr-read "$TMP/old"
