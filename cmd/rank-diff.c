@@ -41,6 +41,7 @@ static int read_side(const char *path, struct rows *t, int side)
 	struct ls_record rec;
 	const char *name;
 	uint32_t len;
+	uint64_t ratings = 0;
 	int rc;
 
 	if (ls_reader_open(&r, path) < 0) {
@@ -54,6 +55,7 @@ static int read_side(const char *path, struct rows *t, int side)
 
 		if (rec.kind != LS_K_RATING)
 			continue;
+		ratings++;
 		if (ls_get_str(&rec, LS_F_NAME, &name, &len) < 0) {
 			char where[64];
 
@@ -77,8 +79,10 @@ static int read_side(const char *path, struct rows *t, int side)
 	}
 	if (rc < 0)
 		tool_read_error(&r);
+	else if (!ratings)
+		tool_error("%s: holds no rating records (give tr-rank --json output)", r.name);
 	ls_reader_release(&r);
-	return rc < 0;
+	return rc < 0 || !ratings;
 }
 
 static int by_change(const void *a, const void *b)
@@ -105,7 +109,7 @@ int rank_diff(const char *a, const char *b, enum rank_form form, uint32_t top)
 
 	if (status)
 		goto out;
-	qsort(t.v, t.n, sizeof(*t.v), by_change);
+	qsort(t.v, t.n, sizeof(*t.v), by_change);	/* each side has a rating: t.v is not NULL */
 	n = top && t.n > top ? top : t.n;
 	ls_writer_init(&w, STDOUT_FILENO, LS_FMT_JSON);
 	if (form == RANK_TEXT)

@@ -67,7 +67,7 @@ static int copy_input(struct ls_reader *r, struct ls_writer *w,
 			if (*header_written)
 				continue;
 		} else if (!*header_written &&
-			   (rc = ls_write_header(w, "tr-cat", NULL, tool_stage())) < 0) {
+			   (rc = ls_write_header(w, "tr-cat " TR_VERSION, NULL, NULL)) < 0) {
 			return tool_write_error(r, w, rc);
 		}
 		*header_written = true;
@@ -130,7 +130,7 @@ int main(int argc, char **argv)
 	}
 	if (!check && !header_written && !w.err && status == 0) {
 		/* Empty input still makes a valid (empty) stream. */
-		if (ls_write_header(&w, "tr-cat", NULL, tool_stage()) < 0)
+		if (ls_write_header(&w, "tr-cat " TR_VERSION, NULL, NULL) < 0)
 			status = 1;
 	}
 	/* whole inputs make a whole stream; one cut or failed, one that shows it */

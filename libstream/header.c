@@ -35,7 +35,7 @@ static void put_stages(struct ls_writer *w, struct ls_iter *old, uint32_t nold,
 int ls_write_header(struct ls_writer *w, const char *producer, const char *source,
 		    const struct ls_stage *self)
 {
-	ls_build_begin(w, source ? 7 : 6);
+	ls_build_begin(w, 5 + (source != NULL) + (self != NULL));
 	ls_put_kind(w, LS_K_HEADER);
 	ls_put_u64(w, LS_F_MAJOR, LS_VERSION_MAJOR);
 	ls_put_u64(w, LS_F_MINOR, LS_VERSION_MINOR);
@@ -43,7 +43,8 @@ int ls_write_header(struct ls_writer *w, const char *producer, const char *sourc
 	ls_put_str(w, LS_F_CLOCK, "ns");
 	if (source)
 		ls_put_str(w, LS_F_SOURCE, source);
-	put_stages(w, NULL, 0, self);
+	if (self)
+		put_stages(w, NULL, 0, self);
 	return ls_build_end(w);
 }
 

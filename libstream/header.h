@@ -20,7 +20,8 @@ struct ls_stage {
 
 /*
  * Write a fresh header: this version, producer, source if not NULL, and
- * self as the only stage. Returns what ls_build_end returns.
+ * self as the only stage (no stages where self is NULL: a tool that does
+ * not analyse). Returns what ls_build_end returns.
  */
 int ls_write_header(struct ls_writer *w, const char *producer, const char *source,
 		    const struct ls_stage *self);

@@ -173,6 +173,11 @@ OUT
 	run --separate-stderr tr-rank --diff "$BATS_TEST_TMPDIR/none.json" "$BATS_TEST_TMPDIR/bad"
 	assert_failure 1
 	[[ "$stderr" == "tr-rank: $BATS_TEST_TMPDIR/none.json: "* ]]
+	# streams without ratings (turn3 F10: an empty table, exit 0, and qsort of NULL)
+	run --separate-stderr tr-rank --diff "$DATA/repros/c10-analysed.tr" "$DATA/repros/c10-analysed.tr"
+	assert_failure 1
+	assert_equal "$stderr" "tr-rank: $DATA/repros/c10-analysed.tr: holds no rating records (give tr-rank --json output)"
+	assert_output ""
 	run --separate-stderr tr-rank -n x
 	assert_failure 2
 	# nonsense options are usage errors, not quietly taken
