@@ -1,4 +1,6 @@
 /* TR_MAX_MEM: the limit, and the memory held. */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,17 +16,27 @@ int maxmem_limit(uint64_t *limit)
 	unsigned long long v;
 	char *end;
 
+	bool over;
+
 	*limit = 0;
 	if (!s || !*s)
 		return 0;
+	errno = 0;
 	v = strtoull(s, &end, 10);
+	over = errno == ERANGE;
 	if (end != s && *end && strchr(units, *end) && !end[1]) {
-		for (const char *u = units; u <= strchr(units, *end); u++)
-			v = v > UINT64_MAX / 1024 ? UINT64_MAX : v * 1024;
+		for (const char *u = units; u <= strchr(units, *end); u++) {
+			over |= v > UINT64_MAX / 1024;
+			v *= 1024;
+		}
 		end++;
 	}
 	if (end == s || *end || *s == '-' || v == 0) {
 		tool_error("TR_MAX_MEM=%s: give a size in bytes, or with K, M, G or T (4G)", s);
+		return -1;
+	}
+	if (over) {	/* not "no limit": the user asked for one */
+		tool_error("TR_MAX_MEM=%s: more than 2^64 bytes; give a size this machine can have", s);
 		return -1;
 	}
 	*limit = v;

@@ -20,6 +20,7 @@
 #include "archive.h"
 #include "chain.h"
 #include "fan.h"
+#include "maxmem.h"
 #include "otf2-write.h"
 #include "progress.h"
 #include "rank-table.h"
@@ -288,6 +289,7 @@ static int option(int ch, const char *arg, struct options *o)
 
 static int parse(int argc, char **argv, struct options *o)
 {
+	uint64_t limit;
 	enum { OPT_CSV = 256, OPT_JSON, OPT_IDLE, OPT_STREAM, OPT_THREADS, OPT_MPI };
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -366,6 +368,9 @@ static int parse(int argc, char **argv, struct options *o)
 		tool_error("--force replaces the --stream file or the -o archive: give one");
 		return 2;
 	}
+	/* a bad TR_MAX_MEM is a misuse, as for every stage: said before any work */
+	if (maxmem_limit(&limit) < 0)
+		return 2;
 	return 0;
 }
 

@@ -180,6 +180,17 @@ unreceived() {
 		assert_failure 2
 		assert_equal "$stderr" "tr-critpath: TR_MAX_MEM=$bad: give a size in bytes, or with K, M, G or T (4G)"
 	done
+	# the same for tr-analyze; a size past 2^64 is no "no limit" (turn3)
+	run --separate-stderr env TR_MAX_MEM=x tr-analyze "$TMP/none.otf2"
+	assert_failure 2
+	assert_equal "$stderr" "tr-analyze: TR_MAX_MEM=x: give a size in bytes, or with K, M, G or T (4G)"
+	for big in 99999999999999999999 20000000T; do
+		for tool in tr-critpath tr-analyze; do
+			run --separate-stderr env TR_MAX_MEM=$big $tool "$TMP/sends.ndjson"
+			assert_failure 2
+			assert_equal "$stderr" "$tool: TR_MAX_MEM=$big: more than 2^64 bytes; give a size this machine can have"
+		done
+	done
 }
 
 @test "an empty input is no stream: every analysis stage and tr-otf2 say so in one line, and write nothing" {
