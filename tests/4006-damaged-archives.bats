@@ -49,6 +49,20 @@ tr-read: $a: 12 collective operations on a communicator not written, left out"
 	assert_success
 }
 
+@test "repro: a mapping table of no known kind, and a missing event file: said, and no leak of ours (turn3 F14)" {
+	repro turn3/otf2-leaks/flipped-local-def
+	# libotf2 keeps the table's IdMap it does not apply: its leak, suppressed as libotf2's
+	run --separate-stderr bash -c "LSAN_OPTIONS='$LSAN_OPTIONS:exitcode=23' tr-read -M '$a' > '$TMP/out.tr'"
+	assert_success
+	assert_equal "$stderr" "tr-read: $a: 1 id mapping tables of no kind OTF2 knows (a damaged NUMBER.def): not applied"
+	run tr-cat --check "$TMP/out.tr"
+	assert_success
+	repro turn3/otf2-leaks/missing-evt
+	run --separate-stderr bash -c "LSAN_OPTIONS='$LSAN_OPTIONS:exitcode=23' tr-read -M '$a' > '$TMP/out.tr'"
+	assert_failure 1
+	assert_equal "$stderr" "tr-read: $a: ${a%.otf2}/0.evt: missing (the events of location 0, Master thread)"
+}
+
 @test "repro: a region name that is not UTF-8: repaired with U+FFFD, counted" {
 	repro damaged-gdef-bad-utf8
 	run --separate-stderr bash -c "tr-read -M '$a' > '$TMP/out.tr'"

@@ -52,10 +52,25 @@ static bool choose_locations(struct otf2in *in)
 	return any;
 }
 
+/* A location's mapping table: libotf2 applies it; one of no known kind is counted. */
+static OTF2_CallbackCode on_mapping(void *data, OTF2_MappingType type, const OTF2_IdMap *map)
+{
+	struct otf2in *in = data;
+
+	(void)map;
+	in->report.bad_mappings += type >= OTF2_MAPPING_MAX;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
 /* Select the locations to read and read their local definitions (mapping
  * tables, clock offsets), which the global event reader then applies. */
 static int open_locations(struct otf2in *in, OTF2_Reader *reader)
 {
+	OTF2_DefReaderCallbacks *callbacks = OTF2_DefReaderCallbacks_New();
+
+	if (!callbacks)
+		return otf2in_fail(in, LS_ERR_NOMEM, "out of memory");
+	OTF2_DefReaderCallbacks_SetMappingTableCallback(callbacks, on_mapping);
 	for (uint32_t i = 0; i < in->nlocs; i++)
 		if (!in->locs[i].unread)
 			OTF2_Reader_SelectLocation(reader, in->locs[i].ref);
@@ -67,11 +82,14 @@ static int open_locations(struct otf2in *in, OTF2_Reader *reader)
 			if (in->locs[i].unread ||
 			    !(defs = OTF2_Reader_GetDefReader(reader, in->locs[i].ref)))
 				continue;	/* not read, or without local definitions */
-			OTF2_Reader_ReadAllLocalDefinitions(reader, defs, &count);
+			OTF2_Reader_RegisterDefCallbacks(reader, defs, callbacks, in);
+			in->report.bad_local_defs +=
+				OTF2_Reader_ReadAllLocalDefinitions(reader, defs, &count) != OTF2_SUCCESS;
 			OTF2_Reader_CloseDefReader(reader, defs);
 		}
 		OTF2_Reader_CloseDefFiles(reader);
 	}
+	OTF2_DefReaderCallbacks_Delete(callbacks);
 	if (OTF2_Reader_OpenEvtFiles(reader) != OTF2_SUCCESS)
 		return otf2in_fail_events(in, in->otf2_msg);
 	for (uint32_t i = 0; i < in->nlocs; i++)
@@ -125,6 +143,10 @@ static void report(struct otf2in *in)
 		     "collective operations on a communicator not written, left out");
 	ls_front_odd_definitions(in->front, r->comms_unplaced, "communicators with a rank of no process "
 		     "(or a process twice) or of no stream, left out");
+	ls_front_odd_definitions(in->front, r->bad_local_defs, "locations whose local definitions (NUMBER.def: "
+		     "id mappings, clock offsets) are damaged: read up to the damage");
+	ls_front_odd_definitions(in->front, r->bad_mappings, "id mapping tables of no kind OTF2 knows "
+		     "(a damaged NUMBER.def): not applied");
 	ls_front_odd_definitions(in->front, r->orphan_locations,
 		     "locations of an undefined process, left out with their events");
 	ls_front_odd(in->front, r->unknown_counter, "metric values of an undefined metric, left out");

@@ -43,6 +43,8 @@ struct otf2in_report {
 	uint64_t comms_unplaced;	/* MPI communicators with a rank of no process, or twice;
 					   teams with a rank of no stream */
 	uint64_t orphan_locations;	/* locations of no defined process */
+	uint64_t bad_local_defs;	/* locations whose local definitions libotf2 could not read */
+	uint64_t bad_mappings;		/* mapping tables of a kind OTF2 has not: not applied */
 	uint64_t unknown_counter;	/* metric values of an undefined member */
 };
 
