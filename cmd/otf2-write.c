@@ -49,6 +49,7 @@ static void report_losses(const char *path, const struct otf2out_report *r)
 		{ r->roles_by_name, "regions whose role OTF2 cannot carry: tr-read gives them the role their name has" },
 		{ r->corr_unplaced, "leaves whose corr is not their enter's: tr-read gives a leave its enter's" },
 		{ r->blame_unplaced, "blamed activities never entered or never left in the stream: their blame is not written" },
+		{ r->cut_strings, "names longer than 65536 bytes, cut there: an OTF2 definition holds no more here" },
 	};
 
 	tool_report_counts(path, lost, sizeof(lost) / sizeof(lost[0]));

@@ -11,6 +11,7 @@
 
 #include "../libstream/check.h"
 #include "../libstream/error.h"
+#include "../libstream/utf8.h"
 #include "tool.h"
 
 static const char *tool_name = "tr";
@@ -51,14 +52,44 @@ bool tool_made_by(const struct ls_reader *r, const struct ls_record *header,
 	return true;
 }
 
+/*
+ * A message is one line whatever it quotes (a file name with a newline,
+ * the bytes of a damaged file): control characters are written as \n,
+ * \t or \xNN, and bytes that are not UTF-8 as \xNN.
+ */
+static void put_line(const char *s)
+{
+	const char *end = s + strlen(s);
+
+	while (s < end) {
+		unsigned char c = (unsigned char)*s;
+		size_t n = 1;
+
+		if (c >= 0x80)	/* the UTF-8 character starting here, or 0: a stray byte */
+			for (n = 2; n <= 4 && (s + n > end || !ls_utf8_valid(s, n)); n++)
+				;
+		if (c == '\n')
+			fputs("\\n", stderr);
+		else if (c == '\t')
+			fputs("\\t", stderr);
+		else if (c < 0x20 || c == 0x7f || n > 4)
+			fprintf(stderr, "\\x%02x", c);
+		else
+			fwrite(s, 1, n, stderr);
+		s += n > 4 ? 1 : n;
+	}
+}
+
 void tool_error(const char *fmt, ...)
 {
+	char line[4096];
 	va_list ap;
 
-	fprintf(stderr, "%s: ", tool_name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "%s: ", tool_name);
+	put_line(line);
 	fputc('\n', stderr);
 }
 

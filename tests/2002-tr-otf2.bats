@@ -275,3 +275,14 @@ t2"
 	assert_success
 	assert_equal "$stderr" ""
 }
+
+@test "a name longer than an OTF2 definition holds (1 MiB): cut at 64 KiB, at a character, said once (turn3 F16)" {
+	tr-cat -J "$DATA/repros/c10-analysed.tr" |
+		jq -c 'if .k=="region" and .id==0 then .name=("é"*600000) else . end' | tr-cat -M > "$TMP/big.tr"
+	run --separate-stderr tr-otf2 -o "$TMP/big/run" "$TMP/big.tr"
+	assert_success
+	assert_equal "$stderr" "tr-otf2: $TMP/big/run: 1 names longer than 65536 bytes, cut there: an OTF2 definition holds no more here"
+	# 32768 two-byte characters: the cut falls between two of them
+	run bash -c "tr-read -J '$TMP/big/run.otf2' | jq -r 'select(.k==\"region\" and (.name|startswith(\"é\"))) | .name | length'"
+	assert_output 32768
+}

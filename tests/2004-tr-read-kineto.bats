@@ -343,3 +343,14 @@ leave 7000 next"
 	tr-chrome "$TMP/a.tr" > "$TMP/a.json"
 	jq -e . "$TMP/a.json" > /dev/null
 }
+
+@test "messages fit one line and say what is wrong in the user's terms: a gzip CRC error, a file name with a newline (turn3 F15, F16)" {
+	run --separate-stderr tr-read "$DATA/repros/kineto-gzip-crc.json.gz"
+	assert_failure 1
+	assert_equal "$stderr" "tr-read: $DATA/repros/kineto-gzip-crc.json.gz: gzip data damaged (incorrect data check), after 0 bytes of its text"
+	odd=$(printf '%s/a\nb\xe9.json' "$TMP")
+	cp "$DATA/repros/kineto-bad-u-escape.json" "$odd"
+	run --separate-stderr tr-read "$odd"
+	assert_failure 1
+	assert_equal "$stderr" "tr-read: $TMP/a\\nb\\xe9.json: byte 16 of its text: a bad escape in a string"
+}

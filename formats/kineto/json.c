@@ -140,6 +140,14 @@ static int need(struct kj *j, size_t k)
 				j->eof = true;
 				break;
 			}
+			if (zerr == Z_DATA_ERROR) {	/* zlib's words, without the "<fd:N>: " it puts first */
+				const char *own = strstr(why, ": ");
+
+				snprintf(j->err, j->errlen, "%s%sgzip data damaged (%s), after %llu bytes of its text",
+					 j->label ? j->label : "", j->label ? ": " : "", own ? own + 2 : why,
+					 (unsigned long long)(j->base + j->len));
+				return KJ_ERROR;
+			}
 			return fail(j, j->base + j->len, zerr == Z_ERRNO ? strerror(errno) : why);
 		}
 		if (got == 0)

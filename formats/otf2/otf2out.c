@@ -71,6 +71,12 @@ OTF2_StringRef otf2out_string(struct otf2out *o, const char *s, uint32_t n)
 	char *copy;
 
 	n = (uint32_t)strnlen(s, n);	/* an OTF2 string ends at a NUL byte */
+	if (n > OTF2OUT_STRING_MAX) {	/* a definitions chunk holds it, cut at a character */
+		n = OTF2OUT_STRING_MAX;
+		while (n && ((uint8_t)s[n] & 0xc0) == 0x80)
+			n--;
+		o->report.cut_strings++;
+	}
 	if ((t->n + 1) * 2 > t->mask && strings_grow(t) < 0)
 		return NONE;
 	for (h = string_hash(s, n) & t->mask; t->slot[h]; h = (h + 1) & t->mask) {

@@ -23,7 +23,11 @@ struct otf2out_report {
 	uint64_t roles_by_name;		/* regions whose role OTF2 cannot carry */
 	uint64_t blame_unplaced;	/* blame on activities never entered or never left */
 	uint64_t corr_unplaced;		/* corr on a leave without its enter's, or not on the leave */
+	uint64_t cut_strings;		/* names longer than OTF2OUT_STRING_MAX bytes, cut */
 };
+
+/* The longest name written: libotf2 writes no record past its chunk (1 MiB here). */
+#define OTF2OUT_STRING_MAX 65536
 
 /*
  * The analysis metrics' names, in the order of otf2out_report.samples:
