@@ -21,7 +21,8 @@ int otf2_pass(struct otf2out *o, const char *path, const char *name, const char 
 	r.name = name;
 	while ((rc = ls_read(&r, &rec)) > 0) {
 		if (!(++g->records & 0xffff))
-			progress_show(&g->line, g->records, (uint64_t)g->pass * g->size + r.rec_offset, 2 * g->size);
+			progress_show(&g->line, g->records, (uint64_t)g->pass * g->size + r.rec_offset,
+				      (uint64_t)(g->passes ? g->passes : 2) * g->size);
 		if ((rc = each(o, &rec)) < 0) {
 			if (rc == LS_ERR_SYNTAX)
 				tool_error("%s: %s: %s", name,
@@ -77,8 +78,16 @@ int otf2_archive(struct otf2out *o, struct archive *a, const char *path, const c
 		tool_error("%s: %s", out_path, otf2out_error(o));
 		return 1;
 	}
-	if (otf2_pass(o, path, name, out_path, otf2out_write, g) != 0)
-		return 1;
+	g->passes = 1 + otf2out_rounds(o);
+	for (uint32_t k = 0; k < otf2out_rounds(o); k++) {
+		otf2out_begin_round(o, k);
+		if (otf2_pass(o, path, name, out_path, otf2out_write, g) != 0)
+			return 1;
+		if (otf2out_end_round(o) < 0) {
+			tool_error("%s: %s", out_path, otf2out_error(o));
+			return 1;
+		}
+	}
 	if (otf2out_close(o) < 0) {
 		tool_error("%s: %s", out_path, otf2out_error(o));
 		return 1;

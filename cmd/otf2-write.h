@@ -1,8 +1,9 @@
 /*
  * An OTF2 archive written from a record stream file (tr-otf2's, and
  * tr-analyze -o's): the first pass takes every record (otf2out_take),
- * the second writes the archive into its staging folder, which is then
- * put in place (archive.h).
+ * the second (for a trace of many streams, one per share of its streams:
+ * otf2out_rounds) writes the archive into its staging folder, which is
+ * then put in place (archive.h).
  */
 #ifndef OTF2_WRITE_H
 #define OTF2_WRITE_H
@@ -20,6 +21,7 @@ struct otf2_reading {
 	struct progress line;
 	uint64_t size, records;	/* bytes of the file; records read in both passes */
 	int pass;		/* passes done */
+	uint32_t passes;	/* in all, once known (0: two) */
 };
 
 /*

@@ -133,14 +133,12 @@ static OTF2_TimeStamp post_flush(void *data, OTF2_FileType type, OTF2_LocationRe
 
 /*
  * Event chunks: libotf2 keeps up to 128 MiB per location before it writes
- * any by default. Here a location holds at most CHUNKS chunks; asking for
- * one more makes libotf2 write them out and free them.
+ * any by default. Here a location holds at most OTF2OUT_CHUNKS chunks;
+ * asking for one more makes libotf2 write them out and free them.
  */
-#define CHUNK_SIZE (256u << 10)
-#define CHUNKS 2
 
 struct chunks {
-	void *v[CHUNKS];
+	void *v[OTF2OUT_CHUNKS];
 	unsigned n;
 };
 
@@ -152,7 +150,7 @@ static void *chunk_allocate(void *data, OTF2_FileType type, OTF2_LocationRef loc
 	(void)data, (void)type, (void)loc;
 	if (!c && !(c = *per_buffer = calloc(1, sizeof(*c))))
 		return NULL;
-	if (c->n == CHUNKS || !(c->v[c->n] = malloc(size)))
+	if (c->n == OTF2OUT_CHUNKS || !(c->v[c->n] = malloc(size)))
 		return NULL;	/* full: libotf2 writes the chunks out, frees them, asks again */
 	return c->v[c->n++];
 }
@@ -184,7 +182,7 @@ int otf2out_open(struct otf2out *o, const char *dir, const char *name)
 	otf2out_place_windows(o);
 	o->shift = o->any_event && o->min_t < 0 ? (uint64_t)-o->min_t : 0;
 	o->attrs = OTF2_AttributeList_New();
-	o->archive = OTF2_Archive_Open(dir, name, OTF2_FILEMODE_WRITE, CHUNK_SIZE, 4 * CHUNK_SIZE,
+	o->archive = OTF2_Archive_Open(dir, name, OTF2_FILEMODE_WRITE, OTF2OUT_CHUNK_SIZE, 4 * OTF2OUT_CHUNK_SIZE,
 				       OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
 	if (!o->attrs || !o->archive ||
 	    OTF2_Archive_SetFlushCallbacks(o->archive, &flush, NULL) != OTF2_SUCCESS ||
@@ -215,19 +213,57 @@ OTF2_EvtWriter *otf2out_writer(struct otf2out *o, uint32_t s)
 	return st->w;
 }
 
-/* Every stream's events, then its (empty) local definitions. */
-static int close_locations(struct otf2out *o)
+/* The streams a round writes: as many as the buffers allow. */
+static uint32_t per_round(const struct otf2out *o)
 {
-	for (uint32_t s = 0; s < o->defs.nstreams; s++) {
-		if (otf2out_write_samples(o, s, INT64_MAX) < 0)
-			return LS_ERR_IO;
-		if (!otf2out_writer(o, s))	/* an event file even where there are no events */
-			return LS_ERR_IO;
+	uint64_t n = OTF2OUT_BUFFERS / ((uint64_t)OTF2OUT_CHUNKS * OTF2OUT_CHUNK_SIZE);
+
+	(void)o;
+	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
+uint32_t otf2out_rounds(const struct otf2out *o)
+{
+	uint32_t n = o->defs.nstreams, per = per_round(o);
+
+	return n ? (n + per - 1) / per : 1;
+}
+
+void otf2out_begin_round(struct otf2out *o, uint32_t round)
+{
+	uint64_t from = (uint64_t)round * per_round(o), to = from + per_round(o);
+
+	o->round_from = (uint32_t)(from < o->defs.nstreams ? from : o->defs.nstreams);
+	o->round_to = (uint32_t)(to < o->defs.nstreams ? to : o->defs.nstreams);
+	/* lock orders count every stream's acquires, each round again */
+	o->acquires = 0;
+	ls_idmap_clear(&o->lock_order);
+}
+
+int otf2out_end_round(struct otf2out *o)
+{
+	int rc = 0;
+
+	for (uint32_t s = o->round_from; s < o->round_to && rc == 0; s++) {
+		if (otf2out_write_samples(o, s, INT64_MAX) < 0 ||
+		    !otf2out_writer(o, s)) {	/* an event file even where there are no events */
+			rc = LS_ERR_IO;
+			break;
+		}
 		OTF2_EvtWriter_GetNumberOfEvents(o->streams[s].w, &o->streams[s].events);
 		if (OTF2_Archive_CloseEvtWriter(o->archive, o->streams[s].w) != OTF2_SUCCESS)
-			return LS_ERR_IO;
+			rc = LS_ERR_IO;
 		o->streams[s].w = NULL;
 	}
+	if (rc < 0 && o->err[0] == '\0')
+		otf2out_fail(o, rc, "cannot write the archive: %s",
+			     o->otf2_msg[0] ? o->otf2_msg : "libotf2 failed");
+	return rc;
+}
+
+/* Every stream's (empty) local definitions, its events written by the rounds. */
+static int close_locations(struct otf2out *o)
+{
 	if (OTF2_Archive_CloseEvtFiles(o->archive) != OTF2_SUCCESS ||
 	    OTF2_Archive_OpenDefFiles(o->archive) != OTF2_SUCCESS)
 		return LS_ERR_IO;

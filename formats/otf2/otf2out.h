@@ -52,8 +52,27 @@ int otf2out_take(struct otf2out *o, const struct ls_record *rec);
  */
 int otf2out_open(struct otf2out *o, const char *dir, const char *name);
 
-/* Pass 2: write one record (the same records as pass 1, in order). */
+/*
+ * After otf2out_open: how many passes 2 the archive takes. libotf2 holds
+ * a buffer of its own for every stream being written (256 KiB or more);
+ * a trace of many streams is written a share of its streams per pass, so
+ * that those buffers stay under OTF2OUT_BUFFERS bytes.
+ */
+uint32_t otf2out_rounds(const struct otf2out *o);
+
+#define OTF2OUT_BUFFERS (UINT64_C(512) << 20)
+
+/* Begin pass 2 number round (0 to otf2out_rounds - 1). */
+void otf2out_begin_round(struct otf2out *o, uint32_t round);
+
+/*
+ * Pass 2: write one record (the same records as pass 1, in order): of the
+ * round's streams, the rest only counted as their order needs.
+ */
 int otf2out_write(struct otf2out *o, const struct ls_record *rec);
+
+/* End the round: its streams' events written out. Returns 0 or a negative error. */
+int otf2out_end_round(struct otf2out *o);
 
 /* Write the definitions and close the archive. Returns 0 or a negative error. */
 int otf2out_close(struct otf2out *o);

@@ -86,6 +86,10 @@ struct out_strings {
 	uint32_t mask;
 };
 
+/* libotf2's event chunks: their size, and how many a stream holds at most. */
+#define OTF2OUT_CHUNK_SIZE (256u << 10)
+#define OTF2OUT_CHUNKS 2
+
 struct otf2out {
 	char err[512];
 	struct otf2out_report report;
@@ -117,6 +121,7 @@ struct otf2out {
 	uint32_t nblame, cap_blame;
 	struct ls_idmap lock_order;	/* (stream, lock) -> order of its acquire */
 	uint64_t acquires;
+	uint32_t round_from, round_to;	/* the streams whose events this pass writes */
 
 	OTF2_Archive *archive;
 	OTF2_AttributeList *attrs;

@@ -365,6 +365,22 @@ static OTF2_ErrorCode write_kind(struct otf2out *o, OTF2_EvtWriter *w, uint32_t 
 	}
 }
 
+/* A lock event of a stream another round writes: only its place in the order. */
+static int count_lock(struct otf2out *o, uint32_t s, const struct ls_record *rec)
+{
+	uint64_t key;
+	uint32_t order;
+
+	if (!ls_key_pair(s, u64_or(rec, LS_F_LOCK, 0), &key))
+		return 0;	/* said in the round that writes it */
+	if (rec->kind == LS_K_LOCK_ACQUIRE || !ls_idmap_get(&o->lock_order, key, &order)) {
+		order = (uint32_t)++o->acquires;
+		if (ls_idmap_put(&o->lock_order, key, order) < 0)
+			return otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
+	}
+	return 0;
+}
+
 int otf2out_write_event(struct otf2out *o, const struct ls_record *rec)
 {
 	uint32_t s = ls_index(&o->defs.stream_ix, u64_or(rec, LS_F_S, 0));
@@ -373,6 +389,9 @@ int otf2out_write_event(struct otf2out *o, const struct ls_record *rec)
 	int64_t t;
 	int rc;
 
+	if (s < o->round_from || s >= o->round_to)
+		return rec->kind == LS_K_LOCK_ACQUIRE || rec->kind == LS_K_LOCK_RELEASE ?
+		       count_lock(o, s, rec) : 0;
 	ls_get_i64(rec, LS_F_T, &t);
 	if (otf2out_write_samples(o, s, t) < 0 || !(w = otf2out_writer(o, s)))
 		return write_failed(o);
