@@ -321,7 +321,7 @@ t.otf2"
 @test "8 192 streams: libotf2's buffers stay bounded (a share of the streams per pass), every stream's events written (turn3 F11)" {
 	python3 - "$TMP/p.ndjson" <<'PY'
 import json, sys
-n = 16384
+n = 8192
 with open(sys.argv[1], 'w') as out:
     w = lambda r: out.write(json.dumps(r, separators=(',', ':')) + '\n')
     w({"k": "header", "major": 1, "minor": 1, "producer": "hand", "clock": "ns"})
