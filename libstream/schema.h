@@ -32,7 +32,7 @@ static inline bool ls_time_ok(int64_t t)
 	X(K, "k") X(ID, "id") X(T, "t") X(S, "s") X(R, "r") \
 	X(NAME, "name") X(ROLE, "role") X(PARADIGM, "paradigm") X(DIR, "dir") \
 	X(PROCESS, "process") X(RANK, "rank") X(TYPE, "type") \
-	X(DEVICE, "device") X(NATIVE, "native") X(NULL_STREAM, "null") \
+	X(DEVICE, "device") X(NATIVE, "native") X(NULL_STREAM, "null") X(LOCATION, "location") \
 	X(MEMBERS, "members") X(PEER, "peer") X(TAG, "tag") X(COMM, "comm") \
 	X(BYTES, "bytes") X(REQ, "req") X(ROOT, "root") X(SENT, "sent") \
 	X(RECVD, "recvd") X(OP, "op") X(REF_STREAM, "ref_stream") X(WAIT_STREAM, "wait_stream") \

@@ -42,6 +42,46 @@ teardown() {
 	done
 }
 
+@test "every corpus archive: tr-otf2 writes each location under the input's id, and the groups of teams under Score-P's names (turn3 F17)" {
+	# readers such as CASITA take an MPI group's location ids as ranks:
+	# Score-P makes a rank's master thread the rank itself
+	for dir in "$CORPUS"/otf2/*/; do
+		name=$(basename "$dir")
+		tr-read -M "$(archive "$name")" 2> /dev/null | tr-otf2 -o "$TMP/$name/t" ||
+			fail "$name: tr-otf2 failed"
+		locations() { otf2-print -G "$1" 2>/dev/null | awk '$1 == "LOCATION" { print $2 }' | sort; }
+		diff <(locations "$(archive "$name")") <(locations "$TMP/$name/t.otf2") > "$TMP/diff" ||
+			fail "$name: location ids: $(head -4 "$TMP/diff")"
+	done
+	otf2-print -G "$TMP/casita-2_cuda_simple/t.otf2" | grep '^GROUP' |
+		sed 's/^GROUP *[0-9]* *//; s/ <[0-9]*>//g' > "$TMP/groups"
+	run grep -c 'Name: "CUDA", Type: COMM_LOCATIONS, Paradigm: CUDA' "$TMP/groups"
+	assert_output 1
+	run grep -c 'Name: "CUDA_GROUP", Type: COMM_GROUP, Paradigm: CUDA' "$TMP/groups"
+	assert_output 2
+	run grep 'Type: LOCATIONS' "$TMP/groups"
+	assert_output 'Name: "CUDA_GROUP", Type: LOCATIONS, Paradigm: UNKNOWN, Flags: NONE, 2 Members: "CUDA[0:7]", "CUDA[0:7]"'
+	run grep -c 'Name: "OpenMP", Type: COMM_LOCATIONS, Paradigm: OPENMP' "$TMP/groups"
+	assert_output 1
+}
+
+@test "a trace without location ids (tr-record, Kineto, Nsight, by hand): Score-P's, 2^32 k + process for a process's k-th stream" {
+	cat "$DATA/cuda/defs.ndjson" "$DATA/cuda/blocking-copy.ndjson" | tr-otf2 -o "$TMP/t" -
+	run bash -c "otf2-print -G '$TMP/t.otf2' 2>/dev/null | awk '\$1 == \"LOCATION\" { print \$2 }'"
+	assert_output "0
+4294967296
+8589934592
+12884901888
+17179869184
+21474836480"
+	# an id given twice is no id: Score-P's for all
+	cat "$DATA/cuda/defs.ndjson" "$DATA/cuda/blocking-copy.ndjson" |
+		sed 's/"k":"stream","id":\([0-9]\)/"k":"stream","location":7,"id":\1/' | tr-otf2 -o "$TMP/u" -
+	run bash -c "otf2-print -G '$TMP/u.otf2' 2>/dev/null | awk '\$1 == \"LOCATION\" { print \$2 }' | head -2"
+	assert_output "0
+4294967296"
+}
+
 @test "cuda_simple analysed: Waiting Time, Blame, GPU Idle Time, GPU Idle Blame and Critical Path add up to the analysis" {
 	set -o pipefail
 	tr-read -M "$(archive casita-2_cuda_simple)" 2> /dev/null | tr-deps -M 2> /dev/null |

@@ -516,12 +516,13 @@ static int write_stream(struct otf2in *in, const struct location *l)
 	const struct location_group *g = &in->lgroups.v[l->group];
 	bool context = !owns_process(in, g);
 
-	ls_build_begin(in->w, 5 + (gpu_ids ? 2 : 0) + (l->null_stream ? 1 : 0) + context);
+	ls_build_begin(in->w, 6 + (gpu_ids ? 2 : 0) + (l->null_stream ? 1 : 0) + context);
 	ls_put_str(in->w, LS_F_K, "stream");
 	ls_put_u64(in->w, LS_F_ID, l->stream);
 	ls_put_u64(in->w, LS_F_PROCESS, location_process(in, l));
 	ls_put_str(in->w, LS_F_NAME, l->name);
 	ls_put_str(in->w, LS_F_TYPE, l->type == LOC_GPU ? "gpu" : l->type == LOC_METRIC ? "metric" : "host");
+	ls_put_u64(in->w, LS_F_LOCATION, l->ref);	/* for tr-otf2, and the tools that read its archive */
 	if (gpu_ids) {
 		ls_put_u64(in->w, LS_F_DEVICE, device);
 		ls_put_u64(in->w, LS_F_NATIVE, native);

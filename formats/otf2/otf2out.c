@@ -177,8 +177,9 @@ int otf2out_open(struct otf2out *o, const char *dir, const char *name)
 	static const OTF2_MemoryCallbacks memory = { chunk_allocate, chunk_free_all };
 
 	OTF2_Error_RegisterCallback(otf2_keep_first_error, o->otf2_msg);
-	if (otf2out_place_samples(o) < 0)
+	if (otf2out_place_samples(o) < 0 || otf2out_place_locations(o) < 0)
 		return LS_ERR_NOMEM;
+	otf2out_number_attributes(o);
 	otf2out_place_windows(o);
 	o->shift = o->any_event && o->min_t < 0 ? (uint64_t)-o->min_t : 0;
 	o->attrs = OTF2_AttributeList_New();
@@ -209,7 +210,7 @@ OTF2_EvtWriter *otf2out_writer(struct otf2out *o, uint32_t s)
 	struct out_stream *st = &o->streams[s];
 
 	if (!st->w)
-		st->w = OTF2_Archive_GetEvtWriter(o->archive, s);
+		st->w = OTF2_Archive_GetEvtWriter(o->archive, st->loc);
 	return st->w;
 }
 
@@ -268,7 +269,7 @@ static int close_locations(struct otf2out *o)
 	    OTF2_Archive_OpenDefFiles(o->archive) != OTF2_SUCCESS)
 		return LS_ERR_IO;
 	for (uint32_t s = 0; s < o->defs.nstreams; s++) {
-		OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(o->archive, s);
+		OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(o->archive, o->streams[s].loc);
 		if (!d || OTF2_Archive_CloseDefWriter(o->archive, d) != OTF2_SUCCESS)
 			return LS_ERR_IO;
 	}

@@ -33,6 +33,8 @@ struct out_frame {
 };
 
 struct out_stream {
+	OTF2_LocationRef loc;	/* its OTF2 location: the input's (given), or Score-P's scheme */
+	bool given;		/* pass 1: the stream names its location */
 	OTF2_StringRef name;
 	OTF2_StringRef context;	/* its accelerator context's name, or NONE */
 	int64_t first_t, last_t;	/* pass 1: of its first and latest event */
@@ -113,6 +115,13 @@ struct otf2out {
 	uint32_t nwins;		/* windows on teams of streams (otf2out_place_windows) */
 	bool copy_fallback;	/* and one more, on "device copies", for streams of none */
 	bool metrics[M__COUNT];	/* which analysis metrics the stream has */
+	/*
+	 * pass 1: which attributes a record uses; then their refs, dense
+	 * (NONE: not defined: readers such as CASITA take CUDA_STREAM_REF's
+	 * definition for a trace with CUDA)
+	 */
+	bool uses[A__COUNT];
+	uint32_t attr[A__COUNT];
 
 	struct out_sample *samples;
 	uint32_t nsamples, cap_samples;
@@ -128,6 +137,15 @@ struct otf2out {
 	uint64_t shift;		/* ticks = t + shift */
 	char otf2_msg[OTF2_MSG_SIZE];	/* libotf2's first error message */
 };
+
+/*
+ * After pass 1: each stream's OTF2 location. Returns 0, or LS_ERR_NOMEM
+ * (said).
+ */
+int otf2out_place_locations(struct otf2out *o);
+
+/* After pass 1: the refs of the attributes the records use (o->attr). */
+void otf2out_number_attributes(struct otf2out *o);
 
 /* Set the message; returns code. */
 int otf2out_fail(struct otf2out *o, int code, const char *fmt, ...)

@@ -115,6 +115,8 @@ int otf2out_take_definition(struct otf2out *o, const struct ls_record *rec)
 			return LS_ERR_NOMEM;
 		o->streams[ix].crit_end = NONE;
 		o->streams[ix].context = NONE;
+		o->streams[ix].given = ls_get_u64(rec, LS_F_LOCATION, &o->streams[ix].loc) == 0 &&
+				       o->streams[ix].loc != OTF2_UNDEFINED_LOCATION;
 		if (ls_has(rec, LS_F_CONTEXT) &&
 		    (o->streams[ix].context = string_field(o, rec, LS_F_CONTEXT, true)) == NONE)
 			return LS_ERR_SYNTAX;
@@ -205,6 +207,30 @@ static OTF2_ErrorCode write_location_groups(struct otf2out *o, OTF2_GlobalDefWri
 	return rc;
 }
 
+int otf2out_place_locations(struct otf2out *o)
+{
+	struct ls_idmap seen = LS_IDMAP_INIT;
+	uint32_t *next = calloc(o->defs.nprocs + 1, sizeof(*next)), dup;
+	bool keep = true;
+	int rc = next ? 0 : LS_ERR_NOMEM;
+
+	/* the input's ids where every stream has one, each its own */
+	for (uint32_t s = 0; s < o->defs.nstreams && keep && rc == 0; s++) {
+		keep = o->streams[s].given && !ls_idmap_get(&seen, o->streams[s].loc, &dup);
+		if (keep)
+			rc = ls_idmap_put(&seen, o->streams[s].loc, s);
+	}
+	/* else Score-P's: a process's k-th location is 2^32 k + its number */
+	for (uint32_t s = 0; s < o->defs.nstreams && !keep && rc == 0; s++) {
+		uint32_t p = o->defs.streams[s].process;
+
+		o->streams[s].loc = (uint64_t)next[p]++ << 32 | p;
+	}
+	ls_idmap_release(&seen);
+	free(next);
+	return rc < 0 ? otf2out_fail(o, rc, "out of memory") : 0;
+}
+
 static int write_locations(struct otf2out *o, OTF2_GlobalDefWriter *d)
 {
 	OTF2_StringRef null_name = fixed(o, "CUDA_NULL_STREAM");
@@ -216,11 +242,11 @@ static int write_locations(struct otf2out *o, OTF2_GlobalDefWriter *d)
 		return otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
 	rc = write_location_groups(o, d, group);
 	for (uint32_t s = 0; s < o->defs.nstreams && rc == OTF2_SUCCESS; s++) {
-		rc = OTF2_GlobalDefWriter_WriteLocation(d, s, o->streams[s].name,
+		rc = OTF2_GlobalDefWriter_WriteLocation(d, o->streams[s].loc, o->streams[s].name,
 							location_type(&o->defs.streams[s]),
 							o->streams[s].events, group[s]);
 		if (rc == OTF2_SUCCESS && o->defs.streams[s].null)
-			rc = OTF2_GlobalDefWriter_WriteLocationProperty(d, s, null_name,
+			rc = OTF2_GlobalDefWriter_WriteLocationProperty(d, o->streams[s].loc, null_name,
 									OTF2_TYPE_UINT64, one);
 	}
 	free(group);
@@ -269,7 +295,7 @@ static int write_world(struct otf2out *o, OTF2_GlobalDefWriter *d, struct groups
 		if (o->procs[p].world == NONE &&
 		    (o->defs.streams[s].host || !o->defs.procs[p].nhosts)) {
 			o->procs[p].world = nworld;
-			g->members[nworld++] = s;
+			g->members[nworld++] = o->streams[s].loc;
 		}
 	}
 	g->world = g->next++;
@@ -278,11 +304,43 @@ static int write_world(struct otf2out *o, OTF2_GlobalDefWriter *d, struct groups
 					       g->members) == OTF2_SUCCESS ? 0 : LS_ERR_IO;
 }
 
+static int write_named_group(OTF2_GlobalDefWriter *d, uint32_t ref, OTF2_StringRef name,
+			     OTF2_GroupType type, OTF2_Paradigm paradigm, uint32_t n,
+			     const uint64_t *members)
+{
+	return OTF2_GlobalDefWriter_WriteGroup(d, ref, name, type, paradigm, OTF2_GROUP_FLAG_NONE,
+					       n, members) == OTF2_SUCCESS ? 0 : LS_ERR_IO;
+}
+
 static int write_group(OTF2_GlobalDefWriter *d, uint32_t ref, OTF2_GroupType type,
 		       OTF2_Paradigm paradigm, uint32_t n, const uint64_t *members)
 {
-	return OTF2_GlobalDefWriter_WriteGroup(d, ref, 0, type, paradigm, OTF2_GROUP_FLAG_NONE,
-					       n, members) == OTF2_SUCCESS ? 0 : LS_ERR_IO;
+	return write_named_group(d, ref, 0, type, paradigm, n, members);
+}
+
+/*
+ * The names Score-P gives a paradigm's groups of teams, which readers of
+ * its archives look for: its COMM_LOCATIONS group's, its COMM_GROUPs', and
+ * for a device paradigm the LOCATIONS group of its device streams' (NULL:
+ * no such group).
+ */
+static const struct team_names {
+	OTF2_Paradigm paradigm;
+	const char *locations, *group, *devices;
+} team_names[] = {
+	{ OTF2_PARADIGM_CUDA, "CUDA", "CUDA_GROUP", "CUDA_GROUP" },
+	{ OTF2_PARADIGM_OPENCL, "OPENCL", "OPENCL_GROUP", "OPENCL_GROUP" },
+	{ OTF2_PARADIGM_OPENMP, "OpenMP", "", NULL },
+};
+
+static const struct team_names *names_of(OTF2_Paradigm p)
+{
+	static const struct team_names none = { OTF2_PARADIGM_UNKNOWN, "", "", NULL };
+
+	for (size_t i = 0; i < sizeof(team_names) / sizeof(team_names[0]); i++)
+		if (team_names[i].paradigm == p)
+			return &team_names[i];
+	return &none;
 }
 
 /*
@@ -340,6 +398,29 @@ static int write_copies_group(struct otf2out *o, OTF2_GlobalDefWriter *d, struct
 			   OTF2_PARADIGM_CUDA, n, g->members);
 }
 
+/* A device paradigm's LOCATIONS group: the device streams of its teams, in stream order. */
+static int write_devices_group(struct otf2out *o, OTF2_GlobalDefWriter *d, struct groups *g,
+			       const char *name, OTF2_Paradigm paradigm)
+{
+	uint32_t n = 0;
+
+	for (uint32_t s = 0; s < o->defs.nstreams; s++) {
+		bool in = false;
+
+		for (uint32_t t = 0; t < o->defs.ncomms && !in && !o->defs.streams[s].host; t++) {
+			const struct ls_comm *team = &o->defs.comms[t];
+
+			if (team->paradigm && !strcmp(team->paradigm, name))
+				for (uint32_t i = 0; i < team->nstreams && !in; i++)
+					in = team->streams[i] == s;
+		}
+		if (in)
+			g->members[n++] = o->streams[s].loc;
+	}
+	return write_named_group(d, g->next++, fixed(o, names_of(paradigm)->devices),
+				 OTF2_GROUP_TYPE_LOCATIONS, OTF2_PARADIGM_UNKNOWN, n, g->members);
+}
+
 /*
  * Teams of streams (CUDA, OpenMP, ...), as Score-P writes them: per
  * paradigm a COMM_LOCATIONS group of every stream in its teams, in stream
@@ -368,10 +449,10 @@ static int write_team_groups(struct otf2out *o, OTF2_GlobalDefWriter *d, struct 
 		for (uint32_t s = 0; s < o->defs.nstreams; s++)
 			if (pos[s] != NONE) {
 				pos[s] = n;
-				g->members[n++] = s;
+				g->members[n++] = o->streams[s].loc;
 			}
-		rc = write_group(d, g->next++, OTF2_GROUP_TYPE_COMM_LOCATIONS, paradigm, n,
-				 g->members);
+		rc = write_named_group(d, g->next++, fixed(o, names_of(paradigm)->locations),
+				       OTF2_GROUP_TYPE_COMM_LOCATIONS, paradigm, n, g->members);
 		for (uint32_t t = c; rc == 0 && t < o->defs.ncomms; t++) {
 			const struct ls_comm *team = &o->defs.comms[t];
 
@@ -380,9 +461,13 @@ static int write_team_groups(struct otf2out *o, OTF2_GlobalDefWriter *d, struct 
 			for (uint32_t i = 0; i < team->nstreams; i++)
 				g->members[i] = pos[team->streams[i]];
 			done[t] = true;
-			rc = write_group(d, g->of_comm[t] = g->next++, OTF2_GROUP_TYPE_COMM_GROUP,
-					 paradigm, team->nstreams, g->members);
+			rc = write_named_group(d, g->of_comm[t] = g->next++,
+					       fixed(o, names_of(paradigm)->group),
+					       OTF2_GROUP_TYPE_COMM_GROUP, paradigm, team->nstreams,
+					       g->members);
 		}
+		if (rc == 0 && names_of(paradigm)->devices)
+			rc = write_devices_group(o, d, g, name, paradigm);
 		if (rc == 0 && paradigm == OTF2_PARADIGM_CUDA && o->copy_fallback)
 			rc = write_copies_group(o, d, g, pos);
 	}
@@ -435,7 +520,7 @@ static int write_copy_groups(struct otf2out *o, OTF2_GlobalDefWriter *d, struct 
 	for (uint32_t s = 0; s < o->defs.nstreams; s++)
 		if (copy_stream(o, s)) {
 			pos[s] = n;
-			g->members[n++] = s;
+			g->members[n++] = o->streams[s].loc;
 		}
 	rc = write_group(d, g->next++, OTF2_GROUP_TYPE_COMM_LOCATIONS,
 			 OTF2_PARADIGM_CUDA, n, g->members);
@@ -604,10 +689,20 @@ static const struct {
 	[A_PATTERN] = { "Wait State", "the wait-state pattern (tr-waits)", OTF2_TYPE_STRING },
 };
 
+void otf2out_number_attributes(struct otf2out *o)
+{
+	uint32_t next = 0;
+
+	o->uses[A_PATTERN] = true;	/* the waiting-time metric's, where there is one */
+	for (int a = 0; a < A__COUNT; a++)
+		o->attr[a] = o->uses[a] ? next++ : NONE;
+}
+
 static int write_attributes(struct otf2out *o, OTF2_GlobalDefWriter *d)
 {
 	for (int a = 0; a < A__COUNT; a++)
-		if (OTF2_GlobalDefWriter_WriteAttribute(d, (OTF2_AttributeRef)a,
+		if (o->attr[a] != NONE &&
+		    OTF2_GlobalDefWriter_WriteAttribute(d, o->attr[a],
 				fixed(o, attributes[a].name), fixed(o, attributes[a].descr),
 				attributes[a].type) != OTF2_SUCCESS)
 			return LS_ERR_IO;
@@ -633,6 +728,8 @@ static int make_fixed_strings(struct otf2out *o)
 		ok &= fixed(o, attributes[a].name) != NONE && fixed(o, attributes[a].descr) != NONE;
 	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
 		ok &= fixed(o, more[i]) != NONE;
+	for (size_t i = 0; i < sizeof(team_names) / sizeof(team_names[0]); i++)
+		ok &= fixed(o, team_names[i].locations) != NONE && fixed(o, team_names[i].group) != NONE;
 	return ok ? 0 : otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
 }
 

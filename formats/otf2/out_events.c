@@ -118,6 +118,9 @@ int otf2out_take_event(struct otf2out *o, const struct ls_record *rec)
 	if (!o->any_event || t > o->max_t)
 		o->max_t = t;
 	o->any_event = true;
+	o->uses[A_STREAM_REF] |= ls_has(rec, LS_F_REF_STREAM);
+	o->uses[A_EVENT_REF] |= ls_has(rec, LS_F_CUDA_EVENT);
+	o->uses[A_RESULT] |= ls_has(rec, LS_F_RESULT);
 	if (rec->kind == LS_K_ENTER) {
 		uint64_t r;
 		uint32_t ix;
@@ -136,14 +139,16 @@ static OTF2_AttributeList *api_attributes(struct otf2out *o, const struct ls_rec
 {
 	uint64_t u;
 	int64_t i;
+	uint32_t x;
 
 	if (ls_get_u64(rec, LS_F_REF_STREAM, &u) == 0)
-		OTF2_AttributeList_AddLocationRef(o->attrs, A_STREAM_REF,
-						  ls_index(&o->defs.stream_ix, u));
+		OTF2_AttributeList_AddLocationRef(o->attrs, o->attr[A_STREAM_REF],
+						  (x = ls_index(&o->defs.stream_ix, u)) == LS_NONE ?
+						  OTF2_UNDEFINED_LOCATION : o->streams[x].loc);
 	if (ls_get_u64(rec, LS_F_CUDA_EVENT, &u) == 0)
-		OTF2_AttributeList_AddUint64(o->attrs, A_EVENT_REF, u);
+		OTF2_AttributeList_AddUint64(o->attrs, o->attr[A_EVENT_REF], u);
 	if (ls_get_i64(rec, LS_F_RESULT, &i) == 0)
-		OTF2_AttributeList_AddInt64(o->attrs, A_RESULT, i);
+		OTF2_AttributeList_AddInt64(o->attrs, o->attr[A_RESULT], i);
 	return o->attrs;
 }
 

@@ -223,7 +223,7 @@ static int write_value(struct otf2out *o, uint32_t s, int64_t t, enum metric m,
 		if (ref == NONE)
 			return LS_ERR_NOMEM;
 		attrs = o->attrs;
-		OTF2_AttributeList_AddStringRef(attrs, A_PATTERN, ref);
+		OTF2_AttributeList_AddStringRef(attrs, o->attr[A_PATTERN], ref);
 	}
 	o->report.samples[m]++;
 	return OTF2_EvtWriter_Metric(w, attrs, otf2out_ticks(o, t),
