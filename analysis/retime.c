@@ -433,6 +433,10 @@ int an_retime_take_edge(struct an_retime *rt, const struct ls_record *rec, enum 
 	}
 	*e = ls_edge_lookup(type, n);
 	if (!an_graph_find(&rt->g, to, b)) {
+		if (!rt->g.dropped) {	/* every event read is still held: it is not in the stream */
+			*why = "edge to an event that is not earlier in the stream";
+			return LS_ERR_SYNTAX;
+		}
 		++*late;
 		return an_retime_other(rt, rec, LS_NONE, LS_NONE);
 	}
