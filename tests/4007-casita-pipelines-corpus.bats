@@ -223,3 +223,14 @@ casita-2_jacobi_blame_cpu_015 !$omp for @jacobi_cuda.c:325
 casita-4_mpi_ls_barr barrier
 OUT
 }
+
+@test "tools/casita-round-trip: usage errors; with a CASITA at hand (TR_CASITA), the round trip's waiting time is the original's" {
+	run "$TOP/tools/casita-round-trip" /nonexistent "$CORPUS"
+	assert_failure 2
+	assert_output "usage: casita-round-trip CASITA CORPUS [ARCHIVE...]"
+	[ -x "${TR_CASITA:-}" ] || skip "no CASITA binary (TR_CASITA) to run"
+	run "$TOP/tools/casita-round-trip" "$TR_CASITA" "$CORPUS" casita-2_cuda_simple
+	assert_success
+	assert_line "| casita-2_cuda_simple | ok | ok | Wait in MPI collective | 0.019517 | 0.019517 |"
+	assert_line "| casita-2_cuda_simple | ok | ok | Early blocking wait | 0.062739 | 0.062739 |"
+}
