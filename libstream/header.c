@@ -32,10 +32,10 @@ static void put_stages(struct ls_writer *w, struct ls_iter *old, uint32_t nold,
 		ls_put_text(w, self->argv[i]);
 }
 
-int ls_write_header(struct ls_writer *w, const char *producer, const char *source,
-		    const struct ls_stage *self)
+int ls_write_header_length(struct ls_writer *w, const char *producer, const char *source,
+			   const struct ls_stage *self, uint64_t length)
 {
-	ls_build_begin(w, 5 + (source != NULL) + (self != NULL));
+	ls_build_begin(w, 5 + (source != NULL) + (length != 0) + (self != NULL));
 	ls_put_kind(w, LS_K_HEADER);
 	ls_put_u64(w, LS_F_MAJOR, LS_VERSION_MAJOR);
 	ls_put_u64(w, LS_F_MINOR, LS_VERSION_MINOR);
@@ -43,9 +43,17 @@ int ls_write_header(struct ls_writer *w, const char *producer, const char *sourc
 	ls_put_str(w, LS_F_CLOCK, "ns");
 	if (source)
 		ls_put_str(w, LS_F_SOURCE, source);
+	if (length)
+		ls_put_u64(w, LS_F_LENGTH, length);
 	if (self)
 		put_stages(w, NULL, 0, self);
 	return ls_build_end(w);
+}
+
+int ls_write_header(struct ls_writer *w, const char *producer, const char *source,
+		    const struct ls_stage *self)
+{
+	return ls_write_header_length(w, producer, source, self, 0);
 }
 
 int ls_write_header_from(struct ls_writer *w, const struct ls_record *in,

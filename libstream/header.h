@@ -27,6 +27,14 @@ int ls_write_header(struct ls_writer *w, const char *producer, const char *sourc
 		    const struct ls_stage *self);
 
 /*
+ * ls_write_header with the trace's own length in ns from t = 0 (its
+ * clock's, where the trace says: records no tool keeps may lie past the
+ * last event), 0 for none.
+ */
+int ls_write_header_length(struct ls_writer *w, const char *producer, const char *source,
+			   const struct ls_stage *self, uint64_t length);
+
+/*
  * Write the header in (a header record) on, with self added to its
  * stages and its minor version raised to this one's if lower; every other
  * field as it was, in place. Returns what ls_build_end returns.

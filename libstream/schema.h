@@ -40,7 +40,7 @@ static inline bool ls_time_ok(int64_t t)
 	X(THREADS, "threads") X(LOCK, "lock") X(ON, "on") \
 	X(COUNTER, "counter") X(VAL, "val") X(UNIT, "unit") \
 	X(MAJOR, "major") X(MINOR, "minor") X(PRODUCER, "producer") \
-	X(SOURCE, "source") X(CLOCK, "clock") X(EPOCH, "epoch") \
+	X(SOURCE, "source") X(CLOCK, "clock") X(EPOCH, "epoch") X(LENGTH, "length") \
 	X(FROM, "from") X(TO, "to") X(AT, "at") X(CAUSE, "cause") \
 	X(DUR, "dur") X(PATTERN, "pattern") X(NS, "ns") X(WAIT, "wait") \
 	X(REGION, "region") X(CALLS, "calls") X(EXCL, "excl") X(CP, "cp") \

@@ -109,3 +109,15 @@ teardown() {
 		     $v[. + 1].t - $v[.].t] | add)") | map(select(endswith(":null") | not)) | join(" "))')
 	assert_equal "$got" "$want"
 }
+
+@test "the trace's own length (its clock properties) rides in the header and back into the archive; tr-project's re-timing drops it" {
+	a=$(archive casita-2_cuda_simple)
+	run bash -c "tr-read -J '$a' 2>/dev/null | head -1 | jq -r .length"
+	assert_output 710087112
+	length() { otf2-print -G "$1" 2>/dev/null | awk '$1 == "CLOCK_PROPERTIES" { for (i = 1; i <= NF; i++) if ($i == "Length:") print $(i + 1) }' | tr -d ,; }
+	tr-read "$a" 2>/dev/null | tr-otf2 -o "$TMP/rt/t"
+	assert_equal "$(length "$TMP/rt/t.otf2")" 710087112
+	# the last event is earlier: the length a run of events alone gives
+	tr-read "$a" 2>/dev/null | tr-deps 2>/dev/null | tr-project --scale 'init_cuda=0.5' 2>/dev/null | tr-otf2 -o "$TMP/p/t"
+	[ "$(length "$TMP/p/t.otf2")" -lt 710087112 ] || fail "tr-project's archive kept the input's length"
+}

@@ -233,4 +233,5 @@ OUT
 	assert_success
 	assert_line "| casita-2_cuda_simple | ok | ok | Wait in MPI collective | 0.019517 | 0.019517 |"
 	assert_line "| casita-2_cuda_simple | ok | ok | Early blocking wait | 0.062739 | 0.062739 |"
+	assert_line "| casita-2_cuda_simple | ok | ok | run time | 0.710087 | 0.710087 |"
 }

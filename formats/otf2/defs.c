@@ -33,7 +33,7 @@ static OTF2_CallbackCode on_clock(void *data, uint64_t resolution, uint64_t offs
 {
 	struct otf2in *in = data;
 
-	(void)length;
+	in->length = length;
 	in->resolution = resolution;
 	in->offset = offset;
 	in->realtime = realtime;
@@ -592,13 +592,29 @@ static int add_copy_regions(struct otf2in *in)
 	return 0;
 }
 
+/*
+ * The trace's length in ns, as its clock properties give it (0: none, or
+ * none that fits): tools that read the archive take it for the run time,
+ * and records tr-read leaves out (RMA windows, the program's begin and
+ * end) may lie past the last event.
+ */
+static uint64_t trace_length(const struct otf2in *in)
+{
+	__int128 ns;
+
+	if (!in->resolution || in->length > UINT64_MAX - in->offset)
+		return 0;
+	ns = otf2in_ticks_to_ns(in, in->offset + in->length);
+	return ns > 0 && ns < (__int128)LS_TIME_MAX ? (uint64_t)ns : 0;
+}
+
 int otf2in_write_definitions(struct otf2in *in, const char *path)
 {
 	char producer[64];
 	int rc;
 
 	snprintf(producer, sizeof(producer), "tr-read %s", TR_VERSION);
-	if ((rc = ls_write_header(in->w, producer, path, in->stage)) < 0)
+	if ((rc = ls_write_header_length(in->w, producer, path, in->stage, trace_length(in))) < 0)
 		return rc;
 	for (uint32_t i = 0; i < in->lgroups.n; i++) {
 		const struct location_group *g = &in->lgroups.v[i];

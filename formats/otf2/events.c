@@ -19,7 +19,7 @@
  * d / res * 1e9 + d % res * 1e9 / res where that cannot overflow (every
  * clock below 18 GHz), in 128 bits otherwise and before the offset.
  */
-static __int128 ticks_to_ns(const struct otf2in *in, OTF2_TimeStamp ticks)
+__int128 otf2in_ticks_to_ns(const struct otf2in *in, OTF2_TimeStamp ticks)
 {
 	__int128 d, ns;
 
@@ -46,7 +46,7 @@ static __int128 ticks_to_ns(const struct otf2in *in, OTF2_TimeStamp ticks)
  */
 static int to_ns(struct otf2in *in, const struct location *l, OTF2_TimeStamp ticks, int64_t *t)
 {
-	__int128 ns = ticks_to_ns(in, ticks);
+	__int128 ns = otf2in_ticks_to_ns(in, ticks);
 
 	if (ns < LS_TIME_MIN || ns > LS_TIME_MAX)
 		return otf2in_fail(in, LS_ERR_SYNTAX, "location %" PRIu64 " (%s): timestamp %" PRIu64

@@ -135,6 +135,7 @@ struct otf2in {
 	int status;		/* first failure inside a callback */
 
 	uint64_t resolution, offset, realtime;
+	uint64_t length;	/* the clock properties' trace length, in ticks */
 	TABLE(char *) strings;
 	TABLE(struct region) regions;
 	TABLE(struct group) groups;
@@ -180,5 +181,11 @@ int otf2in_finish_events(struct otf2in *in);
 /* Remember the first failure, with its message; returns the code. */
 int otf2in_fail(struct otf2in *in, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Ticks to ns since the trace's start, exactly:
+ * floor((ticks - offset) * 1e9 / resolution).
+ */
+__int128 otf2in_ticks_to_ns(const struct otf2in *in, OTF2_TimeStamp ticks);
 
 #endif

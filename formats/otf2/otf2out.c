@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../libstream/error.h"
+#include "../../libstream/header.h"
 #include "../../libstream/vec.h"
 #include "errors.h"
 #include "otf2out_private.h"
@@ -101,6 +102,10 @@ int otf2out_take(struct otf2out *o, const struct ls_record *rec)
 	switch (spec ? spec->cls : LS_C_UNKNOWN) {
 	case LS_C_HEADER:
 		o->has_epoch = ls_get_i64(rec, LS_F_EPOCH, &o->epoch) == 0;
+		/* the trace's own length, where no stage has re-timed its events since */
+		if (ls_get_u64(rec, LS_F_LENGTH, &o->length) < 0 ||
+		    ls_header_has_stage(rec, "tr-project") == 1)
+			o->length = 0;
 		return 0;
 	case LS_C_DEF:
 		return otf2out_take_definition(o, rec);

@@ -110,6 +110,7 @@ struct otf2out {
 
 	bool has_epoch;
 	int64_t epoch;
+	uint64_t length;	/* the header's: the trace's length from t = 0, 0 none */
 	bool any_event;
 	int64_t min_t, max_t;
 	uint32_t nwins;		/* windows on teams of streams (otf2out_place_windows) */

@@ -740,6 +740,10 @@ int otf2out_write_definitions(struct otf2out *o)
 	OTF2_TimeStamp length = o->any_event ? (OTF2_TimeStamp)(o->max_t - o->min_t) + 1 : 0;
 	int rc;
 
+	/* the input trace's, where it holds every event (its start at t = 0) */
+	if (o->length && (!o->any_event || (o->min_t >= 0 && (uint64_t)o->max_t < o->length)))
+		length = o->length;
+
 	if (!d)
 		return LS_ERR_IO;
 	if ((rc = make_fixed_strings(o)) < 0)
