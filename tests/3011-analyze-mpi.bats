@@ -103,9 +103,12 @@ same() {
 	gen-otf2 -r 256 -t 1 -i 300 "$TMP/big/t" > /dev/null
 	mkdir "$TMP/out"
 	mpirun -n 3 tr-analyze --mpi -q --stream "$TMP/out/s.tr" -o "$TMP/out/new/a" "$TMP/big/t.otf2" > /dev/null 2>&1 &
-	for i in $(seq 100); do [ -n "$(ls -A "$TMP/out")" ] && break; sleep 0.05; done
+	# on its way: once rank 0 has begun writing (a loaded machine under a sanitizer starts slowly)
+	for i in $(seq 400); do [ -n "$(ls -A "$TMP/out")" ] && break; sleep 0.05; done
 	kill -TERM $!
 	wait $! || true
+	# and ended: the ranks take the signal mpirun passes on, and clean up, each in its own time
+	for i in $(seq 200); do pgrep -f "tr-analyze --mpi -q --stream $TMP/out/s.tr" > /dev/null || break; sleep 0.05; done
 	run ls -A "$TMP/out"
 	assert_output ""
 	run --separate-stderr mpirun -n 3 tr-analyze --mpi "$TMP/none.otf2"
