@@ -200,6 +200,30 @@ static int no_repeats(const struct ls_record *rec, const struct ls_field_spec *f
 	return rc;
 }
 
+/* Per kind, as present-masks: the fields its spec names, and those it requires; where each is in it. */
+static struct {
+	uint64_t named[LS_PRESENT_WORDS], required[LS_PRESENT_WORDS];
+	int8_t at[LS_F__COUNT];
+} shapes[LS_K__COUNT];
+
+__attribute__((constructor)) static void shapes_init(void)
+{
+	_Static_assert(LS_MAX_SPEC_FIELDS <= INT8_MAX, "a spec's index fits in at[]");
+	for (int k = 0; k < LS_K__COUNT; k++) {
+		const struct ls_kind_spec *spec = ls_kind_spec((enum ls_kind)k);
+
+		memset(shapes[k].at, -1, sizeof(shapes[k].at));
+		for (int i = 0; spec && i < spec->nfields; i++) {
+			enum ls_field f = spec->fields[i].field;
+
+			shapes[k].named[f / 64] |= UINT64_C(1) << (f % 64);
+			if (spec->fields[i].required)
+				shapes[k].required[f / 64] |= UINT64_C(1) << (f % 64);
+			shapes[k].at[f] = (int8_t)i;
+		}
+	}
+}
+
 /*
  * Whether every field of spec is as ls_check_fields wants it by a look at
  * the first bytes of its value: the required ones present, the integer
@@ -209,39 +233,50 @@ static int no_repeats(const struct ls_record *rec, const struct ls_field_spec *f
  */
 static bool plainly_fine(const struct ls_record *rec, const struct ls_kind_spec *spec)
 {
-	for (int i = 0; i < spec->nfields; i++) {
-		const struct ls_field_spec *fs = &spec->fields[i];
-		const uint8_t *v;
-		uint64_t u;
+	const typeof(shapes[0]) *sh = &shapes[rec->kind];
 
-		if (!ls_has(rec, fs->field)) {
-			if (fs->required)
-				return false;
-			continue;
-		}
-		v = rec->raw + rec->off[fs->field];
-		switch (fs->type) {
-		case LS_V_UINT:
-		case LS_V_ID:
-			if (!ls_fast_uint(v, &u))
-				return false;
-			break;
-		case LS_V_TIME:
-		case LS_V_DUR:
-			if (!ls_fast_uint(v, &u) || u > (fs->type == LS_V_TIME ? (uint64_t)LS_TIME_MAX : LS_DUR_MAX))
-				return false;	/* a negative time: the full check */
-			break;
-		case LS_V_STR:	/* a word of a vocabulary (ASCII: valid UTF-8) in a fixstr */
-			if (fs->vocab == LS_VOCAB_PATTERN) {
-				if (ls_pattern_at(v, rec->raw + rec->len) == LS_P__COUNT)
+	for (int w = 0; w < LS_PRESENT_WORDS; w++) {
+		if ((rec->present[w] & sh->required[w]) != sh->required[w])
+			return false;
+		for (uint64_t bits = rec->present[w] & sh->named[w]; bits; bits &= bits - 1) {
+			int f = w * 64 + __builtin_ctzll(bits);
+			const struct ls_field_spec *fs = &spec->fields[sh->at[f]];
+			const uint8_t *v = rec->raw + rec->off[f];
+			uint64_t u;
+
+			switch (fs->type) {
+			case LS_V_UINT:
+			case LS_V_ID:
+				if (!ls_fast_uint(v, &u))
 					return false;
-			} else if (fs->vocab == LS_VOCAB_NONE || (v[0] & 0xe0) != 0xa0 ||
-				   !ls_vocab_has(fs->vocab, (const char *)v + 1, v[0] & 0x1f)) {
+				break;
+			case LS_V_TIME:
+			case LS_V_DUR:
+				if (!ls_fast_uint(v, &u) ||
+				    u > (fs->type == LS_V_TIME ? (uint64_t)LS_TIME_MAX : LS_DUR_MAX))
+					return false;	/* a negative time: the full check */
+				break;
+			case LS_V_INT:	/* a fixint, or an int or uint of 8 to 64 bits (past INT64_MAX: the full check) */
+				if (!(v[0] <= 0x7f || v[0] >= 0xe0 || (v[0] >= 0xd0 && v[0] <= 0xd3) ||
+				      (v[0] >= 0xcc && v[0] <= 0xce) || (v[0] == 0xcf && v[1] < 0x80)))
+					return false;
+				break;
+			case LS_V_BOOL:
+				if (v[0] != 0xc2 && v[0] != 0xc3)
+					return false;
+				break;
+			case LS_V_STR:	/* a word of a vocabulary (ASCII: valid UTF-8) in a fixstr */
+				if (fs->vocab == LS_VOCAB_PATTERN) {
+					if (ls_pattern_at(v, rec->raw + rec->len) == LS_P__COUNT)
+						return false;
+				} else if (fs->vocab == LS_VOCAB_NONE || (v[0] & 0xe0) != 0xa0 ||
+					   !ls_vocab_has(fs->vocab, (const char *)v + 1, v[0] & 0x1f)) {
+					return false;
+				}
+				break;
+			default:
 				return false;
 			}
-			break;
-		default:
-			return false;
 		}
 	}
 	return true;
