@@ -234,7 +234,11 @@ OUT
 	for f in "$DATA"/mpi/*.ndjson; do
 		name=$(basename "$f" .ndjson)
 		[ "$name" = defs ] && continue
-		analyse "$name" 2>/dev/null > "$TMP/out"
+		analyse "$name" 2>/dev/null > "$TMP/out" || fail "$name: the pipeline failed"
+		# an invariant holds of nothing too: each scenario has wait states
+		# (but send-outside's, whose send lies in no MPI call)
+		[ "$name" = send-outside ] || [ "$(jq -s 'map(select(.k == "wait")) | length' "$TMP/out")" -gt 0 ] ||
+			fail "$name: no wait state"
 		waits=$(jq -s 'map(select(.k == "wait") | .dur) | add // 0' "$TMP/out")
 		blame=$(jq -s 'map(select(.k == "blame") | .ns) | add // 0' "$TMP/out")
 		per_wait=$(jq -s '(map(select(.k == "blame")) | group_by(.wait) |
@@ -346,14 +350,24 @@ OUT
 OUT
 	[ "$stderr" = "tr-deps: <stdin>: 1 nonblocking collectives completed without their post" ]
 	# the shape comes from the operation: a nonblocking broadcast's
-	# non-roots wait for the root's post only: rooted at rank 1, the same
-	# 150 and 100 (late_broadcast); rooted at rank 0, whose post at 100
-	# came before every Waitall, none
-	for root in 1 0; do
-		run --separate-stderr bash -c "cat '$DATA/mpi/defs.ndjson' '$DATA/mpi/icoll.ndjson' |
+	# non-roots depend on the root's post only (its enter: rank 0's 7 at
+	# 100, rank 1's 13 at 300, rank 2's 4 at 50), an edge to each
+	# non-root's completing call (leaves 18, 20, 22), and wait for it from
+	# their Waitall's enter (150, 310, 200): rooted at rank 1, ranks 0
+	# and 2 wait 150 and 100 (late_broadcast); rooted at rank 0 or 2, whose
+	# posts came before every other Waitall, none
+	for root in 0 1 2; do
+		run --separate-stderr bash -c "set -o pipefail; cat '$DATA/mpi/defs.ndjson' '$DATA/mpi/icoll.ndjson' |
 			sed 's/\"op\":\"iallreduce\"/\"op\":\"ibcast\",\"root\":$root/' | tr-deps -M | tr-waits -J |
-			jq -c 'select(.k == \"wait\") | [.s, .dur, .pattern]' | tr '\\n' ' '"
+			jq -c 'select(.k == \"edge\" or .k == \"wait\") | [.k, .from // .s, .to // .dur, .type // .pattern]' |
+			tr '\\n' ' '"
 		assert_success
-		[ "$root" = 0 ] && assert_output "" || assert_output '[0,150,"late_broadcast"] [2,100,"late_broadcast"] '
+		if [ "$root" = 0 ]; then
+			assert_output '["edge",7,20,"coll"] ["edge",7,22,"coll"] '
+		elif [ "$root" = 1 ]; then
+			assert_output '["edge",13,18,"coll"] ["edge",13,22,"coll"] ["wait",0,150,"late_broadcast"] ["wait",2,100,"late_broadcast"] '
+		else
+			assert_output '["edge",4,18,"coll"] ["edge",4,20,"coll"] '
+		fi
 	done
 }

@@ -88,9 +88,8 @@ path_ns() {
 }
 
 @test "repros (times at the ends of the range, out of order, overflowing totals): tr-svg and tr-chrome draw them or say why in one line" {
-	repros=${TR_REPROS:-$TOP/../shared/repros}
-	[ -d "$repros" ] || skip "no repros at $repros"
-	for f in "$repros"/*.tr "$repros"/*.ndjson; do
+	require_repros
+	for f in "$REPROS"/*.tr "$REPROS"/*.ndjson; do
 		run --separate-stderr tr-svg "$f"
 		if [ "$status" -eq 0 ]; then
 			xmllint --noout - <<< "$output" || fail "$f: not well-formed"

@@ -7,8 +7,6 @@
 
 load common
 
-REPROS=${TR_REPROS:-$TOP/../shared/repros}
-
 setup() {
 	corpus_setup
 	# libotf2 itself loses memory on some damaged records (its error paths
@@ -24,7 +22,7 @@ teardown() {
 
 # repro NAME: the repro's archive in $a (not in a subshell: skip must reach the test)
 repro() {
-	[ -d "$REPROS" ] || skip "no repros at $REPROS"
+	require_repros
 	a="$REPROS/$1/traces.otf2"
 }
 

@@ -24,6 +24,21 @@ require_corpus() {
 	skip "corpus not found at $CORPUS"
 }
 
+# The inputs that broke the tools (../shared/repros, TR_REPROS): beside
+# the corpus, and required alike (TR_REQUIRE_CORPUS=1 fails where they are
+# missing, so that CI cannot skip them silently).
+REPROS=${TR_REPROS:-$TOP/../shared/repros}
+require_repros() {
+	if [ -d "$REPROS" ]; then
+		return 0
+	fi
+	if [ "${TR_REQUIRE_CORPUS:-0}" = 1 ]; then
+		echo "repros not found at $REPROS (TR_REQUIRE_CORPUS=1)" >&2
+		return 1
+	fi
+	skip "repros not found at $REPROS"
+}
+
 # setup/teardown of a test on the corpus: a scratch folder $TMP.
 corpus_setup() {
 	require_corpus
