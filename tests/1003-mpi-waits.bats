@@ -41,6 +41,35 @@ OUT
 	assert_equal "$stderr" ""
 }
 
+@test "two messages pending on one pair: matched by tag, and those of one tag in the order sent" {
+	# Rank 0 sends tag 1 (its Send 100..110, the send event 4) and tag 2
+	# (200..210, event 7); rank 1 receives tag 2 first (its Recv 50..250)
+	# and tag 1 after (260..270): each receive takes its tag's message,
+	# edges 7 -> 9 and 4 -> 12. The first Recv waits from 50 until the tag
+	# 2 Send's enter at 200: 150 (late_sender: the tag 1 message was sent
+	# after it began, so no wrong order), blamed on rank 0's time since its
+	# last call that rank 1 could have waited in (the Send at 110): main
+	# 110..200, all 150. Then two messages of tag 3 (sends 300 and 400,
+	# events 15 and 22): the first Recv (320..330) takes the first, the
+	# second (350..420) the second, waiting 350..400 = 50, on main
+	# 310..400. Ignoring the tag would match the tag 2 Recv to the tag 1
+	# send (a wait of 50); taking the later of one tag would swap the last
+	# two edges.
+	run --separate-stderr analyse tags
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":7,"to":9,"type":"msg"}
+{"k":"wait","at":2,"t":50,"dur":150,"pattern":"late_sender","s":1,"cause":7}
+{"k":"blame","to":0,"r":0,"ns":150,"pattern":"late_sender","wait":2,"s":0}
+{"k":"edge","from":4,"to":12,"type":"msg"}
+{"k":"edge","from":15,"to":18,"type":"msg"}
+{"k":"edge","from":22,"to":24,"type":"msg"}
+{"k":"wait","at":20,"t":350,"dur":50,"pattern":"late_sender","s":1,"cause":22}
+{"k":"blame","to":0,"r":0,"ns":50,"pattern":"late_sender","wait":20,"s":0}
+OUT
+	assert_equal "$stderr" ""
+}
+
 @test "late receiver: a blocking send waits until its receive is posted" {
 	# rank 0's Send runs 100..600; rank 1 posts the Recv at 500 (< 600):
 	# wait = 500 - 100 = 400, caused by the Recv's enter (6). Rank 1 before
