@@ -186,6 +186,38 @@ OUT
 OUT
 }
 
+@test "stream queries (one overlapping its work's end) and a context sync issued while work is queued" {
+	# Kernel 3 (stream 2, 150..450, launched by 1). cuStreamQuery on stream
+	# 2: 4 (200..210) finds it running: stream_query 10, on the kernel; 6
+	# (440..460) too, but the kernel ends at 450 inside it: the wait is
+	# clamped to 440..450 = 10, not 20 (no wait outlasts its work); 9
+	# (500..510) finds it done: a sync edge 7 -> 10. The GPU idles 450..650
+	# (200): query 6 10, main 40 + 90 + 10 = 140, query 9 10, launch 11
+	# 10, the context sync 30. The context sync 13 (620..700) is issued
+	# while kernel 14 (stream 3) is queued, not begun (650..690): it waits
+	# for it, 620..690 = 70, blame_kernel on it, and the sync edge 15 -> 16.
+	run --separate-stderr analyse stream-query
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":3,"type":"launch"}
+{"k":"edge","from":7,"to":10,"type":"sync"}
+{"k":"wait","at":4,"t":200,"dur":10,"pattern":"stream_query","s":0,"cause":7}
+{"k":"blame","to":3,"r":2,"ns":10,"pattern":"stream_query","wait":4,"s":2}
+{"k":"wait","at":6,"t":440,"dur":10,"pattern":"stream_query","s":0,"cause":7}
+{"k":"blame","to":3,"r":2,"ns":10,"pattern":"stream_query","wait":6,"s":2}
+{"k":"idle","at":3,"t":450,"dur":200,"pattern":"gpu_idle","s":2}
+{"k":"blame","to":6,"r":16,"ns":10,"pattern":"gpu_idle","wait":3,"s":0}
+{"k":"blame","to":0,"r":0,"ns":140,"pattern":"gpu_idle","wait":3,"s":0}
+{"k":"blame","to":9,"r":16,"ns":10,"pattern":"gpu_idle","wait":3,"s":0}
+{"k":"blame","to":11,"r":1,"ns":10,"pattern":"gpu_idle","wait":3,"s":0}
+{"k":"blame","to":13,"r":4,"ns":30,"pattern":"gpu_idle","wait":3,"s":0}
+{"k":"edge","from":11,"to":14,"type":"launch"}
+{"k":"edge","from":15,"to":16,"type":"sync"}
+{"k":"wait","at":13,"t":620,"dur":70,"pattern":"blame_kernel","s":0,"cause":15}
+{"k":"blame","to":14,"r":2,"ns":70,"pattern":"blame_kernel","wait":13,"s":3}
+OUT
+}
+
 @test "GPU idle with two busy host threads, split equally" {
 	# The GPU idles 200..420. 200..250: main (0) and thread 1 (1) 25 each;
 	# 250..300: compute (6) and 1, 25 each; 300..350: compute 50 alone;
