@@ -169,7 +169,7 @@ static int edge(struct an_clock *c, const struct ls_record *rec, const char **wh
 	bool moves;
 	int rc;
 
-	if ((rc = an_retime_take_edge(&c->rt, rec, &e, &a, &b, &c->st.late, &c->st.lost, why)) <= 0)
+	if ((rc = an_retime_take_edge(&c->rt, rec, &e, &a, &b, &c->st.unheld, &c->st.lost, why)) <= 0)
 		return rc;
 	if (a == b)
 		return 0;
@@ -178,8 +178,8 @@ static int edge(struct an_clock *c, const struct ls_record *rec, const char **wh
 						  c->rt.g.n[b].t - c->rt.g.n[a].t)) < 0)
 		return rc;
 	latency = e < LS_E__COUNT ? c->o.latency[e] : 0;
-	if (c->rt.n[b].written) {
-		c->st.late++;
+	if (c->rt.n[b].written) {	/* it can no longer move: counted where it should have */
+		c->st.late += c->rt.n[a].L + latency > c->rt.n[b].L;
 		return 0;
 	}
 	/*

@@ -74,8 +74,10 @@ static void report(const char *input, const struct an_clock_stats *st)
 	const struct tool_count odd[] = {
 		{ st->gpu_late, "GPU activities that ended after the host call that waited for them "
 				"(the GPU's clock runs late there): left as they are" },
-		{ st->late, "edges into events already written (clocks that disagree by more than "
-			    "the window?): not enforced" },
+		{ st->late, "edges that put their target before their source, read after the target "
+			    "was written: not enforced (a longer --window lets them in before it)" },
+		{ st->unheld, "edges into events the window no longer held: not checked (a longer "
+			      "--window keeps them)" },
 		{ st->lost, "edges from events no longer kept (a window older than the input): not checked" },
 		{ st->too_far, "events that would move further than the window (or edges in a cycle): "
 			       "not moved" },
