@@ -58,6 +58,10 @@ static void report(struct nsysin *in)
 		     "calls or activities that end before they start, left out");
 	ls_front_odd(in->front, in->odd_time[NTIME_RANGE],
 		     "calls or activities outside the times a stream may hold ([-2^61, 2^61) ns), left out");
+	ls_front_odd(in->front, in->unread_rows, "rows of tables tr-read has no reader for (OS runtime calls, "
+		     "scheduling, CPU samples, ...: tr-read --stats names them), left out");
+	if (in->unread_rows)
+		ls_front_note(in->front, "tables not read: %s", in->unread);
 	ls_front_odd(in->front, in->corr_not_int,
 		     "correlation ids that are not integers: those calls and GPU activities not linked");
 	for (int t = 0; t < NT__COUNT; t++)
@@ -112,7 +116,8 @@ int nsysin_read(const char *const *paths, int n, const struct ls_stage *stage, s
 			rc = nsys_count_rows(&in);
 	}
 	for (uint32_t i = 0; i < in.nfiles && rc == 0; i++)
-		rc = nsys_events(&in, i);
+		if ((rc = nsys_events(&in, i)) == 0)
+			rc = nsys_unread(&in, &in.files[i]);
 	if (rc == 0 && (rc = fmt_regions_write(&in.regions, front, w)) == 0 && (rc = ls_front_finish(front)) == 0)
 		rc = ls_write_trailer(w);
 	if (rc < 0 && !err[0])

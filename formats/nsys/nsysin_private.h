@@ -67,6 +67,9 @@ struct nsysin {
 		int64_t tid, corr, end;
 	} kept;
 	uint64_t dup_calls;
+	uint64_t unread_rows;		/* rows of tables of events tr-read has no reader for */
+	char unread[256];		/* those tables and their rows, for --stats */
+	char counting[128];		/* the table whose rows are being counted */
 	uint64_t odd_time[NTIME__COUNT];	/* rows left out, by what is wrong with their times */
 	uint64_t corr_not_int;		/* rows whose correlation id is not an integer */
 	uint64_t read[NT__COUNT], skipped[NT__COUNT];
@@ -91,6 +94,8 @@ int nsys_count_rows(struct nsysin *in);
 /* schema.c: the tables and columns of each export, asked of the database; their names. */
 int nsys_schema(struct nsysin *in, struct nfile *f);
 const char *nsys_table(enum ntable t);
+/* The tables of events of f's export tr-read does not read, with their rows (in->unread). 0 or an error. */
+int nsys_unread(struct nsysin *in, struct nfile *f);
 
 /* Run sql on f's database, row(in, f, stmt) for each row. Returns 0, what row returned, or an error (said). */
 int nsys_each(struct nsysin *in, struct nfile *f, const char *sql,

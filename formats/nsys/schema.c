@@ -6,6 +6,7 @@
  * the table or column where they do not. Nsight leaves out the tables of
  * what a run did not do (no sets: no MEMSET table).
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -118,4 +119,53 @@ int nsys_schema(struct nsysin *in, struct nfile *f)
 	if (!f->has[NT_RUNTIME] && !f->has[NT_NVTX])
 		return nsys_fail(in, f, "neither CUPTI_ACTIVITY_KIND_RUNTIME nor NVTX_EVENTS: the export holds no CUDA or NVTX trace (nsys profile --trace=cuda,nvtx)");
 	return 0;
+}
+
+/* The rows of one table: into in->unread_rows, and named in in->unread. */
+static int unread_rows(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
+{
+	int64_t rows = sqlite3_column_int64(st, 0);
+	size_t at = strlen(in->unread);
+
+	(void)f;
+	if (rows <= 0)
+		return 0;
+	in->unread_rows += (uint64_t)rows;
+	if (at < sizeof(in->unread) - 1)
+		snprintf(in->unread + at, sizeof(in->unread) - at, "%s%s %" PRId64, at ? ", " : "",
+			 in->counting, rows);
+	return 0;
+}
+
+/* A table of recorded activity tr-read has no reader for: its rows counted. */
+static int unread_table(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
+{
+	const char *name = (const char *)sqlite3_column_text(st, 0);
+	char sql[160];
+
+	if (!name || strchr(name, '"') || strlen(name) >= sizeof(in->counting))
+		return 0;
+	snprintf(in->counting, sizeof(in->counting), "%s", name);
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM \"%s\"", name);
+	return nsys_each(in, f, sql, unread_rows);
+}
+
+int nsys_unread(struct nsysin *in, struct nfile *f)
+{
+	char sql[1024];
+	size_t at;
+
+	/*
+	 * the tables of events (a start or timestamp column) or of call stacks
+	 * (..._CALLCHAINS) but those read: their rows are said, not hidden
+	 */
+	at = (size_t)snprintf(sql, sizeof(sql), "SELECT m.name FROM sqlite_master m WHERE m.type = 'table' AND "
+			      "((SELECT count(*) FROM pragma_table_info(m.name) WHERE name IN ('start', 'timestamp')) "
+			      "> 0 OR m.name LIKE '%%CALLCHAINS') AND m.name NOT IN (");
+	for (int t = 0; t < NT__COUNT && at < sizeof(sql); t++)
+		at += (size_t)snprintf(sql + at, sizeof(sql) - at, "%s'%s'", t ? ", " : "", tables[t].name);
+	if (at >= sizeof(sql) - 32)
+		return nsys_fail(in, f, "a query too long");
+	snprintf(sql + at, sizeof(sql) - at, ") ORDER BY m.name");
+	return nsys_each(in, f, sql, unread_table);
 }
