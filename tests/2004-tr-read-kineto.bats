@@ -354,3 +354,30 @@ leave 7000 next"
 	assert_failure 1
 	assert_equal "$stderr" "tr-read: $TMP/a\\nb\\xe9.json: byte 16 of its text: a bad escape in a string"
 }
+
+@test "a ROCm trace's HIP calls have their CUDA roles: hipMemcpyWithStream is a blocking copy on its stream" {
+	# t = 0 at 100 us. hipLaunchKernel (10..15 us) launches k on stream 3
+	# (20..50 us); hipMemcpyWithStream (30..70 us) enqueues the copy that
+	# runs 55..65 us on the same stream, and blocks: it waits for the
+	# kernel before it (sync edge 5 -> 8, blame_kernel 30..50 us = 20 us on
+	# k) and for its own copy (7 -> 8); the GPU idles 50..55 us inside the
+	# call (gpu_idle 5 us on it). Read as a generic call (before), the
+	# copy had no call and the call waited for nothing.
+	trace hip '{"ph": "X", "cat": "cpu_op", "name": "step", "pid": 1, "tid": 1, "ts": 100, "dur": 100}' \
+		'{"ph": "X", "cat": "cuda_runtime", "name": "hipLaunchKernel", "pid": 1, "tid": 1, "ts": 110, "dur": 5, "args": {"correlation": 1}}' \
+		'{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 3, "ts": 120, "dur": 30, "args": {"correlation": 1, "device": 0, "stream": 3}}' \
+		'{"ph": "X", "cat": "cuda_runtime", "name": "hipMemcpyWithStream", "pid": 1, "tid": 1, "ts": 130, "dur": 40, "args": {"correlation": 2}}' \
+		'{"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy DtoH (Device -> Pageable)", "pid": 0, "tid": 3, "ts": 155, "dur": 10, "args": {"correlation": 2, "device": 0, "stream": 3}}'
+	run --separate-stderr bash -c "set -o pipefail; tr-read '$TMP/hip.json' | tr-deps | tr-waits -J | grep -E '\"k\":\"(edge|wait|blame)\"'"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":3,"type":"launch"}
+{"k":"blame","to":4,"r":3,"ns":5000,"pattern":"gpu_idle","wait":3,"s":0}
+{"k":"edge","from":4,"to":6,"type":"launch"}
+{"k":"edge","from":5,"to":8,"type":"sync"}
+{"k":"edge","from":7,"to":8,"type":"sync"}
+{"k":"wait","at":4,"t":30000,"dur":20000,"pattern":"blame_kernel","s":0,"cause":5}
+{"k":"blame","to":3,"r":2,"ns":20000,"pattern":"blame_kernel","wait":4,"s":1}
+OUT
+}
