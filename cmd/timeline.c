@@ -57,7 +57,7 @@ static enum paint paint_of(const char *role)
 	case LS_R_KERNEL:
 		return P_KERNEL;
 	case LS_R_MEMCPY: case LS_R_MEMCPY_ASYNC: case LS_R_MEMSET: case LS_R_MEMSET_ASYNC:
-	case LS_R_DEV_MEMCPY: case LS_R_DEV_MEMSET:
+	case LS_R_DEV_MEMCPY: case LS_R_DEV_MEMSET: case LS_R_DEV_MIGRATE:
 		return P_COPY;
 	case LS_R_STREAM_SYNC: case LS_R_CTX_SYNC: case LS_R_EVENT_SYNC: case LS_R_EVENT_QUERY:
 	case LS_R_STREAM_QUERY: case LS_R_STREAM_WAIT:

@@ -58,6 +58,10 @@ static const struct entry table[] = {
 	E("hipGraphLaunch", LAUNCH),
 	E("clEnqueueNDRangeKernel", LAUNCH), E("clEnqueueTask", LAUNCH),
 
+	/* unified memory's page migrations: GPU work no call enqueues (Nsight's names) */
+	D("Unified memory HtoD", DEV_MIGRATE, "htod"), D("Unified memory DtoH", DEV_MIGRATE, "dtoh"),
+	D("Unified memory DtoD", DEV_MIGRATE, "dtod"),
+
 	/* blocking copies and sets: implicitly synchronizing */
 	E("cuMemcpy", MEMCPY), D("cuMemcpyHtoD", MEMCPY, "htod"),
 	D("cuMemcpyDtoH", MEMCPY, "dtoh"), D("cuMemcpyDtoD", MEMCPY, "dtod"),

@@ -119,7 +119,7 @@ enum ls_class { LS_C_UNKNOWN, LS_C_HEADER, LS_C_DEF, LS_C_EVENT, LS_C_DERIVED, L
 	X(EVENT_QUERY, "event_query", GPU_CALL) X(STREAM_QUERY, "stream_query", GPU_CALL) \
 	X(STREAM_WAIT, "stream_wait", GPU_CALL) X(GPU_API, "gpu_api", GPU_CALL) \
 	X(KERNEL, "kernel", GPU_WORK) X(DEV_MEMCPY, "dev_memcpy", GPU_WORK) \
-	X(DEV_MEMSET, "dev_memset", GPU_WORK) \
+	X(DEV_MEMSET, "dev_memset", GPU_WORK) X(DEV_MIGRATE, "dev_migrate", GPU_WORK) \
 	X(OMP_PARALLEL, "omp_parallel", OMP) \
 	X(OMP_IMPLICIT_TASK, "omp_implicit_task", OMP) \
 	X(OMP_BARRIER, "omp_barrier", OMP) X(OMP_CRITICAL, "omp_critical", OMP) \

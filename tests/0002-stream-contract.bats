@@ -56,7 +56,7 @@ teardown() {
 }
 
 @test "docs/roles.md lists every name of the role table under its role" {
-	ls-unit role-table | while read -r name role; do
+	ls-unit role-table | while IFS=$'\t' read -r name role; do
 		grep -qE "^\| \`$role\` \|.*\`$name\`" "$TOP/docs/roles.md" || echo "$name ($role)"
 	done > "$TMP/missing"
 	assert_equal "$(cat "$TMP/missing")" ""

@@ -34,10 +34,10 @@ teardown() {
 	awk '/^## / { t = ($0 == "## The name table") } t && /^\| `/ {
 		split($0, col, "|"); gsub(/[` ]/, "", col[2])
 		n = split(col[3], names, ",")
-		for (i = 1; i <= n; i++) { gsub(/[` ]/, "", names[i]); print names[i] " " col[2] }
+		for (i = 1; i <= n; i++) { gsub(/`/, "", names[i]); gsub(/^ +| +$/, "", names[i]); print names[i] "\t" col[2] }
 	}' "$TOP/docs/roles.md" | sort > "$TMP/want"
 	[ "$(wc -l < "$TMP/want")" -ge 100 ] || fail "docs/roles.md's name table not found"
-	jq -r 'select(.k == "region") | "\(.name) \(.role)"' "$FIX/trace.ndjson" | sort > "$TMP/got"
+	jq -r 'select(.k == "region") | "\(.name)\t\(.role)"' "$FIX/trace.ndjson" | sort > "$TMP/got"
 	run comm -23 "$TMP/want" "$TMP/got"
 	assert_output ""
 }

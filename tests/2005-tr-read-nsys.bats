@@ -253,3 +253,39 @@ PY
 	[[ "$stderr" == *"$db: tables not read: $(sed -n 2p "$TMP/want")"* ]] || fail "$stderr"
 	grep -q OSRT_API "$TMP/want"
 }
+
+@test "unified memory's page migrations (copy kinds 11-13): GPU work of their own role, which no call enqueues; nothing said of a missing call" {
+	require_corpus
+	# the saxpy export with three migrations added on its copy stream, with
+	# no correlation id: HtoD 2 us, DtoH 3 us, and a second HtoD 1 us
+	python3 - "$CORPUS/nsys/pipit-saxpy-mpi-cuda-rank0.sqlite" "$TMP/um.sqlite" <<'PY'
+import shutil, sqlite3, sys
+shutil.copy(sys.argv[1], sys.argv[2])
+c = sqlite3.connect(sys.argv[2])
+start, pid = c.execute('select start, globalPid from CUPTI_ACTIVITY_KIND_MEMCPY order by start limit 1').fetchone()
+for i, (kind, dur) in enumerate([(11, 2000), (12, 3000), (11, 1000)]):
+    t = start - 1000000 + i * 10000
+    c.execute('insert into CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId, streamId, correlationId, '
+              'globalPid, bytes, copyKind) values (?, ?, 0, 1, 7, NULL, ?, 65536, ?)', (t, t + dur, pid, kind))
+c.commit()
+PY
+	run --separate-stderr bash -c "tr-read '$TMP/um.sqlite' | tr-cat -J |
+		jq -c 'select(.k == \"region\" and .role == \"dev_migrate\") | [.name, .dir]'"
+	assert_success
+	assert_output '["Unified memory HtoD","htod"]
+["Unified memory DtoH","dtoh"]'
+	# their time, as enters and leaves on the copy stream
+	run bash -c "tr-read '$TMP/um.sqlite' 2>/dev/null | tr-cat -J | jq -s -c '
+		(map(select(.k == \"region\" and .role == \"dev_migrate\") | .id)) as \$m |
+		map(select(.k == \"enter\" or .k == \"leave\") | select(.r as \$r | \$m | index(\$r))) |
+		[group_by(.r)[] | [.[0].r, (map(select(.k == \"leave\") | .t) | add) - (map(select(.k == \"enter\") | .t) | add)]]'"
+	assert_output --regexp '^\[\[[0-9]+,3000\],\[[0-9]+,3000\]\]$'
+	# tr-deps looks for no call of theirs: the export's own oddities only
+	run --separate-stderr bash -c "tr-read '$CORPUS/nsys/pipit-saxpy-mpi-cuda-rank0.sqlite' 2>/dev/null | tr-deps > /dev/null"
+	want=$stderr
+	run --separate-stderr bash -c "tr-read '$TMP/um.sqlite' 2>/dev/null | tr-deps > /dev/null"
+	assert_success
+	assert_equal "$stderr" "$want"
+	run --separate-stderr bash -c "tr-read --stats '$TMP/um.sqlite' 2>&1 > /dev/null | grep -E '^  dev_migrate '"
+	assert_output --regexp '^  dev_migrate +3$'
+}

@@ -93,7 +93,7 @@ static void gpu_event(struct an_gpu_usage_state *o, const struct ls_record *rec,
 	struct an_gpu_usage *g = &o->proc[ev->proc];
 	bool kernel = f->role == LS_R_KERNEL;
 
-	if (!kernel && f->role != LS_R_DEV_MEMCPY && f->role != LS_R_DEV_MEMSET)
+	if (!kernel && f->role != LS_R_DEV_MEMCPY && f->role != LS_R_DEV_MEMSET && f->role != LS_R_DEV_MIGRATE)
 		return;
 	if (rec->kind == LS_K_LEAVE) {
 		uint32_t *n = kernel ? &w->kernels : &w->copies;

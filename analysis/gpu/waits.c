@@ -66,7 +66,7 @@ int an_gwaits_stream(struct an_gwaits *g)
 
 static bool device_role(enum ls_role r)
 {
-	return r == LS_R_KERNEL || r == LS_R_DEV_MEMCPY || r == LS_R_DEV_MEMSET;
+	return r == LS_R_KERNEL || r == LS_R_DEV_MEMCPY || r == LS_R_DEV_MEMSET || r == LS_R_DEV_MIGRATE;
 }
 
 static bool query_role(enum ls_role r)

@@ -261,6 +261,9 @@ static int work_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st, enum n
 	static const char *const copies[][2] = {
 		[1] = { "Memcpy HtoD", "htod" }, [2] = { "Memcpy DtoH", "dtoh" }, [8] = { "Memcpy DtoD", "dtod" },
 		[9] = { "Memcpy HtoH", "htoh" }, [10] = { "Memcpy PtoP", "ptop" },
+		/* unified memory's page migrations, which no call enqueues */
+		[11] = { "Unified memory HtoD", "htod" }, [12] = { "Unified memory DtoH", "dtoh" },
+		[13] = { "Unified memory DtoD", "dtod" },
 	};
 	uint32_t s = nsys_stream(in, file_of(in, f), col(st, 0) >> 24, col(st, 1), col(st, 2)), r;
 	int64_t t0, t1, kind;
@@ -279,9 +282,10 @@ static int work_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st, enum n
 	}
 	if (t == NT_MEMCPY) {
 		kind = col(st, 7);
-		if (kind < 0 || kind > 10 || !copies[kind][0])
+		if (kind < 0 || kind > 13 || !copies[kind][0])
 			kind = 0;
-		rc = fmt_region(&in->regions, kind ? copies[kind][0] : "Memcpy", LS_R_DEV_MEMCPY, "cuda",
+		rc = fmt_region(&in->regions, kind ? copies[kind][0] : "Memcpy",
+				kind >= 11 ? LS_R_DEV_MIGRATE : LS_R_DEV_MEMCPY, "cuda",
 				kind ? copies[kind][1] : NULL, &r);
 	} else {
 		rc = fmt_region(&in->regions, "Memset", LS_R_DEV_MEMSET, "cuda", NULL, &r);

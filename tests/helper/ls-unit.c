@@ -3,7 +3,7 @@
  *   ls-unit GROUP     run one group of checks, print failures, exit 1 if any
  *   ls-unit kinds     list the record kinds of the schema, one a line
  *   ls-unit roles     list the region roles of the schema, one a line
- *   ls-unit role-table  list the API name table: "name role" a line
+ *   ls-unit role-table  list the API name table: "name<TAB>role" a line
  *   ls-unit build-miscount  build a record of fewer fields than said
  * msgpack-c's own unpacker serves as the independent judge of our bytes.
  */
@@ -1057,7 +1057,7 @@ int main(int argc, char **argv)
 		const char *name;
 
 		for (int i = 0; (name = ls_role_table_name(i, &role)); i++)
-			printf("%s %s\n", name, ls_role_name(role));
+			printf("%s\t%s\n", name, ls_role_name(role));
 		return 0;
 	}
 	for (size_t i = 0; argc == 2 && i < sizeof(groups) / sizeof(groups[0]); i++) {
