@@ -286,3 +286,22 @@ t2"
 	run bash -c "tr-read -J '$TMP/big/run.otf2' | jq -r 'select(.k==\"region\" and (.name|startswith(\"é\"))) | .name | length'"
 	assert_output 32768
 }
+
+@test "an attribute is defined only where a record uses it: CUDA_STREAM_REF only in a trace with ref_stream (a reader takes it for CUDA)" {
+	attributes() { otf2-print -G "$1" 2>/dev/null | awk '$1 == "ATTRIBUTE" { print $4 }' | tr -d '",' | paste -sd' '; }
+	cat "$DATA/mpi/defs.ndjson" "$DATA/mpi/late-sender.ndjson" | tr-otf2 -o "$TMP/mpi/t" -
+	assert_equal "$(attributes "$TMP/mpi/t.otf2")" "Wait"
+	cat "$DATA/cuda/defs.ndjson" "$DATA/cuda/event-query.ndjson" | tr-otf2 -o "$TMP/cuda/t" -
+	assert_equal "$(attributes "$TMP/cuda/t.otf2")" "CUDA_STREAM_REF CUDA_EVENT_REF CUDA_DRV_API_RESULT Wait"
+}
+
+@test "a definition whose name is not UTF-8: tr-otf2 refuses it in one line and writes nothing" {
+	printf '%s\n' '{"k":"header","major":1,"minor":1,"producer":"hand","clock":"ns"}' \
+		'{"k":"process","id":0,"name":"p"}' '{"k":"stream","id":0,"process":0,"name":"t","type":"host"}' \
+		'{"k":"region","id":0,"name":"ma@FF@n","role":"cpu"}' '{"k":"enter","id":0,"t":0,"s":0,"r":0}' \
+		'{"k":"leave","id":1,"t":10,"s":0,"r":0}' '{"k":"trailer"}' | sed 's/@FF@/\xff/' | tr-cat -M > "$TMP/bad.tr"
+	run --separate-stderr tr-otf2 -o "$TMP/out/t" "$TMP/bad.tr"
+	assert_failure 1
+	assert_equal "$stderr" "tr-otf2: $TMP/bad.tr: record 4 (byte 109): name that is not valid UTF-8"
+	[ ! -e "$TMP/out" ] || [ -z "$(ls -A "$TMP/out")" ]
+}

@@ -329,6 +329,10 @@ with open(sys.argv[1], 'w') as out:
     for i in range(n): w({"k": "stream", "id": i, "process": i, "name": "Master thread", "type": "host", "native": 0})
     w({"k": "region", "id": 0, "name": "main", "role": "cpu", "paradigm": "user"})
     for i in range(n): w({"k": "enter", "id": i, "t": 1000, "s": i, "r": 0})
+    # a lock taken on stream 0, then on stream 2000, written in another pass
+    for j, (t, s) in enumerate([(1500, 0), (1600, 2000)]):
+        w({"k": "lock_acquire", "id": 3 * n + 2 * j, "t": t, "s": s, "lock": 1})
+        w({"k": "lock_release", "id": 3 * n + 2 * j + 1, "t": t + 10, "s": s, "lock": 1})
     for i in range(n): w({"k": "leave", "id": n + i, "t": 2000 + i, "s": i, "r": 0})
     w({"k": "trailer"})
 PY
@@ -338,4 +342,10 @@ PY
 	[ "$stderr" -lt 1000000 ] || fail "$stderr KB held"
 	run bash -c "otf2-print '$TMP/o/run.otf2' | awk '\$1 == \"LEAVE\" { n++; if (\$2 == 8191) t = \$3 } END { print n, t }'"
 	assert_output "8192 10191"
+	# the lock's acquisitions numbered in time order across the passes
+	run bash -c "otf2-print '$TMP/o/run.otf2' | awk '\$1 ~ /LOCK/ { print \$1, \$2, \$NF }'"
+	assert_output "THREAD_ACQUIRE_LOCK 0 1
+THREAD_RELEASE_LOCK 0 1
+THREAD_ACQUIRE_LOCK 2000 2
+THREAD_RELEASE_LOCK 2000 2"
 }
