@@ -2,7 +2,6 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -166,38 +165,35 @@ static int check_span(const struct ls_record *rec, char *msg, size_t n)
 		       "times a stream may hold ([-2^62, 2^62) ns)", ls_kind_name(rec->kind), t, dur);
 }
 
-static int by_value(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* A list of ids (checked: count unsigned integers) names each once. */
-static int no_repeats(const struct ls_record *rec, const struct ls_field_spec *fs, uint32_t count,
+/*
+ * The items of list field fs of rec (checked: count unsigned integers), in
+ * order: each defined, where c is given (nothing looked up otherwise), and
+ * each named once (seen: the items so far, cleared first). 0, LS_ERR_SYNTAX
+ * with the first item that is not, or LS_ERR_NOMEM.
+ */
+static int check_list(const struct ls_checker *c, const struct ls_record *rec,
+		      const struct ls_field_spec *fs, uint32_t count, struct ls_idset *seen,
 		      char *msg, size_t n)
 {
 	const uint8_t *p = rec->raw + rec->off[fs->field], *end = rec->raw + rec->len;
+	const char *kind = ls_kind_name(rec->kind), *name = ls_field_name(fs->field);
 	struct mp_item it;
-	uint64_t *v;
-	int rc = 0;
+	int rc;
 
-	if (count < 2)
-		return 0;
-	if (!(v = malloc(count * sizeof(*v))))
-		return LS_ERR_NOMEM;
+	/* a list names each thing once: a writer sizes its tables by that */
+	ls_idset_clear(seen);
 	p += mp_head(p, end, &it);
 	for (uint32_t i = 0; i < count; i++) {
 		p += mp_head(p, end, &it);
-		v[i] = it.v.u;
+		if (c && !defined(c, fs->ref, it.v.u))
+			return problem(msg, n, "%s field \"%s\" names undefined %s %" PRIu64,
+				       kind, name, ref_names[fs->ref], it.v.u);
+		if ((rc = ls_idset_add(seen, it.v.u)) < 0)
+			return rc;
+		if (rc == 0)
+			return problem(msg, n, "%s field \"%s\" lists %" PRIu64 " twice", kind, name, it.v.u);
 	}
-	qsort(v, count, sizeof(*v), by_value);
-	for (uint32_t i = 1; i < count && !rc; i++)
-		if (v[i] == v[i - 1])
-			rc = problem(msg, n, "%s field \"%s\" lists %" PRIu64 " twice",
-				     ls_kind_name(rec->kind), ls_field_name(fs->field), v[i]);
-	free(v);
-	return rc;
+	return 0;
 }
 
 /* Per kind, as present-masks: the fields its spec names, and those it requires; where each is in it. */
@@ -292,10 +288,13 @@ int ls_check_fields(const struct ls_record *rec, char *msg, size_t n)
 		return check_span(rec, msg, n);
 	for (int i = 0; i < spec->nfields; i++) {
 		const struct ls_field_spec *fs = &spec->fields[i];
+		struct ls_idset seen = LS_IDSET_INIT;
 
-		if ((rc = check_value(rec, fs, &it, msg, n)) < 0 ||
-		    (rc == 1 && fs->type == LS_V_UINTS &&
-		     (rc = no_repeats(rec, fs, it.v.n, msg, n)) < 0))
+		if ((rc = check_value(rec, fs, &it, msg, n)) == 1 && fs->type == LS_V_UINTS) {
+			rc = check_list(NULL, rec, fs, it.v.n, &seen, msg, n);
+			ls_idset_release(&seen);
+		}
+		if (rc < 0)
 			return rc;
 	}
 	return check_span(rec, msg, n);
@@ -311,26 +310,8 @@ static int check_field(struct ls_checker *c, const struct ls_record *rec,
 
 	if (rc <= 0)
 		return rc;
-	if (fs->type == LS_V_UINTS) {
-		const uint8_t *p = rec->raw + rec->off[fs->field], *end = rec->raw + rec->len;
-		uint32_t count = it.v.n;
-
-		/* a list names each thing once: a writer sizes its tables by that */
-		ls_idset_clear(&c->items);
-		p += mp_head(p, end, &it);
-		for (uint32_t i = 0; i < count; i++) {
-			p += mp_head(p, end, &it);
-			if (!defined(c, fs->ref, it.v.u))
-				return problem(msg, n, "%s field \"%s\" names undefined %s %" PRIu64,
-					       kind, name, ref_names[fs->ref], it.v.u);
-			if ((rc = ls_idset_add(&c->items, it.v.u)) < 0)
-				return rc;
-			if (rc == 0)
-				return problem(msg, n, "%s field \"%s\" lists %" PRIu64 " twice",
-					       kind, name, it.v.u);
-		}
-		return 0;
-	}
+	if (fs->type == LS_V_UINTS)
+		return check_list(c, rec, fs, it.v.n, &c->items, msg, n);
 	if (fs->type == LS_V_ID && !defined(c, LS_REF_EVENT, it.v.u))
 		return problem(msg, n, "%s field \"%s\" points at event %" PRIu64
 			       ", which is not earlier in the stream", kind, name, it.v.u);

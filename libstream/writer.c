@@ -152,7 +152,7 @@ int ls_build_end(struct ls_writer *w)
 
 void ls_put_text(struct ls_writer *w, const char *s)
 {
-	size_t n = strlen(s);
+	size_t n = strlen(s), m;
 	char *fixed;
 
 	if (ls_utf8_valid(s, n)) {
@@ -160,13 +160,13 @@ void ls_put_text(struct ls_writer *w, const char *s)
 		return;
 	}
 	w->repaired++;
-	n = ls_utf8_repaired_len(s, n);
-	if (!(fixed = malloc(n))) {
+	m = ls_utf8_repaired_len(s, n);
+	if (!(fixed = malloc(m))) {
 		w->oom = true;
 		return;
 	}
-	ls_utf8_repair_to(fixed, s, strlen(s));
-	w->oom |= ls_enc_str(w->build, fixed, n) < 0;
+	ls_utf8_repair_to(fixed, s, n);
+	w->oom |= ls_enc_str(w->build, fixed, m) < 0;
 	free(fixed);
 }
 

@@ -58,32 +58,31 @@ check_stream() {
 		fail "$2: its output: $why"
 }
 
-@test "damaged Kineto traces: tr-read, tr-deps on what it writes, and tr-analyze" {
-	require_corpus
-	for f in "$CORPUS"/kineto/hta-simple_add/*.json.gz "$CORPUS"/kineto/hta-cuda_event_sync/*.json.gz; do
-		mutants.py kineto "$f" "$TMP/m" "$COUNT" "$SEED" > "$TMP/list"
-		while read -r m what; do
-			run_tool tr-read "$m" "$TMP/out.tr" "$m ($what)"
-			[ "$status" -eq 0 ] || continue
-			check_stream "$TMP/out.tr" "$m ($what)"
-			run_tool tr-deps "$TMP/out.tr" "$TMP/deps.tr" "$m ($what)"
-			[ "$status" -ne 0 ] || check_stream "$TMP/deps.tr" "$m ($what)"
-			run_tool tr-analyze "$m" /dev/null "$m ($what)" -q
-		done < "$TMP/list"
-		rm -r "$TMP/m"
-	done
-}
-
-@test "damaged Nsight exports: tr-read, and tr-deps on what it writes" {
-	require_corpus
-	mutants.py nsys "$CORPUS/nsys/pipit-saxpy-mpi-cuda-rank0.sqlite" "$TMP/m" "$COUNT" "$SEED" > "$TMP/list"
+# read_mutants KIND INPUT [ANALYZE]: KIND's mutants of INPUT through tr-read,
+# tr-deps on what it writes, and (given ANALYZE) tr-analyze
+read_mutants() {
+	mutants.py "$1" "$2" "$TMP/m" "$COUNT" "$SEED" > "$TMP/list"
 	while read -r m what; do
 		run_tool tr-read "$m" "$TMP/out.tr" "$m ($what)"
 		[ "$status" -eq 0 ] || continue
 		check_stream "$TMP/out.tr" "$m ($what)"
 		run_tool tr-deps "$TMP/out.tr" "$TMP/deps.tr" "$m ($what)"
 		[ "$status" -ne 0 ] || check_stream "$TMP/deps.tr" "$m ($what)"
+		[ -z "${3-}" ] || run_tool tr-analyze "$m" /dev/null "$m ($what)" -q
 	done < "$TMP/list"
+	rm -r "$TMP/m"
+}
+
+@test "damaged Kineto traces: tr-read, tr-deps on what it writes, and tr-analyze" {
+	require_corpus
+	for f in "$CORPUS"/kineto/hta-simple_add/*.json.gz "$CORPUS"/kineto/hta-cuda_event_sync/*.json.gz; do
+		read_mutants kineto "$f" analyze
+	done
+}
+
+@test "damaged Nsight exports: tr-read, and tr-deps on what it writes" {
+	require_corpus
+	read_mutants nsys "$CORPUS/nsys/pipit-saxpy-mpi-cuda-rank0.sqlite"
 }
 
 @test "damaged streams into the stages after tr-deps: tr-clock and tr-project" {

@@ -10,33 +10,29 @@ CORPUS=${TR_CORPUS:-$TOP/../shared/corpus}
 # sanitizer runs: what libotf2 itself loses on a failed write (tests/lsan.supp)
 export LSAN_OPTIONS="suppressions=$TOP/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
-# Skip when the shared corpus is not beside the checkout (a user's fresh
-# clone); fail instead where TR_REQUIRE_CORPUS=1 (CI), so it cannot be
-# skipped silently there.
-require_corpus() {
-	if [ -d "$CORPUS" ]; then
+# require_shared DIR WHAT: skip when a folder of ../shared (the corpus,
+# the repros) is not beside the checkout (a user's fresh clone); fail
+# instead where TR_REQUIRE_CORPUS=1 (CI), so it cannot be skipped silently
+# there.
+require_shared() {
+	if [ -d "$1" ]; then
 		return 0
 	fi
 	if [ "${TR_REQUIRE_CORPUS:-0}" = 1 ]; then
-		echo "corpus not found at $CORPUS (TR_REQUIRE_CORPUS=1)" >&2
+		echo "$2 not found at $1 (TR_REQUIRE_CORPUS=1)" >&2
 		return 1
 	fi
-	skip "corpus not found at $CORPUS"
+	skip "$2 not found at $1"
 }
 
-# The inputs that broke the tools (../shared/repros, TR_REPROS): beside
-# the corpus, and required alike (TR_REQUIRE_CORPUS=1 fails where they are
-# missing, so that CI cannot skip them silently).
+require_corpus() {
+	require_shared "$CORPUS" corpus
+}
+
+# The inputs that broke the tools (../shared/repros, TR_REPROS)
 REPROS=${TR_REPROS:-$TOP/../shared/repros}
 require_repros() {
-	if [ -d "$REPROS" ]; then
-		return 0
-	fi
-	if [ "${TR_REQUIRE_CORPUS:-0}" = 1 ]; then
-		echo "repros not found at $REPROS (TR_REQUIRE_CORPUS=1)" >&2
-		return 1
-	fi
-	skip "repros not found at $REPROS"
+	require_shared "$REPROS" repros
 }
 
 # setup/teardown of a test on the corpus: a scratch folder $TMP.

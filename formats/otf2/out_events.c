@@ -270,30 +270,39 @@ static int write_failed(struct otf2out *o)
 }
 
 /*
- * A lock's acquire or release: OTF2 numbers locks in 32 bits, and a
- * release carries the order number of its stream's acquire of that lock.
- * Returns 0, or the failure (said) of a lock id past 32 bits or no memory.
+ * A lock's acquire or release: its order number in *order (counted over
+ * every stream, in every pass alike). OTF2 numbers locks in 32 bits, and
+ * a release carries the order number of its stream's acquire of that
+ * lock. Returns 0, or the failure (said) of a lock id past 32 bits or no
+ * memory.
  */
-static int write_lock(struct otf2out *o, OTF2_EvtWriter *w, uint32_t s,
-		      const struct ls_record *rec, OTF2_TimeStamp ts)
+static int lock_order(struct otf2out *o, uint32_t s, const struct ls_record *rec, uint32_t *order)
 {
-	bool acquire = rec->kind == LS_K_LOCK_ACQUIRE;
 	uint64_t lock = u64_or(rec, LS_F_LOCK, 0), key;
-	uint32_t order;
-	OTF2_ErrorCode rc;
 
 	if (lock > UINT32_MAX || !ls_key_pair(s, lock, &key))
 		return otf2out_fail(o, LS_ERR_SYNTAX, "lock %" PRIu64 " has no OTF2 number "
 				    "(OTF2 numbers locks in 32 bits)", lock);
-	if (acquire || !ls_idmap_get(&o->lock_order, key, &order)) {
-		order = (uint32_t)++o->acquires;
-		if (ls_idmap_put(&o->lock_order, key, order) < 0)
+	if (rec->kind == LS_K_LOCK_ACQUIRE || !ls_idmap_get(&o->lock_order, key, order)) {
+		*order = (uint32_t)++o->acquires;
+		if (ls_idmap_put(&o->lock_order, key, *order) < 0)
 			return otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
 	}
-	rc = acquire ? OTF2_EvtWriter_ThreadAcquireLock(w, NULL, ts, OTF2_PARADIGM_OPENMP,
-							(uint32_t)lock, order)
-		     : OTF2_EvtWriter_ThreadReleaseLock(w, NULL, ts, OTF2_PARADIGM_OPENMP,
-							(uint32_t)lock, order);
+	return 0;
+}
+
+static int write_lock(struct otf2out *o, OTF2_EvtWriter *w, uint32_t s,
+		      const struct ls_record *rec, OTF2_TimeStamp ts)
+{
+	uint32_t lock = (uint32_t)u64_or(rec, LS_F_LOCK, 0), order;
+	OTF2_ErrorCode rc;
+	int err;
+
+	if ((err = lock_order(o, s, rec, &order)) < 0)
+		return err;
+	rc = rec->kind == LS_K_LOCK_ACQUIRE ?
+	     OTF2_EvtWriter_ThreadAcquireLock(w, NULL, ts, OTF2_PARADIGM_OPENMP, lock, order) :
+	     OTF2_EvtWriter_ThreadReleaseLock(w, NULL, ts, OTF2_PARADIGM_OPENMP, lock, order);
 	return rc == OTF2_SUCCESS ? 0 : write_failed(o);
 }
 
@@ -370,33 +379,19 @@ static OTF2_ErrorCode write_kind(struct otf2out *o, OTF2_EvtWriter *w, uint32_t 
 	}
 }
 
-/* A lock event of a stream another round writes: only its place in the order. */
-static int count_lock(struct otf2out *o, uint32_t s, const struct ls_record *rec)
-{
-	uint64_t key;
-	uint32_t order;
-
-	if (!ls_key_pair(s, u64_or(rec, LS_F_LOCK, 0), &key))
-		return 0;	/* said in the round that writes it */
-	if (rec->kind == LS_K_LOCK_ACQUIRE || !ls_idmap_get(&o->lock_order, key, &order)) {
-		order = (uint32_t)++o->acquires;
-		if (ls_idmap_put(&o->lock_order, key, order) < 0)
-			return otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
-	}
-	return 0;
-}
-
 int otf2out_write_event(struct otf2out *o, const struct ls_record *rec)
 {
 	uint32_t s = ls_index(&o->defs.stream_ix, u64_or(rec, LS_F_S, 0));
 	uint64_t id = u64_or(rec, LS_F_ID, 0);
 	OTF2_EvtWriter *w;
+	uint32_t order;
 	int64_t t;
 	int rc;
 
+	/* a stream another pass writes: a lock's only counted, for the order */
 	if (s < o->round_from || s >= o->round_to)
 		return rec->kind == LS_K_LOCK_ACQUIRE || rec->kind == LS_K_LOCK_RELEASE ?
-		       count_lock(o, s, rec) : 0;
+		       lock_order(o, s, rec, &order) : 0;
 	ls_get_i64(rec, LS_F_T, &t);
 	if (otf2out_write_samples(o, s, t) < 0 || !(w = otf2out_writer(o, s)))
 		return write_failed(o);
