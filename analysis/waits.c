@@ -56,17 +56,24 @@ struct an_order_queue {
 };
 
 /*
- * Per stream: exclusive time since its last blocking MPI call. Kept on an
- * MPI process's first host thread (one with a rank), and on any other from
- * its first MPI call: only a stream that calls MPI can cause a wait, and
- * GPU streams, worker threads and processes that never call MPI (a
- * PyTorch trace) would otherwise gather shares without end.
+ * Per stream: exclusive time since its last synchronization, one stretch
+ * per paradigm. An MPI wait is blamed on the late process's time since its
+ * last blocking MPI call, an OpenMP barrier's on the late thread's since
+ * its last barrier: a barrier synchronizes the threads of one process and
+ * ends nothing another process waited for, and an MPI call ends nothing
+ * the team waits for. The MPI stretch is kept on a stream from its first
+ * MPI call, the OpenMP one from its first barrier or team: only a stream
+ * that takes part can cause a wait, and GPU streams, worker threads and
+ * processes that never call MPI (a PyTorch trace) would otherwise gather
+ * shares without end. Time in a synchronization (waiting itself) is in
+ * neither.
  */
 struct an_stream_time {
 	int64_t last;		/* when the top activity last changed */
-	uint32_t in_mpi;	/* blocking MPI activities open */
-	bool kept;
-	struct an_interval now;
+	uint32_t in_sync;	/* blocking MPI activities and barriers open */
+	bool kept_mpi, kept_omp;
+	struct an_interval mpi;	/* since the last blocking MPI call (frames' b: their share) */
+	struct an_interval omp;	/* since the last OpenMP barrier (frames' c) */
 };
 
 struct an_waits {
@@ -442,13 +449,19 @@ static int instance(struct an_waits *a, const struct ls_record *rec, const char 
 }
 
 /*
- * Where a stream's interval of blame ends: a blocking MPI call or an
- * OpenMP barrier (the activities before it are what a wait there is
- * blamed on).
+ * Where a stretch of blame ends: a blocking MPI call (the MPI stretch) or
+ * an OpenMP barrier (the OpenMP one); the activities before it are what a
+ * wait there is blamed on.
  */
 static bool sync_point(enum ls_role r)
 {
 	return an_role_mpi_blocking(r) || r == LS_R_OMP_BARRIER;
+}
+
+/* The stretch a wait in an activity of role r is blamed on. */
+static struct an_interval *stretch(struct an_stream_time *st, enum ls_role r)
+{
+	return r == LS_R_OMP_BARRIER ? &st->omp : &st->mpi;
 }
 
 /* Exclusive time: the top activity of stream s ran until t. */
@@ -456,15 +469,17 @@ static int accrue(struct an_waits *a, uint32_t s, int64_t t)
 {
 	struct an_stream_time *st = &a->time[s];
 	struct an_frame *top = an_stack_top(&a->tr.stacks[s]);
+	uint64_t ns = (uint64_t)(t - st->last);
 	int rc = 0;
 
 	if (t <= st->last)
 		return 0;
-	if (top && !st->in_mpi && st->kept)
-		rc = an_interval_add(&st->now, &top->b, top->id, top->region,
-				     (uint64_t)(t - st->last));
+	if (top && !st->in_sync && st->kept_mpi)
+		rc = an_interval_add(&st->mpi, &top->b, top->id, top->region, ns);
+	if (top && rc == 0 && !st->in_sync && st->kept_omp)
+		rc = an_interval_add(&st->omp, &top->c, top->id, top->region, ns);
 	if (top && rc == 0)
-		rc = an_ompwaits_accrue(&a->omp, s, top, (uint64_t)(t - st->last));
+		rc = an_ompwaits_accrue(&a->omp, s, top, ns);
 	st->last = t;
 	return rc;
 }
@@ -473,6 +488,7 @@ static int enter(struct an_waits *a, const struct ls_record *rec,
 		 const struct an_event *ev, const char **why)
 {
 	struct an_stream_time *st = &a->time[ev->s];
+	struct an_interval *iv;
 	struct an_frame *f;
 	struct an_act *x;
 	uint32_t i;
@@ -484,19 +500,23 @@ static int enter(struct an_waits *a, const struct ls_record *rec,
 		return rc;
 	if ((rc = an_gwaits_enter(&a->g, f, rec, ev)) < 0)
 		return rc;
-	if (!an_role_mpi_comm(f->role) && f->role != LS_R_OMP_BARRIER)
+	if (f->role == LS_R_OMP_BARRIER)
+		st->kept_omp = true;
+	else if (an_role_mpi_comm(f->role))
+		st->kept_mpi = true;
+	else
 		return 0;
-	st->kept = true;
 	if ((rc = act_new(a, f, ev, &i)) < 0)
 		return rc;
 	f->a = i + 1;
 	x = &a->acts[i];
+	iv = stretch(st, f->role);
 	if (!sync_point(f->role))
-		return an_interval_copy(&x->before, &st->now);
-	/* a blocking call ends the interval: it is what came before it */
-	x->before = st->now;
-	st->now = (struct an_interval){ NULL, 0, 0, 0 };
-	st->in_mpi++;
+		return an_interval_copy(&x->before, iv);
+	/* a synchronization ends its stretch: it is what came before it */
+	x->before = *iv;
+	*iv = (struct an_interval){ NULL, 0, 0, 0 };
+	st->in_sync++;
 	return 0;
 }
 
@@ -516,7 +536,7 @@ static int close_frame(struct an_waits *a, const struct an_frame *f,
 	x->leave = ev->id;
 	x->open = false;
 	if (sync_point(x->role))
-		a->time[ev->s].in_mpi--;
+		a->time[ev->s].in_sync--;
 	if (own && (an_coll_expected(&a->tr.defs, x->shape ? x->shape : x->role, x->comm, x->proc) ||
 		    x->role == LS_R_OMP_BARRIER || x->icoll)) {
 		if ((rc = ls_idmap_put(&a->act_ix, x->id, i)) < 0 ||
@@ -648,7 +668,7 @@ static int coll_event(struct an_waits *a, const struct ls_record *rec,
 	if (top && top->role == LS_R_KERNEL && !top->a && rec->kind == LS_K_COLL_BEGIN) {
 		/* a kernel that runs a collective (NCCL): an activity of its own */
 		if ((rc = act_new(a, top, ev, &i)) < 0 ||
-		    (rc = an_interval_copy(&a->acts[i].before, &a->time[ev->s].now)) < 0)
+		    (rc = an_interval_copy(&a->acts[i].before, &a->time[ev->s].mpi)) < 0)
 			return rc;
 		top->a = i + 1;
 	}
@@ -689,11 +709,12 @@ static int definition(struct an_waits *a, const struct ls_record *rec,
 	if (ls_vec_room(&a->time, &a->time_cap, n - 1, sizeof(*a->time)) < 0 ||
 	    an_gwaits_stream(&a->g) < 0 || an_ompwaits_stream(&a->omp) < 0)
 		return LS_ERR_NOMEM;
+	/* an MPI process's first host thread keeps its MPI stretch from the start */
 	a->time[n - 1] = (struct an_stream_time){
-		INT64_MIN, 0,
-		a->tr.defs.streams[n - 1].first_host &&
-		a->tr.defs.procs[a->tr.defs.streams[n - 1].process].ranked,
-		{ NULL, 0, 0, 0 } };
+		.last = INT64_MIN,
+		.kept_mpi = a->tr.defs.streams[n - 1].first_host &&
+			    a->tr.defs.procs[a->tr.defs.streams[n - 1].process].ranked,
+	};
 	return 0;
 }
 
@@ -746,7 +767,7 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 		return request_event(a, rec, &ev);
 	case LS_K_TEAM_BEGIN:
 		/* a team thread: its activities can be blamed */
-		a->time[ev.s].kept = true;
+		a->time[ev.s].kept_omp = true;
 		return 0;
 	default:
 		/* a lock's holder is blamed for its time from acquire to release */
@@ -863,8 +884,10 @@ void an_waits_free(struct an_waits *a)
 	for (uint32_t i = 0; i < a->nacts; i++)
 		if (a->acts[i].live)
 			an_interval_release(&a->acts[i].before);
-	for (uint32_t s = 0; s < a->tr.defs.nstreams; s++)
-		an_interval_release(&a->time[s].now);
+	for (uint32_t s = 0; s < a->tr.defs.nstreams; s++) {
+		an_interval_release(&a->time[s].mpi);
+		an_interval_release(&a->time[s].omp);
+	}
 	free(a->time);
 	free(a->acts);
 	free(a->pend);

@@ -1,14 +1,13 @@
 # Blame of MPI collective waits as CASITA 1.9 spreads it, for comparing with
 # it. Both tools blame a collective's waiting on what its last arriver ran
 # before it, by duration, back to the end of that rank's previous blocking
-# MPI call. They differ in what ends that stretch: for tr-waits every MPI
-# call that communicates except Isend and Irecv (a Wait or Waitall always),
-# and an OpenMP barrier; for CASITA a Wait or Waitall only where it waited
-# for a late sender, and no OpenMP barrier, so that a Waitall that did not
-# wait, an OpenMP loop before its barrier and the barrier itself take
-# shares of the blame. CASITA also
-# keeps the waiting inside the stretch (a Waitall that waited, before the
-# collective) in the time it spreads over, and a stretch that reaches the
+# MPI call; neither ends it at an OpenMP barrier. They differ in what ends
+# that stretch: for tr-waits every MPI call that communicates except Isend
+# and Irecv (a Wait or Waitall always); for CASITA a Wait or Waitall only
+# where it waited for a late sender, so that a Waitall that did not wait
+# takes a share of the blame. CASITA also keeps the waiting inside the
+# stretch (a Waitall that waited, an OpenMP barrier's wait) in the time it
+# spreads over, and a stretch that reaches the
 # rank's first event begins at the run's first, its part before the rank's
 # first event blamed on nothing (so that the total is less than the
 # waiting time where a rank came late to MPI_Init). Prints "SECONDS REGION"

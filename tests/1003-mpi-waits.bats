@@ -400,3 +400,56 @@ OUT
 		fi
 	done
 }
+
+@test "hybrid: an MPI wait is blamed on the late process's time since its last MPI call, through its OpenMP barriers" {
+	# Rank 0 enters the Allreduce (comm 1) at 100, rank 1 at 600: wait 500.
+	# Rank 1's master since its start (no MPI call before), its barrier's
+	# wait (400..510) left out: main 0..100, 510..530, 570..600 = 150,
+	# compute 100..400 = 300, copy 530..570 = 40; 490 in all. 500*150/490
+	# = 153.06 -> 153, 500*300/490 = 306.12 -> 306 + 1 (the largest) = 307,
+	# 500*40/490 = 40.8 -> 40. (Ended at the barrier, the stretch would be
+	# main 50 and copy 40: 278 and 222.) The barrier's own wait (thread 0
+	# at 400, thread 1 at 500): 100, on thread 1's compute.
+	run --separate-stderr analyse hybrid
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":2,"to":4,"type":"fork"}
+{"k":"edge","from":11,"to":12,"type":"barrier"}
+{"k":"instance","acts":[9,11]}
+{"k":"wait","at":9,"t":400,"dur":100,"pattern":"omp_barrier","s":1,"cause":11}
+{"k":"blame","to":5,"r":14,"ns":100,"pattern":"omp_barrier","wait":9,"s":3}
+{"k":"edge","from":15,"to":16,"type":"join"}
+{"k":"edge","from":19,"to":21,"type":"coll"}
+{"k":"edge","from":6,"to":23,"type":"coll"}
+{"k":"instance","acts":[6,19],"comm":1}
+{"k":"wait","at":6,"t":100,"dur":500,"pattern":"wait_nxn","s":0,"cause":19}
+{"k":"blame","to":1,"r":0,"ns":153,"pattern":"wait_nxn","wait":6,"s":1}
+{"k":"blame","to":7,"r":14,"ns":307,"pattern":"wait_nxn","wait":6,"s":1}
+{"k":"blame","to":17,"r":16,"ns":40,"pattern":"wait_nxn","wait":6,"s":1}
+OUT
+}
+
+@test "hybrid: a barrier's wait is blamed on the late thread's time since the team's last barrier, through its MPI calls" {
+	# Thread 1 waits at the barrier from 150 until the master comes at 400:
+	# 250. The master's time since its team began, its Allreduce (100..310,
+	# itself a wait) left out: compute 0..100 = 100, compute 310..400 = 90.
+	# 250*100/190 = 131.6 -> 131 + 1 (the largest) = 132, 250*90/190 =
+	# 118.4 -> 118. (Ended at the Allreduce: 250 on the second compute.)
+	# The master's Allreduce wait (100..300) goes to rank 0's compute.
+	run --separate-stderr analyse hybrid-barrier
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":4,"type":"fork"}
+{"k":"edge","from":7,"to":13,"type":"coll"}
+{"k":"edge","from":11,"to":15,"type":"coll"}
+{"k":"instance","acts":[11,7],"comm":1}
+{"k":"wait","at":7,"t":100,"dur":200,"pattern":"wait_nxn","s":1,"cause":11}
+{"k":"blame","to":0,"r":14,"ns":200,"pattern":"wait_nxn","wait":7,"s":0}
+{"k":"edge","from":18,"to":21,"type":"barrier"}
+{"k":"instance","acts":[18,9]}
+{"k":"wait","at":9,"t":150,"dur":250,"pattern":"omp_barrier","s":3,"cause":18}
+{"k":"blame","to":3,"r":14,"ns":132,"pattern":"omp_barrier","wait":9,"s":1}
+{"k":"blame","to":16,"r":14,"ns":118,"pattern":"omp_barrier","wait":9,"s":1}
+{"k":"edge","from":22,"to":23,"type":"join"}
+OUT
+}

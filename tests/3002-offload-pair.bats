@@ -45,9 +45,16 @@ gpu_pieces() {
 	# kernel's start), the kernel 90000, the sync's 300 after it: the kernel
 	# 20 x 90000 on the path, the launch 20 x 3000. Each sync waits for the
 	# kernel from T+15220 to T+93000: blame_kernel 77780, 80 of them.
+	# The ranks start 1000 ns apart: in the first Sendrecv two late
+	# receivers (1000 each) and a late sender (3000) are blamed on ranks 2
+	# and 3 since their MPI_Init (through the threads' barrier): main 500,
+	# cuMemAlloc 9900, the copy 30000, the launch 5000, the parallel region
+	# 60, the loop 10000, the sync 78080 (133540). The launch's part:
+	# 1000*5000/133540 = 37.4 -> 37, twice, and 3000*5000/133540 = 112.3 ->
+	# 112: 186, of 14000 ns of waiting in all (rating + 0.0000).
 	run rows 90 '^(jacobi_kernel|cuLaunchKernel)$'
 	assert_line --index 0 "jacobi_kernel 1800000 6222400 1.7841"
-	assert_line --index 1 "cuLaunchKernel 60000 0 0.0262"
+	assert_line --index 1 "cuLaunchKernel 60000 186 0.0262"
 	# on GPU streams: the 20 kernels and the setup's host-to-device copy
 	# (29000 ns, before the loop)
 	run gpu_pieces 90
@@ -60,10 +67,17 @@ gpu_pieces() {
 	offload_run 10
 	# the kernel (T+3000 .. T+13000) ends long before the sync is reached
 	# (T+95220): no wait, the path stays with the threads' loop, 20 x 90000
+	# The first Sendrecv's waits (above) on ranks 2 and 3 since MPI_Init:
+	# main 500, cuMemAlloc 9900, the copy 30000, the launch 5000, the
+	# parallel region 60, the loop 90000, the sync 300 (135760). The loop,
+	# the largest share, gets what rounding leaves: 1000*90000/135760 =
+	# 662.9 -> 662 + 5 = 667, twice, and 3000*90000/135760 = 1988.8 -> 1988
+	# + 4 = 1992: 3326 of 14000 (+ 0.2376 on its path share 0.7713); the
+	# launch 36 + 36 + 110 = 182 (+ 0.0130).
 	run rows 10 '^(jacobi_kernel|!\$omp for @jacobi.c:175|cuLaunchKernel)$'
 	assert_line "jacobi_kernel 0 0 0"
-	assert_line --index 0 '!$omp for @jacobi.c:175 1800000 0 0.7713'
-	assert_line "cuLaunchKernel 100000 0 0.0429"
+	assert_line --index 0 '!$omp for @jacobi.c:175 1800000 3326 1.0089'
+	assert_line "cuLaunchKernel 100000 182 0.0559"
 	# on GPU streams only the setup's copy, before the loop
 	run gpu_pieces 10
 	assert_output "1 29000"
