@@ -1,4 +1,6 @@
 /* The critical path: predecessors, collection, and the crit records. */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +27,13 @@ struct an_crit {
 	uint32_t cap;
 	struct ls_idmap unsent;	/* blocking sends ended, their message not yet received: enter ids */
 	uint32_t base;		/* the last node of the path written */
-	uint32_t fin;		/* the latest leave of MPI_Finalize */
+	struct an_crit_end want;	/* where the path is to end */
+	uint32_t end;		/* the end so far, a root: the latest leave of MPI_Finalize (AN_END_RUN),
+				 * of the region (AN_END_REGION), the last event by the time (AN_END_TIME) */
+	uint8_t *ends_on;	/* per stream index: its last event may end the path (AN_END_RUN: it did
+				 * main work; AN_END_STREAM: it is named so) */
+	uint8_t *end_region;	/* per region index: named as AN_END_REGION asks */
+	uint32_t ends_on_cap, end_region_cap;
 	uint32_t gc_at;		/* collect when the graph holds that many nodes */
 	struct an_crit_mark *mark;
 	uint32_t *roots, *chain, *origins;
@@ -54,12 +62,19 @@ struct an_crit *an_crit_new(struct ls_writer *w, unsigned jobs)
 	an_trace_init(&c->tr);
 	an_graph_init(&c->g);
 	an_pathblame_init(&c->blame);
-	c->base = c->fin = LS_NONE;
+	c->base = c->end = LS_NONE;
 	c->gc_at = GC_MIN;
 	c->jobs = jobs ? jobs : 1;
 	c->pieces.clock = INT64_MIN;
+	c->pieces.team_region = LS_NONE;
+	c->st.end_s = c->st.latest_s = LS_NONE;
 	c->w = w;
 	return c;
+}
+
+void an_crit_end_at(struct an_crit *c, const struct an_crit_end *e)
+{
+	c->want = *e;
 }
 
 void an_crit_keep_all(struct an_crit *c)
@@ -72,22 +87,65 @@ size_t an_crit_bytes_per_node(void)
 	return an_graph_bytes_per_node() + sizeof(struct an_cp_node) + sizeof(struct an_crit_mark);
 }
 
+/* Definitions */
+
+/* Whether a definition's name, or its id, is what AN_END_REGION or AN_END_STREAM asks for. */
+static bool named(const struct an_crit *c, const struct ls_record *rec, uint64_t id)
+{
+	const char *name;
+	char digits[24];
+	uint32_t n;
+
+	if (ls_get_str(rec, LS_F_NAME, &name, &n) == 0 && strlen(c->want.name) == n &&
+	    !memcmp(name, c->want.name, n))
+		return true;
+	snprintf(digits, sizeof(digits), "%" PRIu64, id);
+	return !strcmp(digits, c->want.name);
+}
+
+/* A stream was defined: it has no node yet, nor time on the path. */
+static int new_stream(struct an_crit *c, const struct ls_record *rec)
+{
+	uint32_t s = c->tr.defs.nstreams - 1;
+
+	if (an_graph_stream(&c->g) < 0 ||
+	    ls_vec_room(&c->per_stream, &c->per_stream_cap, s, sizeof(*c->per_stream)) < 0 ||
+	    ls_vec_room(&c->ends_on, &c->ends_on_cap, s, sizeof(*c->ends_on)) < 0)
+		return LS_ERR_NOMEM;
+	c->per_stream[s] = 0;
+	c->ends_on[s] = c->want.kind == AN_END_STREAM && named(c, rec, c->tr.defs.streams[s].id);
+	return 0;
+}
+
+/* A region was defined: whether its leave may end the path (AN_END_REGION); the team start's, where it is that. */
+static int new_region(struct an_crit *c, const struct ls_record *rec)
+{
+	uint32_t r = c->tr.defs.nregions - 1;
+
+	if (ls_vec_room(&c->end_region, &c->end_region_cap, r, sizeof(*c->end_region)) < 0)
+		return LS_ERR_NOMEM;
+	c->end_region[r] = c->want.kind == AN_END_REGION && named(c, rec, c->tr.defs.region_ids[r]);
+	if (c->tr.defs.roles[r] == LS_R_OMP_TEAM_START && c->pieces.team_region == LS_NONE)
+		c->pieces.team_region = r;
+	return 0;
+}
+
 /* Output */
 
 static int put_piece(struct an_crit *c, const struct an_piece *pc)
 {
 	const struct ls_defs *d = &c->tr.defs;
-	bool act = pc->r != LS_NONE;
+	bool in = pc->r != LS_NONE, act = in && pc->act != AN_NO_ACT;
 
-	ls_build_begin(c->w, 4 + 2 * act);
+	ls_build_begin(c->w, 4 + in + act);
 	ls_put_kind(c->w, LS_K_CRIT);
 	ls_put_u64(c->w, LS_F_S, d->streams[pc->s].id);
 	ls_put_i64(c->w, LS_F_T, pc->t);
 	ls_put_u64(c->w, LS_F_DUR, pc->dur);
-	if (act) {
+	if (act)
 		ls_put_u64(c->w, LS_F_ACT, pc->act);
+	if (in)
 		ls_put_u64(c->w, LS_F_R, d->region_ids[pc->r]);
-	}
 	return ls_build_end(c->w);
 }
 
@@ -107,7 +165,7 @@ static int piece(struct an_crit *c, const struct an_piece *pc)
 
 	c->per_stream[pc->s] += pc->dur;
 	c->st.length += pc->dur;
-	if (pc->r != LS_NONE)
+	if (pc->r != LS_NONE && pc->act != AN_NO_ACT)
 		an_pathblame_path(&c->blame, pc->act, blame_hint(c, pc->act), pc->dur);
 	if (c->has_open && an_piece_goes_on(o, pc)) {
 		o->dur += pc->dur;
@@ -130,11 +188,14 @@ static int write_chain(struct an_crit *c, uint32_t len)
 		c->st.changes += c->g.n[c->chain[i]].s != c->g.n[c->chain[i + 1]].s;
 	p->skew = 0;
 	p->overrun = 0;
+	p->team_start = 0;
+	p->roles = c->tr.defs.roles;
 	if ((rc = an_pieces_resolve(p, c->g.n, c->n, c->chain, len, c->tr.defs.streams,
 				    c->jobs)) < 0)
 		return rc;
 	c->st.skew += p->skew;
 	c->st.overrun += p->overrun;
+	c->st.team_start += p->team_start;
 	for (uint32_t k = 0; k < p->nsub; k++)
 		for (uint32_t i = 0; i < p->count[k]; i++)
 			if ((rc = piece(c, &p->v[2 * (size_t)p->sub[k] + i])) < 0)
@@ -143,6 +204,32 @@ static int write_chain(struct an_crit *c, uint32_t len)
 }
 
 /* Nodes and their predecessors */
+
+/* Node i may end the path: the latest such is kept as the end (a root). */
+static void end_candidate(struct an_crit *c, uint32_t i)
+{
+	if (c->end == LS_NONE || c->g.n[i].t >= c->g.n[c->end].t)
+		c->end = i;
+}
+
+/*
+ * Whether an activity of role r is the run's main work: GPU work, a call
+ * that gives a GPU work or waits for it, an MPI call that communicates.
+ * Polls (queries, MPI_Test) and other runtime calls are not.
+ */
+static bool main_work(enum ls_role r)
+{
+	switch (ls_role_group(r)) {
+	case LS_G_GPU_WORK:
+		return true;
+	case LS_G_MPI:
+		return r != LS_R_MPI_TEST && r != LS_R_MPI_OTHER;
+	case LS_G_GPU_CALL:
+		return r != LS_R_EVENT_QUERY && r != LS_R_STREAM_QUERY && r != LS_R_GPU_API;
+	default:
+		return false;
+	}
+}
 
 /*
  * Add event ev as a node, in activity own and with after open after it.
@@ -168,12 +255,14 @@ static int add_node(struct an_crit *c, const struct an_event *ev,
 		.own_enter = own && own->a ? own->a - 1 : LS_NONE, .pb = LS_NONE,
 	};
 	c->n[i].since = since != INT64_MIN || last == LS_NONE ? since : c->g.n[last].t;
+	if (c->want.kind == AN_END_TIME && ev->t - c->g.first <= c->want.ns)
+		end_candidate(c, i);
 	*out = i;
 	return 0;
 }
 
-/* A dependency from event id `from` to node ti. */
-static void depend(struct an_crit *c, uint64_t from, uint32_t ti)
+/* A dependency (an edge of type via) from event id `from` to node ti. */
+static void depend(struct an_crit *c, uint64_t from, uint32_t ti, enum ls_edge via)
 {
 	struct an_cp_node *to = &c->n[ti];
 	uint32_t fi;
@@ -191,6 +280,8 @@ static void depend(struct an_crit *c, uint64_t from, uint32_t ti)
 	}
 	to->pred = fi;
 	to->since = c->g.n[fi].t;
+	if (to->own_enter != ti)	/* an enter's pb is its blame entry; a fork leads to a team's start */
+		to->pb = via == LS_E_FORK ? AN_FORKED : LS_NONE;
 }
 
 /*
@@ -212,21 +303,23 @@ static void received(struct an_crit *c, uint32_t x)
 
 static void edge(struct an_crit *c, const struct ls_record *rec)
 {
+	enum ls_edge type = LS_E__COUNT;
 	uint64_t from, to;
 	uint32_t fi, ti, n;
-	const char *type;
+	const char *name;
 
 	if (ls_get_u64(rec, LS_F_FROM, &from) < 0 || ls_get_u64(rec, LS_F_TO, &to) < 0)
 		return;
+	if (ls_get_str(rec, LS_F_TYPE, &name, &n) == 0)
+		type = ls_edge_lookup(name, n);
 	/* a message received: its send's late receiver wait, if any, has come */
-	if (ls_get_str(rec, LS_F_TYPE, &type, &n) == 0 && ls_edge_lookup(type, n) == LS_E_MSG &&
-	    an_graph_find(&c->g, from, &fi))
+	if (type == LS_E_MSG && an_graph_find(&c->g, from, &fi))
 		received(c, fi);
 	if (!an_graph_find(&c->g, to, &ti)) {
 		c->st.lost++;
 		return;
 	}
-	depend(c, from, ti);
+	depend(c, from, ti, type);
 }
 
 /* A late receiver: the send could not end before its receive was posted. */
@@ -244,7 +337,7 @@ static void wait_state(struct an_crit *c, const struct ls_record *rec)
 		c->st.lost++;
 		return;
 	}
-	depend(c, cause, c->n[ei].leave);
+	depend(c, cause, c->n[ei].leave, LS_E_MSG);
 }
 
 static int event(struct an_crit *c, const struct ls_record *rec, const char **why)
@@ -272,6 +365,8 @@ static int event(struct an_crit *c, const struct ls_record *rec, const char **wh
 		f->a = i + 1;
 		c->n[i].own_enter = i;
 		c->n[i].pb = f->c;
+		if (c->want.kind == AN_END_RUN && main_work(f->role))
+			c->ends_on[ev.s] = 1;
 		return 0;
 	case LS_K_LEAVE:
 		if (!(f = an_trace_leave(&c->tr, rec, &ev, &rc, why))) {
@@ -294,9 +389,9 @@ static int event(struct an_crit *c, const struct ls_record *rec, const char **wh
 		if ((f->role == LS_R_MPI_SEND || f->role == LS_R_MPI_SENDRECV) && !f->b &&
 		    (rc = ls_idmap_put(&c->unsent, f->id, 0)) < 0)
 			return rc;
-		if (f->role == LS_R_MPI_FINALIZE &&
-		    (c->fin == LS_NONE || ev.t >= c->g.n[c->fin].t))
-			c->fin = i;
+		if ((c->want.kind == AN_END_RUN && f->role == LS_R_MPI_FINALIZE) ||
+		    (c->want.kind == AN_END_REGION && c->end_region[f->region]))
+			end_candidate(c, i);
 		an_stack_pop_to(st, f);
 		return 0;
 	default:
@@ -360,7 +455,7 @@ static int gather_roots(struct an_crit *c, uint32_t *nroots)
 			if (st->f[k].a)
 				c->mark[st->f[k].a - 1].pin = 1;
 	}
-	if ((rc = add_root(c, nroots, c->fin)) < 0)
+	if ((rc = add_root(c, nroots, c->end)) < 0)
 		return rc;
 	for (uint32_t i = 0; i < c->g.nn; i++)
 		if (n[i].t >= h && (rc = add_root(c, nroots, i)) < 0)
@@ -395,6 +490,8 @@ static uint32_t cut_cycle(struct an_crit *c, uint32_t p)
 	c->mark[c->n[cut].pred].nchild--;
 	c->n[cut].pred = prev;
 	c->n[cut].since = prev == LS_NONE ? INT64_MIN : g[prev].t;
+	if (c->n[cut].pb == AN_FORKED)
+		c->n[cut].pb = LS_NONE;
 	c->st.cycles++;
 	return cut;
 }
@@ -483,7 +580,7 @@ static int compact(struct an_crit *c)
 	}
 	/* the activities followed whose enter goes: found by their id from now on */
 	for (uint32_t i = 0; i < nn; i++)
-		if (c->n[i].pb != LS_NONE && !an_graph_kept(g, i) &&
+		if (c->n[i].pb != LS_NONE && c->n[i].pb != AN_FORKED && !an_graph_kept(g, i) &&
 		    (rc = an_pathblame_adrift(&c->blame, g->n[i].id, c->n[i].pb)) < 0)
 			return rc;
 	if ((rc = an_graph_collect(g)) < 0)
@@ -501,7 +598,7 @@ static int compact(struct an_crit *c)
 			if (st->f[k].a)
 				st->f[k].a = an_graph_moved(g, st->f[k].a - 1) + 1;
 	}
-	c->fin = an_graph_moved(g, c->fin);
+	c->end = an_graph_moved(g, c->end);
 	c->base = an_graph_moved(g, c->base);
 	return 0;
 }
@@ -558,18 +655,6 @@ static int collect(struct an_crit *c, uint32_t end)
 	return 0;
 }
 
-/* A stream was defined: it has no node yet, nor time on the path. */
-static int new_stream(struct an_crit *c)
-{
-	uint32_t s = c->tr.defs.nstreams - 1;
-
-	if (an_graph_stream(&c->g) < 0 ||
-	    ls_vec_room(&c->per_stream, &c->per_stream_cap, s, sizeof(*c->per_stream)) < 0)
-		return LS_ERR_NOMEM;
-	c->per_stream[s] = 0;
-	return 0;
-}
-
 uint64_t an_crit_reads(void)
 {
 	return LS_DEFS_KINDS | ls_class_kinds(LS_C_EVENT) |
@@ -599,7 +684,8 @@ int an_crit_take(struct an_crit *c, const struct ls_record *rec,
 	case LS_C_DEF:
 		if ((rc = an_trace_def(&c->tr, rec, why)) < 0)
 			return rc;
-		if (rec->kind == LS_K_STREAM && (rc = new_stream(c)) < 0)
+		if ((rc == 1 && rec->kind == LS_K_STREAM && (rc = new_stream(c, rec)) < 0) ||
+		    (rc == 1 && rec->kind == LS_K_REGION && (rc = new_region(c, rec)) < 0))
 			return rc;
 		break;
 	case LS_C_EVENT:
@@ -618,11 +704,78 @@ int an_crit_take(struct an_crit *c, const struct ls_record *rec,
 	return c->g.nn >= c->gc_at ? collect(c, LS_NONE) : 0;
 }
 
+/* The latest last event of the streams ends_on marks (all, where none is): LS_NONE where none has one. */
+static uint32_t latest_of(const struct an_crit *c, bool all)
+{
+	uint32_t best = LS_NONE;
+
+	for (uint32_t s = 0; s < c->tr.defs.nstreams; s++) {
+		uint32_t x = c->g.last[s];
+
+		if (x != LS_NONE && (all || c->ends_on[s]) &&
+		    (best == LS_NONE || c->g.n[x].t > c->g.n[best].t ||
+		     (c->g.n[x].t == c->g.n[best].t && x > best)))
+			best = x;
+	}
+	return best;
+}
+
+static bool any_ends_on(const struct an_crit *c)
+{
+	for (uint32_t s = 0; s < c->tr.defs.nstreams; s++)
+		if (c->ends_on[s] && c->g.last[s] != LS_NONE)
+			return true;
+	return false;
+}
+
+bool an_crit_end_found(const struct an_crit *c)
+{
+	switch (c->want.kind) {
+	case AN_END_REGION: case AN_END_TIME:
+		return c->end != LS_NONE;
+	case AN_END_STREAM:
+		return any_ends_on(c);
+	default:
+		return true;
+	}
+}
+
+/* The node the path ends at, and where it is (st). */
+static uint32_t the_end(struct an_crit *c)
+{
+	struct an_crit_stats *st = &c->st;
+	uint32_t end = c->end;
+
+	if (c->want.kind == AN_END_LAST)
+		end = c->g.nn - 1;
+	else if (c->want.kind == AN_END_STREAM || (c->want.kind == AN_END_RUN && end == LS_NONE)) {
+		st->by_work = c->want.kind == AN_END_RUN && any_ends_on(c);
+		end = latest_of(c, c->want.kind == AN_END_RUN && !st->by_work);
+	}
+	if (end == LS_NONE)
+		return end;
+	st->end_t = c->g.n[end].t;
+	st->end_s = c->g.n[end].s;
+	for (uint32_t s = 0; s < c->tr.defs.nstreams; s++) {
+		uint32_t x = c->g.last[s];
+
+		if (x == LS_NONE || c->g.n[x].t <= st->end_t)
+			continue;
+		st->later++;
+		if (st->latest_s == LS_NONE || c->g.n[x].t > st->latest_t) {
+			st->latest_s = s;
+			st->latest_t = c->g.n[x].t;
+		}
+	}
+	return end;
+}
+
 int an_crit_finish(struct an_crit *c)
 {
+	uint32_t end;
 	int rc;
 
-	if (c->g.nn && (rc = collect(c, c->fin != LS_NONE ? c->fin : c->g.nn - 1)) < 0)
+	if (c->g.nn && (end = the_end(c)) != LS_NONE && (rc = collect(c, end)) < 0)
 		return rc;
 	if (c->has_open && (rc = put_piece(c, &c->open)) < 0)
 		return rc;
@@ -671,6 +824,8 @@ void an_crit_free(struct an_crit *c)
 	free(c->chain);
 	free(c->origins);
 	free(c->per_stream);
+	free(c->ends_on);
+	free(c->end_region);
 	an_pieces_release(&c->pieces);
 	free(c);
 }

@@ -11,8 +11,7 @@
  * whose dependency came after it began waited for it, whatever events it
  * recorded after the wait. An event reached by waiting thus leads across
  * the dependency that ended the wait, any other along its own stream. The critical path is the chain of predecessors
- * from the run's end (the latest leave of MPI_Finalize, else the last
- * event) back to an event with none.
+ * from the run's end (struct an_crit_end) back to an event with none.
  *
  * Memory: from time to time the nodes are collected. The roots are every
  * stream's last node, every node since the earliest last event of a busy
@@ -45,9 +44,36 @@ struct an_crit_stats {
 	uint64_t unreached;	/* the end's chain missed the path already written */
 	uint64_t skew;		/* steps of the path back in time (clock skew) */
 	uint64_t overrun;	/* transits past their source activity's end */
+	uint64_t team_start;	/* ns of the path in the OpenMP runtime's team start */
 	uint64_t peak;		/* most nodes kept at once */
 	uint64_t path_blame;	/* ns of blame on the path written (pathblame.h) */
 	uint64_t blame_unknown;	/* ns of blame that came for activities whose share was let go of */
+	/* where the path ended (after an_crit_finish) */
+	int64_t end_t;		/* its time */
+	uint32_t end_s;		/* its stream index, LS_NONE: no event */
+	bool by_work;		/* the run's end taken as its main work's (no MPI_Finalize) */
+	uint32_t later;		/* streams whose last event came after it */
+	uint32_t latest_s;	/* of those, the one that went on longest; LS_NONE: none */
+	int64_t latest_t;	/* its last event's time */
+};
+
+/*
+ * Where the path ends. AN_END_RUN: the run's end, the latest leave of
+ * MPI_Finalize where there is one, else the last event of the run's main
+ * work: the streams that ran GPU work, gave a GPU work or waited for it,
+ * or made an MPI call that communicates (a thread that only polls, or
+ * only computes beside them, does not end the run); where no stream did,
+ * the last event. AN_END_LAST: the last event. AN_END_REGION: the latest
+ * leave of a region named name. AN_END_STREAM: the last event of the
+ * streams named name. AN_END_TIME: the last event at most ns after the
+ * first.
+ */
+enum an_end { AN_END_RUN, AN_END_LAST, AN_END_REGION, AN_END_STREAM, AN_END_TIME };
+
+struct an_crit_end {
+	enum an_end kind;
+	const char *name;	/* REGION, STREAM (borrowed until an_crit_free) */
+	int64_t ns;		/* TIME */
 };
 
 struct an_crit;
@@ -63,6 +89,12 @@ struct an_crit *an_crit_new(struct ls_writer *w, unsigned jobs);
  * run). The path is the same; this is how tests show it.
  */
 void an_crit_keep_all(struct an_crit *c);
+
+/* End the path at e (before any record is taken): AN_END_RUN unless set. */
+void an_crit_end_at(struct an_crit *c, const struct an_crit_end *e);
+
+/* Whether the end asked for was found (before an_crit_finish): a leave of its region, an event of its stream, an event by its time. */
+bool an_crit_end_found(const struct an_crit *c);
 
 /*
  * Take one input record, after it has been written on; crit records for

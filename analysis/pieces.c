@@ -34,19 +34,42 @@ static int64_t activity_end(const struct an_gnode *g, const struct an_cp_node *n
 	return leave == LS_NONE ? INT64_MAX : g[leave].t;
 }
 
+/* Whether an activity of role r carries a transit from an event in it: a call that communicates or synchronizes. */
+static bool carries(enum ls_role r)
+{
+	switch (ls_role_group(r)) {
+	case LS_G_MPI: case LS_G_GPU_CALL: case LS_G_GPU_WORK:
+		return true;
+	case LS_G_OMP:
+		return r == LS_R_OMP_BARRIER || r == LS_R_OMP_CRITICAL || r == LS_R_OMP_LOCK ||
+		       r == LS_R_OMP_UNLOCK;
+	default:
+		return false;
+	}
+}
+
 /*
  * The transit pc from node a to node b across an edge: the source's
- * activity until it ended, then the activity open on b's stream before b.
- * Returns the second part's piece (dur 0: none).
+ * activity until it ended, where it carries the transit, then the
+ * activity open on b's stream before b (the team start, after a fork, where
+ * none was). Returns the second part's piece (dur 0: none).
  */
-static struct an_piece transit(const struct an_gnode *g, const struct an_cp_node *nodes,
-			       uint32_t a, uint32_t b, struct an_piece *pc)
+static struct an_piece transit(const struct an_pieces *p, const struct an_gnode *g,
+			       const struct an_cp_node *nodes, uint32_t a, uint32_t b, struct an_piece *pc,
+			       bool *carried)
 {
 	int64_t end = activity_end(g, nodes, a), split;
 	const struct an_cp_node *before = g[b].prev == LS_NONE ? NULL : &nodes[g[b].prev];
 	struct an_piece rest = { 0, 0, before ? before->after : 0, g[b].s,
 				 before ? before->after_r : LS_NONE };
 
+	if (rest.r == LS_NONE && nodes[b].pb == AN_FORKED && p->team_region != LS_NONE) {
+		rest.act = AN_NO_ACT;
+		rest.r = p->team_region;
+	}
+	*carried = nodes[a].own_r != LS_NONE && carries((enum ls_role)p->roles[nodes[a].own_r]);
+	if (!*carried)
+		end = pc->t;	/* it does nothing for the transit */
 	pc->act = nodes[a].own;
 	pc->r = nodes[a].own_r;
 	if (!pc->dur || end >= pc->t + (int64_t)pc->dur)
@@ -65,27 +88,31 @@ static void resolve_sub(struct an_pieces *p, const struct an_gnode *g,
 	struct an_piece *out = p->v + 2 * (size_t)p->sub[k];
 	int64_t clock = p->from[k];
 	uint32_t n = 0, over = 0;
+	uint64_t team = 0;
 
 	for (uint32_t i = p->sub[k]; i < p->sub[k + 1]; i++) {
 		uint32_t a = chain[i], b = chain[i + 1];
 		struct an_piece pc = { clock, 0, nodes[a].after, g[a].s, nodes[a].after_r },
 				rest = { 0 };
+		bool carried = false;
 
 		if (g[b].t > clock) {
 			pc.dur = (uint64_t)(g[b].t - clock);
 			clock = g[b].t;
 		}
 		if (g[a].s != g[b].s)	/* across an edge */
-			rest = transit(g, nodes, a, b, &pc);
+			rest = transit(p, g, nodes, a, b, &pc, &carried);
 		if (pc.dur)
 			add(out, &n, pc);
 		if (rest.dur) {
 			add(out, &n, rest);
-			over++;
+			over += carried;
+			team += rest.act == AN_NO_ACT ? rest.dur : 0;
 		}
 	}
 	p->count[k] = n;
 	p->over[k] = over;
+	p->team[k] = team;
 }
 
 static void *run(void *arg)
@@ -116,7 +143,8 @@ static int cut(struct an_pieces *p, const struct an_gnode *g,
 			if (ls_vec_room(&p->sub, &p->sub_cap, p->nsub + 1, sizeof(*p->sub)) < 0 ||
 			    ls_vec_room(&p->from, &p->from_cap, p->nsub, sizeof(*p->from)) < 0 ||
 			    ls_vec_room(&p->count, &p->count_cap, p->nsub, sizeof(*p->count)) < 0 ||
-			    ls_vec_room(&p->over, &p->over_cap, p->nsub, sizeof(*p->over)) < 0)
+			    ls_vec_room(&p->over, &p->over_cap, p->nsub, sizeof(*p->over)) < 0 ||
+			    ls_vec_room(&p->team, &p->team_cap, p->nsub, sizeof(*p->team)) < 0)
 				return LS_ERR_NOMEM;
 			p->from[p->nsub] = p->clock;
 			p->sub[p->nsub++] = i;
@@ -160,8 +188,10 @@ int an_pieces_resolve(struct an_pieces *p, const struct an_gnode *g,
 		else
 			run(&job[w]);
 	}
-	for (uint32_t k = 0; k < p->nsub; k++)
+	for (uint32_t k = 0; k < p->nsub; k++) {
 		p->overrun += p->over[k];
+		p->team_start += p->team[k];
+	}
 	return 0;
 }
 
@@ -172,5 +202,6 @@ void an_pieces_release(struct an_pieces *p)
 	free(p->from);
 	free(p->count);
 	free(p->over);
+	free(p->team);
 	*p = (struct an_pieces){ 0 };
 }

@@ -6,7 +6,12 @@
  * source until that activity ended, and after that to the activity open
  * on the target's stream before the target (a message still being
  * transferred, work queued on a GPU, or clocks that disagree): no piece is
- * longer than its activity. Time only goes forward: a step to an earlier time (clocks that
+ * longer than its activity. Only a call that communicates or synchronizes
+ * (MPI, the GPU runtime, GPU work, OpenMP barriers, critical sections and
+ * locks) is charged so: the source of a fork, or of an edge
+ * from plain code or no activity, does nothing for the transit, which
+ * goes to the target's side whole; a fork's, where the team thread was in
+ * no activity, is the OpenMP runtime's team start. Time only goes forward: a step to an earlier time (clocks that
  * disagree) takes 0 ns, and the path goes on from the latest time reached,
  * so the pieces tile the run without overlap. The chain is cut into
  * sub-paths where it changes process, and sub-paths can be resolved on
@@ -30,10 +35,16 @@ struct an_cp_node {
 	uint32_t pred;		/* what it waited for last (node index) */
 	uint32_t leave;		/* an enter: its leave, once read */
 	uint32_t own_enter;	/* the enter of its activity (node index), LS_NONE: none kept */
-	uint32_t pb;		/* an enter: its activity's blame-on-path entry (pathblame.h); else LS_NONE */
+	uint32_t pb;		/* an enter: its activity's blame-on-path entry (pathblame.h); another
+				 * event: AN_FORKED where pred is a fork's (a team thread's start); else LS_NONE */
 };
 
-/* Time of the path in one activity (act 0 and r LS_NONE: in none). */
+#define AN_FORKED (LS_NONE - 1)
+
+/* A piece in a region no activity of the trace records (the team start): its act. */
+#define AN_NO_ACT UINT64_MAX
+
+/* Time of the path in one activity (act 0 and r LS_NONE: in none; act AN_NO_ACT: in region r, no activity). */
 struct an_piece {
 	int64_t t;
 	uint64_t dur, act;
@@ -53,16 +64,21 @@ struct an_pieces {
 	int64_t *from;		/* the latest time reached before sub-path k */
 	uint32_t *count;	/* pieces of sub-path k, at v + 2 * sub[k] */
 	uint32_t *over;		/* sub-path k's transits past their source activity */
-	uint32_t nsub, v_cap, sub_cap, count_cap, from_cap, over_cap;
+	uint64_t *team;		/* sub-path k's ns of team start */
+	uint32_t nsub, v_cap, sub_cap, count_cap, from_cap, over_cap, team_cap;
 	int64_t clock;		/* the latest time reached: in, and out */
 	uint64_t skew;		/* steps to an earlier time */
 	uint64_t overrun;	/* transits that outlasted their source activity */
+	uint64_t team_start;	/* ns of team start (fork transits) */
+	uint32_t team_region;	/* the team start's region index; LS_NONE: none defined (in no activity) */
+	const uint8_t *roles;	/* the role of each region index */
 };
+
 
 /*
  * Resolve the steps between consecutive nodes of chain[0 .. n-1] (node
  * indices into g and nodes, path order), going on from p->clock, into pieces,
- * on jobs threads; adds to p->skew and p->overrun. Pieces of one activity
+ * on jobs threads; adds to p->skew, p->overrun and p->team_start. Pieces of one activity
  * that follow each other within a sub-path are one piece; sub-path k's are
  * p->v[2 * p->sub[k] .. + p->count[k]).
  * Returns 0, or LS_ERR_NOMEM.

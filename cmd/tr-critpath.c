@@ -3,8 +3,12 @@
  * which activity on which stream the path runs through, and for how long;
  * --summary adds its length and its share per process and stream.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "../analysis/critpath.h"
 #include "../libstream/error.h"
@@ -14,10 +18,14 @@
 
 static void usage(FILE *to)
 {
-	fprintf(to, "usage: tr-critpath [-hJMv] [-j N] [--summary] [file]\n");
+	fprintf(to, "usage: tr-critpath [-hJMv] [-j N] [--end WHERE] [--summary] [file]\n");
 	if (to == stdout)
 		tool_help(to,
 			  "  -j N                     threads for the path's pieces (1 to 64)\n"
+			  "  --end WHERE              where the path ends: last (the last event),\n"
+			  "                           region=NAME (its latest leave), stream=NAME (its\n"
+			  "                           last event), SECONDS after the first event\n"
+			  "                           (default: MPI_Finalize, else the main work's end)\n"
 			  "  --summary                the path per process and stream, on stderr\n"
 			  "  -v, --verbose            with --summary, the bytes a kept event takes\n", true);
 }
@@ -67,10 +75,59 @@ static void summary(const char *input, const struct an_crit *c, bool verbose)
 	fputc('\n', stderr);
 	fprintf(stderr, "  %" PRIu64 " steps across an edge outlasted their source's activity, "
 		"charged to the target's stream after it ended\n", st.overrun);
+	if (st.team_start)
+		fprintf(stderr, "  %.9f s in the OpenMP runtime's team start (from a fork to a team "
+			"thread's start)\n", tool_secs(st.team_start));
+}
+
+enum { OPT_END = 256 };
+
+/* --end WHERE into *e. */
+static int end_arg(int val, const char *arg, void *ctx)
+{
+	struct an_crit_end *e = ctx;
+	char *stop;
+	double secs;
+
+	(void)val;
+	if (!strcmp(arg, "last")) {
+		e->kind = AN_END_LAST;
+		return 0;
+	}
+	if (!strncmp(arg, "region=", 7) || !strncmp(arg, "stream=", 7)) {
+		e->kind = arg[0] == 'r' ? AN_END_REGION : AN_END_STREAM;
+		e->name = arg + 7;
+		return 0;
+	}
+	errno = 0;
+	secs = strtod(arg, &stop);
+	if (!*arg || *stop || errno || !(secs >= 0) || secs > 4e9) {
+		tool_error("--end %s: give last, region=NAME, stream=NAME or seconds after the first event", arg);
+		return 2;
+	}
+	e->kind = AN_END_TIME;
+	e->ns = (int64_t)llround(secs * 1e9);
+	return 0;
+}
+
+/* The end asked for, said when the input had none. */
+static void no_end(const char *input, const struct an_crit_end *e)
+{
+	if (e->kind == AN_END_TIME)
+		tool_error("%s: --end %.9f: no event that early", input, tool_secs((uint64_t)e->ns));
+	else
+		tool_error("%s: --end %s=%s: %s", input, e->kind == AN_END_REGION ? "region" : "stream",
+			   e->name, e->kind == AN_END_REGION ? "no region of that name (or id) was left"
+							     : "no stream of that name (or id) has an event");
 }
 
 int main(int argc, char **argv)
 {
+	static const struct option more[] = {
+		{ "end", required_argument, NULL, OPT_END },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct an_crit_end end = { AN_END_RUN, NULL, 0 };
 	const struct stage_def *def = &stage_critpath;
 	struct stage_io io;
 	struct an_crit *c;
@@ -80,11 +137,16 @@ int main(int argc, char **argv)
 
 	tool_init("tr-critpath", argc, argv);
 	if ((status = stage_open_with(argc, argv, &(struct stage_args){ "summary", &want_summary,
-		     &jobs, &verbose, NULL, NULL, NULL }, usage, &io)))
+		     &jobs, &verbose, more, end_arg, &end }, usage, &io)))
 		return status;
 	if (!(c = def->open(&io.w, jobs)))
 		return stage_close(&io, tool_write_error(&io.r, &io.w, LS_ERR_NOMEM));
+	an_crit_end_at(c, &end);
 	status = stage_run_def(def, c, "tr-critpath " TR_VERSION, &io);
+	if (!status && !an_crit_end_found(c)) {
+		no_end(io.r.name, &end);
+		status = 1;
+	}
 	if (!status && (rc = def->finish(c)) < 0)
 		status = tool_write_error(&io.r, &io.w, rc);
 	if (!status) {

@@ -152,6 +152,8 @@ static const struct entry table[] = {
 	/* OpenMP runtime locks */
 	E("omp_set_lock", OMP_LOCK), E("omp_set_nest_lock", OMP_LOCK),
 	E("omp_unset_lock", OMP_UNLOCK), E("omp_unset_nest_lock", OMP_UNLOCK),
+	/* the region tr-critpath defines, read back from an archive tr-otf2 wrote */
+	E(LS_TEAM_START_NAME, OMP_TEAM_START),
 };
 
 static const char *const suffixes[] = { "_ptsz", "_ptds", "_spt" };

@@ -17,6 +17,13 @@
 enum ls_role ls_role_by_name(const char *name, const char **dir);
 
 /*
+ * The name of the region tr-critpath defines for the OpenMP runtime's
+ * team start (role omp_team_start): the time from a fork to a team
+ * thread's start, which no activity of the trace records.
+ */
+#define LS_TEAM_START_NAME "OpenMP team start"
+
+/*
  * The shape of a collective by its operation's name op[0..n) (a
  * nonblocking one's too, "iallreduce"): mpi_barrier, mpi_one2n (bcast,
  * scatter), mpi_n2one (reduce, gather), mpi_scan (scan, exscan), and

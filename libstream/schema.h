@@ -124,7 +124,8 @@ enum ls_class { LS_C_UNKNOWN, LS_C_HEADER, LS_C_DEF, LS_C_EVENT, LS_C_DERIVED, L
 	X(OMP_IMPLICIT_TASK, "omp_implicit_task", OMP) \
 	X(OMP_BARRIER, "omp_barrier", OMP) X(OMP_CRITICAL, "omp_critical", OMP) \
 	X(OMP_LOCK, "omp_lock", OMP) X(OMP_UNLOCK, "omp_unlock", OMP) \
-	X(OMP_TASK, "omp_task", OMP) X(OMP_OTHER, "omp_other", OMP)
+	X(OMP_TASK, "omp_task", OMP) X(OMP_OTHER, "omp_other", OMP) \
+	X(OMP_TEAM_START, "omp_team_start", OMP)
 
 /*
  * Role groups: plain host code, MPI calls, host calls of a GPU runtime,

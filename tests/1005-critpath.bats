@@ -5,7 +5,9 @@
 # tests/data/crit/NAME.ndjson, through tr-deps and tr-waits.
 #
 # The rule: walking back from the run's end (the latest leave of
-# MPI_Finalize, else the last event), each event's predecessor is the
+# MPI_Finalize, else the last event of the streams that did the main work:
+# GPU work, GPU calls that give or wait for it, MPI; else the last event),
+# each event's predecessor is the
 # later of the event before it on its stream and the sources of edges into
 # it (for a leave, an edge counts if it is later than the activity's
 # enter); ties stay on the stream, then the edge read first. Between two
@@ -425,4 +427,129 @@ late_receiver_run() {
 	[[ "$stderr" != *"bytes each"* ]] || fail "$stderr"
 	run --separate-stderr tr-critpath -v --summary "$BATS_TEST_TMPDIR/in"
 	[[ "$stderr" == *"  kept at most 33 events at once (124 bytes each)"* ]] || fail "$stderr"
+}
+
+# The crit records of the Kineto trace tests/data/crit/NAME.json through
+# the pipeline, then tr-critpath's options.
+kineto_path_of() {
+	set -o pipefail
+	tr-read "$DATA/crit/$1.json" | tr-deps -M 2> /dev/null | tr-waits -M |
+		tr-critpath -J "${@:2}" | grep '"k":"crit"'
+}
+
+@test "no MPI_Finalize: the path ends with the run's main work, not with a thread that polls" {
+	# A profiler trace (us, from 100): the main thread's ProfilerStep#1
+	# 100..400 launches k1 (call 110..120, kernel 130..230) and k2 (call
+	# 130..140, kernel 230..330), synchronizes 150..335, runs post
+	# 340..390; a watchdog thread polls cudaEventQuery at 200, 600 and
+	# 1000 (1 us each), the last event. The main work (GPU work, the
+	# calls that give or wait for it) ends at 400: back from there, the
+	# step 10 (390..400), post 50, the step 5 (335..340), the sync 5 (k2's
+	# end 330 to the sync's leave, after k2 ended: on the sync), k2 100,
+	# k1 100, none 10 on the GPU stream (120..130, after the launch ended),
+	# the launch 10, the step 10: 300 us, the step 25 of it.
+	run --separate-stderr kineto_path_of watchdog
+	assert_success
+	assert_output - <<'OUT'
+{"k":"crit","s":0,"t":0,"dur":10000,"act":0,"r":0}
+{"k":"crit","s":0,"t":10000,"dur":10000,"act":1,"r":1}
+{"k":"crit","s":2,"t":20000,"dur":10000}
+{"k":"crit","s":2,"t":30000,"dur":100000,"act":4,"r":2}
+{"k":"crit","s":2,"t":130000,"dur":100000,"act":10,"r":3}
+{"k":"crit","s":0,"t":230000,"dur":5000,"act":6,"r":4}
+{"k":"crit","s":0,"t":235000,"dur":5000,"act":0,"r":0}
+{"k":"crit","s":0,"t":240000,"dur":50000,"act":13,"r":5}
+{"k":"crit","s":0,"t":290000,"dur":10000,"act":0,"r":0}
+OUT
+	assert_equal "$stderr" "tr-critpath: <stdin>: the path ends where the run's main work (GPU work, the calls that give or wait for it, MPI) ends, 0.000300000 s after the first event, on stream 0 (thread 1); 1 streams went on without it, up to 0.000601000 s longer (stream 1, thread 2): --end last ends the path there"
+	# --end last: the old end, the watchdog's last event at 1001: 801 us,
+	# all of it on the watchdog (3 in its queries, 798 in none)
+	run --separate-stderr kineto_path_of watchdog --end last
+	assert_success
+	run jq -s -c '[length, (map(.dur) | add), (map(.s) | unique), (map(select(.r != null) | .dur) | add)]' <<< "$output"
+	assert_output "[5,801000,[1],3000]"
+}
+
+@test "--end: a region's latest leave, a stream's last event, a time; one that names nothing is an error" {
+	# the watchdog trace above. stream=CUDA[0:7]: k2's end at 330 us: k2,
+	# k1, none, the launch, the step: 230 us. 0.0002 s after the first
+	# event (300 us): k2's start at 230, the latest event by then: 130 us.
+	# region=ProfilerStep#1: its leave, the run's end above (300 us).
+	local want
+	for want in "stream=CUDA[0:7] 230000" "stream=2 230000" "0.0002 130000" "region=ProfilerStep#1 300000" \
+		"region=0 300000"; do
+		run --separate-stderr kineto_path_of watchdog --end "${want% *}"
+		assert_success
+		assert_equal "$stderr" ""
+		assert_equal "$(jq -s 'map(.dur) | add' <<< "$output")" "${want#* }"
+	done
+	run --separate-stderr kineto_path_of watchdog --end region=nosuch
+	assert_failure
+	assert_equal "$stderr" "tr-critpath: <stdin>: --end region=nosuch: no region of that name (or id) was left"
+	run --separate-stderr kineto_path_of watchdog --end stream=nosuch
+	assert_failure
+	assert_equal "$stderr" "tr-critpath: <stdin>: --end stream=nosuch: no stream of that name (or id) has an event"
+	run --separate-stderr tr-critpath --end soon /dev/null
+	assert_failure 2
+	assert_equal "$stderr" "tr-critpath: --end soon: give last, region=NAME, stream=NAME or seconds after the first event"
+}
+
+@test "a user annotation longer than the profiler's span: clipped to it, and the path with it" {
+	# ProfilerStep#1 from 100 us for 13 s; the profiler's Trace record
+	# spans 12999700 .. 13000100 us (400 us), in which aten::mm (-800 ..
+	# -750 from the span's end) launches triton_mm (200 us) and a sync
+	# waits for it. Clipped to the span, the step runs 0 .. 400 us: the
+	# step 100, aten::mm 10, the launch 10, none 10, the kernel 200, the
+	# sync 10, the step 60: 400 us (13 s, nearly all of it the step's,
+	# unclipped).
+	run --separate-stderr kineto_path_of long-annotation
+	assert_success
+	assert_output - <<'OUT'
+{"k":"crit","s":0,"t":0,"dur":100000,"act":0,"r":0}
+{"k":"crit","s":0,"t":100000,"dur":10000,"act":1,"r":1}
+{"k":"crit","s":0,"t":110000,"dur":10000,"act":2,"r":2}
+{"k":"crit","s":1,"t":120000,"dur":10000}
+{"k":"crit","s":1,"t":130000,"dur":200000,"act":4,"r":3}
+{"k":"crit","s":0,"t":330000,"dur":10000,"act":6,"r":4}
+{"k":"crit","s":0,"t":340000,"dur":60000,"act":0,"r":0}
+OUT
+	assert_equal "$stderr" "tr-read: $DATA/crit/long-annotation.json: 1 host activities (annotations, operators, calls) that reached outside the profiler's span (its Trace record): clipped to it"
+}
+
+@test "OpenMP team start: a fork's transit is the runtime's own region on the team thread, not the forking function's" {
+	# The master forks at 100 inside main; thread 1 begins its share at 300
+	# (the runtime took 200 to start it). Back from main's end (600): main
+	# 530..600 and, the join having waited for thread 1's team end at 525
+	# (in no activity, which carries nothing), the transit 525..530 on the
+	# master's main too; thread 1's 520..525 in none, parallel 510..520, the
+	# barrier 500..510 (the last to arrive: its barrier edge to the master's
+	# leave at 510), compute 310..500, parallel 300..310; then the fork:
+	# 100..300 is the team start, on thread 1, in the stream's region of
+	# role omp_team_start (16); main 0..100. 600 in all. (Charged to the
+	# forking activity, as before, main had 0..300 and thread 1 nothing
+	# before 300.)
+	run --separate-stderr path_of cuda team-start
+	assert_success
+	assert_output - <<'OUT'
+{"k":"crit","s":0,"t":0,"dur":100,"act":0,"r":0}
+{"k":"crit","s":1,"t":100,"dur":200,"r":16}
+{"k":"crit","s":1,"t":300,"dur":10,"act":8,"r":12}
+{"k":"crit","s":1,"t":310,"dur":190,"act":9,"r":11}
+{"k":"crit","s":1,"t":500,"dur":10,"act":11,"r":13}
+{"k":"crit","s":1,"t":510,"dur":10,"act":8,"r":12}
+{"k":"crit","s":1,"t":520,"dur":5}
+{"k":"crit","s":0,"t":525,"dur":75,"act":0,"r":0}
+OUT
+	# without such a region, the team start is in no activity, on thread 1
+	run bash -c "set -o pipefail; { cat '$DATA/cuda/defs.ndjson'; grep -v omp_team_start '$DATA/crit/team-start.ndjson'; } |
+		tr-deps -M | tr-waits -M | tr-critpath -J | grep '\"k\":\"crit\",\"s\":1,\"t\":100,'"
+	assert_output '{"k":"crit","s":1,"t":100,"dur":200}'
+	# the rating has it as a region of its own (no calls, no time of its own);
+	# --summary says how long the path was in it
+	cat "$DATA/cuda/defs.ndjson" "$DATA/crit/team-start.ndjson" | tr-deps -M | tr-waits -M |
+		tr-critpath -M --summary > "$BATS_TEST_TMPDIR/a.tr" 2> "$BATS_TEST_TMPDIR/summary"
+	grep -qxF "  0.000000200 s in the OpenMP runtime's team start (from a fork to a team thread's start)" \
+		"$BATS_TEST_TMPDIR/summary" || fail "$(cat "$BATS_TEST_TMPDIR/summary")"
+	run bash -c "tr-rank --json -n 0 '$BATS_TEST_TMPDIR/a.tr' | jq -r 'select(.k == \"rating\" and .name == \"OpenMP team start\") | \"\(.calls) \(.excl) \(.cp)\"'"
+	assert_output "0 0 200"
 }

@@ -41,6 +41,18 @@ static void report(const char *input, const void *ctx)
 	if (st.unreached)
 		tool_error("%s: the run's end does not depend on the path written "
 			   "before it (streams that never synchronize)", input);
+	if (st.by_work && st.later) {
+		const struct ls_defs *d = an_crit_defs(ctx);
+		const struct ls_stream *e = &d->streams[st.end_s], *l = &d->streams[st.latest_s];
+
+		tool_error("%s: the path ends where the run's main work (GPU work, the calls that give or "
+			   "wait for it, MPI) ends, %.9f s after the first event, on stream %" PRIu64 " (%s); %" PRIu32
+			   " streams went on without it, up to %.9f s longer (stream %" PRIu64 ", %s): "
+			   "--end last ends the path there",
+			   input, tool_secs((uint64_t)(st.end_t - st.first)), e->id, e->name ? e->name : "unnamed",
+			   st.later, tool_secs((uint64_t)(st.latest_t - st.end_t)), l->id,
+			   l->name ? l->name : "unnamed");
+	}
 	if (st.skew)
 		tool_error("%s: %" PRIu64 " steps of the path go back in time (clock "
 			   "skew, or events stamped after the fact): they take 0 ns", input, st.skew);

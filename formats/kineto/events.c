@@ -105,7 +105,7 @@ int kineto_events(void *ctx, const struct kev *kv)
 	struct kinetoin *in = ctx;
 	struct kfile *f = in->f;
 	enum kclass c = kineto_class(kv);
-	int64_t dur = (kv->has & KA_DUR) ? kv->dur : 0, t0, t1;
+	int64_t dur = (kv->has & KA_DUR) ? kv->dur : 0, t0, t1, from, to;
 	uint32_t region, stream, comm;
 	const struct kref *r = NULL;
 	const char *op = NULL;
@@ -113,9 +113,15 @@ int kineto_events(void *ctx, const struct kev *kv)
 	int rc = 0;
 
 	kineto_progress(in);
-	if (c == KC_META || c == KC_SKIP || c == KC_SYNC || dur < 0 || kv->ts > INT64_MAX - dur)
+	if (c == KC_META || c == KC_SKIP || c == KC_SYNC || c == KC_SPAN || dur < 0 || kv->ts > INT64_MAX - dur)
 		return 0;
-	t0 = f->top.base + kv->ts - in->origin;
+	from = kv->ts;
+	to = kv->ts + dur;
+	if ((c == KC_HOST || c == KC_API) && kineto_clip(f, &from, &to)) {
+		in->clipped++;
+		dur = to - from;
+	}
+	t0 = f->top.base + from - in->origin;
 	t1 = t0 + dur;
 	if (c == KC_API) {
 		if ((rc = next_call(in, f, &r)) < 0)

@@ -260,6 +260,7 @@ static int settle(struct kinetoin *in)
 					 in->files[k].path, f->path, (long long)f->top.rank);
 				return LS_ERR_SYNTAX;
 			}
+		kineto_span_done(&in->files[i]);
 		if (f->top.world > world)
 			world = f->top.world;
 		in->cut += f->top.cut;
@@ -290,6 +291,7 @@ static void report(struct kinetoin *in)
 	} odd[] = {
 		{ offsetof(struct kinetoin, cut), "traces cut inside traceEvents (a profiler killed, or a full disk): read up to the cut" },
 		{ offsetof(struct kinetoin, no_time), "activities with a negative duration, left out" },
+		{ offsetof(struct kinetoin, clipped), "host activities (annotations, operators, calls) that reached outside the profiler's span (its Trace record): clipped to it" },
 		{ offsetof(struct kinetoin, ranks_without_trace), "ranks of the run (distributedInfo's world_size) without a trace given" },
 		{ offsetof(struct kinetoin, nccl_bare), "NCCL kernels without the collective's name, process group and sequence number (PyTorch 2.x's profiler writes them): not matched across ranks" },
 		{ offsetof(struct kinetoin, nccl_no_seq), "NCCL kernels without their process group or sequence number: not matched across ranks" },

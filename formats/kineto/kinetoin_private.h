@@ -18,7 +18,8 @@ enum kclass {
 	KC_KERNEL, KC_COPY, KC_SET,	/* on a GPU stream */
 	KC_SYNC,	/* cuda_sync: what a call synchronized with (references, no activity) */
 	KC_META,	/* M: process and thread names */
-	KC_SKIP,	/* kept out: flows, instants, counters, GPU-side annotations, spans */
+	KC_SPAN,	/* Trace: the profiler's own span (when it recorded) */
+	KC_SKIP,	/* kept out: flows, instants, counters, GPU-side annotations */
 };
 
 /* A stream of a file by its pair of ids: a host thread's (pid, tid), a GPU stream's (device, stream). */
@@ -91,6 +92,10 @@ struct kfile {
 	uint32_t nseqs, seqs_cap;
 	int64_t first, last;		/* ns as the file gives them (before its base) */
 	bool any;
+	int64_t host_first, host_last;	/* of its host threads' activities, apart: clipped to the span */
+	bool host_any;
+	int64_t span_first, span_last;	/* the profiler's span (its Trace records), where given */
+	bool span;
 };
 
 /* A process group NCCL collectives run on, as the traces name it. */
@@ -117,7 +122,7 @@ struct kinetoin {
 	int64_t origin;			/* the absolute ns that becomes 0 */
 	uint64_t counts[20][2];		/* by the kinds of kineto_count: read, skipped */
 	/* oddities */
-	uint64_t cut, no_time, nccl_bare, nccl_p2p, nccl_unmatched, nccl_no_seq, ranks_without_trace;
+	uint64_t cut, no_time, clipped, nccl_bare, nccl_p2p, nccl_unmatched, nccl_no_seq, ranks_without_trace;
 	struct ls_front *front;
 	struct ls_writer *w;
 	char *err;
@@ -134,6 +139,16 @@ struct kinetoin {
 /* look.c: the class of an event; the first pass over one event (kj_walk's fn). */
 enum kclass kineto_class(const struct kev *ev);
 int kineto_look(void *ctx, const struct kev *ev);
+
+/*
+ * A host thread's activity [*t0, *t1] of f clipped to the profiler's span, where f
+ * gives one: true where it reached outside (it lies at the span's edge,
+ * 0 long, where it lay wholly outside).
+ */
+bool kineto_clip(const struct kfile *f, int64_t *t0, int64_t *t1);
+
+/* After the first pass over f: its host activities' times, clipped, in its first and last. */
+void kineto_span_done(struct kfile *f);
 void kineto_file_release(struct kfile *f);
 
 /* look.c: the index in t of the stream of pair (a, b), made where new if make; UINT32_MAX where not found. */

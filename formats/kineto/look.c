@@ -27,7 +27,7 @@ enum kclass kineto_class(const struct kev *ev)
 	} cats[] = {
 		{ "kernel", KC_KERNEL }, { "gpu_memcpy", KC_COPY }, { "gpu_memset", KC_SET },
 		{ "cuda_sync", KC_SYNC }, { "cuda_runtime", KC_API }, { "cuda_driver", KC_API },
-		{ "gpu_user_annotation", KC_SKIP }, { "Trace", KC_SKIP },
+		{ "gpu_user_annotation", KC_SKIP }, { "Trace", KC_SPAN },
 		/* PyTorch 1.8's profiler */
 		{ "Kernel", KC_KERNEL }, { "Memcpy", KC_COPY }, { "Memset", KC_SET }, { "Runtime", KC_API },
 	};
@@ -41,6 +41,8 @@ enum kclass kineto_class(const struct kev *ev)
 	for (size_t i = 0; i < sizeof(cats) / sizeof(cats[0]) && c == KC_HOST; i++)
 		if (is(&ev->cat, cats[i].cat))
 			c = cats[i].c;
+	if (c == KC_SPAN)	/* "pid": "Spans": no thread of its own */
+		return (ev->has & KA_DUR) && ev->dur >= 0 ? c : KC_SKIP;
 	if (c == KC_KERNEL || c == KC_COPY || c == KC_SET || c == KC_SYNC)	/* older Kineto: "tid": "stream 7" */
 		return (ev->has & (KA_PID | KA_DEVICE)) && (ev->has & (KA_TID | KA_STREAM)) ? c : KC_SKIP;
 	return (ev->has & (KA_PID | KA_TID)) == (KA_PID | KA_TID) ? c : KC_SKIP;
@@ -188,6 +190,35 @@ static int look_name(struct kfile *f, const struct kev *ev)
 	return 0;
 }
 
+/* Widen [*first, *last] (none yet: !*any) to hold [t0, t1]. */
+static void widen(int64_t *first, int64_t *last, bool *any, int64_t t0, int64_t t1)
+{
+	if (!*any || t0 < *first)
+		*first = t0;
+	if (!*any || t1 > *last)
+		*last = t1;
+	*any = true;
+}
+
+bool kineto_clip(const struct kfile *f, int64_t *t0, int64_t *t1)
+{
+	if (!f->span || (*t0 >= f->span_first && *t1 <= f->span_last))
+		return false;
+	*t0 = *t0 < f->span_first ? f->span_first : *t0 > f->span_last ? f->span_last : *t0;
+	*t1 = *t1 > f->span_last ? f->span_last : *t1 < *t0 ? *t0 : *t1;
+	return true;
+}
+
+void kineto_span_done(struct kfile *f)
+{
+	int64_t t0 = f->host_first, t1 = f->host_last;
+
+	if (!f->host_any)
+		return;
+	kineto_clip(f, &t0, &t1);
+	widen(&f->first, &f->last, &f->any, t0, t1);
+}
+
 int kineto_look(void *ctx, const struct kev *ev)
 {
 	struct kinetoin *in = ctx;
@@ -210,11 +241,14 @@ int kineto_look(void *ctx, const struct kev *ev)
 		return 0;
 	}
 	end = ev->ts + ((ev->has & KA_DUR) ? ev->dur : 0);
-	if (!f->any || ev->ts < f->first)
-		f->first = ev->ts;
-	if (!f->any || end > f->last)
-		f->last = end;
-	f->any = true;
+	if (c == KC_SPAN) {
+		widen(&f->span_first, &f->span_last, &f->span, ev->ts, end);
+		return 0;
+	}
+	if (c == KC_HOST || c == KC_API)
+		widen(&f->host_first, &f->host_last, &f->host_any, ev->ts, end);
+	else
+		widen(&f->first, &f->last, &f->any, ev->ts, end);
 	if ((rc = kineto_region(in, ev, c, &region)) < 0)
 		return rc;
 	if (c == KC_HOST || c == KC_API) {

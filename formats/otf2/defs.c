@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../../libstream/error.h"
+#include "../../libstream/roles.h"
 #include "diagnose.h"
 #include "otf2in_private.h"
 #include "vocab.h"
@@ -575,7 +576,7 @@ static int write_counter(struct otf2in *in, uint32_t id, const struct metric_mem
 }
 
 /* Score-P writes device copies as RMA records; they become activities in
- * two regions of ours, after the archive's own. */
+ * two regions of ours, after the archive's own (and the team start). */
 static int add_copy_regions(struct otf2in *in)
 {
 	uint32_t first = in->regions.n;
@@ -589,6 +590,34 @@ static int add_copy_regions(struct otf2in *in)
 	in->region_dtoh = first + 1;
 	in->regions.v[first] = (struct region){ "memcpy HtoD", "gpu", LS_R_DEV_MEMCPY, "htod", true };
 	in->regions.v[first + 1] = (struct region){ "memcpy DtoH", "gpu", LS_R_DEV_MEMCPY, "dtoh", true };
+	return 0;
+}
+
+/*
+ * The OpenMP runtime's team start (tr-critpath's fork transits), a region
+ * of ours right after the archive's own where it has OpenMP regions and
+ * not this one (an archive tr-otf2 wrote has it by name, with this id).
+ */
+static int add_team_start_region(struct otf2in *in)
+{
+	bool openmp = false;
+	uint32_t n = in->regions.n;
+	int rc;
+
+	while (n > 0 && !in->regions.v[n - 1].defined)
+		n--;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct region *r = &in->regions.v[i];
+
+		if (r->defined && r->role == LS_R_OMP_TEAM_START)
+			return 0;
+		openmp |= r->defined && ls_role_group(r->role) == LS_G_OMP;
+	}
+	if (!openmp)
+		return 0;
+	if ((rc = TABLE_RESERVE(in->regions, n)) < 0)
+		return rc;
+	in->regions.v[n] = (struct region){ LS_TEAM_START_NAME, "openmp", LS_R_OMP_TEAM_START, NULL, true };
 	return 0;
 }
 
@@ -631,7 +660,7 @@ int otf2in_write_definitions(struct otf2in *in, const char *path)
 		    (rc = write_stream(in, l)) < 0)
 			return rc;
 	}
-	if ((rc = add_copy_regions(in)) < 0)
+	if ((rc = add_team_start_region(in)) < 0 || (rc = add_copy_regions(in)) < 0)
 		return rc;
 	for (uint32_t i = 0; i < in->regions.n; i++) {
 		const struct region *r = &in->regions.v[i];

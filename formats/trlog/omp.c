@@ -16,10 +16,11 @@
  * joined.
  */
 #include "../../libstream/error.h"
+#include "../../libstream/roles.h"
 #include "trlogin_private.h"
 
 /* The regions, by what they are. */
-enum { R_PARALLEL, R_TASK, R_BARRIER, R_IMPLICIT_BARRIER, R_CRITICAL, R_SBLOCK, R_SET_LOCK, R_COUNT };
+enum { R_PARALLEL, R_TASK, R_BARRIER, R_IMPLICIT_BARRIER, R_CRITICAL, R_SBLOCK, R_SET_LOCK, R_TEAM_START, R_COUNT };
 
 _Static_assert(R_COUNT <= sizeof(((struct trlogin *)0)->omp_region) / sizeof(uint32_t), "omp_region holds them all");
 
@@ -34,6 +35,8 @@ static const struct {
 	[R_CRITICAL] = { "!$omp critical", LS_R_OMP_LOCK },
 	[R_SBLOCK] = { "!$omp critical sblock", LS_R_OMP_CRITICAL },
 	[R_SET_LOCK] = { "omp_set_lock", LS_R_OMP_LOCK },
+	/* no event enters it: tr-critpath's fork transits are in it */
+	[R_TEAM_START] = { LS_TEAM_START_NAME, LS_R_OMP_TEAM_START },
 };
 
 /* Region which, made (in the first pass) where new: in->omp_region[which]. */
@@ -49,7 +52,7 @@ static int regions_of(struct trlogin *in, uint64_t what, uint64_t a, uint64_t b)
 
 	switch (what) {
 	case TRLOG_OMP_FORK:
-		return made(in, R_PARALLEL);
+		return (rc = made(in, R_PARALLEL)) < 0 ? rc : made(in, R_TEAM_START);
 	case TRLOG_OMP_TASK_BEGIN:
 		return made(in, R_TASK);
 	case TRLOG_OMP_BARRIER_BEGIN:
