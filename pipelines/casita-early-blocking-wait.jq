@@ -5,7 +5,10 @@
 # counts only the time the call waited for device work other than its own
 # copy. Prints "COUNT SECONDS ON-KERNEL-SECONDS"; with --arg by region,
 # "SECONDS REGION" for each kernel region instead: the time its kernels ran
-# during those calls, CASITA's blame of the kernel ("host wait").
+# during those calls, CASITA's blame of the kernel ("host wait"); with
+# --arg by transfer, "SECONDS REGION" for each copy region: the whole time
+# of its blocking copies during which no kernel ran, which CASITA counts as
+# waiting and blames on the copy itself ("blocking transfer").
 #   tr-read run.otf2 | tr-cat -J | jq -rs -f pipelines/casita-early-blocking-wait.jq
 
 # How many of the sorted numbers $a are less than $x (after: at most $x).
@@ -44,7 +47,16 @@ def upto($a; $x): ($a | bsearch($x)) as $i | if $i < 0 then -1 - $i
    | . as $c | $kernels[.p|tostring] as $k | select($k != null)
    # kernels that began before the call ended and ended after it began
    | select(below($k.t0; $c.t1) - upto($k.t1; $c.t0) > 0)] as $early
-| if $ARGS.named.by == "region" then
+| if $ARGS.named.by == "transfer" then
+    # a blocking copy during which no kernel of its process ran: a "late"
+    # synchronization, its whole duration waiting blamed on itself
+    (map(select(.k == "region")) | map({key: (.id|tostring), value: .name}) | from_entries) as $name
+    | [$acts[] | select((.gpu | not) and .role == "memcpy")
+       | . as $c | $kernels[.p|tostring] as $k
+       | select($k == null or below($k.t0; $c.t1) - upto($k.t1; $c.t0) <= 0)]
+    | group_by(.r) | map({r: .[0].r, ns: (map(.t1 - .t0) | add)}) | sort_by(-.ns)[]
+    | "\(.ns / 1e9) \($name[.r|tostring])"
+  elif $ARGS.named.by == "region" then
     # per GPU stream, its kernels in order (begins and ends both sorted)
     ($acts | map(select(.gpu and .role == "kernel")) | group_by(.s)
      | map({p: .[0].p, t0: map(.t0), t1: map(.t1), r: map(.r)})) as $streams

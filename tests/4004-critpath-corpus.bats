@@ -239,3 +239,28 @@ OUT
 		awk -v a="$cp" -v b="$casita" 'BEGIN { exit !(a < 2 * b && b < 2 * a) }' || fail "$name: jacobi $cp s on the path, CASITA $casita"
 	done
 }
+
+@test "casita-4_mpi_ls_barr: the time after the last arrival at a collective is on the path, to the member it goes on with; CASITA has the last arriver's own" {
+	# From the events: the barrier's last arriver enters at E and leaves at
+	# L; our path has it from E to L, then another member (the last to
+	# arrive at the Finalize the run ends with) from L to that member's own
+	# leave M: M - E of MPI_Barrier on the path. CASITA's
+	# (casita_rating.csv) is L - E, to its microsecond.
+	local name=casita-4_mpi_ls_barr e l m
+	analyse "$name"
+	read -r e l m < <(tr-cat -J "$TMP/$name.tr" | jq -r -n '[inputs] as $all
+		| ($all | map(select(.k == "region" and .name == "MPI_Barrier")) | .[0].id) as $r
+		| ($all | map(select(.k == "enter" and .r == $r)) | max_by(.t)) as $last
+		| ($all | map(select(.k == "leave" and .r == $r))) as $leaves
+		| ($leaves | map(select(.s == $last.s)) | .[0].t) as $l
+		| ($all | map(select(.k == "crit" and .r == $r)) | sort_by(.t)) as $p
+		| ($leaves | map(select(.s == $p[1].s)) | .[0].t) as $m
+		| if ($p | length) == 2 and $p[0].s == $last.s and $p[0].t == $last.t and
+		     $p[0].dur == $l - $last.t and $p[1].s != $last.s and $p[1].t == $l and $p[1].dur == $m - $l
+		  then "\($last.t) \($l) \($m)" else "pieces \($p)" end')
+	[ "$m" -gt "$l" ] || fail "$e $l $m"
+	run awk -F';' '$1 == "MPI_Barrier" { print $4 }' "$CORPUS/peer-output/casita-1.9/$name/casita_rating.csv"
+	assert_output "$(awk -v d="$((l - e))" 'BEGIN { printf "%.6f", d / 1e9 }')"
+	run bash -c "tr-rank --json -n 0 '$TMP/$name.tr' | jq -r 'select(.k == \"rating\" and .name == \"MPI_Barrier\") | .cp'"
+	assert_output "$((m - e))"
+}

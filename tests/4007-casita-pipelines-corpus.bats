@@ -136,6 +136,38 @@ OUT
 	assert_equal "$(blame_of casita-2_cuda_simple _Z11copy_kernelPfPKfii)" 5864268
 }
 
+@test "CASITA blames a blocking copy during which no kernel ran for its whole duration; ours is no wait, and the path runs through its device copy" {
+	# CASITA's "blame for blocking transfer" (Blame x its share), per copy
+	# region; the pipeline's "--arg by transfer" reproduces it to the us
+	local name want got ours casita
+	for name in casita-2_cuda_simple casita-1_sptc; do
+		tr-read "$CORPUS/otf2/$name/traces.otf2" 2> /dev/null | tr-cat -J |
+			jq -rs --arg by transfer -f "$TOP/pipelines/casita-early-blocking-wait.jq" |
+			awk '{ printf "%.6f", $1; $1 = ""; print }' > "$TMP/$name.transfer"
+		awk -F';' 'NR > 1 && $11 + 0 > 0 { printf "%.6f %s\n", $6 * $11 / 100, $1 }' \
+			"$CORPUS/peer-output/casita-1.9/$name/casita_rating.csv" | sort -rn > "$TMP/$name.casita"
+		run cat "$TMP/$name.transfer"
+		assert_output "$(cat "$TMP/$name.casita")"
+	done
+	grep -qx '0.093005 cuMemcpyHtoD_v2' "$TMP/casita-2_cuda_simple.transfer"
+	# ours: the copy is work; cuMemcpyHtoD_v2's blame (from MPI waits) is
+	# not a fiftieth of it. On the path, its call and its device copy
+	# ("memcpy HtoD") together are CASITA's call: 0.046980 s against
+	# 0.046875 s on cuda_simple, 0.000078 s on sptc
+	for want in "casita-2_cuda_simple 0.005" "casita-1_sptc 0.03"; do
+		name=${want% *}
+		tr-read "$CORPUS/otf2/$name/traces.otf2" 2> /dev/null | tr-deps 2> /dev/null |
+			tr-waits 2> /dev/null | tr-critpath 2> /dev/null | tr-rank --json -n 0 > "$TMP/$name.json"
+		ours=$(jq -s '[.[] | select(.k == "rating" and (.name | IN("cuMemcpyHtoD_v2", "memcpy HtoD"))) | .cp]
+			| add / 1e9' "$TMP/$name.json")
+		casita=$(awk -F';' '$1 == "cuMemcpyHtoD_v2" { print $4 }' "$CORPUS/peer-output/casita-1.9/$name/casita_rating.csv")
+		awk -v a="$ours" -v b="$casita" -v tol="${want#* }" 'BEGIN { d = a - b; exit !(d < tol * b && -d < tol * b) }' ||
+			fail "$name: our copy call and device copy $ours s on the path, CASITA's call $casita s"
+	done
+	got=$(jq -r 'select(.k == "rating" and .name == "cuMemcpyHtoD_v2") | .blame / 1e9' "$TMP/casita-2_cuda_simple.json")
+	awk -v a="$got" 'BEGIN { exit !(a < 0.093005 / 50) }' || fail "our blame of cuMemcpyHtoD_v2: $got s"
+}
+
 @test "tools/casita-side-by-side puts our figures beside CASITA's" {
 	run "$TOP/tools/casita-side-by-side" "$CORPUS" casita-2_cuda_simple
 	assert_success
