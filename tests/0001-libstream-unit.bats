@@ -41,7 +41,7 @@ group_passes() {
 @test "reader front: the runs it writes to disk hold no uninitialized byte (valgrind)" {
 	unit=$(command -v ls-unit)
 	if grep -qa -e __asan_init -e __tsan_init "$unit"; then
-		skip "a sanitizer build: valgrind cannot run it (the plain build checks this)"
+		skip_unless valgrind "a sanitizer build: valgrind cannot run it (the plain build checks this)"
 	fi
 	mkdir "$BATS_TEST_TMPDIR/tmp"
 	TMPDIR="$BATS_TEST_TMPDIR/tmp" run valgrind -q --error-exitcode=9 "$unit" front
@@ -79,7 +79,7 @@ group_passes() {
 
 @test "a record built with fewer fields than ls_build_begin was told stops a checked build (DEV=1, sanitizers)" {
 	run --separate-stderr ls-unit build-miscount
-	[ "$output" != unchecked ] || skip "built without LS_CHECK_BUILD (make DEV=1 checks)"
+	[ "$output" != unchecked ] || skip_unless unchecked "built without LS_CHECK_BUILD (make DEV=1 checks)"
 	assert_failure 134
 	assert_equal "$stderr" "ls_build_end: the record built does not hold the 3 fields ls_build_begin was given"
 }

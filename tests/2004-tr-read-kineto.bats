@@ -184,7 +184,7 @@ false 2 1"
 	assert_equal "$stderr" "tr-read: -: standard input is a folder: give a folder of traces by its name"
 	# the start of a Kineto trace, then more than a small TMPDIR holds
 	mkdir "$TMP/small"
-	mount -t tmpfs -o size=16m tmpfs "$TMP/small" 2>/dev/null || skip "cannot mount a tmpfs here"
+	mount -t tmpfs -o size=16m tmpfs "$TMP/small" 2>/dev/null || skip_unless tmpfs "cannot mount a tmpfs here"
 	run --separate-stderr bash -c "(printf '{\"traceEvents\":['; head -c 50000000 /dev/zero | tr '\0' ' ') |
 		TMPDIR='$TMP/small' tr-read -"
 	umount_and() { umount "$TMP/small"; "$@"; }

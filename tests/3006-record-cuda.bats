@@ -9,7 +9,7 @@
 load common
 
 setup() {
-	[ -x "$TOP/tests/helper/cupti-feed" ] || skip "no CUDA toolkit with CUPTI here: the CUDA collector is not built"
+	[ -x "$TOP/tests/helper/cupti-feed" ] || skip_unless cuda "no CUDA toolkit with CUPTI here: the CUDA collector is not built"
 	TMP=$(mktemp -d)
 	mkdir "$TMP/cuda"
 	TR_RECORD_DIR="$TMP/cuda" cupti-feed

@@ -10,7 +10,7 @@ load common
 DELAY_MS=100
 
 setup() {
-	[ -x "$TOP/tests/helper/omp-patterns" ] || skip "no OMPT header (LLVM's omp-tools.h) here: the OpenMP collector is not built"
+	[ -x "$TOP/tests/helper/omp-patterns" ] || skip_unless ompt "no OMPT header (LLVM's omp-tools.h) here: the OpenMP collector is not built"
 	TMP=$(mktemp -d)
 }
 
@@ -82,7 +82,7 @@ lock_waits_by_hand() {
 }
 
 @test "GCC's libgomp has no OMPT: said once, and the program runs as it would" {
-	command -v gcc > /dev/null || skip "no gcc"
+	command -v gcc > /dev/null || skip_unless gcc "no gcc"
 	gcc -fopenmp -O2 -o "$TMP/gomp" "$TOP/tests/programs/omp-patterns.c"
 	run --separate-stderr tr-record -o "$TMP/gomp-logs" -- "$TMP/gomp" barrier 1
 	assert_success

@@ -9,10 +9,10 @@ load common
 DELAY_MS=100
 
 setup() {
-	[ -e "$TOP/lib/tr/libtr-cuda.so" ] || skip "the CUDA collector is not built here (no CUPTI)"
-	command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1 || skip "no NVIDIA GPU here"
+	[ -e "$TOP/lib/tr/libtr-cuda.so" ] || skip_unless cuda "the CUDA collector is not built here (no CUPTI)"
+	command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1 || skip_unless gpu "no NVIDIA GPU here"
 	NVCC=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
-	[ -x "$NVCC" ] || skip "no nvcc at $NVCC"
+	[ -x "$NVCC" ] || skip_unless gpu "no nvcc at $NVCC"
 	TMP=$(mktemp -d)
 	"$NVCC" -O2 -o "$TMP/cuda-patterns" "$TOP/tests/programs/cuda-patterns.cu"
 	tr-record -o "$TMP/cuda" -- "$TMP/cuda-patterns" "$DELAY_MS"

@@ -262,7 +262,7 @@ OUT
 	run "$TOP/tools/casita-round-trip" /nonexistent "$CORPUS"
 	assert_failure 2
 	assert_output "usage: casita-round-trip CASITA CORPUS [ARCHIVE...]"
-	[ -x "${TR_CASITA:-}" ] || skip "no CASITA binary (TR_CASITA) to run"
+	[ -x "${TR_CASITA:-}" ] || skip_unless casita "no CASITA binary (TR_CASITA) to run"
 	run "$TOP/tools/casita-round-trip" "$TR_CASITA" "$CORPUS" casita-2_cuda_simple
 	assert_success
 	assert_line "| casita-2_cuda_simple | ok | ok | Wait in MPI collective | 0.019517 | 0.019517 |"

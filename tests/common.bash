@@ -3,26 +3,30 @@ bats_require_minimum_version 1.5.0
 load /usr/lib/bats/bats-support/load
 load /usr/lib/bats/bats-assert/load
 
-TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PATH="$TOP/bin:$TOP/tests/helper:$TOP/bench:$PATH"
 DATA="$TOP/tests/data"
 CORPUS=${TR_CORPUS:-$TOP/../shared/corpus}
 # sanitizer runs: what libotf2 itself loses on a failed write (tests/lsan.supp)
 export LSAN_OPTIONS="suppressions=$TOP/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
+# skip_unless KEY MESSAGE: skip the test, saying MESSAGE, unless KEY is a
+# skip CI does not allow (tests/ci-skips) and TR_REQUIRE_CORPUS=1 (CI), or
+# TR_REQUIRE names KEY (TR_REQUIRE=tmpfs,chromium): then fail instead.
+skip_unless() {
+	local allowed
+	allowed=$(awk -v k="$1" '$1 == k { print "yes" }' "$TOP/tests/ci-skips")
+	if [[ ",${TR_REQUIRE:-}," == *",$1,"* ]] || { [ "${TR_REQUIRE_CORPUS:-0}" = 1 ] && [ -z "$allowed" ]; }; then
+		fail "$2 (a skip of kind '$1', which TR_REQUIRE or CI's tests/ci-skips does not allow)"
+	fi
+	skip "$2"
+}
+
 # require_shared DIR WHAT: skip when a folder of ../shared (the corpus,
-# the repros) is not beside the checkout (a user's fresh clone); fail
-# instead where TR_REQUIRE_CORPUS=1 (CI), so it cannot be skipped silently
-# there.
+# the repros) is not beside the checkout (a user's fresh clone); CI, which
+# has it, fails instead (WHAT is not in tests/ci-skips).
 require_shared() {
-	if [ -d "$1" ]; then
-		return 0
-	fi
-	if [ "${TR_REQUIRE_CORPUS:-0}" = 1 ]; then
-		echo "$2 not found at $1 (TR_REQUIRE_CORPUS=1)" >&2
-		return 1
-	fi
-	skip "$2 not found at $1"
+	[ -d "$1" ] || skip_unless "$2" "$2 not found at $1"
 }
 
 require_corpus() {
@@ -79,7 +83,8 @@ analysed() {
 # $1 once its scripts ran, on stdout; the browser's console messages
 # (script errors among them) in $1.console.
 browser_dom() {
-	command -v chromium-headless-shell > /dev/null || skip "no chromium-headless-shell (make deps installs it)"
+	command -v chromium-headless-shell > /dev/null ||
+		skip_unless chromium "no chromium-headless-shell (make deps installs it)"
 	timeout 120 chromium-headless-shell --no-sandbox --disable-gpu --enable-logging=stderr --v=0 \
 		--user-data-dir="$(dirname "$1")/chromium-profile" --dump-dom "file://$1" 2> "$1.log"
 	grep ':CONSOLE' "$1.log" > "$1.console" || true
