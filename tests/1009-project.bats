@@ -13,13 +13,15 @@ teardown() {
 	rm -rf "$TMP"
 }
 
-# Scenario NAME of tests/data/project after DIR's definitions, tr-deps and
-# tr-project ARGS: its records after the definitions.
+# Scenario NAME of tests/data/project (else of tests/data/DIR) after DIR's
+# definitions, tr-deps and tr-project ARGS: its records after the
+# definitions.
 project() {
 	set -o pipefail
-	local dir=$1 name=$2
+	local dir=$1 f=$DATA/project/$2.ndjson
+	[ -e "$f" ] || f=$DATA/$1/$2.ndjson
 	shift 2
-	cat "$DATA/$dir/defs.ndjson" "$DATA/project/$name.ndjson" | tr-deps -M |
+	cat "$DATA/$dir/defs.ndjson" "$f" | tr-deps -M |
 		tr-project -J "$@" | grep -v -E '"k":"(header|process|stream|region|comm)"'
 }
 
@@ -316,4 +318,101 @@ OUT
 	run tr-project --set kernel=5min "$DATA/cuda/defs.ndjson"
 	assert_failure 2
 	assert_output "tr-project: --set kernel=5min: give the duration in seconds, or with ns, us, ms or s after it, up to a day"
+}
+
+@test "across a nonblocking message: the Waitall waits less when the Isend comes earlier" {
+	# Rank 1 posts its receive (Irecv 100..110) and waits in MPI_Waitall
+	# from 600; rank 0 sends (Isend 800..810, the send at 805) after its
+	# compute (200..700); the message completes 95 ns after the send (900).
+	# Halved, the compute ends at 450, the Isend follows 100 later
+	# (550..560, the send at 555); the receive at the later of the
+	# Waitall's enter (600) and the send, plus 95: 695; the Waitall ends
+	# with it, rank 1 100 later (795), rank 0 at 750.
+	run project mpi nonblocking --scale compute=0.5
+	assert_success
+	assert_output - <<'OUT'
+{"k":"enter","id":0,"t":0,"s":0,"r":0}
+{"k":"enter","id":1,"t":0,"s":1,"r":0}
+{"k":"enter","id":2,"t":100,"s":1,"r":5}
+{"k":"recv_post","id":3,"t":105,"s":1,"req":1}
+{"k":"leave","id":4,"t":110,"s":1,"r":5}
+{"k":"enter","id":5,"t":200,"s":0,"r":14}
+{"k":"leave","id":7,"t":450,"s":0,"r":14}
+{"k":"enter","id":8,"t":550,"s":0,"r":4}
+{"k":"send","id":9,"t":555,"s":0,"peer":1,"tag":0,"comm":0,"req":7}
+{"k":"leave","id":10,"t":560,"s":0,"r":4}
+{"k":"enter","id":6,"t":600,"s":1,"r":6}
+{"k":"recv","id":11,"t":695,"s":1,"peer":0,"tag":0,"comm":0,"req":1}
+{"k":"edge","from":9,"to":11,"type":"msg"}
+{"k":"leave","id":12,"t":695,"s":1,"r":6}
+{"k":"leave","id":13,"t":750,"s":0,"r":0}
+{"k":"leave","id":14,"t":795,"s":1,"r":0}
+{"k":"projection","spec":"compute=0.5","before":1000,"after":795}
+{"k":"trailer"}
+OUT
+}
+
+@test "across a CUDA event: cuEventSynchronize waits for the kernel recorded before the event" {
+	# The kernel (150..850) runs before the event recorded on its stream
+	# (cuEventRecord 120..125); the host computes (130..300) and waits for
+	# the event in cuEventSynchronize from 310, which returns 10 ns after
+	# the kernel's end. Halved, the kernel ends at 500, the synchronization
+	# at 510, the host 140 later (650).
+	run project cuda event-sync --scale kernel=0.5
+	assert_success
+	assert_output - <<'OUT'
+{"k":"enter","id":0,"t":0,"s":0,"r":0}
+{"k":"enter","id":1,"t":100,"s":0,"r":1,"ref_stream":2}
+{"k":"leave","id":2,"t":110,"s":0,"r":1}
+{"k":"enter","id":3,"t":120,"s":0,"r":5,"ref_stream":2,"cuda_event":5}
+{"k":"leave","id":4,"t":125,"s":0,"r":5}
+{"k":"enter","id":5,"t":130,"s":0,"r":11}
+{"k":"enter","id":6,"t":150,"s":2,"r":2}
+{"k":"edge","from":1,"to":6,"type":"launch"}
+{"k":"leave","id":7,"t":300,"s":0,"r":11}
+{"k":"enter","id":8,"t":310,"s":0,"r":6,"cuda_event":5}
+{"k":"leave","id":9,"t":500,"s":2,"r":2}
+{"k":"leave","id":10,"t":510,"s":0,"r":6}
+{"k":"edge","from":9,"to":10,"type":"event"}
+{"k":"leave","id":11,"t":650,"s":0,"r":0}
+{"k":"projection","spec":"kernel=0.5","before":1000,"after":650}
+{"k":"trailer"}
+OUT
+}
+
+@test "across a stream wait: the second stream's kernel starts when the first's ends" {
+	# Kernel A on stream 2 (160..500) before the event that stream 3 waits
+	# for (cuStreamWaitEvent), whose kernel B starts 10 ns after A's end
+	# (510..700). Both halved: A 160..330, B at the later of its launch
+	# (140) and A's end, plus 10: 340, for 95 (435). The host, which waits
+	# for neither, ends at 1000 still.
+	run project cuda stream-wait --scale kernel=0.5
+	assert_success
+	run grep -E '"id":(9|10|11|12),|stream_wait|projection' <<< "$output"
+	assert_output - <<'OUT'
+{"k":"enter","id":9,"t":160,"s":2,"r":2}
+{"k":"leave","id":10,"t":330,"s":2,"r":2}
+{"k":"enter","id":11,"t":340,"s":3,"r":2}
+{"k":"edge","from":10,"to":11,"type":"stream_wait"}
+{"k":"leave","id":12,"t":435,"s":3,"r":2}
+{"k":"projection","spec":"kernel=0.5","before":1000,"after":1000}
+OUT
+}
+
+@test "across an OpenMP lock: the next holder acquires it sooner when the holder's work is halved" {
+	# Thread 0 holds the lock from 610 and computes inside (640..700),
+	# releases it at 710; thread 1 asks at 630 and acquires it 20 ns after
+	# the release (730). Halved, the compute ends at 670, the release
+	# comes at 680, the acquire at the later of thread 1's ask (630) and
+	# the release, plus 20: 700; both threads end 30 earlier (870).
+	run project cuda lock --scale compute=0.5
+	assert_success
+	run grep -E '"lock_|"type":"lock"|projection' <<< "$output"
+	assert_output - <<'OUT'
+{"k":"lock_acquire","id":3,"t":610,"s":0,"lock":1}
+{"k":"lock_release","id":9,"t":680,"s":0,"lock":1}
+{"k":"lock_acquire","id":11,"t":700,"s":1,"lock":1}
+{"k":"edge","from":9,"to":11,"type":"lock"}
+{"k":"projection","spec":"compute=0.5","before":900,"after":870}
+OUT
 }
