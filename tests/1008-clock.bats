@@ -233,6 +233,25 @@ OUT
   held at most 72 events at once"
 }
 
+@test "the window limits a move: an event that would move further than it stays, counted" {
+	# Rank 1's receive (200) came before rank 0's send (510): rank 1 moves
+	# 310 later, its send to rank 2 from 220 to 530. Rank 2's receive
+	# (100) came before that send even as written (220): it moves to 220
+	# first, and would have to move 430 in all to follow it to 530. With a
+	# window of 400 ns that is further than the window: it stays at 220,
+	# counted; with 1 us it moves to 530.
+	run --separate-stderr clock mpi clock/cascade --window 0.0000004
+	assert_success
+	assert_line '{"k":"recv","id":7,"t":510,"s":1,"peer":0,"tag":0,"comm":0}'
+	assert_line '{"k":"send","id":10,"t":530,"s":1,"peer":2,"tag":0,"comm":0}'
+	assert_line '{"k":"recv","id":4,"t":220,"s":2,"peer":1,"tag":0,"comm":0}'
+	assert_equal "$(grep '^tr-clock' <<< "$stderr")" "tr-clock: <stdin>: 1 events that would move further than the window (or edges in a cycle): not moved"
+	run --separate-stderr clock mpi clock/cascade --window 0.000001
+	assert_success
+	assert_line '{"k":"recv","id":4,"t":530,"s":2,"peer":1,"tag":0,"comm":0}'
+	assert_equal "$(grep '^tr-clock' <<< "$stderr")" ""
+}
+
 @test "tr-clock goes after tr-deps and before tr-waits; bad options are refused" {
 	cat "$DATA/mpi/defs.ndjson" "$DATA/mpi/late-sender.ndjson" > "$TMP/in.ndjson"
 	tr-deps -M "$TMP/in.ndjson" | tr-waits -M > "$TMP/w.tr"
