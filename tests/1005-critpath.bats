@@ -553,3 +553,24 @@ OUT
 	run bash -c "tr-rank --json -n 0 '$BATS_TEST_TMPDIR/a.tr' | jq -r 'select(.k == \"rating\" and .name == \"OpenMP team start\") | \"\(.calls) \(.excl) \(.cp)\"'"
 	assert_output "0 0 200"
 }
+
+@test "OpenMP lock: the path goes from the acquire back to the release, the unset call carrying its transit" {
+	# Thread 0 holds the lock (set 600..620, acquired at 610), computes
+	# 640..700, releases it in omp_unset_lock (700..720, at 710); thread 1
+	# asks at 630 and acquires at 730. Back from the end (thread 1's main,
+	# 900): main 740..900, omp_set_lock 720..740 (waiting: the transit
+	# after the unset call ended, then its own 10), the unset call
+	# 700..720 (the transit from 710 included: a lock call carries it),
+	# compute 640..700, main 620..640, omp_set_lock 600..620, main 0..600.
+	run --separate-stderr path_of cuda lock
+	assert_success
+	assert_output - <<'OUT'
+{"k":"crit","s":0,"t":0,"dur":600,"act":0,"r":0}
+{"k":"crit","s":0,"t":600,"dur":20,"act":2,"r":14}
+{"k":"crit","s":0,"t":620,"dur":20,"act":0,"r":0}
+{"k":"crit","s":0,"t":640,"dur":60,"act":6,"r":11}
+{"k":"crit","s":0,"t":700,"dur":20,"act":8,"r":15}
+{"k":"crit","s":1,"t":720,"dur":20,"act":5,"r":14}
+{"k":"crit","s":1,"t":740,"dur":160,"act":1,"r":0}
+OUT
+}
