@@ -188,6 +188,7 @@ int archive_prepare(struct archive *a, const char *path, bool force, char *err, 
 {
 	const char *slash = strrchr(path, '/');
 	bool there[PARTS];
+	int e;
 
 	a->dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
 	a->name = strdup(slash ? slash + 1 : path);
@@ -201,13 +202,19 @@ int archive_prepare(struct archive *a, const char *path, bool force, char *err, 
 		a->name[strlen(a->name) - strlen(suffix[ANCHOR])] = '\0';
 	if (!a->name[0] || strcmp(a->name, ".") == 0 || strcmp(a->name, "..") == 0)
 		return fail(err, n, "%s: give the archive as DIR/NAME (NAME.otf2 is its anchor)", path);
-	if (make_dirs(a->dir, &a->made) < 0)
-		return fail(err, n, "%s: %s", a->dir, strerror(errno));
-	if (inspect(a, force, false, there, err, n) < 0)
-		return -1;
-	if (!(a->stage = staging_make(a->dir, a->name, tool_stage()->tool, a->made)))
-		return fail(err, n, "%s: cannot write there: %s", a->dir, strerror(errno));
-	return 0;
+	/* a signal between making the folders and arming the staging folder would leave them */
+	staging_hold();
+	if (make_dirs(a->dir, &a->made) < 0) {
+		e = errno;
+		staging_go_on();
+		return fail(err, n, "%s: %s", a->dir, strerror(e));
+	}
+	a->stage = staging_make(a->dir, a->name, tool_stage()->tool, a->made);
+	e = errno;
+	staging_go_on();
+	if (!a->stage)
+		return fail(err, n, "%s: cannot write there: %s", a->dir, strerror(e));
+	return inspect(a, force, false, there, err, n) < 0 ? -1 : 0;
 }
 
 /* --- syncing and the backup -------------------------------------------- */

@@ -161,14 +161,19 @@ static void block(int how)
 	sigprocmask(how, &set, NULL);
 }
 
+/* How deep staging_hold is nested (the main thread's: signals come to it alone). */
+static int holds;
+
 void staging_hold(void)
 {
-	block(SIG_BLOCK);
+	if (holds++ == 0)
+		block(SIG_BLOCK);
 }
 
 void staging_go_on(void)
 {
-	block(SIG_UNBLOCK);
+	if (holds > 0 && --holds == 0)
+		block(SIG_UNBLOCK);
 }
 
 void staging_mask_threads(sigset_t *old)

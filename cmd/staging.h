@@ -21,8 +21,9 @@
 char *staging_make(const char *dir, const char *name, const char *tool, const char *made);
 
 /*
- * Steps a signal must not cut (moving an archive's parts): signals wait
- * from staging_hold until staging_go_on, and are handled then.
+ * Steps a signal must not cut (moving an archive's parts, making folders
+ * before the staging folder that removes them is armed): signals wait
+ * from staging_hold until staging_go_on, and are handled then. They nest.
  */
 void staging_hold(void);
 void staging_go_on(void);
