@@ -49,7 +49,7 @@ ANALYSIS_OBJS = analysis/blame.o analysis/clock.o analysis/critpath.o analysis/d
 	analysis/mpi/coll.o analysis/mpi/icoll.o analysis/mpi/p2p.o analysis/omp/deps.o analysis/omp/waits.o analysis/pathblame.o analysis/pieces.o \
 	analysis/project.o analysis/rank.o analysis/retime.o analysis/stack.o analysis/trace.o analysis/waitrec.o analysis/waits.o
 TOOL_OBJS = cmd/tool.o
-STAGE_OBJS = cmd/stage.o cmd/stages/deps.o cmd/stages/waits.o cmd/stages/critpath.o cmd/maxmem.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
+STAGE_OBJS = cmd/stage.o cmd/stages/deps.o cmd/stages/clock.o cmd/stages/waits.o cmd/stages/critpath.o cmd/maxmem.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
 PROGRAMS = bin/tr-analyze bin/tr-cat bin/tr-chrome bin/tr-report bin/tr-svg bin/tr-read bin/tr-deps bin/tr-clock bin/tr-waits bin/tr-critpath bin/tr-rank bin/tr-otf2 \
 	bin/tr-project bin/tr-record
 # the collector tr-record preloads (record/): beside bin/, in lib/tr/

@@ -8,6 +8,7 @@
 
 #include "../libstream/error.h"
 #include "../libstream/packed.h"
+#include "../libstream/vec.h"
 #include "chain.h"
 #include "maxmem.h"
 #include "staging.h"
@@ -229,23 +230,6 @@ static bool within_limit(const struct chain *c, const struct stage_run *r, uint6
 	return maxmem_within(c->max_mem, where, r ? r->link->def->held : NULL, r ? r->ctx : NULL);
 }
 
-/* Grow an array of *cap items of size bytes to hold n + more: 0 or LS_ERR_NOMEM. */
-static int room(void **v, uint32_t *cap, uint32_t n, uint32_t more, size_t size)
-{
-	uint32_t want = *cap ? *cap : 1024;
-	void *p;
-
-	if (n + more <= *cap)
-		return 0;
-	while (want < n + more)
-		want *= 2;
-	if (!(p = realloc(*v, want * size)))
-		return LS_ERR_NOMEM;
-	*v = p;
-	*cap = want;
-	return 0;
-}
-
 /* Worker k's record for the next thread: copied into its batch, its fields packed. */
 static int hand_on(struct worker *k, const struct ls_record *rec)
 {
@@ -255,8 +239,8 @@ static int hand_on(struct worker *k, const struct ls_record *rec)
 
 	if (!b && !(b = k->out = batch_get(c)))
 		return LS_ERR_IO;
-	if (room((void **)&b->items, &b->cap, b->n, 1, sizeof(*b->items)) < 0 ||
-	    room((void **)&b->f, &b->capf, b->nf, LS_F__COUNT, sizeof(*b->f)) < 0 ||
+	if (ls_vec_room(&b->items, &b->cap, b->n, sizeof(*b->items)) < 0 ||
+	    ls_vec_room(&b->f, &b->capf, b->nf + LS_F__COUNT - 1, sizeof(*b->f)) < 0 ||
 	    ls_buf_add(&b->bytes, rec->raw, rec->len) < 0) {
 		tool_error("%s: out of memory", c->input);
 		return LS_ERR_NOMEM;
@@ -343,7 +327,8 @@ static int feed(struct worker *k, int i, const struct ls_record *rec)
 	}
 	if (r->replaced & LS_KIND_BIT(rec->kind))
 		return 0;
-	if ((rc = feed(k, i + 1, rec)) < 0)
+	/* a stage that writes its records itself hands this one on when it will */
+	if (!r->link->def->writes && (rc = feed(k, i + 1, rec)) < 0)
 		return rc;
 	if ((rc = r->link->def->take(r->ctx, rec, &why)) < 0)
 		goto failed;
@@ -512,7 +497,7 @@ struct chain *chain_new(const struct chain_link *links, int n, const char *input
 		ls_writer_init_memory(&r->w);
 		for (const enum ls_kind *kind = links[i].def->replaces; *kind; kind++)
 			r->replaced |= LS_KIND_BIT(*kind);
-		if (!(r->ctx = links[i].def->open(&r->w, jobs))) {
+		if (!(r->ctx = links[i].def->open(&r->w, jobs, links[i].opts))) {
 			tool_error("%s: out of memory", input);
 			chain_free(c);
 			return NULL;

@@ -28,6 +28,7 @@ struct chain;
 struct chain_link {
 	const struct stage_def *def;
 	struct ls_stage self;	/* as the stream's header lists it: the filter's name and arguments */
+	const void *opts;	/* the stage's own options (stage_def's open), NULL: its defaults */
 };
 
 /*

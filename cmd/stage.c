@@ -20,18 +20,6 @@ static uint64_t replaced(const struct stage *st)
 	return kinds;
 }
 
-/* -j N: a number of threads, 1 to 64. */
-static bool jobs_arg(const char *arg, unsigned *jobs)
-{
-	char *end;
-	unsigned long n = strtoul(arg, &end, 10);
-
-	if (!*arg || *end || n < 1 || n > 64)
-		return false;
-	*jobs = (unsigned)n;
-	return true;
-}
-
 int stage_open(int argc, char **argv, const char *flag_name, bool *flag,
 	       unsigned *jobs, void (*usage)(FILE *), struct stage_io *io)
 {
@@ -65,10 +53,8 @@ int stage_open_with(int argc, char **argv, const struct stage_args *a, void (*us
 			continue;
 		}
 		if (ch == 'j' && a->jobs) {
-			if (!jobs_arg(optarg, a->jobs)) {
-				tool_error("-j %s: give a number of threads from 1 to 64", optarg);
-				return 2;
-			}
+			if ((rc = tool_threads_arg("-j", optarg, a->jobs)))
+				return rc;
 			continue;
 		}
 		if (ch == 'F') {
@@ -196,6 +182,7 @@ int stage_run(const struct stage *st, struct stage_io *io)
 int stage_run_def(const struct stage_def *def, void *ctx, const char *producer, struct stage_io *io)
 {
 	return stage_run(&(struct stage){ .producer = producer, .needs = def->needs,
-					  .replaces = def->replaces, .reads = def->reads(),
-					  .take = def->take, .held = def->held, .ctx = ctx }, io);
+					  .before = def->before, .replaces = def->replaces,
+					  .reads = def->reads(), .take = def->take, .writes = def->writes,
+					  .held = def->held, .ctx = ctx }, io);
 }

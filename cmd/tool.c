@@ -216,6 +216,21 @@ void tool_csv_str(const char *s)
 	putchar('"');
 }
 
+int tool_threads_arg(const char *opt, const char *arg, unsigned *n)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (!*arg || *end || errno || v < 1 || v > 64) {
+		tool_error("%s %s: give a number of threads from 1 to 64", opt, arg);
+		return 2;
+	}
+	*n = (unsigned)v;
+	return 0;
+}
+
 int tool_window_arg(const char *opt, const char *arg, int64_t *ns)
 {
 	char *end;

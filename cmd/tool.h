@@ -136,6 +136,9 @@ int tool_finish(struct ls_writer *w);
  */
 int tool_window_arg(const char *opt, const char *arg, int64_t *ns);
 
+/* Option opt's number of threads, 1 to 64, into *n: 0, or 2 after a message. */
+int tool_threads_arg(const char *opt, const char *arg, unsigned *n);
+
 static inline double tool_secs(uint64_t ns)
 {
 	return (double)ns / 1e9;

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../analysis/clock.h"
+#include "../analysis/critpath.h"
 #include "../analysis/rank.h"
 #include "../formats/readers.h"
 #include "../libstream/error.h"
@@ -30,12 +32,13 @@
 
 static void usage(FILE *to)
 {
-	fprintf(to, "usage: tr-analyze [-efhq] [-j N] [-n N] [--csv | --json] [--idle] [--mpi] [-o dir/name] "
-		"[--stream file] [--threads N] [-p processes] [-s streams] [-t begin:end] trace ...\n");
+	fprintf(to, "usage: tr-analyze [-efhq] [-j N] [-n N] [--csv | --json] [--end WHERE] [--idle] "
+		"[--latency TYPE=NS] [--mpi] [--no-clock] [-o dir/name] [--stream file] [--threads N] "
+		"[-p processes] [-s streams] [-t begin:end] [--window SECONDS] trace ...\n");
 	if (to == stdout)
 		tool_help(to,
-			  "  --stream FILE            also write the analysed stream to FILE (as\n"
-			  "                           tr-read | tr-deps | tr-waits | tr-critpath would)\n"
+			  "  --stream FILE            also write the analysed stream to FILE (as tr-read |\n"
+			  "                           tr-deps | tr-clock | tr-waits | tr-critpath would)\n"
 			  "  -o, --output DIR/NAME    also write the analysed run as an OTF2 archive (as tr-otf2)\n"
 			  "  -f, --force              replace the --stream file (only a record stream) and\n"
 			  "                           the archive (only an archive)\n"
@@ -43,6 +46,11 @@ static void usage(FILE *to)
 			  "  --mpi                    under mpirun -n P: each rank reads a shard of the\n"
 			  "                           processes, rank 0 merges and analyses (OTF2)\n"
 			  "  -j N                     threads for the critical path's pieces (1 to 64)\n"
+			  "  --no-clock               leave tr-clock out of the chain\n"
+			  "  --window SECONDS         tr-clock's: hold events this long (0.01)\n"
+			  "  --latency TYPE=NS        tr-clock's: least latency of an edge type (0)\n"
+			  "  --end WHERE              tr-critpath's: where the path ends (last, region=NAME,\n"
+			  "                           stream=NAME, SECONDS after the first event)\n"
 			  "  -n N                     rows (20; 0: all)\n"
 			  "  -e                       blame and idle blame per pattern\n"
 			  "  --csv, --json            the rating as CSV or NDJSON records instead of the table\n"
@@ -53,13 +61,19 @@ static void usage(FILE *to)
 			  "  -q, --quiet              no progress line (drawn where stderr is a terminal)\n", false);
 }
 
+/* Options of its own, beside the short ones. */
+enum { OPT_CSV = 256, OPT_JSON, OPT_IDLE, OPT_STREAM, OPT_THREADS, OPT_MPI, OPT_NO_CLOCK, OPT_WINDOW,
+       OPT_LATENCY, OPT_END };
+
 /* Arguments as each filter of the equivalent pipeline would have had them. */
 #define MAX_ARGS 16
 
 struct args {
 	char *read[MAX_ARGS];	/* tr-read's: -p, -s, -t as given */
 	int nread;
-	char *crit[2];		/* tr-critpath's: -j N where given */
+	char *clock[MAX_ARGS];	/* tr-clock's: --window, --latency as given */
+	int nclock;
+	char *crit[4];		/* tr-critpath's: -j N, --end WHERE where given */
 	int ncrit;
 };
 
@@ -67,8 +81,10 @@ struct options {
 	struct rank_opts rank;
 	struct ls_front_options select;
 	const char *stream, *output;
-	bool force, quiet, mpi;
+	bool force, quiet, mpi, no_clock;
 	unsigned jobs, threads;
+	struct an_clock_options clock;
+	struct an_crit_end end;
 	struct args args;
 };
 
@@ -218,49 +234,58 @@ static void release(char **args, int n)
 		free(args[i]);
 }
 
-/* Keep option ch (its argument arg) for the filter it belongs to. */
-static int keep(struct args *a, int ch, const char *arg)
+/* Option flag (its argument arg) onto a filter's arguments v[*n], which hold at most max. */
+static int keep_in(char **v, int *n, int max, const char *flag, const char *arg)
 {
-	char flag[3] = { '-', (char)ch, 0 };
-
-	if (ch == 'j') {	/* the last -j given */
-		release(a->crit, a->ncrit);
-		a->crit[0] = strdup(flag);
-		a->crit[1] = strdup(arg);
-		a->ncrit = 2;
-		return a->crit[0] && a->crit[1] ? 0 : -1;
-	}
-	if (a->nread + 2 > MAX_ARGS)
+	if (*n + 2 > max)
 		return -1;
-	a->read[a->nread++] = strdup(flag);
-	a->read[a->nread++] = strdup(arg);
-	return a->read[a->nread - 2] && a->read[a->nread - 1] ? 0 : -1;
+	v[(*n)++] = strdup(flag);
+	v[(*n)++] = strdup(arg);
+	return v[*n - 2] && v[*n - 1] ? 0 : -1;
 }
 
-
-/* Option opt's number of threads, 1 to 64, into *n: 0, or 2 after a message. */
-static int threads_arg(const char *opt, const char *arg, unsigned *n)
+/* Keep option flag (its argument arg) for the filter it belongs to. */
+static int keep(struct args *a, const char *flag, const char *arg)
 {
-	unsigned long v;
-	char *end;
-
-	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (!*arg || *end || errno || v < 1 || v > 64) {
-		tool_error("%s %s: give a number of threads from 1 to 64", opt, arg);
-		return 2;
+	if (!strcmp(flag, "-j") || !strcmp(flag, "--end")) {	/* the last of each given */
+		for (int i = 0; i + 1 < a->ncrit; i += 2)
+			if (!strcmp(a->crit[i], flag)) {
+				free(a->crit[i + 1]);
+				return (a->crit[i + 1] = strdup(arg)) ? 0 : -1;
+			}
+		return keep_in(a->crit, &a->ncrit, 4, flag, arg);
 	}
-	*n = (unsigned)v;
-	return 0;
+	if (!strcmp(flag, "--window") || !strcmp(flag, "--latency"))
+		return keep_in(a->clock, &a->nclock, MAX_ARGS, flag, arg);
+	return keep_in(a->read, &a->nread, MAX_ARGS, flag, arg);
 }
+
 
 /* One option: 0, or the status to exit with (after a message). */
 static int option(int ch, const char *arg, struct options *o)
 {
+	char flag[3] = { '-', (char)ch, 0 };
+	const char *name = flag;
+
 	switch (ch) {
 	case 'j':
-		if (threads_arg("-j", arg, &o->jobs))
+		if (tool_threads_arg("-j", arg, &o->jobs))
 			return 2;
+		break;
+	case OPT_WINDOW:
+		if (tool_window_arg("--window", arg, &o->clock.window))
+			return 2;
+		name = "--window";
+		break;
+	case OPT_LATENCY:
+		if (stage_clock_latency(arg, &o->clock))
+			return 2;
+		name = "--latency";
+		break;
+	case OPT_END:
+		if (stage_critpath_end(arg, &o->end))
+			return 2;
+		name = "--end";
 		break;
 	case 'n':
 		return rank_rows_arg(arg, &o->rank);
@@ -280,7 +305,7 @@ static int option(int ch, const char *arg, struct options *o)
 	default:
 		return 0;
 	}
-	if (keep(&o->args, ch, arg) < 0) {
+	if (keep(&o->args, name, arg) < 0) {
 		tool_error("too many options");
 		return 2;
 	}
@@ -290,7 +315,6 @@ static int option(int ch, const char *arg, struct options *o)
 static int parse(int argc, char **argv, struct options *o)
 {
 	uint64_t limit;
-	enum { OPT_CSV = 256, OPT_JSON, OPT_IDLE, OPT_STREAM, OPT_THREADS, OPT_MPI };
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "csv", no_argument, NULL, OPT_CSV },
@@ -299,6 +323,10 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "stream", required_argument, NULL, OPT_STREAM },
 		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ "mpi", no_argument, NULL, OPT_MPI },
+		{ "no-clock", no_argument, NULL, OPT_NO_CLOCK },
+		{ "window", required_argument, NULL, OPT_WINDOW },
+		{ "latency", required_argument, NULL, OPT_LATENCY },
+		{ "end", required_argument, NULL, OPT_END },
 		{ "force", no_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "processes", required_argument, NULL, 'p' },
@@ -341,12 +369,18 @@ static int parse(int argc, char **argv, struct options *o)
 			o->stream = optarg;
 			break;
 		case OPT_THREADS:
-			if ((rc = threads_arg("--threads", optarg, &o->threads)))
+			if ((rc = tool_threads_arg("--threads", optarg, &o->threads)))
 				return rc;
 			break;
 		case OPT_MPI:
 			o->mpi = true;
 			break;
+		case OPT_NO_CLOCK:
+			o->no_clock = true;
+			break;
+		case OPT_WINDOW:
+		case OPT_LATENCY:
+		case OPT_END:
 		case 'j':
 		case 'n':
 		case 'p':
@@ -362,6 +396,10 @@ static int parse(int argc, char **argv, struct options *o)
 	}
 	if (optind >= argc || argc - optind > MAX_ARGS - o->args.nread) {
 		usage(stderr);
+		return 2;
+	}
+	if (o->no_clock && o->args.nclock) {
+		tool_error("--window and --latency are tr-clock's: not with --no-clock");
 		return 2;
 	}
 	if (o->force && !o->stream && !o->output) {
@@ -500,13 +538,17 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if ((status = open_outputs(&o, &t)) == 0) {
+		/* the filters the README recommends: tr-read | tr-deps | tr-clock | tr-waits | tr-critpath */
 		const struct chain_link links[] = {
-			{ &stage_deps, { "tr-deps", TR_VERSION, 0, NULL } },
-			{ &stage_waits, { "tr-waits", TR_VERSION, 0, NULL } },
-			{ &stage_critpath, { "tr-critpath", TR_VERSION, o.args.ncrit, o.args.crit } },
+			{ &stage_deps, { "tr-deps", TR_VERSION, 0, NULL }, NULL },
+			{ &stage_clock, { "tr-clock", TR_VERSION, o.args.nclock, o.args.clock }, &o.clock },
+			{ &stage_waits, { "tr-waits", TR_VERSION, 0, NULL }, NULL },
+			{ &stage_critpath, { "tr-critpath", TR_VERSION, o.args.ncrit, o.args.crit }, &o.end },
 		};
+		struct chain_link unclocked[3] = { links[0], links[2], links[3] };
 
-		status = analyze(argv + optind, ntraces, links, 3, &reading, &o, &t, fanned);
+		status = o.no_clock ? analyze(argv + optind, ntraces, unclocked, 3, &reading, &o, &t, fanned) :
+				      analyze(argv + optind, ntraces, links, 4, &reading, &o, &t, fanned);
 	}
 	/* a usage error (2) stays one: the outputs' failure is said, its status not added */
 	if (close_outputs(&t, status == 0, &o) && !status)
@@ -521,6 +563,7 @@ out:
 		fan.ops->finish(&fan);
 	an_rank_free(t.rank);
 	release(o.args.read, o.args.nread);
+	release(o.args.clock, o.args.nclock);
 	release(o.args.crit, o.args.ncrit);
 	ls_ranges_release(&o.select.processes);
 	ls_ranges_release(&o.select.streams);

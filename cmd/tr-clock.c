@@ -3,7 +3,6 @@
  * before what it depends on (the clock condition); --summary says what
  * moved and how far.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include "../analysis/clock.h"
 #include "../libstream/error.h"
 #include "stage.h"
+#include "stages/stages.h"
 #include "tool.h"
 
 enum { OPT_WINDOW = 256, OPT_LATENCY };
@@ -27,63 +27,11 @@ static void usage(FILE *to)
 			  "  --summary                what moved and by how much, on stderr\n", true);
 }
 
-/* --latency TYPE=NS: an edge type and its least latency, 0 to 10^9 ns. */
-static int latency_arg(const char *arg, struct an_clock_options *o)
-{
-	const char *eq = strchr(arg, '=');
-	enum ls_edge e = eq ? ls_edge_lookup(arg, (uint32_t)(eq - arg)) : LS_E__COUNT;
-	char *end;
-	long long ns;
-
-	if (e == LS_E__COUNT) {
-		tool_error("--latency %s: give TYPE=NS with an edge type of docs/stream.md "
-			   "(msg, coll, launch, sync, event, stream_wait, null_stream, fork, join, "
-			   "barrier, lock)", arg);
-		return 2;
-	}
-	errno = 0;
-	ns = strtoll(eq + 1, &end, 10);
-	if (!eq[1] || *end || errno || ns < 0 || ns > 1000000000) {
-		tool_error("--latency %s: give the latency in ns, 0 to 1000000000", arg);
-		return 2;
-	}
-	o->latency[e] = ns;
-	return 0;
-}
-
 static int option(int val, const char *arg, void *ctx)
 {
 	struct an_clock_options *o = ctx;
 
-	return val == OPT_WINDOW ? tool_window_arg("--window", arg, &o->window) : latency_arg(arg, o);
-}
-
-static int take(void *ctx, const struct ls_record *rec, const char **why)
-{
-	return an_clock_take(ctx, rec, why);
-}
-
-static void held(const void *ctx, char *what, size_t n)
-{
-	snprintf(what, n, "%" PRIu32 " events held until the window has passed them (a smaller "
-		 "--window?)", an_clock_held(ctx));
-}
-
-static void report(const char *input, const struct an_clock_stats *st)
-{
-	const struct tool_count odd[] = {
-		{ st->gpu_late, "GPU activities that ended after the host call that waited for them "
-				"(the GPU's clock runs late there): left as they are" },
-		{ st->late, "edges that put their target before their source, read after the target "
-			    "was written: not enforced (a longer --window lets them in before it)" },
-		{ st->unheld, "edges into events the window no longer held: not checked (a longer "
-			      "--window keeps them)" },
-		{ st->lost, "edges from events no longer kept (a window older than the input): not checked" },
-		{ st->too_far, "events that would move further than the window (or edges in a cycle): "
-			       "not moved" },
-	};
-
-	tool_report_counts(input, odd, sizeof(odd) / sizeof(odd[0]));
+	return val == OPT_WINDOW ? tool_window_arg("--window", arg, &o->window) : stage_clock_latency(arg, o);
 }
 
 /* What moved and why, on stderr. */
@@ -109,17 +57,15 @@ static void summary(const char *input, const struct an_clock_stats *st)
 
 int main(int argc, char **argv)
 {
-	static const char *const needs[] = { "tr-deps", NULL };
-	static const char *const before[] = { "tr-waits", "tr-critpath", NULL };
-	static const enum ls_kind replaces[] = { 0 };
 	static const struct option more[] = {
 		{ "window", required_argument, NULL, OPT_WINDOW },
 		{ "latency", required_argument, NULL, OPT_LATENCY },
 		{ NULL, 0, NULL, 0 },
 	};
+	const struct stage_def *def = &stage_clock;
 	struct an_clock_options opt = { 0 };
 	struct stage_io io;
-	struct an_clock *c;
+	void *c;
 	bool want_summary = false;
 	int status, rc;
 
@@ -127,21 +73,18 @@ int main(int argc, char **argv)
 	if ((status = stage_open_with(argc, argv, &(struct stage_args){ "summary", &want_summary,
 		     NULL, NULL, more, option, &opt }, usage, &io)))
 		return status;
-	if (!(c = an_clock_new(&io.w, &opt)))
+	if (!(c = def->open(&io.w, 1, &opt)))
 		return stage_close(&io, tool_write_error(&io.r, &io.w, LS_ERR_NOMEM));
-	status = stage_run(&(struct stage){ .producer = "tr-clock " TR_VERSION, .needs = needs,
-					    .before = before, .replaces = replaces,
-					    .reads = an_clock_reads(), .take = take, .writes = true,
-					    .held = held, .ctx = c }, &io);
-	if (!status && (rc = an_clock_finish(c)) < 0)
+	status = stage_run_def(def, c, "tr-clock " TR_VERSION, &io);
+	if (!status && (rc = def->finish(c)) < 0)
 		status = tool_write_error(&io.r, &io.w, rc);
 	if (!status) {
 		struct an_clock_stats st = an_clock_stats(c);
 
-		report(io.r.name, &st);
+		def->report(io.r.name, c);
 		if (want_summary)
 			summary(io.r.name, &st);
 	}
-	an_clock_free(c);
+	def->close(c);
 	return stage_close(&io, status);
 }

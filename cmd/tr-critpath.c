@@ -3,12 +3,8 @@
  * which activity on which stream the path runs through, and for how long;
  * --summary adds its length and its share per process and stream.
  */
-#include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "../analysis/critpath.h"
 #include "../libstream/error.h"
@@ -82,43 +78,11 @@ static void summary(const char *input, const struct an_crit *c, bool verbose)
 
 enum { OPT_END = 256 };
 
-/* --end WHERE into *e. */
-static int end_arg(int val, const char *arg, void *ctx)
+/* --end WHERE */
+static int end_option(int val, const char *arg, void *ctx)
 {
-	struct an_crit_end *e = ctx;
-	char *stop;
-	double secs;
-
 	(void)val;
-	if (!strcmp(arg, "last")) {
-		e->kind = AN_END_LAST;
-		return 0;
-	}
-	if (!strncmp(arg, "region=", 7) || !strncmp(arg, "stream=", 7)) {
-		e->kind = arg[0] == 'r' ? AN_END_REGION : AN_END_STREAM;
-		e->name = arg + 7;
-		return 0;
-	}
-	errno = 0;
-	secs = strtod(arg, &stop);
-	if (!*arg || *stop || errno || !(secs >= 0) || secs > 4e9) {
-		tool_error("--end %s: give last, region=NAME, stream=NAME or seconds after the first event", arg);
-		return 2;
-	}
-	e->kind = AN_END_TIME;
-	e->ns = (int64_t)llround(secs * 1e9);
-	return 0;
-}
-
-/* The end asked for, said when the input had none. */
-static void no_end(const char *input, const struct an_crit_end *e)
-{
-	if (e->kind == AN_END_TIME)
-		tool_error("%s: --end %.9f: no event that early", input, tool_secs((uint64_t)e->ns));
-	else
-		tool_error("%s: --end %s=%s: %s", input, e->kind == AN_END_REGION ? "region" : "stream",
-			   e->name, e->kind == AN_END_REGION ? "no region of that name (or id) was left"
-							     : "no stream of that name (or id) has an event");
+	return stage_critpath_end(arg, ctx);
 }
 
 int main(int argc, char **argv)
@@ -137,14 +101,13 @@ int main(int argc, char **argv)
 
 	tool_init("tr-critpath", argc, argv);
 	if ((status = stage_open_with(argc, argv, &(struct stage_args){ "summary", &want_summary,
-		     &jobs, &verbose, more, end_arg, &end }, usage, &io)))
+		     &jobs, &verbose, more, end_option, &end }, usage, &io)))
 		return status;
-	if (!(c = def->open(&io.w, jobs)))
+	if (!(c = def->open(&io.w, jobs, &end)))
 		return stage_close(&io, tool_write_error(&io.r, &io.w, LS_ERR_NOMEM));
-	an_crit_end_at(c, &end);
 	status = stage_run_def(def, c, "tr-critpath " TR_VERSION, &io);
 	if (!status && !an_crit_end_found(c)) {
-		no_end(io.r.name, &end);
+		stage_critpath_no_end(io.r.name, &end);
 		status = 1;
 	}
 	if (!status && (rc = def->finish(c)) < 0)

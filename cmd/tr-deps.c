@@ -41,7 +41,7 @@ int main(int argc, char **argv)
 	tool_init("tr-deps", argc, argv);
 	if ((status = stage_open(argc, argv, "stats", &stats, NULL, usage, &io)))
 		return status;
-	if (!(d = def->open(&io.w, 1)))
+	if (!(d = def->open(&io.w, 1, NULL)))
 		return stage_close(&io, tool_write_error(&io.r, &io.w, LS_ERR_NOMEM));
 	status = stage_run_def(def, d, "tr-deps " TR_VERSION, &io);
 	if (!status) {

@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 	tool_init("tr-waits", argc, argv);
 	if ((status = stage_open(argc, argv, "summary", &summary, NULL, usage, &io)))
 		return status;
-	if (!(a = def->open(&io.w, 1)))
+	if (!(a = def->open(&io.w, 1, NULL)))
 		return stage_close(&io, tool_write_error(&io.r, &io.w, LS_ERR_NOMEM));
 	status = stage_run_def(def, a, "tr-waits " TR_VERSION, &io);
 	if (!status && ((rc = def->finish(a)) < 0 ||

@@ -54,7 +54,7 @@ examples() {
 @test "each tool's usage mirrors its man page SYNOPSIS; -h lists every option the page has" {
 	for page in "$TOP"/doc/*.1; do
 		tool=$(basename "$page" .1)
-		synopsis=$(MANWIDTH=200 man -l "$page" 2>/dev/null | awk '/^SYNOPSIS/ { getline; sub(/^ +/, ""); print; exit }')
+		synopsis=$(MANWIDTH=400 man -l "$page" 2>/dev/null | awk '/^SYNOPSIS/ { getline; sub(/^ +/, ""); print; exit }')
 		"$tool" -h > "$TMP/help"
 		assert_equal "$(head -1 "$TMP/help")" "usage: $synopsis"
 		# a usage error gives the usage line alone, on stderr

@@ -14,12 +14,15 @@ teardown() {
 	rm -rf "$TMP"
 }
 
-# The filters' stream of archive $1 (tr-read's options $2..., tr-critpath's in $CRIT) into $TMP/p.tr.
+# The filters' stream of archive $1 (tr-read's options $2..., tr-clock's in
+# $CLOCK, tr-critpath's in $CRIT; with NO_CLOCK set, without tr-clock) into
+# $TMP/p.tr.
 filters() {
 	local archive=$1
 	shift
-	tr-read "$@" "$archive" 2>/dev/null | tr-deps 2>/dev/null | tr-waits 2>/dev/null |
-		tr-critpath ${CRIT:-} > "$TMP/p.tr" 2>/dev/null
+	tr-read "$@" "$archive" 2>/dev/null | tr-deps 2>/dev/null |
+		if [ -n "${NO_CLOCK:-}" ]; then cat; else tr-clock ${CLOCK:-} 2>/dev/null; fi |
+		tr-waits 2>/dev/null | tr-critpath ${CRIT:-} > "$TMP/p.tr" 2>/dev/null
 }
 
 @test "generated archives (MPI + OpenMP + CUDA, GPU-heavy, 16 ranks): the filters' stream and tr-rank's rating" {
@@ -68,16 +71,27 @@ filters() {
 	assert_output "$(printf 't\nt.def\nt.otf2')"
 }
 
-@test "-j, -p, -s, -t: the stream lists them where the filters would, and is theirs" {
+@test "-j, -p, -s, -t, --window, --latency, --end: the stream lists them where the filters would, and is theirs" {
 	gen-otf2 -i 100 "$TMP/g/t" > /dev/null
-	CRIT="-j 2" filters "$TMP/g/t.otf2" -p 1-2 -t 0:20ms
-	tr-analyze -q -j 2 -p 1-2 -t 0:20ms --stream "$TMP/a.tr" "$TMP/g/t.otf2" > /dev/null
+	CLOCK="--window 0.02 --latency msg=40" CRIT="-j 2 --end last" filters "$TMP/g/t.otf2" -p 1-2 -t 0:20ms
+	tr-analyze -q --window 0.02 -j 2 -p 1-2 --latency msg=40 --end last -t 0:20ms --stream "$TMP/a.tr" \
+		"$TMP/g/t.otf2" > /dev/null
 	cmp "$TMP/p.tr" "$TMP/a.tr"
 	run bash -c "tr-cat -J '$TMP/a.tr' | head -1 | jq -c '[.stages[] | [.tool, (.args | length)]]'"
-	assert_output '[["tr-read",5],["tr-deps",0],["tr-waits",0],["tr-critpath",2]]'
+	assert_output '[["tr-read",5],["tr-deps",0],["tr-clock",4],["tr-waits",0],["tr-critpath",4]]'
 	filters "$TMP/g/t.otf2" -s 0,4
 	tr-analyze -q -s 0,4 --stream "$TMP/b.tr" "$TMP/g/t.otf2" > /dev/null
 	cmp "$TMP/p.tr" "$TMP/b.tr"
+	# --no-clock: the chain without tr-clock, as before it ran one
+	NO_CLOCK=1 filters "$TMP/g/t.otf2"
+	tr-analyze -q --no-clock --stream "$TMP/c.tr" "$TMP/g/t.otf2" > /dev/null
+	cmp "$TMP/p.tr" "$TMP/c.tr"
+	run --separate-stderr tr-analyze --no-clock --latency msg=40 "$TMP/g/t.otf2"
+	assert_failure 2
+	assert_equal "$stderr" "tr-analyze: --window and --latency are tr-clock's: not with --no-clock"
+	run --separate-stderr tr-analyze --end soon "$TMP/g/t.otf2"
+	assert_failure 2
+	assert_equal "$stderr" "tr-analyze: --end soon: give last, region=NAME, stream=NAME or seconds after the first event"
 }
 
 @test "the oddities of the trace and of each stage are said, on stderr, once" {

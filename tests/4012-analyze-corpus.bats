@@ -20,11 +20,11 @@ corpus_inputs() {
 	ls "$CORPUS"/nsys/*.sqlite
 }
 
-@test "every corpus trace: tr-analyze --stream writes what tr-read | tr-deps | tr-waits | tr-critpath writes, -o what tr-otf2 writes of it" {
+@test "every corpus trace: tr-analyze --stream writes what tr-read | tr-deps | tr-clock | tr-waits | tr-critpath writes, -o what tr-otf2 writes of it" {
 	local n=0
 	while read -r trace; do
 		rm -f "$TMP/a.tr"
-		tr-read "$trace" 2>/dev/null | tr-deps 2>/dev/null | tr-waits 2>/dev/null |
+		tr-read "$trace" 2>/dev/null | tr-deps 2>/dev/null | tr-clock 2>/dev/null | tr-waits 2>/dev/null |
 			tr-critpath > "$TMP/p.tr" 2>/dev/null || fail "$trace: the filters failed"
 		rm -rf "$TMP/a" "$TMP/f"
 		tr-analyze -q --stream "$TMP/a.tr" -o "$TMP/a/t" "$trace" > "$TMP/a.txt" 2> "$TMP/a.err" ||
@@ -43,7 +43,7 @@ corpus_inputs() {
 
 @test "every corpus trace: --csv and --json ratings are tr-rank's, -e and --idle too" {
 	while read -r trace; do
-		tr-read "$trace" 2>/dev/null | tr-deps 2>/dev/null | tr-waits 2>/dev/null |
+		tr-read "$trace" 2>/dev/null | tr-deps 2>/dev/null | tr-clock 2>/dev/null | tr-waits 2>/dev/null |
 			tr-critpath > "$TMP/p.tr" 2>/dev/null
 		tr-analyze -q --csv -e -n 0 "$trace" 2>/dev/null > "$TMP/a.csv"
 		tr-rank --csv -e -n 0 "$TMP/p.tr" | cmp - "$TMP/a.csv" || fail "$trace: --csv differs"

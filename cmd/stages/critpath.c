@@ -1,16 +1,22 @@
 /* tr-critpath as a stage: the critical path as crit records (analysis/critpath.h). */
+#include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../analysis/critpath.h"
 #include "../tool.h"
 #include "stages.h"
 
-static void *open_crit(struct ls_writer *w, unsigned jobs)
+/* opts: where the path ends (struct an_crit_end), NULL: the run's end */
+static void *open_crit(struct ls_writer *w, unsigned jobs, const void *opts)
 {
 	struct an_crit *c = an_crit_new(w, jobs);
 
+	if (c && opts)
+		an_crit_end_at(c, opts);
 	/* for checking that collecting does not change the path: tr-critpath(1) */
 	if (c && getenv("TR_CRITPATH_KEEP_ALL"))
 		an_crit_keep_all(c);
@@ -67,6 +73,41 @@ static void held(const void *ctx, char *what, size_t n)
 static void close_crit(void *ctx)
 {
 	an_crit_free(ctx);
+}
+
+int stage_critpath_end(const char *arg, struct an_crit_end *e)
+{
+	char *stop;
+	double secs;
+
+	if (!strcmp(arg, "last")) {
+		e->kind = AN_END_LAST;
+		return 0;
+	}
+	if (!strncmp(arg, "region=", 7) || !strncmp(arg, "stream=", 7)) {
+		e->kind = arg[0] == 'r' ? AN_END_REGION : AN_END_STREAM;
+		e->name = arg + 7;
+		return 0;
+	}
+	errno = 0;
+	secs = strtod(arg, &stop);
+	if (!*arg || *stop || errno || !(secs >= 0) || secs > 4e9) {
+		tool_error("--end %s: give last, region=NAME, stream=NAME or seconds after the first event", arg);
+		return 2;
+	}
+	e->kind = AN_END_TIME;
+	e->ns = (int64_t)llround(secs * 1e9);
+	return 0;
+}
+
+void stage_critpath_no_end(const char *input, const struct an_crit_end *e)
+{
+	if (e->kind == AN_END_TIME)
+		tool_error("%s: --end %.9f: no event that early", input, tool_secs((uint64_t)e->ns));
+	else
+		tool_error("%s: --end %s=%s: %s", input, e->kind == AN_END_REGION ? "region" : "stream",
+			   e->name, e->kind == AN_END_REGION ? "no region of that name (or id) was left"
+							     : "no stream of that name (or id) has an event");
 }
 
 static const char *const needs[] = { "tr-deps", "tr-waits", NULL };

@@ -6,9 +6,10 @@
 #include "../tool.h"
 #include "stages.h"
 
-static void *open_deps(struct ls_writer *w, unsigned jobs)
+static void *open_deps(struct ls_writer *w, unsigned jobs, const void *opts)
 {
 	(void)jobs;
+	(void)opts;
 	return an_deps_new(w);
 }
 
