@@ -26,6 +26,7 @@ static int fail(struct ls_front *f, int code, const char *fmt, ...)
 
 	if (f->err[0])
 		return code;	/* the first failure is the one to say */
+	f->failure = code;
 	va_start(ap, fmt);
 	vsnprintf(f->err, sizeof(f->err), fmt, ap);
 	va_end(ap);
@@ -513,6 +514,11 @@ void ls_front_left_out(struct ls_front *f, const char *kind, uint64_t n)
 const char *ls_front_error(const struct ls_front *f)
 {
 	return f->err;
+}
+
+int ls_front_failure(const struct ls_front *f)
+{
+	return f->failure;
 }
 
 void ls_front_release(struct ls_front *f)

@@ -113,6 +113,7 @@ struct ls_front {
 	void *tick_ctx;
 	uint64_t input_done, input_total;	/* ls_front_input_at */
 	char err[160];
+	int failure;	/* the first failure's code (ls_front_failure) */
 };
 
 void ls_front_init(struct ls_front *f, struct ls_writer *w, const struct ls_front_options *opt,
@@ -153,7 +154,8 @@ bool ls_front_keeps(struct ls_front *f, uint64_t stream, int64_t t);
  * Room for the next event, with its kind, stream, t and seq set and no
  * optional field; the reader fills in the rest before its next call.
  * NULL on an error (out of memory, a spill that failed, or t before the
- * time the reader said it was done with), said in ls_front_error.
+ * time the reader said it was done with): ls_front_failure says which,
+ * ls_front_error in words.
  */
 struct ls_event *ls_front_add(struct ls_front *f, uint64_t stream, int64_t t, enum ls_kind kind);
 
@@ -206,6 +208,14 @@ void ls_report_input(struct ls_front_report *r, const char *kind, uint64_t read,
 void ls_report_left_out(struct ls_front_report *r, const char *kind, uint64_t n);
 
 const char *ls_front_error(const struct ls_front *f);
+
+/*
+ * Why the front failed, first: LS_ERR_SYNTAX (the reader's events break
+ * its rules: an undeclared stream, a time it was done with), LS_ERR_NOMEM,
+ * LS_ERR_IO (a spill to TMPDIR, or the stream's writer); 0: it did not.
+ * ls_front_error says it in words.
+ */
+int ls_front_failure(const struct ls_front *f);
 
 void ls_front_release(struct ls_front *f);
 

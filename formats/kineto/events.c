@@ -21,7 +21,7 @@ static struct ls_event *add(struct kinetoin *in, uint32_t stream, int64_t t, enu
 	if (*rc < 0 || !ls_front_keeps(in->front, stream, t))
 		return NULL;
 	if (!(ev = ls_front_add(in->front, stream, t, kind))) {
-		*rc = LS_ERR_SYNTAX;
+		*rc = ls_front_failure(in->front);
 		return NULL;
 	}
 	ev->tie = tie;

@@ -71,7 +71,7 @@ static int activity(struct nsysin *in, uint32_t stream, int64_t t0, int64_t t1, 
 
 	if (ls_front_keeps(in->front, stream, t0)) {
 		if (!(ev = ls_front_add(in->front, stream, t0, LS_K_ENTER)))
-			return LS_ERR_SYNTAX;
+			return ls_front_failure(in->front);
 		ev->tie = ls_event_tie(dur, false);
 		ev->region = region_id;
 		if (corr >= 0) {
@@ -93,7 +93,7 @@ static int activity(struct nsysin *in, uint32_t stream, int64_t t0, int64_t t1, 
 	}
 	if (ls_front_keeps(in->front, stream, t1)) {
 		if (!(ev = ls_front_add(in->front, stream, t1, LS_K_LEAVE)))
-			return LS_ERR_SYNTAX;
+			return ls_front_failure(in->front);
 		ev->tie = ls_event_tie(dur, true);
 		ev->region = region_id;
 		if (corr >= 0) {

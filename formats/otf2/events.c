@@ -103,7 +103,7 @@ static struct ls_event *add(struct otf2in *in, const struct location *l, int64_t
 	struct ls_event *ev = ls_front_add(in->front, l->stream, t, kind);
 
 	if (!ev)
-		front_failed(in, LS_ERR_NOMEM);
+		front_failed(in, ls_front_failure(in->front));
 	return ev;
 }
 

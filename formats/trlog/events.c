@@ -21,7 +21,7 @@ struct ls_event *trlog_add(struct adder *a, int64_t t, enum ls_kind kind)
 	if (a->rc < 0 || !ls_front_keeps(a->in->front, a->stream, t))
 		return NULL;
 	if (!(ev = ls_front_add(a->in->front, a->stream, t, kind)))
-		a->rc = LS_ERR_NOMEM;
+		a->rc = ls_front_failure(a->in->front);
 	return ev;
 }
 

@@ -547,7 +547,8 @@ static void front_run(bool spill, bool until)
 
 /*
  * A spill that cannot be made (no such folder) or written (the file size
- * limit, as a full disk): the event is refused, said, and nothing is left.
+ * limit, as a full disk): the event is refused, said (an I/O failure, for
+ * the reader to say so), and nothing is left.
  */
 static void front_spill_fails(void)
 {
@@ -583,6 +584,7 @@ static void front_spill_fails(void)
 		       "cannot make a temporary file in /nonexistent-tr-test to sort events in: " :
 		       "cannot sort events in a temporary file in ";
 		CHECK(strncmp(ls_front_error(&f), want, strlen(want)) == 0);
+		CHECK(ls_front_failure(&f) == LS_ERR_IO);	/* not out of memory, nor bad input */
 		if (round == 0) {
 			if (saved)
 				setenv("TMPDIR", saved, 1);
@@ -691,6 +693,15 @@ static void test_front(void)
 	CHECK(!ls_front_open(&f, 0));
 	CHECK(!ls_front_add(&f, 0, 12, LS_K_LEAVE));
 	CHECK(!ls_front_add(&f, 5, 14, LS_K_LEAVE));
+	CHECK(ls_front_failure(&f) == LS_ERR_RANGE);	/* the first failure's */
+	ls_front_release(&f);
+	ls_writer_release(&w);
+	/* an event before the time the reader was done with: bad input, said so */
+	ls_writer_init(&w, -1, LS_FMT_MSGPACK);
+	ls_front_init(&f, &w, &(struct ls_front_options)LS_FRONT_OPTIONS_INIT, &r);
+	CHECK(ls_front_stream(&f, 0, 0) == 0 && ls_front_failure(&f) == 0);
+	CHECK(ls_front_add(&f, 0, 5, LS_K_ENTER) && ls_front_until(&f, 6) == 0);
+	CHECK(!ls_front_add(&f, 0, 4, LS_K_LEAVE) && ls_front_failure(&f) == LS_ERR_SYNTAX);
 	ls_front_release(&f);
 	ls_writer_release(&w);
 	front_spill_fails();
