@@ -58,6 +58,16 @@ ms() {
 	[ "$output" -ge $(($(ms 1) * 9 / 10)) ]
 }
 
+@test "a Waitall on more requests than the recorder keeps on its stack: every completion recorded, the wait found" {
+	record many
+	analyse "$TMP/many"
+	# 40 messages from rank 1, each matched to its receive; rank 0 waits
+	# in MPI_Waitall for rank 1's delay (its first send)
+	run bash -c "tr-cat -J '$TMP/many.tr' | jq -s '[.[] | select(.k == \"edge\" and .type == \"msg\")] | length'"
+	assert_output 40
+	near "$(waited "$TMP/many" late_sender)" "$(ms 1)"
+}
+
 @test "an imbalanced barrier: the three early ranks wait for the last" {
 	record barrier
 	analyse "$TMP/barrier"

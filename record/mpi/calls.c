@@ -189,15 +189,30 @@ static void entries(int fn, int64_t t0, int64_t t1, const struct entry *e, uint3
 	rec_end();
 }
 
+/*
+ * Room for the entries of a call on n requests: on the stack for up to
+ * STACK_ENTRIES (every Wait, Test and Start, most of their -all forms),
+ * else allocated; where that fails, the stack's, and the entries past it
+ * are left out of the log (a call's requests are forgotten all the same,
+ * so the request table never keeps what completed). *room: how many fit.
+ */
+#define STACK_ENTRIES 32
+static struct entry *entry_room(int n, struct entry *stack, uint32_t *room)
+{
+	struct entry *e = n > STACK_ENTRIES ? malloc(sizeof(*e) * (size_t)n) : NULL;
+
+	*room = e ? (uint32_t)n : STACK_ENTRIES;
+	return e ? e : stack;
+}
+
 void rec_call_complete(int fn, int64_t t0, int64_t t1, int n, const MPI_Request *reqs,
 		       const bool *done, const MPI_Status *st, bool tested)
 {
+	struct entry stack[STACK_ENTRIES] = { 0 }, *e;
 	struct rec_req r;
-	struct entry *e = malloc(sizeof(*e) * (size_t)(n > 0 ? n : 1));
-	uint32_t count = 0;
+	uint32_t count = 0, room;
 
-	if (!e)
-		return;
+	e = entry_room(n, stack, &room);
 	for (int i = 0; i < n; i++) {
 		if (!(done[i] || tested) || !rec_req_get(reqs[i], &r))
 			continue;
@@ -209,7 +224,6 @@ void rec_call_complete(int fn, int64_t t0, int64_t t1, int n, const MPI_Request 
 			PMPI_Test_cancelled(&st[i], &cancelled);
 		if (cancelled) {
 			local = rec_comm(r.comm);
-			e[count] = (struct entry){ r.id, TRLOG_REQ_CANCELLED, local, m };
 		} else if (done[i] && r.how == TRLOG_REQ_RECV) {
 			m = received(r.comm, &st[i], &local);
 		} else {
@@ -217,27 +231,28 @@ void rec_call_complete(int fn, int64_t t0, int64_t t1, int n, const MPI_Request 
 			if (done[i])
 				m = (struct msg){ r.peer, r.tag, r.bytes };
 		}
-		if (!cancelled)
-			e[count] = (struct entry){ r.id, done[i] ? (uint64_t)r.how : TRLOG_REQ_TESTED, local, m };
+		if (count < room)
+			e[count++] = (struct entry){ r.id, cancelled ? TRLOG_REQ_CANCELLED : done[i] ? (uint64_t)r.how :
+						     TRLOG_REQ_TESTED, local, m };
 		if (done[i])
 			rec_req_done(reqs[i]);
-		count++;
 	}
 	entries(fn, t0, t1, e, count);
-	free(e);
+	if (e != stack)
+		free(e);
 }
 
 void rec_call_start(int fn, int64_t t0, int64_t t1, int n, const MPI_Request *reqs)
 {
-	struct entry *e = malloc(sizeof(*e) * (size_t)(n > 0 ? n : 1));
-	uint32_t count = 0;
+	struct entry stack[STACK_ENTRIES] = { 0 }, *e;
+	uint32_t count = 0, room;
 	struct rec_req r;
 
-	if (!e)
-		return;
+	e = entry_room(n, stack, &room);
 	for (int i = 0; i < n; i++)
-		if (rec_req_start(reqs[i], &r))
+		if (rec_req_start(reqs[i], &r) && count < room)
 			e[count++] = (struct entry){ r.id, (uint64_t)r.how, rec_comm(r.comm), { r.peer, r.tag, r.bytes } };
 	entries(fn, t0, t1, e, count);
-	free(e);
+	if (e != stack)
+		free(e);
 }

@@ -21,6 +21,9 @@
  *                 MPI_Startall, MPI_Wait, MPI_Request_free)
  *   cancel        rank 1 posts a receive nobody sends to, cancels it and
  *                 waits for it (MPI_Cancel)
+ *   many          rank 1 sleeps, then sends 40 messages to rank 0, which
+ *                 waits for their 40 Irecvs in one MPI_Waitall (more
+ *                 requests than the recorder keeps on its stack)
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -75,6 +78,19 @@ int main(int argc, char **argv)
 		} else if (rank == 0) {
 			MPI_Irecv(&y, 1, MPI_INT, 1, 4, MPI_COMM_WORLD, &reqs[0]);
 			MPI_Waitany(1, reqs, &index, MPI_STATUS_IGNORE);
+		}
+	} else if (!strcmp(what, "many")) {
+		MPI_Request reqs[40];
+		int bufs[40];
+
+		if (rank == 0) {
+			for (int i = 0; i < 40; i++)
+				MPI_Irecv(&bufs[i], 1, MPI_INT, 1, i, MPI_COMM_WORLD, &reqs[i]);
+			MPI_Waitall(40, reqs, MPI_STATUSES_IGNORE);
+		} else if (rank == 1) {
+			sleep_ms(ms);
+			for (int i = 0; i < 40; i++)
+				MPI_Send(&x, 1, MPI_INT, 0, i, MPI_COMM_WORLD);
 		}
 	} else if (!strcmp(what, "icoll")) {
 		MPI_Request req;
