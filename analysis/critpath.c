@@ -213,25 +213,6 @@ static void end_candidate(struct an_crit *c, uint32_t i)
 }
 
 /*
- * Whether an activity of role r is the run's main work: GPU work, a call
- * that gives a GPU work or waits for it, an MPI call that communicates.
- * Polls (queries, MPI_Test) and other runtime calls are not.
- */
-static bool main_work(enum ls_role r)
-{
-	switch (ls_role_group(r)) {
-	case LS_G_GPU_WORK:
-		return true;
-	case LS_G_MPI:
-		return r != LS_R_MPI_TEST && r != LS_R_MPI_OTHER;
-	case LS_G_GPU_CALL:
-		return r != LS_R_EVENT_QUERY && r != LS_R_STREAM_QUERY && r != LS_R_GPU_API;
-	default:
-		return false;
-	}
-}
-
-/*
  * Add event ev as a node, in activity own and with after open after it.
  * since: the time a dependency must pass to be waited for (a leave: its
  * activity's enter), INT64_MIN for that of the event before it.
@@ -365,7 +346,7 @@ static int event(struct an_crit *c, const struct ls_record *rec, const char **wh
 		f->a = i + 1;
 		c->n[i].own_enter = i;
 		c->n[i].pb = f->c;
-		if (c->want.kind == AN_END_RUN && main_work(f->role))
+		if (c->want.kind == AN_END_RUN && an_role_main_work(f->role))
 			c->ends_on[ev.s] = 1;
 		return 0;
 	case LS_K_LEAVE:

@@ -5,6 +5,7 @@
 
 #include "../libstream/error.h"
 #include "pieces.h"
+#include "roles.h"
 #include "../libstream/vec.h"
 
 struct job {
@@ -34,20 +35,6 @@ static int64_t activity_end(const struct an_gnode *g, const struct an_cp_node *n
 	return leave == LS_NONE ? INT64_MAX : g[leave].t;
 }
 
-/* Whether an activity of role r carries a transit from an event in it: a call that communicates or synchronizes. */
-static bool carries(enum ls_role r)
-{
-	switch (ls_role_group(r)) {
-	case LS_G_MPI: case LS_G_GPU_CALL: case LS_G_GPU_WORK:
-		return true;
-	case LS_G_OMP:
-		return r == LS_R_OMP_BARRIER || r == LS_R_OMP_CRITICAL || r == LS_R_OMP_LOCK ||
-		       r == LS_R_OMP_UNLOCK;
-	default:
-		return false;
-	}
-}
-
 /*
  * The transit pc from node a to node b across an edge: the source's
  * activity until it ended, where it carries the transit, then the
@@ -67,7 +54,7 @@ static struct an_piece transit(const struct an_pieces *p, const struct an_gnode 
 		rest.act = AN_NO_ACT;
 		rest.r = p->team_region;
 	}
-	*carried = nodes[a].own_r != LS_NONE && carries((enum ls_role)p->roles[nodes[a].own_r]);
+	*carried = nodes[a].own_r != LS_NONE && an_role_carries((enum ls_role)p->roles[nodes[a].own_r]);
 	if (!*carried)
 		end = pc->t;	/* it does nothing for the transit */
 	pc->act = nodes[a].own;

@@ -1,6 +1,6 @@
 /*
  * The activities open on one stream: a stack of frames, one per enter not
- * yet left, and what the analysis needs to know about a region's role.
+ * yet left (what a region's role means to the analysis: roles.h).
  */
 #ifndef AN_STACK_H
 #define AN_STACK_H
@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "../libstream/schema.h"
+#include "roles.h"
 
 struct an_frame {
 	uint64_t id;		/* the enter's event id: names the activity */
@@ -47,40 +48,5 @@ static inline void an_stack_pop_to(struct an_stack *st, const struct an_frame *f
 }
 
 void an_stack_release(struct an_stack *st);
-
-/* MPI calls a process can wait in (Isend and Irecv never block). */
-static inline bool an_role_mpi_blocking(enum ls_role r)
-{
-	switch (r) {
-	case LS_R_MPI_SEND: case LS_R_MPI_RECV: case LS_R_MPI_SENDRECV:
-	case LS_R_MPI_WAIT: case LS_R_MPI_TEST: case LS_R_MPI_BARRIER:
-	case LS_R_MPI_N2N: case LS_R_MPI_ONE2N: case LS_R_MPI_N2ONE:
-	case LS_R_MPI_SCAN: case LS_R_MPI_INIT: case LS_R_MPI_FINALIZE:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* MPI calls that take part in communication (all but mpi_other). */
-static inline bool an_role_mpi_comm(enum ls_role r)
-{
-	return an_role_mpi_blocking(r) || r == LS_R_MPI_ISEND ||
-	       r == LS_R_MPI_IRECV || r == LS_R_MPI_ICOLL;
-}
-
-/* Collective operations over a communicator. */
-static inline bool an_role_collective(enum ls_role r)
-{
-	return r == LS_R_MPI_BARRIER || r == LS_R_MPI_N2N ||
-	       r == LS_R_MPI_ONE2N || r == LS_R_MPI_N2ONE ||
-	       r == LS_R_MPI_SCAN;
-}
-
-/* Init and Finalize: collective over every ranked process. */
-static inline bool an_role_world(enum ls_role r)
-{
-	return r == LS_R_MPI_INIT || r == LS_R_MPI_FINALIZE;
-}
 
 #endif

@@ -281,11 +281,6 @@ static void candidate(struct an_waits *a, uint32_t w, int64_t t, uint64_t ev,
 		act_unref(a, old);
 }
 
-static bool blocking_send(enum ls_role r)
-{
-	return r == LS_R_MPI_SEND || r == LS_R_MPI_SENDRECV;
-}
-
 /*
  * Late Receiver: a blocking send s that was still running when its
  * receive was posted (in the receiving call w itself, or by an Irecv).
@@ -309,7 +304,7 @@ static void late_receiver(struct an_waits *a, uint32_t s, uint32_t w,
 		t = a->acts[w].t0;
 		ev = a->acts[w].id;
 	}
-	if (post != LS_NONE && blocking_send(x->role) && t > x->t0 &&
+	if (post != LS_NONE && an_role_blocking_send(x->role) && t > x->t0 &&
 	    (x->open || t < x->t1))
 		candidate(a, s, t, ev, post, LS_P_LATE_RECEIVER);
 }
@@ -370,7 +365,7 @@ static int message_edge(struct an_waits *a, uint64_t from, uint64_t to)
 	ls_idmap_del(&a->ev_ix, to);
 	pend_free(a, ps);
 	pend_free(a, pr);
-	if (blocking_send(a->acts[s].role) && (rc = input_done(a, s)) < 0)
+	if (an_role_blocking_send(a->acts[s].role) && (rc = input_done(a, s)) < 0)
 		return rc;
 	act_unref(a, s);
 	return input_done(a, w);
@@ -603,7 +598,7 @@ static int send_event(struct an_waits *a, const struct ls_record *rec,
 	    (rc = ls_idmap_put(&a->ev_ix, ev->id, p)) < 0)
 		return rc;
 	act_ref(a, i);
-	a->acts[i].inputs += blocking_send(a->acts[i].role);
+	a->acts[i].inputs += an_role_blocking_send(a->acts[i].role);
 	return 0;
 }
 

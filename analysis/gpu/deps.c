@@ -877,18 +877,6 @@ static int stream_wait(struct an_offload *o, const struct ls_record *rec,
 	return wait_for(o, s, w);
 }
 
-static bool synchronizing(enum ls_role r)
-{
-	switch (r) {
-	case LS_R_STREAM_SYNC: case LS_R_CTX_SYNC: case LS_R_EVENT_SYNC:
-	case LS_R_EVENT_QUERY: case LS_R_STREAM_QUERY: case LS_R_MEMCPY:
-	case LS_R_MEMSET: case LS_R_ALLOC: case LS_R_FREE:
-		return true;
-	default:
-		return false;
-	}
-}
-
 int an_offload_enter(struct an_offload *o, struct an_frame *f,
 		     const struct ls_record *rec, const struct an_event *ev)
 {
@@ -899,7 +887,7 @@ int an_offload_enter(struct an_offload *o, struct an_frame *f,
 	if (o->tr->defs.streams[ev->s].gpu)
 		return (k = device_kind(&o->tr->defs, f->region)) < 0 ? 0 :
 		       device_enter(o, rec, ev, k);
-	if (synchronizing(f->role) && (rc = sync_begin(o, f, rec, ev)) < 0)
+	if (an_role_gpu_sync(f->role) && (rc = sync_begin(o, f, rec, ev)) < 0)
 		return rc;
 	if ((k = work_kind(&o->tr->defs, f->region)) >= 0) {
 		/* a blocking copy also waits for the copy it makes */
