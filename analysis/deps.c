@@ -17,8 +17,8 @@ struct an_deps {
 	struct an_p2p p2p;
 	struct an_coll coll;
 	struct an_icoll icoll;
-	struct an_offload gpu;
-	struct an_omp omp;
+	struct an_gpu_deps gpu;
+	struct an_omp_deps omp;
 	uint32_t *dep;		/* scratch: an_coll_deps of an instance */
 	uint64_t *acts;		/* scratch: its members' activities */
 	uint32_t dep_cap, acts_cap;
@@ -37,8 +37,8 @@ struct an_deps *an_deps_new(struct ls_writer *w)
 	an_coll_init(&d->coll);
 	an_icoll_init(&d->icoll);
 	d->out = (struct an_edges){ .w = w, .defs = &d->tr.defs };
-	an_offload_init(&d->gpu, &d->tr, &d->out);
-	an_omp_init(&d->omp, &d->tr, &d->out);
+	an_gpu_deps_init(&d->gpu, &d->tr, &d->out);
+	an_omp_deps_init(&d->omp, &d->tr, &d->out);
 	return d;
 }
 
@@ -273,7 +273,7 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 	if (LS_DEFS_KINDS & LS_KIND_BIT(rec->kind)) {
 		if ((rc = an_trace_def(&d->tr, rec, why)) <= 0)
 			return rc;
-		return rec->kind == LS_K_STREAM ? an_offload_stream(&d->gpu) : 0;
+		return rec->kind == LS_K_STREAM ? an_gpu_deps_stream(&d->gpu) : 0;
 	}
 	if (!(EVENTS_READ & LS_KIND_BIT(rec->kind)))
 		return 0;
@@ -283,7 +283,7 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 	case LS_K_ENTER:
 		if (!(f = an_trace_enter(&d->tr, rec, &ev, &rc, why)))
 			return rc;
-		return an_offload_role(f->role) ? an_offload_enter(&d->gpu, f, rec, &ev) : 0;
+		return an_gpu_deps_role(f->role) ? an_gpu_deps_enter(&d->gpu, f, rec, &ev) : 0;
 	case LS_K_LEAVE:
 		if (!(f = an_trace_leave(&d->tr, rec, &ev, &rc, why)))
 			return rc;
@@ -291,12 +291,12 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 			return rc;
 		if (an_role_collective(f->role) || an_role_world(f->role))
 			rc = coll_leave(d, f, &ev);
-		else if (an_offload_role(f->role))
-			rc = an_offload_leave(&d->gpu, f, rec, &ev);
+		else if (an_gpu_deps_role(f->role))
+			rc = an_gpu_deps_leave(&d->gpu, f, rec, &ev);
 		if (rc == 0 && f->role == LS_R_KERNEL && f->a)
 			rc = kernel_coll_leave(d, f, &ev);
 		else if (f->role == LS_R_OMP_BARRIER)
-			rc = an_omp_barrier_leave(&d->omp, f, &ev);
+			rc = an_omp_deps_barrier_leave(&d->omp, f, &ev);
 		an_stack_pop_to(&d->tr.stacks[ev.s], f);
 		return rc;
 	case LS_K_COLL_BEGIN:
@@ -306,15 +306,15 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 	case LS_K_SEND: case LS_K_RECV:
 		return message(d, rec, &ev, why);
 	default:
-		return an_omp_event(&d->omp, rec, &ev);
+		return an_omp_deps_event(&d->omp, rec, &ev);
 	}
 }
 
 void an_deps_finish(struct an_deps *d)
 {
 	d->st.unbalanced = an_trace_finish(&d->tr);
-	an_offload_finish(&d->gpu);
-	an_omp_finish(&d->omp);
+	an_gpu_deps_finish(&d->gpu);
+	an_omp_deps_finish(&d->omp);
 }
 
 struct an_deps_stats an_deps_stats(const struct an_deps *d)
@@ -338,8 +338,8 @@ void an_deps_free(struct an_deps *d)
 		return;
 	an_coll_release(&d->coll);
 	an_icoll_release(&d->icoll);
-	an_offload_release(&d->gpu);
-	an_omp_release(&d->omp);
+	an_gpu_deps_release(&d->gpu);
+	an_omp_deps_release(&d->omp);
 	an_p2p_release(&d->p2p);
 	an_trace_release(&d->tr);
 	free(d->dep);

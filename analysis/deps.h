@@ -22,8 +22,8 @@ struct an_deps_stats {
 	uint64_t unmatched_sends, unmatched_recvs;	/* so far: waiting for their other side */
 	uint64_t open_instances;	/* so far: collective instances missing a member */
 	uint64_t unbalanced;	/* enters and leaves that do not pair (at the end) */
-	struct an_offload_stats gpu;
-	struct an_omp_stats omp;
+	struct an_gpu_deps_stats gpu;
+	struct an_omp_deps_stats omp;
 	uint64_t edges[LS_E__COUNT];	/* edges written, per type */
 	uint64_t instances;	/* collective instances written */
 	uint64_t unposted;	/* nonblocking collectives completed without a post known */

@@ -92,8 +92,8 @@ struct an_waits {
 	struct an_order_queue *queues;	/* per process index */
 	uint32_t queues_cap;
 	struct an_waitrec out;		/* wait states, blame, tallies */
-	struct an_gwaits g;		/* CUDA */
-	struct an_ompwaits omp;		/* OpenMP locks and joins */
+	struct an_gpu_waits g;		/* CUDA */
+	struct an_omp_waits omp;		/* OpenMP locks and joins */
 	struct an_waits_stats st;
 };
 
@@ -106,8 +106,8 @@ struct an_waits *an_waits_new(struct ls_writer *w)
 	an_trace_init(&a->tr);
 	a->free_act = a->free_pend = a->free_order = LS_NONE;
 	an_waitrec_init(&a->out, w, &a->tr);
-	an_gwaits_init(&a->g, &a->tr, &a->out);
-	an_ompwaits_init(&a->omp, &a->tr, &a->out);
+	an_gpu_waits_init(&a->g, &a->tr, &a->out);
+	an_omp_waits_init(&a->omp, &a->tr, &a->out);
 	return a;
 }
 
@@ -402,8 +402,8 @@ static int edge(struct an_waits *a, const struct ls_record *rec, const char **wh
 	if (e == LS_E_MSG)
 		return message_edge(a, from, to);
 	if (e != LS_E_COLL && e != LS_E_BARRIER)
-		return e == LS_E_JOIN || e == LS_E_LOCK ? an_ompwaits_edge(&a->omp, e, from, to)
-							: an_gwaits_edge(&a->g, e, from, to);
+		return e == LS_E_JOIN || e == LS_E_LOCK ? an_omp_waits_edge(&a->omp, e, from, to)
+							: an_gpu_waits_edge(&a->g, e, from, to);
 	if (!ls_idmap_get(&a->act_ix, from, &c) || !ls_idmap_get(&a->act_ix, to, &w)) {
 		a->st.stray_edges++;
 		return 0;
@@ -474,7 +474,7 @@ static int accrue(struct an_waits *a, uint32_t s, int64_t t)
 	if (top && rc == 0 && !st->in_sync && st->kept_omp)
 		rc = an_interval_add(&st->omp, &top->c, top->id, top->region, ns);
 	if (top && rc == 0)
-		rc = an_ompwaits_accrue(&a->omp, s, top, ns);
+		rc = an_omp_waits_accrue(&a->omp, s, top, ns);
 	st->last = t;
 	return rc;
 }
@@ -489,11 +489,11 @@ static int enter(struct an_waits *a, const struct ls_record *rec,
 	uint32_t i;
 	int rc;
 
-	if ((rc = an_gwaits_before(&a->g, ev)) < 0 || (rc = accrue(a, ev->s, ev->t)) < 0)
+	if ((rc = an_gpu_waits_before(&a->g, ev)) < 0 || (rc = accrue(a, ev->s, ev->t)) < 0)
 		return rc;
 	if (!(f = an_trace_enter(&a->tr, rec, ev, &rc, why)))
 		return rc;
-	if ((rc = an_gwaits_enter(&a->g, f, rec, ev)) < 0)
+	if ((rc = an_gpu_waits_enter(&a->g, f, rec, ev)) < 0)
 		return rc;
 	if (f->role == LS_R_OMP_BARRIER)
 		st->kept_omp = true;
@@ -549,19 +549,19 @@ static int leave(struct an_waits *a, const struct ls_record *rec,
 	struct an_frame *f;
 	int rc;
 
-	if ((rc = an_gwaits_before(&a->g, ev)) < 0 || (rc = accrue(a, ev->s, ev->t)) < 0)
+	if ((rc = an_gpu_waits_before(&a->g, ev)) < 0 || (rc = accrue(a, ev->s, ev->t)) < 0)
 		return rc;
 	if (!(f = an_trace_leave(&a->tr, rec, ev, &rc, why)))
 		return rc;
 	if (a->tr.defs.streams[ev->s].host)
-		an_ompwaits_leave(&a->omp, f, ev);
-	if ((rc = an_gwaits_leave(&a->g, f, rec, ev)) < 0)
+		an_omp_waits_leave(&a->omp, f, ev);
+	if ((rc = an_gpu_waits_leave(&a->g, f, rec, ev)) < 0)
 		return rc;
 	for (struct an_frame *g = an_stack_top(stack); g >= f; g--)
 		if ((rc = close_frame(a, g, ev, g == f)) < 0)
 			return rc;
 	an_stack_pop_to(stack, f);
-	an_gwaits_popped(&a->g, ev);
+	an_gpu_waits_popped(&a->g, ev);
 	return 0;
 }
 
@@ -702,7 +702,7 @@ static int definition(struct an_waits *a, const struct ls_record *rec,
 	if (rec->kind != LS_K_STREAM)
 		return 0;
 	if (ls_vec_room(&a->time, &a->time_cap, n - 1, sizeof(*a->time)) < 0 ||
-	    an_gwaits_stream(&a->g) < 0 || an_ompwaits_stream(&a->omp) < 0)
+	    an_gpu_waits_stream(&a->g) < 0 || an_omp_waits_stream(&a->omp) < 0)
 		return LS_ERR_NOMEM;
 	/* an MPI process's first host thread keeps its MPI stretch from the start */
 	a->time[n - 1] = (struct an_stream_time){
@@ -734,8 +734,8 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 	int rc;
 
 	/* most records find no batch open: that is checked before the call */
-	if ((a->g.batch && (rc = an_gwaits_flush(&a->g, rec)) < 0) ||
-	    (a->omp.batch && (rc = an_ompwaits_flush(&a->omp, rec)) < 0))
+	if ((a->g.batch && (rc = an_gpu_waits_flush(&a->g, rec)) < 0) ||
+	    (a->omp.batch && (rc = an_omp_waits_flush(&a->omp, rec)) < 0))
 		return rc;
 	if (LS_DEFS_KINDS & LS_KIND_BIT(rec->kind))
 		return definition(a, rec, why);
@@ -768,7 +768,7 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 		/* a lock's holder is blamed for its time from acquire to release */
 		if ((rc = accrue(a, ev.s, ev.t)) < 0)
 			return rc;
-		return an_ompwaits_event(&a->omp, rec, &ev);
+		return an_omp_waits_event(&a->omp, rec, &ev);
 	}
 }
 
@@ -776,7 +776,7 @@ int an_waits_finish(struct an_waits *a)
 {
 	int rc;
 
-	if ((rc = an_gwaits_flush(&a->g, NULL)) < 0 || (rc = an_ompwaits_flush(&a->omp, NULL)) < 0)
+	if ((rc = an_gpu_waits_flush(&a->g, NULL)) < 0 || (rc = an_omp_waits_flush(&a->omp, NULL)) < 0)
 		return rc;
 	for (uint32_t i = 0; i < a->nacts; i++) {
 		struct an_act *x = &a->acts[i];
@@ -892,8 +892,8 @@ void an_waits_free(struct an_waits *a)
 	ls_idmap_release(&a->ev_ix);
 	ls_idmap_release(&a->act_ix);
 	ls_idmap_release(&a->post_ix);
-	an_gwaits_release(&a->g);
-	an_ompwaits_release(&a->omp);
+	an_gpu_waits_release(&a->g);
+	an_omp_waits_release(&a->omp);
 	an_trace_release(&a->tr);
 	free(a);
 }

@@ -7,7 +7,7 @@
 
 /* Correlation ids and CUDA events are per process: keys pair them. */
 
-void an_offload_init(struct an_offload *o, const struct an_trace *tr, struct an_edges *out)
+void an_gpu_deps_init(struct an_gpu_deps *o, const struct an_trace *tr, struct an_edges *out)
 {
 	memset(o, 0, sizeof(*o));
 	o->free_work = o->free_dep = o->free_sync = LS_NONE;
@@ -54,7 +54,7 @@ static void ring_pop(struct an_ring *r)
 
 /* Work: made by whichever side is seen first, freed when unreferenced. */
 
-static int work_new(struct an_offload *o, uint32_t proc, uint8_t kind, uint32_t *out)
+static int work_new(struct an_gpu_deps *o, uint32_t proc, uint8_t kind, uint32_t *out)
 {
 	uint32_t i;
 
@@ -68,12 +68,12 @@ static int work_new(struct an_offload *o, uint32_t proc, uint8_t kind, uint32_t 
 	return 0;
 }
 
-static void work_ref(struct an_offload *o, uint32_t i)
+static void work_ref(struct an_gpu_deps *o, uint32_t i)
 {
 	o->work[i].refs++;
 }
 
-static void work_unref(struct an_offload *o, uint32_t i)
+static void work_unref(struct an_gpu_deps *o, uint32_t i)
 {
 	while (i != LS_NONE && !--o->work[i].refs) {
 		struct an_work *w = &o->work[i];
@@ -103,7 +103,7 @@ static bool work_live(const struct an_work *w)
 }
 
 /* Set *slot to work i (or LS_NONE), holding a reference. */
-static void work_hold(struct an_offload *o, uint32_t *slot, uint32_t i)
+static void work_hold(struct an_gpu_deps *o, uint32_t *slot, uint32_t i)
 {
 	if (i != LS_NONE)
 		work_ref(o, i);
@@ -112,7 +112,7 @@ static void work_hold(struct an_offload *o, uint32_t *slot, uint32_t i)
 	*slot = i;
 }
 
-static int dep_add(struct an_offload *o, uint32_t w, uint32_t from, enum ls_edge type)
+static int dep_add(struct an_gpu_deps *o, uint32_t w, uint32_t from, enum ls_edge type)
 {
 	uint32_t d;
 
@@ -126,7 +126,7 @@ static int dep_add(struct an_offload *o, uint32_t w, uint32_t from, enum ls_edge
 }
 
 /* Stream s's next work will wait for work w too (each once). */
-static int wait_for(struct an_offload *o, uint32_t s, uint32_t w)
+static int wait_for(struct an_gpu_deps *o, uint32_t s, uint32_t w)
 {
 	struct an_gpu_stream *g = &o->gs[s];
 
@@ -142,7 +142,7 @@ static int wait_for(struct an_offload *o, uint32_t s, uint32_t w)
 
 /* Per stream and per process state, sized as they are defined. */
 
-int an_offload_stream(struct an_offload *o)
+int an_gpu_deps_stream(struct an_gpu_deps *o)
 {
 	const struct ls_defs *defs = &o->tr->defs;
 	uint32_t s = defs->nstreams - 1, p = defs->streams[s].process;
@@ -165,7 +165,7 @@ int an_offload_stream(struct an_offload *o)
 	return 0;
 }
 
-bool an_offload_role(enum ls_role r)
+bool an_gpu_deps_role(enum ls_role r)
 {
 	enum ls_role_group g = ls_role_group(r);
 
@@ -209,7 +209,7 @@ static bool compatible(int a, int b)
 }
 
 /* The GPU stream of process p a call's ref_stream names, or LS_NONE. */
-static uint32_t stream_field(struct an_offload *o, const struct ls_record *rec, uint32_t p, enum ls_field f)
+static uint32_t stream_field(struct an_gpu_deps *o, const struct ls_record *rec, uint32_t p, enum ls_field f)
 {
 	const struct ls_defs *defs = &o->tr->defs;
 	uint64_t id;
@@ -225,7 +225,7 @@ static uint32_t stream_field(struct an_offload *o, const struct ls_record *rec, 
 	return s;
 }
 
-static uint32_t ref_stream(struct an_offload *o, const struct ls_record *rec, uint32_t p)
+static uint32_t ref_stream(struct an_gpu_deps *o, const struct ls_record *rec, uint32_t p)
 {
 	return stream_field(o, rec, p, LS_F_REF_STREAM);
 }
@@ -234,7 +234,7 @@ static uint32_t ref_stream(struct an_offload *o, const struct ls_record *rec, ui
  * A synchronization's wait_stream (where the trace names the stream waited
  * for, not the event): the last work enqueued on it, or LS_NONE.
  */
-static uint32_t waited_work(struct an_offload *o, const struct ls_record *rec, uint32_t p)
+static uint32_t waited_work(struct an_gpu_deps *o, const struct ls_record *rec, uint32_t p)
 {
 	uint32_t s = ls_has(rec, LS_F_CUDA_EVENT) ? LS_NONE : stream_field(o, rec, p, LS_F_WAIT_STREAM);
 
@@ -242,7 +242,7 @@ static uint32_t waited_work(struct an_offload *o, const struct ls_record *rec, u
 }
 
 /* The legacy default stream of process p's device dev, or LS_NONE. */
-static uint32_t null_stream_of(const struct an_offload *o, uint32_t p, uint64_t dev)
+static uint32_t null_stream_of(const struct an_gpu_deps *o, uint32_t p, uint64_t dev)
 {
 	const struct ls_defs *defs = &o->tr->defs;
 	const struct an_gpu_proc *gp = &o->gp[p];
@@ -260,7 +260,7 @@ static uint32_t null_stream_of(const struct an_offload *o, uint32_t p, uint64_t 
  * Work w is placed on stream s: it runs after what the null stream
  * serializes it with, and after the stream_wait its stream was told of.
  */
-static int place(struct an_offload *o, uint32_t w, uint32_t s)
+static int place(struct an_gpu_deps *o, uint32_t w, uint32_t s)
 {
 	const struct ls_defs *defs = &o->tr->defs;
 	struct an_gpu_stream *g = &o->gs[s];
@@ -298,7 +298,7 @@ static int place(struct an_offload *o, uint32_t w, uint32_t s)
 }
 
 /* The oldest work of a queue still waiting to run, dropping the others. */
-static uint32_t queue_front(struct an_offload *o, struct an_ring *r)
+static uint32_t queue_front(struct an_gpu_deps *o, struct an_ring *r)
 {
 	uint32_t w;
 
@@ -315,7 +315,7 @@ static uint32_t queue_front(struct an_offload *o, struct an_ring *r)
  * blocking copy enqueued before it (it returned before w was enqueued):
  * those were not recorded.
  */
-static void lost_before(struct an_offload *o, uint32_t s, uint32_t w)
+static void lost_before(struct an_gpu_deps *o, uint32_t s, uint32_t w)
 {
 	struct an_gpu_proc *gp = &o->gp[o->work[w].proc];
 	int64_t t = o->work[w].t_launch;
@@ -336,7 +336,7 @@ static void lost_before(struct an_offload *o, uint32_t s, uint32_t w)
 }
 
 /* The oldest orphan of kind k in r not yet adopted, or LS_NONE. */
-static uint32_t adopt(struct an_offload *o, struct an_ring *r, int k)
+static uint32_t adopt(struct an_gpu_deps *o, struct an_ring *r, int k)
 {
 	uint32_t w;
 
@@ -348,7 +348,7 @@ static uint32_t adopt(struct an_offload *o, struct an_ring *r, int k)
 }
 
 /* The oldest orphan of process p a call enqueueing kind k may adopt. */
-static uint32_t adopt_unplaced(struct an_offload *o, uint32_t p, int k)
+static uint32_t adopt_unplaced(struct an_gpu_deps *o, uint32_t p, int k)
 {
 	uint32_t best = LS_NONE;
 
@@ -368,7 +368,7 @@ static uint32_t adopt_unplaced(struct an_offload *o, uint32_t p, int k)
  * (it ends at t, on a stream read later, or the clocks disagree), the
  * edge waits for x's end.
  */
-static int after(struct an_offload *o, uint32_t x, uint64_t to, int64_t t, enum ls_edge type)
+static int after(struct an_gpu_deps *o, uint32_t x, uint64_t to, int64_t t, enum ls_edge type)
 {
 	const struct an_work *w = &o->work[x];
 
@@ -385,7 +385,7 @@ static int after(struct an_offload *o, uint32_t x, uint64_t to, int64_t t, enum 
 }
 
 /* Work w has ended: the edges that waited for it. */
-static int pending_edges(struct an_offload *o, uint32_t w)
+static int pending_edges(struct an_gpu_deps *o, uint32_t w)
 {
 	uint32_t j = 0;
 	int rc = 0;
@@ -406,7 +406,7 @@ static int pending_edges(struct an_offload *o, uint32_t w)
 }
 
 /* The edges into work w, which began at its enter, from what it waited for. */
-static int began_after(struct an_offload *o, uint32_t w)
+static int began_after(struct an_gpu_deps *o, uint32_t w)
 {
 	int rc;
 
@@ -422,7 +422,7 @@ static int began_after(struct an_offload *o, uint32_t w)
  * disagree): only now is it enqueued on the stream it ran on, so no
  * synchronization read before its call waits for it.
  */
-static int late_launch(struct an_offload *o, uint32_t w, const struct an_event *ev,
+static int late_launch(struct an_gpu_deps *o, uint32_t w, const struct an_event *ev,
 		       uint32_t *out)
 {
 	struct an_work *x = &o->work[w];
@@ -449,7 +449,7 @@ static int late_launch(struct an_offload *o, uint32_t w, const struct an_event *
  * reference the caller lets go of (work whose device activity has already
  * ended may be held by nothing else).
  */
-static int enqueue(struct an_offload *o, const struct ls_record *rec,
+static int enqueue(struct an_gpu_deps *o, const struct ls_record *rec,
 		   const struct an_event *ev, int k, bool blocking, uint32_t *out)
 {
 	uint32_t s = ref_stream(o, rec, ev->proc), w;
@@ -498,7 +498,7 @@ static int enqueue(struct an_offload *o, const struct ls_record *rec,
  * reference for it as the running one (a queue drops work lazily, and work
  * taken for lost may be held by the correlation map alone).
  */
-static uint32_t match(struct an_offload *o, uint32_t s, int k, uint64_t key)
+static uint32_t match(struct an_gpu_deps *o, uint32_t s, int k, uint64_t key)
 {
 	uint32_t a, b, w;
 
@@ -533,7 +533,7 @@ static uint32_t match(struct an_offload *o, uint32_t s, int k, uint64_t key)
 }
 
 /* A device activity begins: the work it runs. */
-static int device_enter(struct an_offload *o, const struct ls_record *rec,
+static int device_enter(struct an_gpu_deps *o, const struct ls_record *rec,
 			const struct an_event *ev, int k)
 {
 	uint64_t corr, key = 0;
@@ -583,7 +583,7 @@ static int device_enter(struct an_offload *o, const struct ls_record *rec,
 
 /* Synchronizations. */
 
-static int sync_new(struct an_offload *o, uint32_t s, enum ls_edge type, uint32_t *out)
+static int sync_new(struct an_gpu_deps *o, uint32_t s, enum ls_edge type, uint32_t *out)
 {
 	struct an_gsync *g;
 	uint32_t i;
@@ -606,7 +606,7 @@ static int sync_new(struct an_offload *o, uint32_t s, enum ls_edge type, uint32_
 	return 0;
 }
 
-static void sync_free(struct an_offload *o, uint32_t i)
+static void sync_free(struct an_gpu_deps *o, uint32_t i)
 {
 	struct an_gsync *g = &o->sync[i];
 
@@ -615,7 +615,7 @@ static void sync_free(struct an_offload *o, uint32_t i)
 	ls_pool_give(o->sync, sizeof(*o->sync), &o->free_sync, i);
 }
 
-static int sync_add(struct an_offload *o, uint32_t i, uint32_t w)
+static int sync_add(struct an_gpu_deps *o, uint32_t i, uint32_t w)
 {
 	struct an_gsync *g = &o->sync[i];
 
@@ -629,7 +629,7 @@ static int sync_add(struct an_offload *o, uint32_t i, uint32_t w)
 	return 0;
 }
 
-static int park(struct an_offload *o, uint32_t i)
+static int park(struct an_gpu_deps *o, uint32_t i)
 {
 	if (o->sync[i].parked)
 		return 0;
@@ -641,7 +641,7 @@ static int park(struct an_offload *o, uint32_t i)
 }
 
 /* Whether process p has run device work that work of kind k can be. */
-static bool seen(const struct an_offload *o, uint32_t p, int k)
+static bool seen(const struct an_gpu_deps *o, uint32_t p, int k)
 {
 	for (int j = 0; j < AN_KINDS; j++)
 		if (o->gp[p].seen[j] && compatible(j, k))
@@ -650,7 +650,7 @@ static bool seen(const struct an_offload *o, uint32_t p, int k)
 }
 
 /* Everything work of process p's device still has to do, not yet synced. */
-static int device_wide(struct an_offload *o, uint32_t g, uint32_t p)
+static int device_wide(struct an_gpu_deps *o, uint32_t g, uint32_t p)
 {
 	struct an_gpu_proc *gp = &o->gp[p];
 	int rc;
@@ -677,7 +677,7 @@ static int device_wide(struct an_offload *o, uint32_t g, uint32_t p)
  * are addresses, too wide to pair with a process: each address gets a
  * number of its own, kept for the run. Returns 0 or LS_ERR_NOMEM.
  */
-static int event_key(struct an_offload *o, const struct ls_record *rec, uint32_t p, uint64_t *key)
+static int event_key(struct an_gpu_deps *o, const struct ls_record *rec, uint32_t p, uint64_t *key)
 {
 	uint64_t e;
 	uint32_t n;
@@ -699,7 +699,7 @@ static int event_key(struct an_offload *o, const struct ls_record *rec, uint32_t
 }
 
 /* A synchronizing call begins: what it will wait for. */
-static int sync_begin(struct an_offload *o, struct an_frame *f, const struct ls_record *rec,
+static int sync_begin(struct an_gpu_deps *o, struct an_frame *f, const struct ls_record *rec,
 		      const struct an_event *ev)
 {
 	bool event = f->role == LS_R_EVENT_SYNC || f->role == LS_R_EVENT_QUERY;
@@ -734,7 +734,7 @@ static int sync_begin(struct an_offload *o, struct an_frame *f, const struct ls_
  * Sync g is done if it has left and all its work has ended: its edges are
  * written and it is freed (returns 1). Returns 0 if it has to wait.
  */
-static int resolve(struct an_offload *o, uint32_t i)
+static int resolve(struct an_gpu_deps *o, uint32_t i)
 {
 	struct an_gsync *g = &o->sync[i];
 	int rc;
@@ -775,7 +775,7 @@ static int resolve(struct an_offload *o, uint32_t i)
 }
 
 /* Resolve what waited and now can be, keeping the order they came in. */
-static int unpark(struct an_offload *o)
+static int unpark(struct an_gpu_deps *o)
 {
 	uint32_t j = 0;
 	int rc;
@@ -792,7 +792,7 @@ static int unpark(struct an_offload *o)
 	return 0;
 }
 
-static int sync_leave(struct an_offload *o, const struct an_frame *f,
+static int sync_leave(struct an_gpu_deps *o, const struct an_frame *f,
 		      const struct ls_record *rec, const struct an_event *ev)
 {
 	uint32_t g = f->a - 1;
@@ -811,7 +811,7 @@ static int sync_leave(struct an_offload *o, const struct an_frame *f,
 }
 
 /* cuEventRecord: the event stands for the last work on its stream. */
-static int event_record(struct an_offload *o, const struct ls_record *rec,
+static int event_record(struct an_gpu_deps *o, const struct ls_record *rec,
 			const struct an_event *ev)
 {
 	uint32_t s = ref_stream(o, rec, ev->proc), w, old;
@@ -854,7 +854,7 @@ static int event_record(struct an_offload *o, const struct ls_record *rec,
  * (or, where the trace names the stream waited for and not the event, for
  * the last work enqueued on that stream).
  */
-static int stream_wait(struct an_offload *o, const struct ls_record *rec,
+static int stream_wait(struct an_gpu_deps *o, const struct ls_record *rec,
 		       const struct an_event *ev)
 {
 	uint32_t s = ref_stream(o, rec, ev->proc), w;
@@ -877,7 +877,7 @@ static int stream_wait(struct an_offload *o, const struct ls_record *rec,
 	return wait_for(o, s, w);
 }
 
-int an_offload_enter(struct an_offload *o, struct an_frame *f,
+int an_gpu_deps_enter(struct an_gpu_deps *o, struct an_frame *f,
 		     const struct ls_record *rec, const struct an_event *ev)
 {
 	int k;
@@ -907,7 +907,7 @@ int an_offload_enter(struct an_offload *o, struct an_frame *f,
 }
 
 /* A device activity ends: so does its work. */
-static int device_leave(struct an_offload *o, const struct an_event *ev)
+static int device_leave(struct an_gpu_deps *o, const struct an_event *ev)
 {
 	uint32_t w = o->gs[ev->s].running;
 	int rc;
@@ -924,7 +924,7 @@ static int device_leave(struct an_offload *o, const struct an_event *ev)
 	return rc;
 }
 
-int an_offload_leave(struct an_offload *o, const struct an_frame *f,
+int an_gpu_deps_leave(struct an_gpu_deps *o, const struct an_frame *f,
 		     const struct ls_record *rec, const struct an_event *ev)
 {
 	if (o->tr->defs.streams[ev->s].gpu)
@@ -932,7 +932,7 @@ int an_offload_leave(struct an_offload *o, const struct an_frame *f,
 	return f->a ? sync_leave(o, f, rec, ev) : 0;
 }
 
-void an_offload_finish(struct an_offload *o)
+void an_gpu_deps_finish(struct an_gpu_deps *o)
 {
 	for (uint32_t i = 0; i < o->nwork; i++)
 		o->st.never_ran += work_live(&o->work[i]) &&
@@ -946,7 +946,7 @@ void an_offload_finish(struct an_offload *o)
 	}
 }
 
-void an_offload_release(struct an_offload *o)
+void an_gpu_deps_release(struct an_gpu_deps *o)
 {
 	for (uint32_t i = 0; i < o->nsync; i++)
 		free(o->sync[i].target);
@@ -972,5 +972,5 @@ void an_offload_release(struct an_offload *o)
 	ls_idmap_release(&o->corr);
 	ls_idmap_release(&o->events);
 	ls_idmap_release(&o->event_numbers);
-	an_offload_init(o, o->tr, o->out);
+	an_gpu_deps_init(o, o->tr, o->out);
 }

@@ -102,7 +102,7 @@ struct an_gsync {
 	bool implicit;		/* a copy, set, alloc or free: syncs as a side effect */
 };
 
-struct an_offload_stats {
+struct an_gpu_deps_stats {
 	uint64_t no_launch;	/* device work no enqueueing call was found for */
 	uint64_t never_ran;	/* enqueued work that never ran */
 	uint64_t idle_syncs;	/* synchronizations with nothing to wait for */
@@ -115,7 +115,7 @@ struct an_offload_stats {
 				   or never ended */
 };
 
-struct an_offload {
+struct an_gpu_deps {
 	struct an_work *work;
 	uint32_t nwork, work_cap, free_work;
 	struct an_wdep *dep;
@@ -135,30 +135,30 @@ struct an_offload {
 	struct ls_idmap event_numbers;	/* event address -> its number */
 	const struct an_trace *tr;
 	struct an_edges *out;
-	struct an_offload_stats st;
+	struct an_gpu_deps_stats st;
 };
 
 /* The rules see the trace state tr and put what they find in out (both borrowed). */
-void an_offload_init(struct an_offload *o, const struct an_trace *tr, struct an_edges *out);
+void an_gpu_deps_init(struct an_gpu_deps *o, const struct an_trace *tr, struct an_edges *out);
 
 /* A stream was defined (the last in the trace's defs). Returns 0 or LS_ERR_NOMEM. */
-int an_offload_stream(struct an_offload *o);
+int an_gpu_deps_stream(struct an_gpu_deps *o);
 
 /*
  * An enter or a leave of activity f on a stream (before f is popped).
  * Returns 0, or a negative error.
  */
-int an_offload_enter(struct an_offload *o, struct an_frame *f,
+int an_gpu_deps_enter(struct an_gpu_deps *o, struct an_frame *f,
 		     const struct ls_record *rec, const struct an_event *ev);
-int an_offload_leave(struct an_offload *o, const struct an_frame *f,
+int an_gpu_deps_leave(struct an_gpu_deps *o, const struct an_frame *f,
 		     const struct ls_record *rec, const struct an_event *ev);
 
-/* Whether a region of role r is one an_offload follows. */
-bool an_offload_role(enum ls_role r);
+/* Whether a region of role r is one an_gpu_deps follows. */
+bool an_gpu_deps_role(enum ls_role r);
 
 /* End of input: count what stayed unresolved. */
-void an_offload_finish(struct an_offload *o);
+void an_gpu_deps_finish(struct an_gpu_deps *o);
 
-void an_offload_release(struct an_offload *o);
+void an_gpu_deps_release(struct an_gpu_deps *o);
 
 #endif

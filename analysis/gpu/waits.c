@@ -8,7 +8,7 @@
 /* Shares of idle time are in units of 1/IDLE_UNITS ns per busy thread. */
 #define IDLE_UNITS 5040
 
-void an_gwaits_init(struct an_gwaits *g, const struct an_trace *tr, struct an_waitrec *out)
+void an_gpu_waits_init(struct an_gpu_waits *g, const struct an_trace *tr, struct an_waitrec *out)
 {
 	memset(g, 0, sizeof(*g));
 	g->free_dev = g->free_call = LS_NONE;
@@ -30,7 +30,7 @@ static uint32_t ring_push(struct an_gring *r, uint32_t x)
 }
 
 /* A ring lets go of the oldest activity or call: forget it. */
-static void dev_evict(struct an_gwaits *g, uint32_t i)
+static void dev_evict(struct an_gpu_waits *g, uint32_t i)
 {
 	if (i == LS_NONE)
 		return;
@@ -38,7 +38,7 @@ static void dev_evict(struct an_gwaits *g, uint32_t i)
 	ls_pool_give(g->dev, sizeof(*g->dev), &g->free_dev, i);
 }
 
-static void call_evict(struct an_gwaits *g, uint32_t i)
+static void call_evict(struct an_gpu_waits *g, uint32_t i)
 {
 	if (i == LS_NONE)
 		return;
@@ -48,7 +48,7 @@ static void call_evict(struct an_gwaits *g, uint32_t i)
 	ls_pool_give(g->call, sizeof(*g->call), &g->free_call, i);
 }
 
-int an_gwaits_stream(struct an_gwaits *g)
+int an_gpu_waits_stream(struct an_gpu_waits *g)
 {
 	const struct ls_defs *defs = &g->tr->defs;
 	uint32_t s = defs->nstreams - 1, p = defs->streams[s].process;
@@ -91,7 +91,7 @@ static int share(struct an_interval *iv, uint32_t **ss, uint32_t *ss_cap,
  * of [t0, t1] each ran; on activity act (of region index region) of
  * stream s if none did.
  */
-static int blame_overlap(struct an_gwaits *g, const struct an_wait *x,
+static int blame_overlap(struct an_gpu_waits *g, const struct an_wait *x,
 			 const uint32_t *ss, uint32_t n, int64_t t0, int64_t t1,
 			 uint64_t act, uint32_t region, uint32_t s)
 {
@@ -156,7 +156,7 @@ static void idle_accrue(struct an_gidle *id, int64_t t)
 }
 
 /* Host stream s's top activity gets what it is due since its mark. */
-static int idle_credit(struct an_gwaits *g, struct an_gidle *id, uint32_t s)
+static int idle_credit(struct an_gpu_waits *g, struct an_gidle *id, uint32_t s)
 {
 	struct an_frame *top = an_stack_top(&g->tr->stacks[s]);
 	uint64_t due = id->v - g->gs[s].idle_mark;
@@ -175,7 +175,7 @@ static int idle_credit(struct an_gwaits *g, struct an_gidle *id, uint32_t s)
 }
 
 /* Every GPU stream of process p was idle until t: the gpu_idle wait. */
-static int idle_end(struct an_gwaits *g, uint32_t p)
+static int idle_end(struct an_gpu_waits *g, uint32_t p)
 {
 	struct an_gidle *id = &g->idle[p];
 	const struct ls_process *pr = &g->tr->defs.procs[p];
@@ -197,7 +197,7 @@ static int idle_end(struct an_gwaits *g, uint32_t p)
 	return rc;
 }
 
-int an_gwaits_before(struct an_gwaits *g, const struct an_event *ev)
+int an_gpu_waits_before(struct an_gpu_waits *g, const struct an_event *ev)
 {
 	struct an_gidle *id = &g->idle[ev->proc];
 
@@ -215,7 +215,7 @@ static uint64_t query_key(const struct ls_record *rec, enum ls_role r)
 	return ls_get_u64(rec, LS_F_REF_STREAM, &v) == 0 ? 2 * v + 2 : 0;
 }
 
-int an_gwaits_enter(struct an_gwaits *g, const struct an_frame *f,
+int an_gpu_waits_enter(struct an_gpu_waits *g, const struct an_frame *f,
 		    const struct ls_record *rec, const struct an_event *ev)
 {
 	struct an_gstream *gs = &g->gs[ev->s];
@@ -254,7 +254,7 @@ int an_gwaits_enter(struct an_gwaits *g, const struct an_frame *f,
 	return ls_idmap_put(&g->dev_enter, f->id, i);
 }
 
-int an_gwaits_leave(struct an_gwaits *g, const struct an_frame *f,
+int an_gpu_waits_leave(struct an_gpu_waits *g, const struct an_frame *f,
 		    const struct ls_record *rec, const struct an_event *ev)
 {
 	struct an_gstream *gs = &g->gs[ev->s];
@@ -299,7 +299,7 @@ int an_gwaits_leave(struct an_gwaits *g, const struct an_frame *f,
 	return ls_idmap_put(&g->dev_leave, ev->id, i);
 }
 
-void an_gwaits_popped(struct an_gwaits *g, const struct an_event *ev)
+void an_gpu_waits_popped(struct an_gpu_waits *g, const struct an_event *ev)
 {
 	if (g->tr->defs.streams[ev->s].host && !g->tr->stacks[ev->s].n &&
 	    g->idle[ev->proc].busy)
@@ -307,7 +307,7 @@ void an_gwaits_popped(struct an_gwaits *g, const struct an_event *ev)
 }
 
 /* A device activity was held back by another stream's work (src). */
-static int held_back(struct an_gwaits *g, uint64_t from, uint64_t to, enum ls_pattern p)
+static int held_back(struct an_gpu_waits *g, uint64_t from, uint64_t to, enum ls_pattern p)
 {
 	uint32_t si, di;
 	const struct an_dev_act *src, *dst;
@@ -332,7 +332,7 @@ static int held_back(struct an_gwaits *g, uint64_t from, uint64_t to, enum ls_pa
 			     src->s);
 }
 
-static int launch_edge(struct an_gwaits *g, uint64_t from, uint64_t to)
+static int launch_edge(struct an_gpu_waits *g, uint64_t from, uint64_t to)
 {
 	uint32_t d, c;
 
@@ -346,7 +346,7 @@ static int launch_edge(struct an_gwaits *g, uint64_t from, uint64_t to)
 }
 
 /* A sync or event edge: part of its synchronization's batch. */
-static int sync_edge(struct an_gwaits *g, uint64_t from, uint64_t to)
+static int sync_edge(struct an_gpu_waits *g, uint64_t from, uint64_t to)
 {
 	uint32_t d, c;
 
@@ -368,7 +368,7 @@ static int sync_edge(struct an_gwaits *g, uint64_t from, uint64_t to)
 }
 
 /* Polling: unsuccessful queries of c's target before its work ended at end. */
-static int polls(struct an_gwaits *g, const struct an_gcall *c, const struct an_dev_act *l)
+static int polls(struct an_gpu_waits *g, const struct an_gcall *c, const struct an_dev_act *l)
 {
 	struct an_gstream *gs = &g->gs[c->s];
 	uint32_t j = 0;
@@ -402,7 +402,7 @@ static bool explicit_sync(enum ls_role r)
 }
 
 /* A synchronization and the work it waited for: its wait states. */
-static int decide_sync(struct an_gwaits *g)
+static int decide_sync(struct an_gpu_waits *g)
 {
 	const struct an_gcall *c = &g->call[g->bcall];
 	const struct an_dev_act *l = NULL;
@@ -458,7 +458,7 @@ static int decide_sync(struct an_gwaits *g)
 	return 0;
 }
 
-int an_gwaits_edge(struct an_gwaits *g, enum ls_edge type, uint64_t from, uint64_t to)
+int an_gpu_waits_edge(struct an_gpu_waits *g, enum ls_edge type, uint64_t from, uint64_t to)
 {
 	switch (type) {
 	case LS_E_LAUNCH:
@@ -475,7 +475,7 @@ int an_gwaits_edge(struct an_gwaits *g, enum ls_edge type, uint64_t from, uint64
 	}
 }
 
-int an_gwaits_flush(struct an_gwaits *g, const struct ls_record *rec)
+int an_gpu_waits_flush(struct an_gpu_waits *g, const struct ls_record *rec)
 {
 	uint64_t to;
 
@@ -488,7 +488,7 @@ int an_gwaits_flush(struct an_gwaits *g, const struct ls_record *rec)
 	return decide_sync(g);
 }
 
-void an_gwaits_release(struct an_gwaits *g)
+void an_gpu_waits_release(struct an_gpu_waits *g)
 {
 	for (uint32_t s = 0; s < g->gs_cap && g->gs; s++)
 		free(g->gs[s].failed);
@@ -509,5 +509,5 @@ void an_gwaits_release(struct an_gwaits *g)
 	ls_idmap_release(&g->dev_enter);
 	ls_idmap_release(&g->call_enter);
 	ls_idmap_release(&g->call_leave);
-	an_gwaits_init(g, g->tr, g->out);
+	an_gpu_waits_init(g, g->tr, g->out);
 }

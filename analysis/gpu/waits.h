@@ -71,7 +71,7 @@ struct an_gidle {
 	uint32_t iv_cap;
 };
 
-struct an_gwaits {
+struct an_gpu_waits {
 	struct an_dev_act *dev;
 	uint32_t ndev, dev_cap, free_dev;
 	struct an_gcall *call;
@@ -99,29 +99,29 @@ struct an_gwaits {
 };
 
 /* The rules see the trace state tr and write through out (both borrowed). */
-void an_gwaits_init(struct an_gwaits *g, const struct an_trace *tr, struct an_waitrec *out);
+void an_gpu_waits_init(struct an_gpu_waits *g, const struct an_trace *tr, struct an_waitrec *out);
 
 /* A stream was defined (the last one). Returns 0 or LS_ERR_NOMEM. */
-int an_gwaits_stream(struct an_gwaits *g);
+int an_gpu_waits_stream(struct an_gpu_waits *g);
 
 /* Before an enter or leave at ev is applied to the stacks. */
-int an_gwaits_before(struct an_gwaits *g, const struct an_event *ev);
+int an_gpu_waits_before(struct an_gpu_waits *g, const struct an_event *ev);
 
 /* After enter f was pushed; before leave f is popped. */
-int an_gwaits_enter(struct an_gwaits *g, const struct an_frame *f,
+int an_gpu_waits_enter(struct an_gpu_waits *g, const struct an_frame *f,
 		    const struct ls_record *rec, const struct an_event *ev);
-int an_gwaits_leave(struct an_gwaits *g, const struct an_frame *f,
+int an_gpu_waits_leave(struct an_gpu_waits *g, const struct an_frame *f,
 		    const struct ls_record *rec, const struct an_event *ev);
 
 /* After a leave was popped (the stream may now be idle). */
-void an_gwaits_popped(struct an_gwaits *g, const struct an_event *ev);
+void an_gpu_waits_popped(struct an_gpu_waits *g, const struct an_event *ev);
 
 /* A launch, sync, event, null_stream or stream_wait edge. */
-int an_gwaits_edge(struct an_gwaits *g, enum ls_edge type, uint64_t from, uint64_t to);
+int an_gpu_waits_edge(struct an_gpu_waits *g, enum ls_edge type, uint64_t from, uint64_t to);
 
 /* Decide the batch read so far unless rec continues it. */
-int an_gwaits_flush(struct an_gwaits *g, const struct ls_record *rec);
+int an_gpu_waits_flush(struct an_gpu_waits *g, const struct ls_record *rec);
 
-void an_gwaits_release(struct an_gwaits *g);
+void an_gpu_waits_release(struct an_gpu_waits *g);
 
 #endif

@@ -6,14 +6,14 @@
 #include "../../libstream/vec.h"
 
 
-void an_omp_init(struct an_omp *o, const struct an_trace *tr, struct an_edges *out)
+void an_omp_deps_init(struct an_omp_deps *o, const struct an_trace *tr, struct an_edges *out)
 {
 	memset(o, 0, sizeof(*o));
 	o->tr = tr;
 	o->out = out;
 }
 
-static struct an_team *team_of(struct an_omp *o, uint32_t p)
+static struct an_team *team_of(struct an_omp_deps *o, uint32_t p)
 {
 	uint32_t old = o->team_cap;
 
@@ -34,7 +34,7 @@ static uint32_t member(const struct an_team *t, uint32_t s)
 	return LS_NONE;
 }
 
-static void barriers_drop(struct an_omp *o, struct an_team *t)
+static void barriers_drop(struct an_omp_deps *o, struct an_team *t)
 {
 	o->st.open += t->nb;
 	for (uint32_t i = 0; i < t->nb; i++)
@@ -42,7 +42,7 @@ static void barriers_drop(struct an_omp *o, struct an_team *t)
 	t->nb = 0;
 }
 
-static int fork_event(struct an_omp *o, struct an_team *t, const struct an_event *ev)
+static int fork_event(struct an_omp_deps *o, struct an_team *t, const struct an_event *ev)
 {
 	barriers_drop(o, t);
 	t->fork = ev->id;
@@ -52,7 +52,7 @@ static int fork_event(struct an_omp *o, struct an_team *t, const struct an_event
 	return 0;
 }
 
-static int team_begin(struct an_omp *o, struct an_team *t, const struct an_event *ev)
+static int team_begin(struct an_omp_deps *o, struct an_team *t, const struct an_event *ev)
 {
 	if (!t->active || member(t, ev->s) != LS_NONE) {
 		o->st.outside++;
@@ -64,7 +64,7 @@ static int team_begin(struct an_omp *o, struct an_team *t, const struct an_event
 	return ev->s == t->master ? 0 : an_edges_write(o->out, t->fork, ev->id, LS_E_FORK);
 }
 
-static int team_end(struct an_omp *o, struct an_team *t, const struct an_event *ev)
+static int team_end(struct an_omp_deps *o, struct an_team *t, const struct an_event *ev)
 {
 	uint32_t i = member(t, ev->s);
 
@@ -77,7 +77,7 @@ static int team_end(struct an_omp *o, struct an_team *t, const struct an_event *
 	return 0;
 }
 
-static int join_event(struct an_omp *o, struct an_team *t, const struct an_event *ev)
+static int join_event(struct an_omp_deps *o, struct an_team *t, const struct an_event *ev)
 {
 	int rc;
 
@@ -100,7 +100,7 @@ static int join_event(struct an_omp *o, struct an_team *t, const struct an_event
  * comes while another thread holds the lock was stamped before that
  * thread's release, which it waited for: the edge comes with the release.
  */
-static int lock_event(struct an_omp *o, const struct ls_record *rec,
+static int lock_event(struct an_omp_deps *o, const struct ls_record *rec,
 		      const struct an_event *ev)
 {
 	struct an_lock *l;
@@ -144,7 +144,7 @@ static int lock_event(struct an_omp *o, const struct ls_record *rec,
 	return an_edges_write(o->out, l->release, ev->id, LS_E_LOCK);
 }
 
-int an_omp_event(struct an_omp *o, const struct ls_record *rec,
+int an_omp_deps_event(struct an_omp_deps *o, const struct ls_record *rec,
 		 const struct an_event *ev)
 {
 	struct an_team *t;
@@ -181,7 +181,7 @@ static struct an_barrier *barrier(struct an_team *t, uint64_t seq)
 }
 
 /* Every member has left barrier b: its edges, then its instance. */
-static int barrier_done(struct an_omp *o, struct an_team *t, struct an_barrier *b)
+static int barrier_done(struct an_omp_deps *o, struct an_team *t, struct an_barrier *b)
 {
 	uint32_t last = 0;
 	int rc;
@@ -202,7 +202,7 @@ static int barrier_done(struct an_omp *o, struct an_team *t, struct an_barrier *
 	return an_edges_instance(o->out, o->acts, t->n, LS_NONE, LS_NONE);
 }
 
-int an_omp_barrier_leave(struct an_omp *o, const struct an_frame *f,
+int an_omp_deps_barrier_leave(struct an_omp_deps *o, const struct an_frame *f,
 			 const struct an_event *ev)
 {
 	struct an_team *t = team_of(o, ev->proc);
@@ -228,13 +228,13 @@ int an_omp_barrier_leave(struct an_omp *o, const struct an_frame *f,
 	return rc;
 }
 
-void an_omp_finish(struct an_omp *o)
+void an_omp_deps_finish(struct an_omp_deps *o)
 {
 	for (uint32_t p = 0; p < o->team_cap; p++)
 		o->st.open += o->team[p].nb;
 }
 
-void an_omp_release(struct an_omp *o)
+void an_omp_deps_release(struct an_omp_deps *o)
 {
 	for (uint32_t p = 0; p < o->team_cap; p++) {
 		for (uint32_t i = 0; i < o->team[p].nb; i++)
@@ -246,5 +246,5 @@ void an_omp_release(struct an_omp *o)
 	free(o->locks);
 	free(o->acts);
 	ls_idmap_release(&o->lock_ix);
-	an_omp_init(o, o->tr, o->out);
+	an_omp_deps_init(o, o->tr, o->out);
 }

@@ -48,7 +48,7 @@ struct an_team {
 	uint32_t nb, bcap;
 };
 
-struct an_omp_stats {
+struct an_omp_deps_stats {
 	uint64_t outside;	/* team events and barriers outside any team */
 	uint64_t lock_ids;	/* lock events whose lock is no id below 2^40: left out */
 	uint64_t lock_early;	/* acquires stamped before the release they waited for */
@@ -66,7 +66,7 @@ struct an_lock {
 	uint32_t release_s, holder, early_s;	/* LS_NONE: none */
 };
 
-struct an_omp {
+struct an_omp_deps {
 	struct an_team *team;	/* per process index */
 	uint32_t team_cap;
 	struct an_lock *locks;
@@ -76,22 +76,22 @@ struct an_omp {
 	uint32_t acts_cap;
 	const struct an_trace *tr;
 	struct an_edges *out;
-	struct an_omp_stats st;
+	struct an_omp_deps_stats st;
 };
 
 /* The rules see the trace state tr and put what they find in out (both borrowed). */
-void an_omp_init(struct an_omp *o, const struct an_trace *tr, struct an_edges *out);
+void an_omp_deps_init(struct an_omp_deps *o, const struct an_trace *tr, struct an_edges *out);
 
 /* fork, join, team_begin, team_end, lock_acquire, lock_release. */
-int an_omp_event(struct an_omp *o, const struct ls_record *rec,
+int an_omp_deps_event(struct an_omp_deps *o, const struct ls_record *rec,
 		 const struct an_event *ev);
 
 /* A barrier activity f ends at ev. */
-int an_omp_barrier_leave(struct an_omp *o, const struct an_frame *f,
+int an_omp_deps_barrier_leave(struct an_omp_deps *o, const struct an_frame *f,
 			 const struct an_event *ev);
 
-void an_omp_finish(struct an_omp *o);
+void an_omp_deps_finish(struct an_omp_deps *o);
 
-void an_omp_release(struct an_omp *o);
+void an_omp_deps_release(struct an_omp_deps *o);
 
 #endif

@@ -6,14 +6,14 @@
 #include "../../libstream/vec.h"
 #include "waits.h"
 
-void an_ompwaits_init(struct an_ompwaits *o, const struct an_trace *tr, struct an_waitrec *out)
+void an_omp_waits_init(struct an_omp_waits *o, const struct an_trace *tr, struct an_waitrec *out)
 {
 	memset(o, 0, sizeof(*o));
 	o->tr = tr;
 	o->out = out;
 }
 
-int an_ompwaits_stream(struct an_ompwaits *o)
+int an_omp_waits_stream(struct an_omp_waits *o)
 {
 	uint32_t s = o->tr->defs.nstreams - 1, old = o->os_cap;
 
@@ -23,14 +23,14 @@ int an_ompwaits_stream(struct an_ompwaits *o)
 	return 0;
 }
 
-void an_ompwaits_leave(struct an_ompwaits *o, const struct an_frame *f, const struct an_event *ev)
+void an_omp_waits_leave(struct an_omp_waits *o, const struct an_frame *f, const struct an_event *ev)
 {
 	o->os[ev->s].last_left = f->id;
 	o->os[ev->s].last_left_r = f->region;
 }
 
 /* The master waited at the join for the last team thread to end. */
-static int decide_join(struct an_ompwaits *o)
+static int decide_join(struct an_omp_waits *o)
 {
 	int64_t end = o->bend < o->bjoin ? o->bend : o->bjoin;
 	struct an_wait x;
@@ -46,7 +46,7 @@ static int decide_join(struct an_ompwaits *o)
 				x.dur, x.pattern, x.at, o->bcause_s);
 }
 
-static int join_edge(struct an_ompwaits *o, uint64_t from, uint64_t to)
+static int join_edge(struct an_omp_waits *o, uint64_t from, uint64_t to)
 {
 	const struct ls_process *pr;
 
@@ -56,7 +56,7 @@ static int join_edge(struct an_ompwaits *o, uint64_t from, uint64_t to)
 	}
 	pr = &o->tr->defs.procs[o->tr->defs.streams[o->bs].process];
 	for (uint32_t i = 0; i < pr->nhosts; i++) {
-		const struct an_omp_stream *os = &o->os[pr->hosts[i]];
+		const struct an_omp_deps_stream *os = &o->os[pr->hosts[i]];
 
 		if (os->team_end == from && os->team_end_t > o->bend) {
 			o->bend = os->team_end_t;
@@ -68,9 +68,9 @@ static int join_edge(struct an_ompwaits *o, uint64_t from, uint64_t to)
 }
 
 /* Lock contention: the acquiring activity waited for the release. */
-static int lock_edge(struct an_ompwaits *o, uint64_t from, uint64_t to)
+static int lock_edge(struct an_omp_waits *o, uint64_t from, uint64_t to)
 {
-	const struct an_omp_stream *h;
+	const struct an_omp_deps_stream *h;
 	uint32_t s;
 	int64_t end;
 	struct an_wait x;
@@ -95,16 +95,16 @@ static int lock_edge(struct an_ompwaits *o, uint64_t from, uint64_t to)
 	return an_waitrec_blame_split(o->out, &x, &h->released, NULL, s);
 }
 
-int an_ompwaits_edge(struct an_ompwaits *o, enum ls_edge type, uint64_t from, uint64_t to)
+int an_omp_waits_edge(struct an_omp_waits *o, enum ls_edge type, uint64_t from, uint64_t to)
 {
 	return type == LS_E_JOIN ? join_edge(o, from, to) :
 	       type == LS_E_LOCK ? lock_edge(o, from, to) : 0;
 }
 
-int an_ompwaits_event(struct an_ompwaits *o, const struct ls_record *rec,
+int an_omp_waits_event(struct an_omp_waits *o, const struct ls_record *rec,
 		      const struct an_event *ev)
 {
-	struct an_omp_stream *os = &o->os[ev->s];
+	struct an_omp_deps_stream *os = &o->os[ev->s];
 	const struct an_frame *top = an_stack_top(&o->tr->stacks[ev->s]);
 	struct an_interval swap;
 
@@ -151,10 +151,10 @@ int an_ompwaits_event(struct an_ompwaits *o, const struct ls_record *rec,
 	}
 }
 
-int an_ompwaits_accrue(struct an_ompwaits *o, uint32_t s, const struct an_frame *top,
+int an_omp_waits_accrue(struct an_omp_waits *o, uint32_t s, const struct an_frame *top,
 		       uint64_t ns)
 {
-	struct an_omp_stream *os = &o->os[s];
+	struct an_omp_deps_stream *os = &o->os[s];
 
 	if (!os->holding)
 		return 0;
@@ -164,7 +164,7 @@ int an_ompwaits_accrue(struct an_ompwaits *o, uint32_t s, const struct an_frame 
 	return an_interval_add(&os->held, &os->held_slot, top->id, top->region, ns);
 }
 
-int an_ompwaits_flush(struct an_ompwaits *o, const struct ls_record *rec)
+int an_omp_waits_flush(struct an_omp_waits *o, const struct ls_record *rec)
 {
 	uint64_t to;
 
@@ -176,7 +176,7 @@ int an_ompwaits_flush(struct an_ompwaits *o, const struct ls_record *rec)
 	return decide_join(o);
 }
 
-void an_ompwaits_release(struct an_ompwaits *o)
+void an_omp_waits_release(struct an_omp_waits *o)
 {
 	for (uint32_t s = 0; s < o->os_cap && o->os; s++) {
 		an_interval_release(&o->os[s].held);
@@ -184,5 +184,5 @@ void an_ompwaits_release(struct an_ompwaits *o)
 	}
 	free(o->os);
 	ls_idmap_release(&o->release_ix);
-	an_ompwaits_init(o, o->tr, o->out);
+	an_omp_waits_init(o, o->tr, o->out);
 }

@@ -17,7 +17,7 @@
 #include "../waitrec.h"
 
 /* Per stream. */
-struct an_omp_stream {
+struct an_omp_deps_stream {
 	struct an_interval held;	/* exclusive time since a lock acquire */
 	uint32_t held_slot;
 	uint64_t held_top;
@@ -30,8 +30,8 @@ struct an_omp_stream {
 	int64_t team_end_t;
 };
 
-struct an_ompwaits {
-	struct an_omp_stream *os;	/* per stream index */
+struct an_omp_waits {
+	struct an_omp_deps_stream *os;	/* per stream index */
 	uint32_t os_cap;
 	struct ls_idmap release_ix;	/* lock release id -> stream */
 	/* the join being read */
@@ -51,28 +51,28 @@ struct an_ompwaits {
 };
 
 /* The rules see the trace state tr and write through out (both borrowed). */
-void an_ompwaits_init(struct an_ompwaits *o, const struct an_trace *tr, struct an_waitrec *out);
+void an_omp_waits_init(struct an_omp_waits *o, const struct an_trace *tr, struct an_waitrec *out);
 
 /* A stream was defined (the last one). Returns 0 or LS_ERR_NOMEM. */
-int an_ompwaits_stream(struct an_ompwaits *o);
+int an_omp_waits_stream(struct an_omp_waits *o);
 
 /* Before leave f on a host stream is popped. */
-void an_ompwaits_leave(struct an_ompwaits *o, const struct an_frame *f, const struct an_event *ev);
+void an_omp_waits_leave(struct an_omp_waits *o, const struct an_frame *f, const struct an_event *ev);
 
 /* team_end, join, lock_acquire, lock_release. */
-int an_ompwaits_event(struct an_ompwaits *o, const struct ls_record *rec,
+int an_omp_waits_event(struct an_omp_waits *o, const struct ls_record *rec,
 		      const struct an_event *ev);
 
 /* A join or lock edge. */
-int an_ompwaits_edge(struct an_ompwaits *o, enum ls_edge type, uint64_t from, uint64_t to);
+int an_omp_waits_edge(struct an_omp_waits *o, enum ls_edge type, uint64_t from, uint64_t to);
 
 /* Exclusive time ns of the top activity of stream s (a lock may be held). */
-int an_ompwaits_accrue(struct an_ompwaits *o, uint32_t s, const struct an_frame *top,
+int an_omp_waits_accrue(struct an_omp_waits *o, uint32_t s, const struct an_frame *top,
 		       uint64_t ns);
 
 /* Decide the join read so far unless rec continues it. */
-int an_ompwaits_flush(struct an_ompwaits *o, const struct ls_record *rec);
+int an_omp_waits_flush(struct an_omp_waits *o, const struct ls_record *rec);
 
-void an_ompwaits_release(struct an_ompwaits *o);
+void an_omp_waits_release(struct an_omp_waits *o);
 
 #endif

@@ -27,7 +27,7 @@ static int finish(void *ctx)
 static void report(const char *input, const void *ctx)
 {
 	struct an_deps_stats st = an_deps_stats(ctx);
-	const struct an_offload_stats *g = &st.gpu;
+	const struct an_gpu_deps_stats *g = &st.gpu;
 	const struct tool_count odd[] = {
 		{ st.unmatched_sends, "sends never received" },
 		{ st.unmatched_recvs, "receives without a send" },
