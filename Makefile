@@ -48,8 +48,8 @@ ANALYSIS_OBJS = analysis/blame.o analysis/clock.o analysis/critpath.o analysis/d
 	analysis/gpu/deps.o analysis/gpu/usage.o analysis/gpu/waits.o analysis/floors.o analysis/graph.o analysis/idlewait.o analysis/latency.o \
 	analysis/mpi/coll.o analysis/mpi/icoll.o analysis/mpi/p2p.o analysis/omp/deps.o analysis/omp/waits.o analysis/pathblame.o analysis/pieces.o \
 	analysis/project.o analysis/rank.o analysis/retime.o analysis/stack.o analysis/trace.o analysis/waitrec.o analysis/waits.o
-TOOL_OBJS = cmd/tool.o
-STAGE_OBJS = cmd/stage.o cmd/stages/deps.o cmd/stages/clock.o cmd/stages/waits.o cmd/stages/critpath.o cmd/maxmem.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
+TOOL_OBJS = cmd/common/tool.o
+STAGE_OBJS = cmd/run/stage.o cmd/stages/deps.o cmd/stages/clock.o cmd/stages/waits.o cmd/stages/critpath.o cmd/run/maxmem.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
 PROGRAMS = bin/tr-analyze bin/tr-cat bin/tr-chrome bin/tr-report bin/tr-svg bin/tr-read bin/tr-deps bin/tr-clock bin/tr-waits bin/tr-critpath bin/tr-rank bin/tr-otf2 \
 	bin/tr-project bin/tr-record
 # the collector tr-record preloads (record/): beside bin/, in lib/tr/
@@ -111,13 +111,13 @@ lib/tr/libtr-cuda.so: $(RECORD_CUDA_SRCS) record/cuda/cudarec.h lib/tr/libtr-log
 	$(CC) $(RECORD_FLAGS) -I$(CUDA_HOME)/include -shared -o $@ $(RECORD_CUDA_SRCS) $(RECORD_LINK) \
 		-L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcupti
 
-# what tr-analyze --mpi loads (cmd/fan.h): MPI only there; what it uses of
+# what tr-analyze --mpi loads (cmd/fan/fan.h): MPI only there; what it uses of
 # libstream and tool.c comes from tr-analyze, which exports its symbols.
 # Built with tr-analyze's sanitizer, which it runs in (its rank 0 reader's thread too)
-lib/tr/libtr-fan.so: cmd/fan.c cmd/fan.h
+lib/tr/libtr-fan.so: cmd/fan/fan.c cmd/fan/fan.h
 	@mkdir -p lib/tr
 	$(MPICC) $(RECORD_FLAGS) $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer) -MMD -MP \
-		-MF lib/tr/libtr-fan.d -shared -o $@ cmd/fan.c
+		-MF lib/tr/libtr-fan.d -shared -o $@ cmd/fan/fan.c
 
 lib/tr/libtr-omp.so: record/omp/ompt.c lib/tr/libtr-log.so
 	$(CC) $(RECORD_FLAGS) -idirafter $(OMPT_INC) -shared -o $@ record/omp/ompt.c $(RECORD_LINK)
@@ -155,22 +155,22 @@ analysis/libanalysis.a: $(ANALYSIS_OBJS)
 	rm -f $@
 	$(AR) rcsT $@ $^
 
-bin/tr-read: cmd/tr-read.o cmd/progress.o cmd/selection.o formats/readers.o formats/stdin.o $(TOOL_OBJS) formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
+bin/tr-read: cmd/tr-read.o cmd/common/progress.o cmd/common/selection.o formats/readers.o formats/stdin.o $(TOOL_OBJS) formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
 		formats/kineto/libkinetoin.a formats/nsys/libnsysin.a libstream/libstream.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS) -lz -lsqlite3
 
-bin/tr-rank: cmd/rank-diff.o cmd/rank-table.o
-bin/tr-record: cmd/libdir.o
+bin/tr-rank: cmd/render/rank-diff.o cmd/render/rank-table.o
+bin/tr-record: cmd/common/libdir.o
 
-# the stages of the filters in one process, on threads (cmd/chain.c)
-bin/tr-analyze: cmd/tr-analyze.o cmd/fan-load.o cmd/libdir.o cmd/chain.o cmd/stream-file.o cmd/staging.o cmd/archive.o cmd/otf2-write.o cmd/progress.o cmd/selection.o \
-		cmd/rank-table.o formats/readers.o formats/stdin.o formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
+# the stages of the filters in one process, on threads (cmd/run/chain.c)
+bin/tr-analyze: cmd/tr-analyze.o cmd/fan/fan-load.o cmd/common/libdir.o cmd/run/chain.o cmd/output/stream-file.o cmd/output/staging.o cmd/output/archive.o cmd/output/otf2-write.o cmd/common/progress.o cmd/common/selection.o \
+		cmd/render/rank-table.o formats/readers.o formats/stdin.o formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
 		formats/kineto/libkinetoin.a formats/nsys/libnsysin.a formats/otf2/libotf2out.a $(STAGE_OBJS)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -rdynamic -o $@ $^ $(OTF2_LIBS) $(LIBS) -lz -lsqlite3 -lpthread -ldl
 
-bin/tr-otf2: cmd/tr-otf2.o cmd/otf2-write.o cmd/archive.o cmd/staging.o cmd/progress.o $(TOOL_OBJS) formats/otf2/libotf2out.a \
+bin/tr-otf2: cmd/tr-otf2.o cmd/output/otf2-write.o cmd/output/archive.o cmd/output/staging.o cmd/common/progress.o $(TOOL_OBJS) formats/otf2/libotf2out.a \
 		libstream/libstream.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS)
@@ -181,16 +181,16 @@ bin/tr-deps bin/tr-clock bin/tr-waits bin/tr-critpath bin/tr-rank bin/tr-project
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) -lpthread
 
 # the pictures of a stream: the definitions they name things by
-bin/tr-chrome: cmd/tr-chrome.o cmd/names.o $(TOOL_OBJS) libstream/libstream.a
+bin/tr-chrome: cmd/tr-chrome.o cmd/render/names.o $(TOOL_OBJS) libstream/libstream.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-bin/tr-svg: cmd/tr-svg.o cmd/timeline.o cmd/xml.o cmd/names.o $(TOOL_OBJS) libstream/libstream.a
+bin/tr-svg: cmd/tr-svg.o cmd/render/timeline.o cmd/render/xml.o cmd/render/names.o $(TOOL_OBJS) libstream/libstream.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # the report: the rating, charts and the timeline in one HTML page
-bin/tr-report: cmd/tr-report.o cmd/timeline.o cmd/xml.o cmd/names.o cmd/rank-table.o cmd/rank-diff.o $(STAGE_OBJS)
+bin/tr-report: cmd/tr-report.o cmd/render/timeline.o cmd/render/xml.o cmd/render/names.o cmd/render/rank-table.o cmd/render/rank-diff.o $(STAGE_OBJS)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
@@ -265,7 +265,7 @@ FUZZ_STAGES = deps clock project waits critpath rank
 FUZZ_TARGETS = read front $(FUZZ_STAGES) otf2out otf2in trlogin kinetoin nsysin
 FUZZ_BINS = $(addprefix tests/fuzz/out/fuzz-,$(FUZZ_TARGETS))
 FUZZ_HEADERS = $(wildcard libstream/*.h analysis/*.h analysis/*/*.h formats/*.h formats/otf2/*.h formats/trlog/*.h \
-	formats/kineto/*.h formats/nsys/*.h cmd/*.h tests/fuzz/*.h)
+	formats/kineto/*.h formats/nsys/*.h cmd/*.h cmd/*/*.h tests/fuzz/*.h)
 LIBSTREAM_SRCS = $(LIBSTREAM_OBJS:.o=.c)
 ANALYSIS_SRCS = $(ANALYSIS_OBJS:.o=.c)
 
@@ -278,17 +278,17 @@ tests/fuzz/out/fuzz-front: tests/fuzz/front.c $(LIBSTREAM_SRCS) $(FUZZ_HEADERS)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(filter %.c,$^) $(LIBS)
 
 $(addprefix tests/fuzz/out/fuzz-,$(FUZZ_STAGES)): tests/fuzz/out/fuzz-%: tests/fuzz/stage.c \
-		tests/fuzz/input.c cmd/stage.c cmd/maxmem.c cmd/tool.c $(ANALYSIS_SRCS) $(LIBSTREAM_SRCS) $(FUZZ_HEADERS)
+		tests/fuzz/input.c cmd/run/stage.c cmd/run/maxmem.c cmd/common/tool.c $(ANALYSIS_SRCS) $(LIBSTREAM_SRCS) $(FUZZ_HEADERS)
 	@mkdir -p tests/fuzz/out
 	$(FUZZ_CC) $(FUZZ_FLAGS) -DFUZZ_$(shell echo $* | tr a-z A-Z) -o $@ $(filter %.c,$^) $(LIBS) \
 		-lpthread
 
-tests/fuzz/out/fuzz-otf2out: tests/fuzz/otf2out.c tests/fuzz/input.c cmd/staging.c \
+tests/fuzz/out/fuzz-otf2out: tests/fuzz/otf2out.c tests/fuzz/input.c cmd/output/staging.c \
 		$(OTF2OUT_OBJS:.o=.c) $(LIBSTREAM_SRCS) $(FUZZ_HEADERS)
 	@mkdir -p tests/fuzz/out
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(sort $(filter %.c,$^)) $(OTF2_LIBS) $(LIBS)
 
-tests/fuzz/out/fuzz-otf2in: tests/fuzz/otf2in.c tests/fuzz/input.c cmd/staging.c \
+tests/fuzz/out/fuzz-otf2in: tests/fuzz/otf2in.c tests/fuzz/input.c cmd/output/staging.c \
 		$(OTF2IN_OBJS:.o=.c) $(LIBSTREAM_SRCS) $(FUZZ_HEADERS)
 	@mkdir -p tests/fuzz/out
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(sort $(filter %.c,$^)) $(OTF2_LIBS) $(LIBS)

@@ -10,7 +10,7 @@
 
 #include "../libstream/check.h"
 #include "../libstream/error.h"
-#include "tool.h"
+#include "common/tool.h"
 
 static void usage(FILE *to)
 {

@@ -20,8 +20,8 @@
 #include "../libstream/idmap.h"
 #include "../libstream/reader.h"
 #include "../libstream/vec.h"
-#include "names.h"
-#include "tool.h"
+#include "render/names.h"
+#include "common/tool.h"
 
 static void usage(FILE *to)
 {

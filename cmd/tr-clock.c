@@ -10,9 +10,9 @@
 
 #include "../analysis/clock.h"
 #include "../libstream/error.h"
-#include "stage.h"
+#include "run/stage.h"
 #include "stages/stages.h"
-#include "tool.h"
+#include "common/tool.h"
 
 enum { OPT_WINDOW = 256, OPT_LATENCY };
 

@@ -8,9 +8,9 @@
 
 #include "../analysis/deps.h"
 #include "../libstream/error.h"
-#include "stage.h"
+#include "run/stage.h"
 #include "stages/stages.h"
-#include "tool.h"
+#include "common/tool.h"
 
 static void usage(FILE *to)
 {

@@ -16,10 +16,10 @@
 
 #include "../formats/otf2/otf2out.h"
 #include "../libstream/error.h"
-#include "archive.h"
-#include "otf2-write.h"
-#include "progress.h"
-#include "tool.h"
+#include "output/archive.h"
+#include "output/otf2-write.h"
+#include "common/progress.h"
+#include "common/tool.h"
 
 static void usage(FILE *to)
 {

@@ -15,8 +15,8 @@
 #include "../analysis/project.h"
 #include "../libstream/error.h"
 #include "../libstream/vec.h"
-#include "stage.h"
-#include "tool.h"
+#include "run/stage.h"
+#include "common/tool.h"
 
 #define SCALES_MAX 64
 

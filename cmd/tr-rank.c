@@ -14,9 +14,9 @@
 
 #include "../analysis/rank.h"
 #include "../libstream/error.h"
-#include "rank-diff.h"
-#include "rank-table.h"
-#include "tool.h"
+#include "render/rank-diff.h"
+#include "render/rank-table.h"
+#include "common/tool.h"
 
 
 static void usage(FILE *to)

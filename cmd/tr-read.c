@@ -14,9 +14,9 @@
 
 #include "../formats/readers.h"
 #include "../libstream/error.h"
-#include "progress.h"
-#include "selection.h"
-#include "tool.h"
+#include "common/progress.h"
+#include "common/selection.h"
+#include "common/tool.h"
 
 static void usage(FILE *to)
 {

@@ -20,8 +20,8 @@
 
 #include "../formats/trlog/trlog.h"
 #include "../libstream/mp.h"
-#include "libdir.h"
-#include "tool.h"
+#include "common/libdir.h"
+#include "common/tool.h"
 
 /* The collector libraries, in lib/tr/ (libdir.h). */
 #define MPI_COLLECTOR "libtr-mpi.so"

@@ -19,10 +19,10 @@
 #include "../libstream/error.h"
 #include "../libstream/header.h"
 #include "../libstream/reader.h"
-#include "rank-table.h"
-#include "timeline.h"
-#include "tool.h"
-#include "xml.h"
+#include "render/rank-table.h"
+#include "render/timeline.h"
+#include "common/tool.h"
+#include "render/xml.h"
 
 static void usage(FILE *to)
 {

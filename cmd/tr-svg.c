@@ -1,14 +1,14 @@
 /*
  * tr-svg: a self-contained SVG timeline of an analysed stream
- * (cmd/timeline.c draws it).
+ * (cmd/render/timeline.c draws it).
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <unistd.h>
 
 #include "../libstream/reader.h"
-#include "timeline.h"
-#include "tool.h"
+#include "render/timeline.h"
+#include "common/tool.h"
 
 static void usage(FILE *to)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../../analysis/clock.h"
-#include "../tool.h"
+#include "../common/tool.h"
 #include "stages.h"
 
 /* opts: struct an_clock_options (the window, least latencies), NULL: the defaults */

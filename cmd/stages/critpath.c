@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../../analysis/critpath.h"
-#include "../tool.h"
+#include "../common/tool.h"
 #include "stages.h"
 
 /* opts: where the path ends (struct an_crit_end), NULL: the run's end */

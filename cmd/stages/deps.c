@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "../../analysis/deps.h"
-#include "../tool.h"
+#include "../common/tool.h"
 #include "stages.h"
 
 static void *open_deps(struct ls_writer *w, unsigned jobs, const void *opts)

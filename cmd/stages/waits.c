@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "../../analysis/waits.h"
-#include "../tool.h"
+#include "../common/tool.h"
 #include "stages.h"
 
 static void *open_waits(struct ls_writer *w, unsigned jobs, const void *opts)

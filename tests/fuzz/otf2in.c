@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../cmd/staging.h"
+#include "../../cmd/output/staging.h"
 #include "../../formats/otf2/otf2in.h"
 #include "input.h"
 

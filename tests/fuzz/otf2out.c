@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../../cmd/staging.h"
+#include "../../cmd/output/staging.h"
 #include "../../formats/otf2/otf2out.h"
 #include "../../libstream/reader.h"
 #include "input.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../../cmd/stage.h"
+#include "../../cmd/run/stage.h"
 #include "input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -3,8 +3,8 @@
 #include <limits.h>
 
 #include "fan.h"
-#include "libdir.h"
-#include "tool.h"
+#include "../common/libdir.h"
+#include "../common/tool.h"
 
 const struct fan_ops *fan_load(void)
 {

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../libstream/error.h"
-#include "../libstream/packed.h"
-#include "../libstream/vec.h"
+#include "../../libstream/error.h"
+#include "../../libstream/packed.h"
+#include "../../libstream/vec.h"
 #include "chain.h"
 #include "maxmem.h"
-#include "staging.h"
-#include "tool.h"
+#include "../output/staging.h"
+#include "../common/tool.h"
 
 /* A hand-over's bytes: some 2 000 records. */
 #define BATCH (64 * 1024)

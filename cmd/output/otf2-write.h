@@ -11,10 +11,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../formats/otf2/otf2out.h"
-#include "../libstream/record.h"
+#include "../../formats/otf2/otf2out.h"
+#include "../../libstream/record.h"
 #include "archive.h"
-#include "progress.h"
+#include "../common/progress.h"
 
 /* The progress of reading a stream file twice, where it is drawn. */
 struct otf2_reading {

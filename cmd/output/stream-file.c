@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../libstream/header.h"
-#include "../libstream/reader.h"
+#include "../../libstream/header.h"
+#include "../../libstream/reader.h"
 #include "staging.h"
 #include "stream-file.h"
 

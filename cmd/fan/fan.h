@@ -21,8 +21,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../libstream/front.h"
-#include "../libstream/writer.h"
+#include "../../libstream/front.h"
+#include "../../libstream/writer.h"
 
 struct fan_ops;
 struct fan_local;

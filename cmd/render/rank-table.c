@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "rank-table.h"
-#include "tool.h"
+#include "../common/tool.h"
 
 /* Region r's blame of pattern p, or (under) its idle blame while waiting in p. */
 static uint64_t by(const struct an_rank_region *r, bool under, int p)

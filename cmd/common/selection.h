@@ -5,7 +5,7 @@
 #ifndef SELECTION_H
 #define SELECTION_H
 
-#include "../libstream/front.h"
+#include "../../libstream/front.h"
 
 /* -t "begin:end" (either side may be empty; ns, us, ms, s) into opt: 0, or -1. */
 int selection_window(const char *arg, struct ls_front_options *opt);

@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../libstream/header.h"
-#include "../libstream/reader.h"
-#include "../libstream/writer.h"
+#include "../../libstream/header.h"
+#include "../../libstream/reader.h"
+#include "../../libstream/writer.h"
 
 /*
  * Set the name messages start with, and the stage the tool adds to the

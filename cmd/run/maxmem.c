@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "maxmem.h"
-#include "tool.h"
+#include "../common/tool.h"
 
 int maxmem_limit(uint64_t *limit)
 {

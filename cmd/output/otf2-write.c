@@ -2,9 +2,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "../libstream/error.h"
+#include "../../libstream/error.h"
 #include "otf2-write.h"
-#include "tool.h"
+#include "../common/tool.h"
 
 int otf2_pass(struct otf2out *o, const char *path, const char *name, const char *out_path,
 	      int (*each)(struct otf2out *, const struct ls_record *), struct otf2_reading *g)

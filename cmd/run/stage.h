@@ -13,8 +13,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../libstream/reader.h"
-#include "../libstream/writer.h"
+#include "../../libstream/reader.h"
+#include "../../libstream/writer.h"
 
 struct stage {
 	const char *producer;	/* for a fresh header: "tr-deps 0.1.0" */

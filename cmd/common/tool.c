@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../libstream/check.h"
-#include "../libstream/error.h"
-#include "../libstream/utf8.h"
+#include "../../libstream/check.h"
+#include "../../libstream/error.h"
+#include "../../libstream/utf8.h"
 #include "tool.h"
 
 static const char *tool_name = "tr";

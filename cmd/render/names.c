@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../libstream/error.h"
-#include "../libstream/vec.h"
+#include "../../libstream/error.h"
+#include "../../libstream/vec.h"
 #include "names.h"
 
 int names_keep(struct names *m, const struct ls_record *rec)

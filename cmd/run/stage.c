@@ -4,11 +4,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../libstream/error.h"
+#include "../../libstream/error.h"
 #include "maxmem.h"
 #include "stage.h"
-#include "stages/stages.h"
-#include "tool.h"
+#include "../stages/stages.h"
+#include "../common/tool.h"
 
 /* The kinds st replaces, as a set. */
 static uint64_t replaced(const struct stage *st)

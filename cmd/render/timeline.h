@@ -1,10 +1,10 @@
-/* The timeline of an analysed stream as an SVG picture (cmd/timeline.c). */
+/* The timeline of an analysed stream as an SVG picture (cmd/render/timeline.c). */
 #ifndef TIMELINE_H
 #define TIMELINE_H
 
 #include <stdbool.h>
 
-#include "../libstream/reader.h"
+#include "../../libstream/reader.h"
 
 struct timeline_opts {
 	double width;		/* pixels, 400 to 20000 */

@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../libstream/idmap.h"
-#include "../libstream/record.h"
+#include "../../libstream/idmap.h"
+#include "../../libstream/record.h"
 
 struct named {
 	uint64_t id;

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../libstream/writer.h"
+#include "../../libstream/writer.h"
 
 struct stream_file {
 	const char *path;	/* where it goes */

@@ -15,10 +15,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../libstream/header.h"
-#include "../libstream/record.h"
-#include "../libstream/writer.h"
-#include "stages/stages.h"
+#include "../../libstream/header.h"
+#include "../../libstream/record.h"
+#include "../../libstream/writer.h"
+#include "../stages/stages.h"
 
 /* The most stages a chain has. */
 #define CHAIN_STAGES 6

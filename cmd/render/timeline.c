@@ -18,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../libstream/error.h"
-#include "../libstream/reader.h"
+#include "../../libstream/error.h"
+#include "../../libstream/reader.h"
 #include "names.h"
 #include "timeline.h"
-#include "tool.h"
+#include "../common/tool.h"
 #include "xml.h"
 
 /* From this many processes on, a lane per process. */

@@ -12,7 +12,7 @@
 
 #include "archive.h"
 #include "staging.h"
-#include "tool.h"
+#include "../common/tool.h"
 
 /* The archive's parts, in the order they are moved out; moved in the other way round. */
 enum part { ANCHOR, DEFS, FOLDER, PARTS };

@@ -6,11 +6,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../libstream/reader.h"
-#include "../libstream/vec.h"
-#include "../libstream/writer.h"
+#include "../../libstream/reader.h"
+#include "../../libstream/vec.h"
+#include "../../libstream/writer.h"
 #include "rank-diff.h"
-#include "tool.h"
+#include "../common/tool.h"
 
 struct row {
 	char *name;

@@ -7,14 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../libstream/enc.h"
-#include "../libstream/error.h"
-#include "../libstream/header.h"
-#include "../libstream/mp.h"
-#include "../libstream/record.h"
+#include "../../libstream/enc.h"
+#include "../../libstream/error.h"
+#include "../../libstream/header.h"
+#include "../../libstream/mp.h"
+#include "../../libstream/record.h"
 #include "fan.h"
-#include "staging.h"
-#include "tool.h"
+#include "../output/staging.h"
+#include "../common/tool.h"
 
 #define BATCH (64 * 1024)	/* bytes of whole records a message carries */
 #define QUEUE 4			/* batches rank 0's own reader may be ahead of the merge */

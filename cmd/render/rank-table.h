@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../analysis/rank.h"
-#include "../libstream/writer.h"
+#include "../../analysis/rank.h"
+#include "../../libstream/writer.h"
 #include "rank-diff.h"
 
 struct rank_opts {
