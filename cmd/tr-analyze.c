@@ -339,12 +339,8 @@ static int parse(int argc, char **argv, struct options *o)
 	int ch, rc;
 
 	while ((ch = getopt_long(argc, argv, "efhj:n:o:p:qs:t:", longopts, NULL)) != -1) {
+		tool_help_option(ch, usage);
 		switch (ch) {
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case 'V':
-			tool_version();
 		case 'e':
 			o->rank.by_pattern = true;
 			break;

@@ -344,12 +344,8 @@ int main(int argc, char **argv)
 
 	tool_init("tr-chrome", argc, argv);
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		tool_help_option(ch, usage);
 		switch (ch) {
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			tool_version();
 		default:
 			usage(stderr);
 			return 2;

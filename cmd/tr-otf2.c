@@ -153,12 +153,8 @@ int main(int argc, char **argv)
 
 	tool_init("tr-otf2", argc, argv);
 	while ((ch = getopt_long(argc, argv, "fho:q", longopts, NULL)) != -1) {
+		tool_help_option(ch, usage);
 		switch (ch) {
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			tool_version();
 		case 'o':
 			out_path = optarg;
 			break;

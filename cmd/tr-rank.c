@@ -109,12 +109,8 @@ int main(int argc, char **argv)
 
 	tool_init("tr-rank", argc, argv);
 	while ((ch = getopt_long(argc, argv, "hn:e", longopts, NULL)) != -1) {
+		tool_help_option(ch, usage);
 		switch (ch) {
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			tool_version();
 		case 'n':
 			if (rank_rows_arg(optarg, &o))
 				return 2;

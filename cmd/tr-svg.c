@@ -36,12 +36,8 @@ int main(int argc, char **argv)
 
 	tool_init("tr-svg", argc, argv);
 	while ((ch = getopt_long(argc, argv, "ht:w:", longopts, NULL)) != -1) {
+		tool_help_option(ch, usage);
 		switch (ch) {
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			tool_version();
 		case 't':
 		case 'w':
 			if (timeline_arg(ch, optarg, &o))

@@ -128,14 +128,20 @@ void tool_version(void)
 	exit(fflush(stdout) == 0 ? 0 : 1);
 }
 
-bool tool_option(int ch, struct tool_output *out, void (*usage)(FILE *))
+void tool_help_option(int ch, void (*usage)(FILE *))
 {
-	switch (ch) {
-	case 'h':
+	if (ch == 'h') {
 		usage(stdout);
 		exit(0);
-	case 'V':
+	}
+	if (ch == 'V')
 		tool_version();
+}
+
+bool tool_option(int ch, struct tool_output *out, void (*usage)(FILE *))
+{
+	tool_help_option(ch, usage);
+	switch (ch) {
 	case 'J':
 		out->json = true;
 		return true;

@@ -117,6 +117,9 @@ struct tool_output {
  */
 bool tool_option(int ch, struct tool_output *out, void (*usage)(FILE *));
 
+/* For a tool without -J and -M: -h prints usage to stdout and exits 0, --version the version; else nothing. */
+void tool_help_option(int ch, void (*usage)(FILE *));
+
 /*
  * The output format: -J, -M, or else NDJSON on a terminal and msgpack
  * elsewhere. Both -J and -M: a message, and -1 (a usage error).
