@@ -1,7 +1,9 @@
 /*
- * The analysis stages as tr-deps, tr-waits and tr-critpath run them, and
- * as tr-analyze runs them in one process: what each reads, replaces and
- * needs, how it is made, fed, finished, and what it says when it ends.
+ * The analysis stages as tr-deps, tr-clock, tr-waits and tr-critpath run
+ * them, and as tr-analyze runs them in one process: what each reads,
+ * replaces, needs and goes before, whether it writes its records itself,
+ * how it is made (with its own options), fed, finished, and what it says
+ * when it ends. A stage is one file here and one stage_def.
  */
 #ifndef STAGES_H
 #define STAGES_H
