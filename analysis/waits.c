@@ -464,17 +464,20 @@ static int accrue(struct an_waits *a, uint32_t s, int64_t t)
 {
 	struct an_stream_time *st = &a->time[s];
 	struct an_frame *top = an_stack_top(&a->tr.stacks[s]);
-	uint64_t ns = (uint64_t)(t - st->last);
+	uint64_t ns;
 	int rc = 0;
 
 	if (t <= st->last)
 		return 0;
-	if (top && !st->in_sync && st->kept_mpi)
-		rc = an_interval_add(&st->mpi, &top->b, top->id, top->region, ns);
-	if (top && rc == 0 && !st->in_sync && st->kept_omp)
-		rc = an_interval_add(&st->omp, &top->c, top->id, top->region, ns);
-	if (top && rc == 0)
-		rc = an_omp_waits_accrue(&a->omp, s, top, ns);
+	if (top) {	/* an activity open: an event came before, and set last */
+		ns = (uint64_t)(t - st->last);
+		if (!st->in_sync && st->kept_mpi)
+			rc = an_interval_add(&st->mpi, &top->b, top->id, top->region, ns);
+		if (rc == 0 && !st->in_sync && st->kept_omp)
+			rc = an_interval_add(&st->omp, &top->c, top->id, top->region, ns);
+		if (rc == 0)
+			rc = an_omp_waits_accrue(&a->omp, s, top, ns);
+	}
 	st->last = t;
 	return rc;
 }

@@ -25,6 +25,15 @@ STAGES="tr-deps tr-waits tr-critpath tr-rank tr-project"
 	assert_equal "$(printf '%s\n' "$output" | wc -l)" 6
 }
 
+@test "a stream whose first event is in no activity (a team end, found by fuzzing): tr-waits passes it on, no time computed from before it" {
+	# its time since the stream's start (INT64_MIN) was computed even with
+	# nothing open: a signed overflow that only a clang UBSan build saw
+	run --separate-stderr tr-waits -J "$REPRO/waits-first-event-outside.ndjson"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_equal "$(printf '%s\n' "$output" | grep -c '"k":"\(team_end\|join\)"')" 2
+}
+
 @test "an enter at t = INT64_MIN: every stage stops at it, what came before written" {
 	for tool in $STAGES; do
 		opt=-J; [ "$tool" = tr-rank ] && opt=
