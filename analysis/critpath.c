@@ -367,7 +367,7 @@ static int event(struct an_crit *c, const struct ls_record *rec, const char **wh
 			if ((rc = an_pathblame_leave(&c->blame, top->c, top > st->f ? top[-1].c : LS_NONE,
 						     ev.t)) < 0)
 				return rc;
-		if ((f->role == LS_R_MPI_SEND || f->role == LS_R_MPI_SENDRECV) && !f->b &&
+		if (an_role_blocking_send(f->role) && !f->b &&
 		    (rc = ls_idmap_put(&c->unsent, f->id, 0)) < 0)
 			return rc;
 		if ((c->want.kind == AN_END_RUN && f->role == LS_R_MPI_FINALIZE) ||

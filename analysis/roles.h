@@ -52,6 +52,12 @@ static inline bool an_role_blocking_send(enum ls_role r)
 	return r == LS_R_MPI_SEND || r == LS_R_MPI_SENDRECV;
 }
 
+/* Blocking receives of one message: they post it themselves, and can take messages in the wrong order. */
+static inline bool an_role_blocking_recv(enum ls_role r)
+{
+	return r == LS_R_MPI_RECV || r == LS_R_MPI_SENDRECV;
+}
+
 /*
  * Host calls that synchronize with a GPU: the host can wait in them for
  * work on it (explicit synchronizations and queries, and the implicitly

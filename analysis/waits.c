@@ -298,8 +298,7 @@ static void late_receiver(struct an_waits *a, uint32_t s, uint32_t w,
 		post = a->pend[p].act;
 		t = a->pend[p].t;
 		ev = a->pend[p].ev;
-	} else if (a->acts[w].role == LS_R_MPI_RECV ||
-		   a->acts[w].role == LS_R_MPI_SENDRECV) {
+	} else if (an_role_blocking_recv(a->acts[w].role)) {
 		post = w;
 		t = a->acts[w].t0;
 		ev = a->acts[w].id;
@@ -351,8 +350,7 @@ static int message_edge(struct an_waits *a, uint64_t from, uint64_t to)
 			 */
 			bool wrong = q->head != LS_NONE &&
 				     a->order[q->head].t < a->acts[w].t0 &&
-				     (a->acts[w].role == LS_R_MPI_RECV ||
-				      a->acts[w].role == LS_R_MPI_SENDRECV);
+				     an_role_blocking_recv(a->acts[w].role);
 
 			candidate(a, w, send.t, from, s, wrong ?
 				  LS_P_LATE_SENDER_WRONG_ORDER : LS_P_LATE_SENDER);
