@@ -1,12 +1,16 @@
 /* The clock condition: raising events after what they depend on, on the re-timing engine. */
+#include <inttypes.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../libstream/error.h"
 #include "../libstream/record.h"
 #include "../libstream/vec.h"
 #include "clock.h"
 #include "retime.h"
+#include "stage.h"
 #include "trace.h"
 
 #define DEFAULT_WINDOW INT64_C(10000000)	/* ns */
@@ -270,3 +274,64 @@ void an_clock_free(struct an_clock *c)
 	free(c->todo);
 	free(c);
 }
+
+/* tr-clock as a stage (stage.h): opts, struct an_clock_options (NULL: the defaults) */
+
+static void *open_clock(struct ls_writer *w, unsigned jobs, const void *opts)
+{
+	static const struct an_clock_options defaults = { 0 };
+
+	(void)jobs;
+	return an_clock_new(w, opts ? opts : &defaults);
+}
+
+static int take_clock(void *ctx, const struct ls_record *rec, const char **why)
+{
+	return an_clock_take(ctx, rec, why);
+}
+
+static int finish_clock(void *ctx, const char **why)
+{
+	(void)why;
+	return an_clock_finish(ctx);
+}
+
+static size_t odd_clock(const void *ctx, struct an_count *out)
+{
+	struct an_clock_stats st = an_clock_stats(ctx);
+	const struct an_count odd[] = {
+		{ st.gpu_late, "GPU activities that ended after the host call that waited for them "
+			       "(the GPU's clock runs late there): left as they are" },
+		{ st.late, "edges that put their target before their source, read after the target "
+			   "was written: not enforced (a longer --window lets them in before it)" },
+		{ st.unheld, "edges into events the window no longer held: not checked (a longer "
+			     "--window keeps them)" },
+		{ st.lost, "edges from events no longer kept (a window older than the input): not checked" },
+		{ st.too_far, "events that would move further than the window (or edges in a cycle): "
+			      "not moved" },
+	};
+
+	memcpy(out, odd, sizeof(odd));
+	return sizeof(odd) / sizeof(odd[0]);
+}
+
+static void held_clock(const void *ctx, char *what, size_t n)
+{
+	snprintf(what, n, "%" PRIu32 " events held until the window has passed them (a smaller "
+		 "--window?)", an_clock_held(ctx));
+}
+
+static void close_clock(void *ctx)
+{
+	an_clock_free(ctx);
+}
+
+static const char *const clock_needs[] = { "tr-deps", NULL };
+static const char *const clock_before[] = { "tr-waits", "tr-critpath", NULL };
+static const enum ls_kind clock_replaces[] = { 0 };
+
+const struct an_stage an_stage_clock = {
+	.tool = "tr-clock", .needs = clock_needs, .before = clock_before, .replaces = clock_replaces,
+	.reads = an_clock_reads, .writes = true, .open = open_clock, .take = take_clock,
+	.finish = finish_clock, .odd = odd_clock, .held = held_clock, .close = close_clock,
+};

@@ -10,6 +10,7 @@
 #include "graph.h"
 #include "pathblame.h"
 #include "pieces.h"
+#include "stage.h"
 #include "trace.h"
 /* Scratch of a collection, per node. */
 struct an_crit_mark {
@@ -28,6 +29,7 @@ struct an_crit {
 	struct ls_idmap unsent;	/* blocking sends ended, their message not yet received: enter ids */
 	uint32_t base;		/* the last node of the path written */
 	struct an_crit_end want;	/* where the path is to end */
+	char why[192];			/* why the stage failed at the input's end */
 	uint32_t end;		/* the end so far, a root: the latest leave of MPI_Finalize (AN_END_RUN),
 				 * of the region (AN_END_REGION), the last event by the time (AN_END_TIME) */
 	uint8_t *ends_on;	/* per stream index: its last event may end the path (AN_END_RUN: it did
@@ -810,3 +812,105 @@ void an_crit_free(struct an_crit *c)
 	an_pieces_release(&c->pieces);
 	free(c);
 }
+
+/* tr-critpath as a stage (stage.h): opts, where the path ends (struct an_crit_end; NULL: the run's end) */
+
+static void *open_crit(struct ls_writer *w, unsigned jobs, const void *opts)
+{
+	struct an_crit *c = an_crit_new(w, jobs);
+
+	if (c && opts)
+		an_crit_end_at(c, opts);
+	/* for checking that collecting does not change the path: tr-critpath(1) */
+	if (c && getenv("TR_CRITPATH_KEEP_ALL"))
+		an_crit_keep_all(c);
+	return c;
+}
+
+static int take_crit(void *ctx, const struct ls_record *rec, const char **why)
+{
+	return an_crit_take(ctx, rec, why);
+}
+
+/* The end asked for was never found: LS_ERR_SYNTAX, why the option it came from in words. */
+static int no_end(struct an_crit *c, const char **why)
+{
+	const struct an_crit_end *e = &c->want;
+
+	if (e->kind == AN_END_TIME)
+		snprintf(c->why, sizeof(c->why), "--end %.9f: no event that early", (double)e->ns / 1e9);
+	else
+		snprintf(c->why, sizeof(c->why), "--end %s=%s: %s", e->kind == AN_END_REGION ? "region" :
+			 "stream", e->name, e->kind == AN_END_REGION ? "no region of that name (or id) was left"
+			 : "no stream of that name (or id) has an event");
+	*why = c->why;
+	return LS_ERR_SYNTAX;
+}
+
+static int finish_crit(void *ctx, const char **why)
+{
+	return an_crit_end_found(ctx) ? an_crit_finish(ctx) : no_end(ctx, why);
+}
+
+static size_t odd_crit(const void *ctx, struct an_count *out)
+{
+	struct an_crit_stats st = an_crit_stats(ctx);
+	const struct an_count odd[] = {
+		{ st.lost, "dependencies came for events whose part of the path was already decided; the path may differ there" },
+		{ st.cycles, "dependency cycles (edges against the order of events) cut" },
+		{ st.blame_unknown, "ns of blame came for activities whose share of the path was let go of: "
+				    "not counted on the path" },
+		{ st.skew, "steps of the path go back in time (clock skew, or events stamped after the "
+			   "fact): they take 0 ns" },
+	};
+
+	memcpy(out, odd, sizeof(odd));
+	return sizeof(odd) / sizeof(odd[0]);
+}
+
+/* Where the path could not start from the run's end, or ended before some streams did. */
+static size_t notes_crit(const void *ctx, char *buf, size_t n)
+{
+	struct an_crit_stats st = an_crit_stats(ctx);
+	size_t len = 0;
+	int k;
+
+	if (st.unreached && (k = snprintf(buf, n, "the run's end does not depend on the path written "
+					  "before it (streams that never synchronize)\n")) > 0)
+		len = (size_t)k < n ? (size_t)k : n - 1;
+	if (st.by_work && st.later) {
+		const struct ls_defs *d = an_crit_defs(ctx);
+		const struct ls_stream *e = &d->streams[st.end_s], *l = &d->streams[st.latest_s];
+
+		k = snprintf(buf + len, n - len, "the path ends where the run's main work (GPU work, the "
+			     "calls that give or wait for it, MPI) ends, %.9f s after the first event, on "
+			     "stream %" PRIu64 " (%s); %" PRIu32 " streams went on without it, up to %.9f s "
+			     "longer (stream %" PRIu64 ", %s): --end last ends the path there\n",
+			     (double)(st.end_t - st.first) / 1e9, e->id, e->name ? e->name : "unnamed",
+			     st.later, (double)(st.latest_t - st.end_t) / 1e9, l->id,
+			     l->name ? l->name : "unnamed");
+		if (k > 0)
+			len += (size_t)k < n - len ? (size_t)k : n - len - 1;
+	}
+	return len;
+}
+
+static void held_crit(const void *ctx, char *what, size_t n)
+{
+	snprintf(what, n, "%" PRIu32 " events kept for the critical path (streams that never "
+		 "synchronize with the rest, or a message never received?)", an_crit_held(ctx));
+}
+
+static void close_crit(void *ctx)
+{
+	an_crit_free(ctx);
+}
+
+static const char *const crit_needs[] = { "tr-deps", "tr-waits", NULL };
+static const enum ls_kind crit_replaces[] = { LS_K_CRIT, LS_K_PATH_BLAME, 0 };
+
+const struct an_stage an_stage_critpath = {
+	.tool = "tr-critpath", .needs = crit_needs, .replaces = crit_replaces, .reads = an_crit_reads,
+	.open = open_crit, .take = take_crit, .finish = finish_crit, .odd = odd_crit,
+	.notes = notes_crit, .held = held_crit, .close = close_crit,
+};

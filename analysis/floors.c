@@ -22,7 +22,7 @@ struct recent {
 	bool closes;		/* the call's leave */
 };
 
-struct scan {
+struct an_floors_pass {
 	struct an_floors *f;
 	struct an_trace tr;
 	struct call *calls;
@@ -31,6 +31,7 @@ struct scan {
 	uint32_t head, n, cap;
 	struct ls_idmap ix;	/* event id -> place in ev */
 	int64_t window;
+	bool stopped;		/* at input the pass after this one stops at */
 };
 
 /* A call into a runtime: not a construct around user code (a parallel region, a loop). */
@@ -59,7 +60,7 @@ static int floor_of(struct an_floors *f, uint64_t region, int64_t ns)
 }
 
 /* Call c is done with: its own time counts for its region's floor. */
-static int call_done(struct scan *sc, uint32_t c)
+static int call_done(struct an_floors_pass *sc, uint32_t c)
 {
 	const struct call *x = &sc->calls[c];
 	int64_t from = x->src > x->t0 ? (x->src < x->t1 ? x->src : x->t1) : x->t0;
@@ -70,7 +71,7 @@ static int call_done(struct scan *sc, uint32_t c)
 }
 
 /* Forget the events more than a window before t, and the closed calls they were the last of. */
-static int forget(struct scan *sc, int64_t t)
+static int forget(struct an_floors_pass *sc, int64_t t)
 {
 	int rc;
 
@@ -87,7 +88,7 @@ static int forget(struct scan *sc, int64_t t)
 	return 0;
 }
 
-static int remember(struct scan *sc, uint64_t id, int64_t t, uint32_t call, bool closes)
+static int remember(struct an_floors_pass *sc, uint64_t id, int64_t t, uint32_t call, bool closes)
 {
 	if (sc->n == sc->cap) {	/* grow the ring, unwinding it */
 		uint32_t cap = sc->cap ? 2 * sc->cap : 1024;
@@ -111,7 +112,7 @@ static int remember(struct scan *sc, uint64_t id, int64_t t, uint32_t call, bool
 	return ls_idmap_put(&sc->ix, id, (sc->head + sc->n++) % sc->cap) < 0 ? LS_ERR_NOMEM : 0;
 }
 
-static int new_call(struct scan *sc, uint64_t region, int64_t t0, uint32_t *c)
+static int new_call(struct an_floors_pass *sc, uint64_t region, int64_t t0, uint32_t *c)
 {
 	if (sc->free_call != LS_NONE) {
 		*c = sc->free_call;
@@ -126,7 +127,7 @@ static int new_call(struct scan *sc, uint64_t region, int64_t t0, uint32_t *c)
 }
 
 /* An enter or leave: the calls open on its stream; the call any event is in. */
-static int event(struct scan *sc, const struct ls_record *rec)
+static int event(struct an_floors_pass *sc, const struct ls_record *rec)
 {
 	struct an_event ev;
 	struct an_frame *fr;
@@ -164,7 +165,7 @@ static int event(struct scan *sc, const struct ls_record *rec)
 }
 
 /* An edge into an event of a call: the call waited until its source, at the latest. */
-static void edge(struct scan *sc, const struct ls_record *rec)
+static void edge(struct an_floors_pass *sc, const struct ls_record *rec)
 {
 	uint64_t from, to;
 	uint32_t a, b;
@@ -177,32 +178,67 @@ static void edge(struct scan *sc, const struct ls_record *rec)
 		sc->calls[sc->ev[b].call].src = sc->ev[a].t;
 }
 
-int an_floors_scan(struct an_floors *f, struct ls_reader *r, int64_t window)
+struct an_floors_pass *an_floors_pass_new(struct an_floors *f, int64_t window)
 {
-	struct scan sc = { .f = f, .free_call = LS_NONE, .ix = LS_IDMAP_INIT, .window = window };
-	struct ls_record rec;
+	struct an_floors_pass *sc = calloc(1, sizeof(*sc));
+
+	if (!sc)
+		return NULL;
+	*sc = (struct an_floors_pass){ .f = f, .free_call = LS_NONE, .ix = LS_IDMAP_INIT, .window = window };
+	an_trace_init(&sc->tr);
+	return sc;
+}
+
+uint64_t an_floors_pass_reads(void)
+{
+	return LS_DEFS_KINDS | ls_class_kinds(LS_C_EVENT) | LS_KIND_BIT(LS_K_EDGE);
+}
+
+int an_floors_pass_take(struct an_floors_pass *sc, const struct ls_record *rec)
+{
 	const char *why;
 	int rc = 0;
 
-	an_trace_init(&sc.tr);
-	ls_reader_skim(r, ~(LS_DEFS_KINDS | ls_class_kinds(LS_C_EVENT) | LS_KIND_BIT(LS_K_EDGE)));
-	while (rc >= 0 && ls_read(r, &rec) > 0) {
-		if (ls_kind_spec(rec.kind)->cls == LS_C_DEF)
-			rc = an_trace_def(&sc.tr, &rec, &why) < 0 ? -1 : 0;
-		else if (ls_kind_spec(rec.kind)->cls == LS_C_EVENT)
-			rc = event(&sc, &rec);
-		else if (rec.kind == LS_K_EDGE)
-			edge(&sc, &rec);
-		if (rc > 0)	/* an event the pass after this one stops at */
-			break;
-	}
-	if (rc != LS_ERR_NOMEM)
-		rc = forget(&sc, INT64_MAX);
-	an_trace_release(&sc.tr);
-	ls_idmap_release(&sc.ix);
-	free(sc.ev);
-	free(sc.calls);
-	return rc == LS_ERR_NOMEM ? rc : 0;
+	if (sc->stopped)
+		return 0;
+	if (ls_kind_spec(rec->kind)->cls == LS_C_DEF)
+		rc = an_trace_def(&sc->tr, rec, &why);
+	else if (ls_kind_spec(rec->kind)->cls == LS_C_EVENT)
+		rc = event(sc, rec);
+	else if (rec->kind == LS_K_EDGE)
+		edge(sc, rec);
+	if (rc == LS_ERR_NOMEM)
+		return rc;
+	if (rc != 0)	/* input the pass after this one stops at */
+		sc->stopped = true;
+	return 0;
+}
+
+int an_floors_pass_end(struct an_floors_pass *sc)
+{
+	int rc = forget(sc, INT64_MAX);
+
+	an_trace_release(&sc->tr);
+	ls_idmap_release(&sc->ix);
+	free(sc->ev);
+	free(sc->calls);
+	free(sc);
+	return rc;
+}
+
+int an_floors_scan(struct an_floors *f, struct ls_reader *r, int64_t window)
+{
+	struct an_floors_pass *sc = an_floors_pass_new(f, window);
+	struct ls_record rec;
+	int rc = 0, end;
+
+	if (!sc)
+		return LS_ERR_NOMEM;
+	ls_reader_skim(r, ~an_floors_pass_reads());
+	while (rc == 0 && !sc->stopped && ls_read(r, &rec) > 0)
+		rc = an_floors_pass_take(sc, &rec);
+	end = an_floors_pass_end(sc);
+	return rc < 0 ? rc : end;
 }
 
 bool an_floors_get(const struct an_floors *f, uint64_t region, int64_t *ns)

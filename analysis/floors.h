@@ -40,6 +40,18 @@ struct an_floors {
  */
 int an_floors_scan(struct an_floors *f, struct ls_reader *r, int64_t window);
 
+/*
+ * The same pass record by record, for whoever has the stream in hand (a
+ * chain of stages): the floors into f as the records come; input it
+ * cannot read ends it quietly. new: NULL when out of memory; take: 0 or
+ * LS_ERR_NOMEM; end frees the pass, its floors written: 0 or LS_ERR_NOMEM.
+ */
+struct an_floors_pass;
+struct an_floors_pass *an_floors_pass_new(struct an_floors *f, int64_t window);
+uint64_t an_floors_pass_reads(void);	/* the kinds take reads (LS_KIND_BIT) */
+int an_floors_pass_take(struct an_floors_pass *p, const struct ls_record *rec);
+int an_floors_pass_end(struct an_floors_pass *p);
+
 /* Region id's floor in *ns, if it is an API function that ran. */
 bool an_floors_get(const struct an_floors *f, uint64_t region, int64_t *ns);
 

@@ -1,7 +1,9 @@
 /* What-if re-timing of the event graph (project.h), on the re-timing engine. */
 #include <fnmatch.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +12,7 @@
 #include "../libstream/vec.h"
 #include "project.h"
 #include "retime.h"
+#include "stage.h"
 #include "trace.h"
 
 
@@ -544,3 +547,66 @@ void an_project_free(struct an_project *p)
 	free(p->pr);
 	free(p);
 }
+
+/* tr-project as a stage (stage.h): opts, struct an_project_options (the change, the floors) */
+
+static void *open_project(struct ls_writer *w, unsigned jobs, const void *opts)
+{
+	static const struct an_project_options none = { 0 };
+
+	(void)jobs;
+	return an_project_new(w, opts ? opts : &none);
+}
+
+static int take_project(void *ctx, const struct ls_record *rec, const char **why)
+{
+	return an_project_take(ctx, rec, why);
+}
+
+static int finish_project(void *ctx, const char **why)
+{
+	(void)why;
+	return an_project_finish(ctx);
+}
+
+static size_t odd_project(const void *ctx, struct an_count *out)
+{
+	struct an_project_stats st = an_project_stats(ctx);
+	const struct an_count odd[] = {
+		{ st.reverse, "edges whose source is later than their target (a GPU clock running "
+			      "late, left by tr-clock?): not followed" },
+		{ st.late, "edges into events already settled (a longer --window?): not followed" },
+		{ st.lost, "edges from events no longer kept (a longer --window?): not followed" },
+		{ st.cut, "events settled before an event they depend on (edges in a cycle?)" },
+		{ st.clamped, "events that would have come before events already written: written "
+			      "after them" },
+		{ st.unset, "activities --set could not give their time (longer than --window, or "
+			    "with no time of their own): left as they were" },
+	};
+
+	memcpy(out, odd, sizeof(odd));
+	return sizeof(odd) / sizeof(odd[0]);
+}
+
+static void held_project(const void *ctx, char *what, size_t n)
+{
+	snprintf(what, n, "%" PRIu32 " events held until no event to come can be earlier (a long "
+		 "wait on some stream?)", an_project_held(ctx));
+}
+
+static void close_project(void *ctx)
+{
+	an_project_free(ctx);
+}
+
+static const char *const project_needs[] = { "tr-deps", NULL };
+static const enum ls_kind project_replaces[] = {
+	LS_K_WAIT, LS_K_IDLE, LS_K_BLAME, LS_K_CRIT, LS_K_PATH_BLAME, LS_K_RATING, LS_K_WAIT_SUMMARY,
+	LS_K_RUN_SUMMARY, LS_K_RATING_DIFF, LS_K_PROJECTION, 0
+};
+
+const struct an_stage an_stage_project = {
+	.tool = "tr-project", .needs = project_needs, .replaces = project_replaces,
+	.reads = an_project_reads, .writes = true, .open = open_project, .take = take_project,
+	.finish = finish_project, .odd = odd_project, .held = held_project, .close = close_project,
+};

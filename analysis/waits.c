@@ -1,5 +1,7 @@
 /* tr-waits for MPI: wait states from message and collective edges, and
  * their blame. */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +13,7 @@
 #include "gpu/waits.h"
 #include "mpi/coll.h"
 #include "omp/waits.h"
+#include "stage.h"
 #include "trace.h"
 #include "waits.h"
 
@@ -898,3 +901,61 @@ void an_waits_free(struct an_waits *a)
 	an_trace_release(&a->tr);
 	free(a);
 }
+
+/* tr-waits as a stage (stage.h) */
+
+static void *open_waits(struct ls_writer *w, unsigned jobs, const void *opts)
+{
+	(void)jobs;
+	(void)opts;
+	return an_waits_new(w);
+}
+
+static int take_waits(void *ctx, const struct ls_record *rec, const char **why)
+{
+	return an_waits_take(ctx, rec, why);
+}
+
+static int finish_waits(void *ctx, const char **why)
+{
+	(void)why;
+	return an_waits_finish(ctx);
+}
+
+static size_t odd_waits(const void *ctx, struct an_count *out)
+{
+	struct an_waits_stats st = an_waits_stats(ctx);
+	const struct an_count odd[] = {
+		{ st.clock, "messages received before they were sent (clock skew): no wait state for them" },
+		{ st.clamped, "wait states cut to their activity's duration (clock skew)" },
+		{ st.stray_edges, "edges or instance members naming no MPI send, receive or collective" },
+		{ st.undecided, "MPI activities still waiting for an edge at the end (unmatched messages, incomplete collectives)" },
+		{ st.stray_other, "GPU or OpenMP edges naming activities tr-waits does not follow (or no longer keeps)" },
+		{ st.outside, "message events in no MPI call: no wait state for them" },
+	};
+
+	memcpy(out, odd, sizeof(odd));
+	return sizeof(odd) / sizeof(odd[0]);
+}
+
+static void held_waits(const void *ctx, char *what, size_t n)
+{
+	struct an_waits_stats st = an_waits_stats(ctx);
+
+	snprintf(what, n, "room for %" PRIu32 " activities and %" PRIu32 " message ends whose "
+		 "wait states are not decided (messages never received?)", st.acts, st.msgs);
+}
+
+static void close_waits(void *ctx)
+{
+	an_waits_free(ctx);
+}
+
+static const char *const waits_needs[] = { "tr-deps", NULL };
+static const enum ls_kind waits_replaces[] = { LS_K_WAIT, LS_K_IDLE, LS_K_BLAME, LS_K_WAIT_SUMMARY, 0 };
+
+const struct an_stage an_stage_waits = {
+	.tool = "tr-waits", .needs = waits_needs, .replaces = waits_replaces, .reads = an_waits_reads,
+	.open = open_waits, .take = take_waits, .finish = finish_waits, .odd = odd_waits,
+	.held = held_waits, .close = close_waits,
+};

@@ -16,25 +16,31 @@
 
 #include "../analysis/clock.h"
 #include "../analysis/critpath.h"
+#include "../analysis/floors.h"
+#include "../analysis/project.h"
 #include "../analysis/rank.h"
 #include "../formats/readers.h"
 #include "../libstream/error.h"
+#include "../libstream/tmpfile.h"
 #include "output/archive.h"
 #include "run/chain.h"
 #include "fan/fan.h"
 #include "run/maxmem.h"
+#include "run/stage.h"
 #include "output/otf2-write.h"
 #include "common/progress.h"
 #include "render/rank-table.h"
 #include "common/selection.h"
+#include "common/stage-options.h"
 #include "output/stream-file.h"
 #include "common/tool.h"
 
 static void usage(FILE *to)
 {
 	fprintf(to, "usage: tr-analyze [-efhq] [-j N] [-n N] [--csv | --json] [--end WHERE] [--idle] "
-		"[--latency TYPE=NS] [--mpi] [--no-clock] [-o dir/name] [--stream file] [--threads N] "
-		"[-p processes] [-s streams] [-t begin:end] [--window SECONDS] trace ...\n");
+		"[--latency TYPE=NS] [--min FILE] [--mpi] [--no-clock] [-o dir/name] [--scale PATTERN=FACTOR] "
+		"[--set PATTERN=DURATION] [--stream file] [--threads N] [-p processes] [-s streams] "
+		"[-t begin:end] [--window SECONDS] trace ...\n");
 	if (to == stdout)
 		tool_help(to,
 			  "  --stream FILE            also write the analysed stream to FILE (as tr-read |\n"
@@ -51,6 +57,10 @@ static void usage(FILE *to)
 			  "  --latency TYPE=NS        tr-clock's: least latency of an edge type (0)\n"
 			  "  --end WHERE              tr-critpath's: where the path ends (last, region=NAME,\n"
 			  "                           stream=NAME, SECONDS after the first event)\n"
+			  "  --scale PATTERN=FACTOR   tr-project's, run after tr-clock: a what-if, regions'\n"
+			  "                           own time times FACTOR; repeat for several\n"
+			  "  --set PATTERN=DURATION   tr-project's: each activity's own time set\n"
+			  "  --min FILE               tr-project's: floors of API calls, a line each: NS NAME\n"
 			  "  -n N                     rows (20; 0: all)\n"
 			  "  -e                       blame and idle blame per pattern\n"
 			  "  --csv, --json            the rating as CSV or NDJSON records instead of the table\n"
@@ -63,7 +73,7 @@ static void usage(FILE *to)
 
 /* Options of its own, beside the short ones. */
 enum { OPT_CSV = 256, OPT_JSON, OPT_IDLE, OPT_STREAM, OPT_THREADS, OPT_MPI, OPT_NO_CLOCK, OPT_WINDOW,
-       OPT_LATENCY, OPT_END };
+       OPT_LATENCY, OPT_END, OPT_SCALE, OPT_SET, OPT_MIN };
 
 /* Arguments as each filter of the equivalent pipeline would have had them. */
 #define MAX_ARGS 16
@@ -73,6 +83,8 @@ struct args {
 	int nread;
 	char *clock[MAX_ARGS];	/* tr-clock's: --window, --latency as given */
 	int nclock;
+	char *project[MAX_ARGS];	/* tr-project's: --scale, --set, --min as given */
+	int nproject;
 	char *crit[4];		/* tr-critpath's: -j N, --end WHERE where given */
 	int ncrit;
 };
@@ -85,6 +97,8 @@ struct options {
 	unsigned jobs, threads;
 	struct an_clock_options clock;
 	struct an_crit_end end;
+	struct stage_project_args project;	/* --scale, --set, --min: tr-project after tr-clock */
+	struct an_floors floors;	/* tr-project's, from what the stages before it write */
 	struct args args;
 };
 
@@ -134,23 +148,19 @@ static void show_progress(void *progress, uint64_t offered, uint64_t done, uint6
 }
 
 /*
- * Read traces[0..n) through the chain of links into t (under --mpi, the
- * shards' streams fanned in). Returns 0, or the exit status after a message.
+ * Read traces[0..n) (under --mpi, the shards' streams fanned in) into
+ * chain c. Returns 0, or 1 after a message (a stage's or the reader's).
  */
-static int analyze(char *const *traces, int n, const struct chain_link *links, int nlinks,
-		   const struct ls_stage *reading, struct options *o, struct taker *t, struct fan *fan)
+static int read_trace(struct chain *c, char *const *traces, int n, const struct ls_stage *reading,
+		      struct options *o, struct fan *fan)
 {
 	struct ls_front_report report;
 	const struct reader *reader;
 	struct ls_front front;
 	struct progress progress;
-	struct chain *c;
 	char err[512];
 	int status = 0, rc;
 
-	if (!(c = chain_new(links, nlinks, traces[0], o->threads ? o->threads : cores(), o->jobs, take,
-			    t->otf2 ? ~UINT64_C(0) : an_rank_reads(), t->otf2 != NULL, t)))
-		return 1;
 	ls_front_init(&front, chain_input(c), &o->select, &report);
 	progress_start(&progress, "tr-analyze", "events", o->quiet || fan);
 	ls_front_on_progress(&front, show_progress, &progress);
@@ -174,9 +184,137 @@ static int analyze(char *const *traces, int n, const struct chain_link *links, i
 		status = selection_check(traces[0], &o->select, &report);
 	ls_front_release(&front);
 	selection_report(traces[0], &report);
-	for (int i = 0; i < nlinks && !status; i++)
-		links[i].def->report(traces[0], chain_stage(c, i));
+	return status;
+}
+
+/*
+ * The stream of the stages before tr-project, kept in an unlinked
+ * temporary file for the stages from tr-project on, and the floors
+ * tr-project holds API calls at, taken as it passes.
+ */
+struct kept {
+	struct an_floors_pass *floors;
+	struct ls_writer w;
+	int fd;
+};
+
+static int keep_record(void *ctx, const struct ls_record *rec, const char **why)
+{
+	struct kept *k = ctx;
+	int rc;
+
+	(void)why;
+	if ((rc = an_floors_pass_take(k->floors, rec)) < 0)
+		return rc;
+	if ((rc = ls_write_record(&k->w, rec)) < 0) {
+		tool_error("cannot keep the stream for tr-project in a temporary file in %s: %s", ls_tmp_dir(),
+			   strerror(k->w.err));
+		return LS_ERR_IO;
+	}
+	return 0;
+}
+
+/* Kept stream k into chain c, from its start. Returns 0, or 1 after a message. */
+static int read_kept(struct chain *c, struct kept *k, const char *input)
+{
+	struct ls_reader r;
+	struct ls_record rec;
+	int rc = 0;
+
+	if (ls_write_trailer(&k->w) < 0 || ls_writer_flush(&k->w) < 0) {
+		tool_error("cannot keep the stream for tr-project in a temporary file in %s: %s", ls_tmp_dir(),
+			   strerror(k->w.err));
+		return chain_end(c, false) | 1;
+	}
+	if (lseek(k->fd, 0, SEEK_SET) < 0) {
+		tool_error("%s: the stream kept for tr-project: %s", input, strerror(errno));
+		return chain_end(c, false) | 1;
+	}
+	rc = ls_reader_open_fd(&r, k->fd, input);
+	k->fd = -1;	/* the reader's now */
+	if (rc < 0) {
+		tool_error("%s: the stream kept for tr-project: %s", input, r.err);
+		return chain_end(c, false) | 1;
+	}
+	while (rc == 0 && (rc = ls_read(&r, &rec)) > 0)
+		rc = ls_write_record(chain_input(c), &rec) < 0 ? -1 : 0;
+	if (rc < 0 && !chain_failed(c))
+		tool_error("%s: the stream kept for tr-project: %s", input, r.err);
+	ls_reader_release(&r);
+	return chain_end(c, rc == 0) | (rc < 0);
+}
+
+/*
+ * The stages of links[0..p) (those before tr-project) over the trace into
+ * a kept stream and tr-project's floors in o's options; the chain from
+ * there is read_kept's. Returns 0, or 1 after a message.
+ */
+static int keep_for_project(char *const *traces, int n, const struct chain_link *links, int p,
+			    const struct ls_stage *reading, struct options *o, struct fan *fan, struct kept *k)
+{
+	struct chain *c;
+	int status, rc;
+
+	if ((k->fd = ls_tmp_fd("project")) < 0) {
+		tool_error("cannot make a temporary file in %s to keep the stream for tr-project: %s",
+			   ls_tmp_dir(), strerror(errno));
+		return 1;
+	}
+	ls_writer_init(&k->w, k->fd, LS_FMT_MSGPACK);
+	if (!(k->floors = an_floors_pass_new(&o->floors, AN_PROJECT_WINDOW))) {
+		tool_error("out of memory");
+		return 1;
+	}
+	if (!(c = chain_new(links, p, traces[0], o->threads ? o->threads : cores(), o->jobs, keep_record,
+			    ~UINT64_C(0), false, k)))
+		return 1;
+	status = read_trace(c, traces, n, reading, o, fan);
+	for (int i = 0; i < p && !status; i++)
+		stage_report(traces[0], links[i].def, chain_stage(c, i));
 	chain_free(c);
+	rc = an_floors_pass_end(k->floors);
+	k->floors = NULL;
+	if (rc < 0 && !status) {
+		tool_error("out of memory");
+		status = 1;
+	}
+	o->project.o.floors = &o->floors;
+	return status;
+}
+
+/*
+ * The chain of links[0..n) over traces[0..n) into t: at once, or where
+ * tr-project is among them, the stages before it first, the rest over
+ * what they wrote. Returns 0, or the exit status after a message.
+ */
+static int analyze(char *const *traces, int n, const struct chain_link *links, int nlinks,
+		   const struct ls_stage *reading, struct options *o, struct taker *t, struct fan *fan)
+{
+	struct kept kept = { .floors = NULL, .fd = -1 };
+	struct chain *c;
+	int p = 0, status = 0;
+
+	while (p < nlinks && links[p].def != &an_stage_project)
+		p++;
+	if (p < nlinks && (status = keep_for_project(traces, n, links, p, reading, o, fan, &kept)))
+		goto out;
+	if (p == nlinks)
+		p = 0;
+	if (!(c = chain_new(links + p, nlinks - p, traces[0], o->threads ? o->threads : cores(), o->jobs,
+			    take, t->otf2 ? ~UINT64_C(0) : an_rank_reads(), t->otf2 != NULL, t))) {
+		status = 1;
+		goto out;
+	}
+	status = kept.fd >= 0 ? read_kept(c, &kept, traces[0]) : read_trace(c, traces, n, reading, o, fan);
+	for (int i = p; i < nlinks && !status; i++)
+		stage_report(traces[0], links[i].def, chain_stage(c, i - p));
+	chain_free(c);
+out:
+	if (kept.floors)
+		an_floors_pass_end(kept.floors);
+	ls_writer_release(&kept.w);
+	if (kept.fd >= 0)
+		close(kept.fd);
 	return status;
 }
 
@@ -257,6 +395,8 @@ static int keep(struct args *a, const char *flag, const char *arg)
 	}
 	if (!strcmp(flag, "--window") || !strcmp(flag, "--latency"))
 		return keep_in(a->clock, &a->nclock, MAX_ARGS, flag, arg);
+	if (!strcmp(flag, "--scale") || !strcmp(flag, "--set") || !strcmp(flag, "--min"))
+		return keep_in(a->project, &a->nproject, MAX_ARGS, flag, arg);
 	return keep_in(a->read, &a->nread, MAX_ARGS, flag, arg);
 }
 
@@ -266,6 +406,7 @@ static int option(int ch, const char *arg, struct options *o)
 {
 	char flag[3] = { '-', (char)ch, 0 };
 	const char *name = flag;
+	int rc;
 
 	switch (ch) {
 	case 'j':
@@ -286,6 +427,17 @@ static int option(int ch, const char *arg, struct options *o)
 		if (stage_critpath_end(arg, &o->end))
 			return 2;
 		name = "--end";
+		break;
+	case OPT_SCALE:
+	case OPT_SET:
+		name = ch == OPT_SET ? "--set" : "--scale";
+		if ((rc = stage_project_change(name, arg, &o->project)))
+			return rc;
+		break;
+	case OPT_MIN:
+		if ((rc = stage_project_min(arg, &o->project)))
+			return rc;
+		name = "--min";
 		break;
 	case 'n':
 		return rank_rows_arg(arg, &o->rank);
@@ -327,6 +479,9 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "window", required_argument, NULL, OPT_WINDOW },
 		{ "latency", required_argument, NULL, OPT_LATENCY },
 		{ "end", required_argument, NULL, OPT_END },
+		{ "scale", required_argument, NULL, OPT_SCALE },
+		{ "set", required_argument, NULL, OPT_SET },
+		{ "min", required_argument, NULL, OPT_MIN },
 		{ "force", no_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "processes", required_argument, NULL, 'p' },
@@ -377,6 +532,9 @@ static int parse(int argc, char **argv, struct options *o)
 		case OPT_WINDOW:
 		case OPT_LATENCY:
 		case OPT_END:
+		case OPT_SCALE:
+		case OPT_SET:
+		case OPT_MIN:
 		case 'j':
 		case 'n':
 		case 'p':
@@ -473,6 +631,35 @@ static int close_outputs(struct taker *t, bool ok, const struct options *o)
 	return status;
 }
 
+/*
+ * Stage def's link in the chain, with its arguments and options as the
+ * filter would have them: false where the options leave it out (the
+ * chain is the README's, tr-read | tr-deps | tr-clock | tr-waits |
+ * tr-critpath, with tr-project after tr-clock for a what-if).
+ */
+static bool link_for(const struct an_stage *def, struct options *o, struct chain_link *l)
+{
+	*l = (struct chain_link){ def, { def->tool, TR_VERSION, 0, NULL }, NULL };
+	if (def == &an_stage_clock) {
+		l->self.argc = o->args.nclock;
+		l->self.argv = o->args.clock;
+		l->opts = &o->clock;
+		return !o->no_clock;
+	}
+	if (def == &an_stage_project) {
+		l->self.argc = o->args.nproject;
+		l->self.argv = o->args.project;
+		l->opts = &o->project.o;
+		return o->args.nproject > 0;
+	}
+	if (def == &an_stage_critpath) {
+		l->self.argc = o->args.ncrit;
+		l->self.argv = o->args.crit;
+		l->opts = &o->end;
+	}
+	return true;
+}
+
 /* The rating on standard output: 0, or 1 after a message. */
 static int print_rating(const char *input, const struct an_rank *k, const struct rank_opts *o)
 {
@@ -495,7 +682,7 @@ static int print_rating(const char *input, const struct an_rank *k, const struct
 int main(int argc, char **argv)
 {
 	struct options o = { .rank = { RANK_TEXT, 20, false, false, false },
-			     .select = LS_FRONT_OPTIONS_INIT, .jobs = 1 };
+			     .select = LS_FRONT_OPTIONS_INIT, .jobs = 1, .floors = AN_FLOORS_INIT };
 	struct taker t = { .rank = NULL };
 	struct fan fan, *fanned = NULL;
 	struct local_shard local;
@@ -504,6 +691,7 @@ int main(int argc, char **argv)
 	int status, ntraces;
 
 	tool_init("tr-analyze", argc, argv);
+	stage_project_init(&o.project);
 	if ((status = parse(argc, argv, &o)))
 		goto out;
 	if (o.mpi && !(fan.ops = fan_load())) {
@@ -534,17 +722,14 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if ((status = open_outputs(&o, &t)) == 0) {
-		/* the filters the README recommends: tr-read | tr-deps | tr-clock | tr-waits | tr-critpath */
-		const struct chain_link links[] = {
-			{ &stage_deps, { "tr-deps", TR_VERSION, 0, NULL }, NULL },
-			{ &stage_clock, { "tr-clock", TR_VERSION, o.args.nclock, o.args.clock }, &o.clock },
-			{ &stage_waits, { "tr-waits", TR_VERSION, 0, NULL }, NULL },
-			{ &stage_critpath, { "tr-critpath", TR_VERSION, o.args.ncrit, o.args.crit }, &o.end },
-		};
-		struct chain_link unclocked[3] = { links[0], links[2], links[3] };
+		struct chain_link links[CHAIN_STAGES];
+		int n = 0;
 
-		status = o.no_clock ? analyze(argv + optind, ntraces, unclocked, 3, &reading, &o, &t, fanned) :
-				      analyze(argv + optind, ntraces, links, 4, &reading, &o, &t, fanned);
+		/* the stages of the table the options ask for, in its order */
+		for (const struct an_stage *const *def = an_stages; *def; def++)
+			if (n < CHAIN_STAGES && link_for(*def, &o, &links[n]))
+				n++;
+		status = analyze(argv + optind, ntraces, links, n, &reading, &o, &t, fanned);
 	}
 	/* a usage error (2) stays one: the outputs' failure is said, its status not added */
 	if (close_outputs(&t, status == 0, &o) && !status)
@@ -561,6 +746,9 @@ out:
 	release(o.args.read, o.args.nread);
 	release(o.args.clock, o.args.nclock);
 	release(o.args.crit, o.args.ncrit);
+	release(o.args.project, o.args.nproject);
+	stage_project_release(&o.project);
+	an_floors_release(&o.floors);
 	ls_ranges_release(&o.select.processes);
 	ls_ranges_release(&o.select.streams);
 	return status;

@@ -11,7 +11,7 @@
 #include "../analysis/clock.h"
 #include "../libstream/error.h"
 #include "run/stage.h"
-#include "stages/stages.h"
+#include "common/stage-options.h"
 #include "common/tool.h"
 
 enum { OPT_WINDOW = 256, OPT_LATENCY };
@@ -62,12 +62,12 @@ int main(int argc, char **argv)
 		{ "latency", required_argument, NULL, OPT_LATENCY },
 		{ NULL, 0, NULL, 0 },
 	};
-	const struct stage_def *def = &stage_clock;
+	const struct an_stage *def = &an_stage_clock;
 	struct an_clock_options opt = { 0 };
 	struct stage_io io;
 	void *c;
 	bool want_summary = false;
-	int status, rc;
+	int status;
 
 	tool_init("tr-clock", argc, argv);
 	if ((status = stage_open_with(argc, argv, &(struct stage_args){ "summary", &want_summary,
@@ -75,13 +75,11 @@ int main(int argc, char **argv)
 		return status;
 	if (!(c = def->open(&io.w, 1, &opt)))
 		return stage_close(&io, tool_write_error(&io.r, &io.w, LS_ERR_NOMEM));
-	status = stage_run_def(def, c, "tr-clock " TR_VERSION, &io);
-	if (!status && (rc = def->finish(c)) < 0)
-		status = tool_write_error(&io.r, &io.w, rc);
+	status = stage_run(def, c, &io);
 	if (!status) {
 		struct an_clock_stats st = an_clock_stats(c);
 
-		def->report(io.r.name, c);
+		stage_report(io.r.name, def, c);
 		if (want_summary)
 			summary(io.r.name, &st);
 	}

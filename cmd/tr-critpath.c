@@ -9,7 +9,7 @@
 #include "../analysis/critpath.h"
 #include "../libstream/error.h"
 #include "run/stage.h"
-#include "stages/stages.h"
+#include "common/stage-options.h"
 #include "common/tool.h"
 
 static void usage(FILE *to)
@@ -92,12 +92,12 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct an_crit_end end = { AN_END_RUN, NULL, 0 };
-	const struct stage_def *def = &stage_critpath;
+	const struct an_stage *def = &an_stage_critpath;
 	struct stage_io io;
 	struct an_crit *c;
 	bool want_summary = false, verbose = false;
 	unsigned jobs = 1;
-	int status, rc;
+	int status;
 
 	tool_init("tr-critpath", argc, argv);
 	if ((status = stage_open_with(argc, argv, &(struct stage_args){ "summary", &want_summary,
@@ -105,15 +105,9 @@ int main(int argc, char **argv)
 		return status;
 	if (!(c = def->open(&io.w, jobs, &end)))
 		return stage_close(&io, tool_write_error(&io.r, &io.w, LS_ERR_NOMEM));
-	status = stage_run_def(def, c, "tr-critpath " TR_VERSION, &io);
-	if (!status && !an_crit_end_found(c)) {
-		stage_critpath_no_end(io.r.name, &end);
-		status = 1;
-	}
-	if (!status && (rc = def->finish(c)) < 0)
-		status = tool_write_error(&io.r, &io.w, rc);
+	status = stage_run(def, c, &io);
 	if (!status) {
-		def->report(io.r.name, c);
+		stage_report(io.r.name, def, c);
 		if (want_summary)
 			summary(io.r.name, c, verbose);
 	}

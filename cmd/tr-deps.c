@@ -9,7 +9,6 @@
 #include "../analysis/deps.h"
 #include "../libstream/error.h"
 #include "run/stage.h"
-#include "stages/stages.h"
 #include "common/tool.h"
 
 static void usage(FILE *to)
@@ -32,7 +31,7 @@ static void print_stats(const char *input, const struct an_deps_stats *st)
 
 int main(int argc, char **argv)
 {
-	const struct stage_def *def = &stage_deps;
+	const struct an_stage *def = &an_stage_deps;
 	struct stage_io io;
 	void *d;
 	bool stats = false;
@@ -43,13 +42,11 @@ int main(int argc, char **argv)
 		return status;
 	if (!(d = def->open(&io.w, 1, NULL)))
 		return stage_close(&io, tool_write_error(&io.r, &io.w, LS_ERR_NOMEM));
-	status = stage_run_def(def, d, "tr-deps " TR_VERSION, &io);
+	status = stage_run(def, d, &io);
 	if (!status) {
-		struct an_deps_stats st;
+		struct an_deps_stats st = an_deps_stats(d);
 
-		def->finish(d);
-		st = an_deps_stats(d);
-		def->report(io.r.name, d);
+		stage_report(io.r.name, def, d);
 		if (stats)
 			print_stats(io.r.name, &st);
 	}

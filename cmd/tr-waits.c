@@ -8,7 +8,6 @@
 #include "../analysis/waits.h"
 #include "../libstream/error.h"
 #include "run/stage.h"
-#include "stages/stages.h"
 #include "common/tool.h"
 
 static void usage(FILE *to)
@@ -43,7 +42,7 @@ static void summary_table(const char *input, const struct an_waits *a)
 
 int main(int argc, char **argv)
 {
-	const struct stage_def *def = &stage_waits;
+	const struct an_stage *def = &an_stage_waits;
 	struct stage_io io;
 	struct an_waits *a;
 	bool summary = false;
@@ -54,12 +53,11 @@ int main(int argc, char **argv)
 		return status;
 	if (!(a = def->open(&io.w, 1, NULL)))
 		return stage_close(&io, tool_write_error(&io.r, &io.w, LS_ERR_NOMEM));
-	status = stage_run_def(def, a, "tr-waits " TR_VERSION, &io);
-	if (!status && ((rc = def->finish(a)) < 0 ||
-			(summary && (rc = an_waits_summary(a)) < 0)))
+	status = stage_run(def, a, &io);
+	if (!status && summary && (rc = an_waits_summary(a)) < 0)
 		status = tool_write_error(&io.r, &io.w, rc);
 	if (!status) {
-		def->report(io.r.name, a);
+		stage_report(io.r.name, def, a);
 		if (summary)
 			summary_table(io.r.name, a);
 	}

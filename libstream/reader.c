@@ -18,18 +18,21 @@
 
 int ls_reader_open(struct ls_reader *r, const char *path)
 {
-	memset(r, 0, sizeof(*r));
-	if (!path || strcmp(path, "-") == 0) {
-		r->fd = STDIN_FILENO;
-		r->name = "<stdin>";
-	} else {
-		r->name = path;
-		r->fd = open(path, O_RDONLY);
-		if (r->fd < 0) {
-			snprintf(r->err, sizeof(r->err), "%s", strerror(errno));
-			return LS_ERR_IO;
-		}
+	int fd = STDIN_FILENO;
+
+	if (path && strcmp(path, "-") != 0 && (fd = open(path, O_RDONLY)) < 0) {
+		memset(r, 0, sizeof(*r));
+		snprintf(r->err, sizeof(r->err), "%s", strerror(errno));
+		return LS_ERR_IO;
 	}
+	return ls_reader_open_fd(r, fd, fd == STDIN_FILENO ? "<stdin>" : path);
+}
+
+int ls_reader_open_fd(struct ls_reader *r, int fd, const char *name)
+{
+	memset(r, 0, sizeof(*r));
+	r->fd = fd;
+	r->name = name;
 	r->buf = malloc(CHUNK);
 	if (!r->buf) {
 		if (r->fd != STDIN_FILENO)

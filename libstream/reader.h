@@ -40,6 +40,9 @@ struct ls_reader {
  */
 int ls_reader_open(struct ls_reader *r, const char *path);
 
+/* Read fd (the reader's from then on: released with it, unless stdin), named name in messages. As ls_reader_open. */
+int ls_reader_open_fd(struct ls_reader *r, int fd, const char *name);
+
 /*
  * Read the next record into rec. Returns 1, 0 at the end of the input, or
  * a negative error with a one-line message (position first) in r->err.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # tr-analyze on generated archives: the filters' stream byte for byte and
-# tr-rank's rating, options passed on as the filters take them, a progress
-# line on a terminal only, the --stream file never half written nor a
-# user's file replaced, clear errors.
+# tr-rank's rating (tr-project's what-if among them), options passed on
+# as the filters take them, a progress line on a terminal only, the
+# --stream file never half written nor a user's file replaced, clear
+# errors.
 
 load common
 
@@ -92,6 +93,54 @@ filters() {
 	run --separate-stderr tr-analyze --end soon "$TMP/g/t.otf2"
 	assert_failure 2
 	assert_equal "$stderr" "tr-analyze: --end soon: give last, region=NAME, stream=NAME or seconds after the first event"
+}
+
+@test "--scale, --set, --min: tr-project after tr-clock, the stream the filters' with it, on 1 to 3 threads" {
+	gen-otf2 -g 2 -t 2 -i 100 "$TMP/g/t" > /dev/null
+	printf '# floors\n2000 MPI_Allreduce\n' > "$TMP/min"
+	tr-read "$TMP/g/t.otf2" | tr-deps | tr-clock 2>/dev/null |
+		tr-project --scale 'jacobi_*=0.5' --set update_halo=2us --min "$TMP/min" 2>/dev/null |
+		tr-waits | tr-critpath > "$TMP/p.tr" 2>/dev/null
+	for n in 1 2 3; do
+		rm -f "$TMP/a.tr"
+		tr-analyze -q --threads $n --scale 'jacobi_*=0.5' --set update_halo=2us --min "$TMP/min" \
+			--stream "$TMP/a.tr" "$TMP/g/t.otf2" > "$TMP/a.txt" 2> "$TMP/a.err" || fail "$(cat "$TMP/a.err")"
+		cmp "$TMP/p.tr" "$TMP/a.tr" || fail "$n threads: the streams differ"
+	done
+	tr-rank "$TMP/p.tr" | sed 1d | diff - <(sed 1d "$TMP/a.txt")
+	run bash -c "tr-cat -J '$TMP/a.tr' | head -1 | jq -c '[.stages[] | [.tool, .args]][1:]'"
+	assert_output '[["tr-deps",[]],["tr-clock",[]],["tr-project",["--scale","jacobi_*=0.5","--set","update_halo=2us","--min","'"$TMP/min"'"]],["tr-waits",[]],["tr-critpath",[]]]'
+	# the what-if shortens the run: the table's first line says by how much less
+	run bash -c "tr-analyze -q '$TMP/g/t.otf2' | head -1 | sed 's/.*run \([0-9.]*\) s.*/\1/'"
+	before=$output
+	run bash -c "sed 's/.*run \([0-9.]*\) s.*/\1/;q' '$TMP/a.txt'"
+	awk -v a="$output" -v b="$before" 'BEGIN { exit !(a < b) }' || fail "run $output s, not less than $before s"
+	# without tr-clock: tr-project right after tr-deps
+	tr-read "$TMP/g/t.otf2" | tr-deps | tr-project --scale 'jacobi_*=0.5' 2>/dev/null | tr-waits |
+		tr-critpath > "$TMP/p.tr" 2>/dev/null
+	tr-analyze -q --no-clock --scale 'jacobi_*=0.5' --stream "$TMP/c.tr" "$TMP/g/t.otf2" > /dev/null
+	cmp "$TMP/p.tr" "$TMP/c.tr"
+	# and the annotated archive is tr-otf2's of that stream
+	tr-otf2 -o "$TMP/f/t" "$TMP/p.tr" 2> /dev/null
+	tr-analyze -q --no-clock --scale 'jacobi_*=0.5' -o "$TMP/a/t" "$TMP/g/t.otf2" > /dev/null
+	cmp <(otf2-print "$TMP/f/t.otf2") <(otf2-print "$TMP/a/t.otf2")
+	run --separate-stderr tr-analyze --scale 'jacobi_*=fast' "$TMP/g/t.otf2"
+	assert_failure 2
+	assert_equal "$stderr" "tr-analyze: --scale jacobi_*=fast: give the factor as a number from 0 to 1000"
+	run --separate-stderr tr-analyze --min "$TMP/none" "$TMP/g/t.otf2"
+	assert_failure 1
+	assert_equal "$stderr" "tr-analyze: --min $TMP/none: No such file or directory"
+}
+
+@test "an --end that matches nothing: exit 1, the stage and its words, as tr-critpath says it" {
+	gen-otf2 -i 20 "$TMP/g/t" > /dev/null
+	run --separate-stderr tr-analyze -q --end region=nosuch --stream "$TMP/a.tr" "$TMP/g/t.otf2"
+	assert_failure 1
+	assert_equal "$stderr" "tr-analyze: $TMP/g/t.otf2: tr-critpath: --end region=nosuch: no region of that name (or id) was left"
+	[ ! -e "$TMP/a.tr" ]
+	run --separate-stderr tr-analyze -q --scale main=2 --end stream=nosuch "$TMP/g/t.otf2"
+	assert_failure 1
+	assert_equal "$stderr" "tr-analyze: $TMP/g/t.otf2: tr-critpath: --end stream=nosuch: no stream of that name (or id) has an event"
 }
 
 @test "the oddities of the trace and of each stage are said, on stderr, once" {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # tr-analyze on every input of the shared corpus (OTF2 archives, Kineto
 # traces, Nsight exports): the stream it writes is the filters' own, byte
-# for byte, its rating is tr-rank's, its archive tr-otf2's (otf2-print).
+# for byte (with tr-project's what-if too), its rating is tr-rank's, its
+# archive tr-otf2's (otf2-print).
 
 load common
 
@@ -36,6 +37,21 @@ corpus_inputs() {
 		# the table's first line names the input: tr-rank's here read stdin
 		tr-rank < "$TMP/p.tr" | sed 1d > "$TMP/p.txt"
 		sed 1d "$TMP/a.txt" | diff "$TMP/p.txt" - || fail "$trace: the ratings differ"
+		n=$((n + 1))
+	done < <(corpus_inputs)
+	[ "$n" -ge 19 ]
+}
+
+@test "every corpus trace: tr-analyze --scale writes what the filters write with tr-project --scale after tr-clock" {
+	local n=0
+	while read -r trace; do
+		rm -f "$TMP/a.tr"
+		tr-read "$trace" 2>/dev/null | tr-deps 2>/dev/null | tr-clock 2>/dev/null |
+			tr-project --scale '*=0.5' 2>/dev/null | tr-waits 2>/dev/null |
+			tr-critpath > "$TMP/p.tr" 2>/dev/null || fail "$trace: the filters failed"
+		tr-analyze -q --scale '*=0.5' --stream "$TMP/a.tr" "$trace" > /dev/null 2> "$TMP/a.err" ||
+			fail "$trace: $(cat "$TMP/a.err")"
+		cmp "$TMP/p.tr" "$TMP/a.tr" || fail "$trace: the streams differ"
 		n=$((n + 1))
 	done < <(corpus_inputs)
 	[ "$n" -ge 19 ]

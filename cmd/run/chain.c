@@ -57,12 +57,10 @@ struct queue {
 
 /* A stage's state in the chain. */
 struct stage_run {
-	_Alignas(CACHE_LINE) const struct chain_link *link;
-	void *ctx;
+	_Alignas(CACHE_LINE) struct an_stage_run run;	/* its records on to feed(k, i + 1) */
 	struct ls_writer w;	/* what it writes about the record it takes, taken at once */
-	bool header;		/* written */
-	uint64_t replaced;	/* kinds dropped */
-	uint64_t recno;		/* records taken */
+	struct worker *k;	/* the thread it runs on */
+	int i;			/* its place in the chain */
 };
 
 /*
@@ -207,13 +205,15 @@ static struct batch *pop(struct chain *c, int i)
 
 static const char *who(const struct stage_run *r)
 {
-	return r ? r->link->self.tool : "tr-rank";	/* the taker rates */
+	return r ? r->run.def->tool : "tr-rank";	/* the taker rates */
 }
 
-/* The message for stage r (NULL: the taker) failing with rc at record recno. */
+/* The message for stage r (NULL: the taker) failing with rc at record recno (0: at the input's end). */
 static void say(const struct chain *c, const struct stage_run *r, uint64_t recno, int rc, const char *why)
 {
-	if (rc == LS_ERR_SYNTAX)
+	if (rc == LS_ERR_SYNTAX && !recno)
+		tool_error("%s: %s: %s", c->input, who(r), why);
+	else if (rc == LS_ERR_SYNTAX)
 		tool_error("%s: %s: record %" PRIu64 ": %s", c->input, who(r), recno, why);
 	else if (rc == LS_ERR_NOMEM)
 		tool_error("%s: %s: out of memory", c->input, who(r));
@@ -227,7 +227,7 @@ static bool within_limit(const struct chain *c, const struct stage_run *r, uint6
 	char where[320];
 
 	snprintf(where, sizeof(where), "%s: %s: record %" PRIu64, c->input, who(r), recno);
-	return maxmem_within(c->max_mem, where, r ? r->link->def->held : NULL, r ? r->ctx : NULL);
+	return maxmem_within(c->max_mem, where, r ? r->run.def->held : NULL, r ? r->run.ctx : NULL);
 }
 
 /* Worker k's record for the next thread: copied into its batch, its fields packed. */
@@ -257,41 +257,20 @@ static int hand_on(struct worker *k, const struct ls_record *rec)
 	return 0;
 }
 
-static int feed(struct worker *k, int i, const struct ls_record *rec);
-
-/* What stage i wrote: each record of it on to the stages after it; then its writer is empty. */
-static int pass_made(struct worker *k, int i)
+/* Stage r failed (said by its runner's failure): its error. */
+static int failed(const struct chain *c, const struct stage_run *r)
 {
-	struct stage_run *r = &k->c->run[i];
-	const uint8_t *end;
-	struct ls_record rec;
-	const char *why = NULL;
-	int rc = 0;
+	const struct an_stage_failure *f = &r->run.failed;
 
-	/* room after the records, zeroed: they are parsed on the fast path to their end */
-	if (ls_buf_grow(&r->w.out, LS_RECORD_PAD) < 0) {
-		say(k->c, r, r->recno, LS_ERR_NOMEM, NULL);
-		return LS_ERR_NOMEM;
-	}
-	end = r->w.out.p + r->w.out.len;
-	memset(r->w.out.p + r->w.out.len, 0, LS_RECORD_PAD);
-	for (const uint8_t *p = r->w.out.p; p < end && rc == 0; p += rec.len) {
-		long len = ls_record_parse_padded(&rec, p, end, 0, &why);
-
-		if (len <= 0 || len > end - p) {
-			say(k->c, r, r->recno, LS_ERR_SYNTAX, why ? why : "a record cut off");
-			return LS_ERR_SYNTAX;
-		}
-		rc = feed(k, i + 1, &rec);
-	}
-	r->w.out.len = 0;
-	return rc;
+	if (f->code)	/* else a stage after it, said there */
+		say(c, r, f->at_end ? 0 : f->recno, f->code, f->why);
+	return f->code;
 }
 
 /*
  * Record rec to stage i of worker k, and what comes of it to the stages
- * after: the record itself first (unless the stage replaces it), then
- * what the stage wrote about it, as the filters pass them on.
+ * after (the runner's protocol: analysis/stage.h), or past the last
+ * stage of the thread, on to the next thread or the taker.
  */
 static int feed(struct worker *k, int i, const struct ls_record *rec)
 {
@@ -313,31 +292,19 @@ static int feed(struct worker *k, int i, const struct ls_record *rec)
 			return LS_ERR_RANGE;
 		return 0;
 	}
-	r->recno++;
-	if (rec->kind == LS_K_TRAILER)
-		return 0;	/* the stream's end is the taker's to write */
-	if (!r->header) {
-		r->header = true;
-		rc = rec->kind == LS_K_HEADER ? ls_write_header_from(&r->w, rec, &r->link->self) :
-						ls_write_header(&r->w, r->link->self.tool, NULL, &r->link->self);
-		if (rc < 0)
-			goto failed;
-		if ((rc = pass_made(k, i)) < 0 || rec->kind == LS_K_HEADER)
-			return rc;
-	}
-	if (r->replaced & LS_KIND_BIT(rec->kind))
-		return 0;
-	/* a stage that writes its records itself hands this one on when it will */
-	if (!r->link->def->writes && (rc = feed(k, i + 1, rec)) < 0)
-		return rc;
-	if ((rc = r->link->def->take(r->ctx, rec, &why)) < 0)
-		goto failed;
-	if (r->recno % MEM_EVERY == 0 && !within_limit(c, r, r->recno))
+	if ((rc = an_stage_step(&r->run, rec)) < 0)
+		return r->run.failed.code ? failed(c, r) : rc;
+	if (r->run.recno % MEM_EVERY == 0 && !within_limit(c, r, r->run.recno))
 		return LS_ERR_RANGE;
-	return r->w.out.len ? pass_made(k, i) : 0;
-failed:
-	say(c, r, r->recno, rc, why ? why : "a record the stage cannot take");
-	return rc;
+	return 0;
+}
+
+/* What stage r passes on goes to the stage after it. */
+static int next_stage(void *ctx, const struct ls_record *rec)
+{
+	struct stage_run *r = ctx;
+
+	return feed(r->k, r->i + 1, rec);
 }
 
 /* The input has ended: worker k's stages finish in order, what they write going on. */
@@ -349,12 +316,8 @@ static int finish(struct worker *k)
 	for (int i = k->from; i < k->to; i++) {
 		struct stage_run *r = &k->c->run[i];
 
-		if ((rc = r->link->def->finish(r->ctx)) < 0) {
-			say(k->c, r, r->recno, rc, NULL);
-			return rc;
-		}
-		if ((rc = pass_made(k, i)) < 0)
-			return rc;
+		if ((rc = an_stage_end(&r->run)) < 0)
+			return r->run.failed.code ? failed(k->c, r) : rc;
 	}
 	if (k->index + 1 == k->c->nworkers)
 		return 0;
@@ -492,12 +455,17 @@ struct chain *chain_new(const struct chain_link *links, int n, const char *input
 	ls_writer_init_sink(&c->in, from_reader, &c->work[0], BATCH);
 	for (int i = 0; i < n; i++) {
 		struct stage_run *r = &c->run[i];
+		void *st;
 
-		r->link = &links[i];
 		ls_writer_init_memory(&r->w);
-		for (const enum ls_kind *kind = links[i].def->replaces; *kind; kind++)
-			r->replaced |= LS_KIND_BIT(*kind);
-		if (!(r->ctx = links[i].def->open(&r->w, jobs, links[i].opts))) {
+		r->i = i;
+		for (int w = 0; w < c->nworkers; w++)
+			if (starts[w] <= i)
+				r->k = &c->work[w];
+		st = links[i].def->open(&r->w, jobs, links[i].opts);
+		an_stage_run_init(&r->run, links[i].def, st, &links[i].self, links[i].self.tool, &r->w,
+				  next_stage, r);
+		if (!st) {
 			tool_error("%s: out of memory", input);
 			chain_free(c);
 			return NULL;
@@ -525,7 +493,7 @@ struct ls_writer *chain_input(struct chain *c)
 
 void *chain_stage(const struct chain *c, int i)
 {
-	return c->run[i].ctx;
+	return c->run[i].run.ctx;
 }
 
 static void join(struct chain *c)
@@ -554,8 +522,8 @@ void chain_free(struct chain *c)
 	fail(c);
 	join(c);
 	for (int i = 0; i < c->n; i++) {
-		if (c->run[i].ctx)
-			c->run[i].link->def->close(c->run[i].ctx);
+		if (c->run[i].run.ctx)
+			c->run[i].run.def->close(c->run[i].run.ctx);
 		ls_writer_release(&c->run[i].w);
 	}
 	for (int w = 0; w < c->nworkers; w++) {

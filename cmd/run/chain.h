@@ -1,7 +1,8 @@
 /*
  * tr-analyze's stages in one process: a reader writes the stream into the
- * chain, the stages (stages/stages.h) take it on threads, and the last
- * one's records go to a taker (the rating, the stream file).
+ * chain, the stages (analysis/stage.h) take it on threads, each run by the
+ * analysis' runner as the filters run them, and the last one's records go
+ * to a taker (the rating, the stream file).
  *
  * The stages of one thread take each record one after another, as the
  * parsed record itself; what a stage writes is parsed once and goes to
@@ -18,7 +19,7 @@
 #include "../../libstream/header.h"
 #include "../../libstream/record.h"
 #include "../../libstream/writer.h"
-#include "../stages/stages.h"
+#include "../../analysis/stage.h"
 
 /* The most stages a chain has. */
 #define CHAIN_STAGES 6
@@ -26,9 +27,9 @@
 struct chain;
 
 struct chain_link {
-	const struct stage_def *def;
+	const struct an_stage *def;
 	struct ls_stage self;	/* as the stream's header lists it: the filter's name and arguments */
-	const void *opts;	/* the stage's own options (stage_def's open), NULL: its defaults */
+	const void *opts;	/* the stage's own options (an_stage's open), NULL: its defaults */
 };
 
 /*

@@ -1,5 +1,6 @@
 /* The command line and the read-pass-take loop every analysis stage has. */
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -7,18 +8,7 @@
 #include "../../libstream/error.h"
 #include "maxmem.h"
 #include "stage.h"
-#include "../stages/stages.h"
 #include "../common/tool.h"
-
-/* The kinds st replaces, as a set. */
-static uint64_t replaced(const struct stage *st)
-{
-	uint64_t kinds = 0;
-
-	for (const enum ls_kind *p = st->replaces; *p; p++)
-		kinds |= LS_KIND_BIT(*p);
-	return kinds;
-}
 
 int stage_open(int argc, char **argv, const char *flag_name, bool *flag,
 	       unsigned *jobs, void (*usage)(FILE *), struct stage_io *io)
@@ -97,76 +87,50 @@ int stage_close(struct stage_io *io, int status)
 #define MEM_EVERY 65536
 
 /* Too much memory held: false after the message naming what holds it. */
-static bool within_limit(const struct stage *st, const struct stage_io *io)
+static bool within_limit(const struct an_stage_run *run, const struct stage_io *io)
 {
 	char where[320], at[64];
 
 	snprintf(where, sizeof(where), "%s: %s", io->r.name, ls_reader_where(&io->r, at, sizeof(at)));
-	return maxmem_within(io->max_mem, where, st->held, st->ctx);
+	return maxmem_within(io->max_mem, where, run->def->held, run->ctx);
 }
 
-/* No stage of before has made the input (its header): else false, said. */
-static bool not_yet(const struct ls_reader *r, const struct ls_record *header,
-		    const char *const *before)
+/* The stage failed (run->failed): 1 after the message. */
+static int failed(const struct an_stage_run *run, struct stage_io *io)
 {
 	char where[64];
 
-	for (; before && *before; before++)
-		if (ls_header_has_stage(header, *before) == 1) {
-			tool_error("%s: %s: the stream has been through %s already: run %s before it",
-				   r->name, ls_reader_where(r, where, sizeof(where)), *before,
-				   tool_stage()->tool);
-			return false;
-		}
-	return true;
+	if (run->failed.code != LS_ERR_SYNTAX)
+		return tool_write_error(&io->r, &io->w, run->failed.code);
+	if (run->failed.at_end)
+		tool_error("%s: %s", io->r.name, run->failed.why);
+	else
+		tool_error("%s: %s: %s", io->r.name, ls_reader_where(&io->r, where, sizeof(where)),
+			   run->failed.why);
+	return 1;
 }
 
-int stage_run(const struct stage *st, struct stage_io *io)
+int stage_run(const struct an_stage *def, void *ctx, struct stage_io *io)
 {
 	struct ls_reader *r = &io->r;
-	struct ls_writer *w = &io->w;
-	struct ls_writer_mark mark;
+	struct an_stage_run run;
 	struct ls_record rec;
-	bool header = false;
-	const char *why = NULL;
-	uint64_t dropped = replaced(st);
-	char where[64];
+	uint64_t reads = def->reads();
+	char producer[64];
 	int rc;
 
-	ls_reader_skim(r, dropped | ~st->reads);
+	snprintf(producer, sizeof(producer), "%s %s", def->tool, TR_VERSION);
+	an_stage_run_init(&run, def, ctx, tool_stage(), producer, &io->w, NULL, NULL);
+	ls_reader_skim(r, run.replaced | ~reads);
 	while ((rc = ls_read(r, &rec)) > 0) {
 		/* the fields of what the stage reads, as rule 8 has it; passed on unread, the rest */
-		if ((st->reads & LS_KIND_BIT(rec.kind)) && !(dropped & LS_KIND_BIT(rec.kind)) &&
+		if ((reads & LS_KIND_BIT(rec.kind)) && !(run.replaced & LS_KIND_BIT(rec.kind)) &&
 		    tool_check_fields(r, &rec))
 			return 1;
-		if (!header && rec.kind == LS_K_HEADER) {
-			header = true;
-			if (!tool_made_by(r, &rec, st->needs) || !not_yet(r, &rec, st->before))
-				return 1;
-			if ((rc = ls_write_header_from(w, &rec, tool_stage())) < 0)
-				return tool_write_error(r, w, rc);
-			continue;
-		}
-		if (!header && (rc = ls_write_header(w, st->producer, NULL, tool_stage())) < 0)
-			return tool_write_error(r, w, rc);
-		header = true;
-		if (dropped & LS_KIND_BIT(rec.kind))
-			continue;
-		mark = ls_writer_mark(w);
-		if (!st->writes && (rc = ls_write_record(w, &rec)) < 0)
-			return tool_write_error(r, w, rc);
-		if (r->recno % MEM_EVERY == 0 && !within_limit(st, io))
+		if (an_stage_step(&run, &rec) < 0)
+			return failed(&run, io);
+		if (r->recno % MEM_EVERY == 0 && !within_limit(&run, io))
 			return 1;
-		if ((rc = st->take(st->ctx, &rec, &why)) < 0) {
-			if (rc != LS_ERR_SYNTAX)
-				return tool_write_error(r, w, rc);
-			/* the bad record is not passed on, where it can be helped */
-			if (!st->writes)
-				ls_writer_unwrite(w, mark);
-			tool_error("%s: %s: %s", r->name,
-				   ls_reader_where(r, where, sizeof(where)), why);
-			return 1;
-		}
 	}
 	if (rc < 0) {
 		tool_read_error(r);
@@ -174,15 +138,19 @@ int stage_run(const struct stage *st, struct stage_io *io)
 	}
 	if (tool_empty(r))
 		return 1;
-	if (!header && (rc = ls_write_header(w, st->producer, NULL, tool_stage())) < 0)
-		return tool_write_error(r, w, rc);
-	return 0;
+	return an_stage_end(&run) < 0 ? failed(&run, io) : 0;
 }
 
-int stage_run_def(const struct stage_def *def, void *ctx, const char *producer, struct stage_io *io)
+void stage_report(const char *input, const struct an_stage *def, const void *ctx)
 {
-	return stage_run(&(struct stage){ .producer = producer, .needs = def->needs,
-					  .before = def->before, .replaces = def->replaces,
-					  .reads = def->reads(), .take = def->take, .writes = def->writes,
-					  .held = def->held, .ctx = ctx }, io);
+	struct an_count odd[AN_COUNTS_MAX];
+	size_t n = an_stage_odd(def, ctx, odd);
+	char notes[2048];
+
+	for (size_t i = 0; i < n; i++)
+		tool_error("%s: %" PRIu64 " %s", input, odd[i].n, odd[i].what);
+	if (!def->notes || !def->notes(ctx, notes, sizeof(notes)))
+		return;
+	for (char *line = strtok(notes, "\n"); line; line = strtok(NULL, "\n"))
+		tool_error("%s: %s", input, line);
 }

@@ -1,10 +1,8 @@
 /*
- * What every analysis stage does alike: its command line (the common
- * options, one flag of its own, at most one input), and the loop that
- * reads a stream, passes every record on (dropping the derived records
- * the stage replaces), and lets the stage take each record after it has
- * been written; or, for a stage that rewrites and reorders records (its
- * own output), hands it each record to write itself.
+ * What every analysis stage's filter does alike: its command line (the
+ * common options, one flag of its own, at most one input), and the loop
+ * that reads a stream and runs the stage over it (analysis/stage.h) into
+ * the output, checking the fields of what the stage reads.
  */
 #ifndef STAGE_H
 #define STAGE_H
@@ -14,25 +12,8 @@
 #include <stdio.h>
 
 #include "../../libstream/reader.h"
+#include "../../analysis/stage.h"
 #include "../../libstream/writer.h"
-
-struct stage {
-	const char *producer;	/* for a fresh header: "tr-deps 0.1.0" */
-	const char *const *needs;	/* stages that must have made the input, ending in NULL */
-	const char *const *before;	/* stages that must not have: this one goes before them */
-	const enum ls_kind *replaces;	/* kinds dropped from the input, ending in 0 */
-	uint64_t reads;	/* kinds whose fields take reads (LS_KIND_BIT); the others are only framed */
-	/*
-	 * returns 0 or a negative error, with *why set for LS_ERR_SYNTAX;
-	 * takes each record after it was written, or with writes set before:
-	 * the stage writes it (or what it makes of it) itself, when it will
-	 */
-	int (*take)(void *ctx, const struct ls_record *rec, const char **why);
-	bool writes;
-	/* what the stage holds, in words, for a message when it holds too much */
-	void (*held)(const void *ctx, char *what, size_t n);
-	void *ctx;
-};
 
 struct stage_io {
 	struct ls_reader r;
@@ -66,19 +47,16 @@ int stage_open_with(int argc, char **argv, const struct stage_args *a, void (*us
 		    struct stage_io *io);
 
 /*
- * Run st over the input into the output: the input's header with this
- * tool added to its stages (a fresh one where it has none), then every
- * record but those st replaces. A header that lists stages must list
- * those st needs. Where TR_MAX_MEM is set, memory past it stops the
- * stage with a message saying what it holds. Returns 0, or 1 after a
+ * Run def's stage ctx (opened on io->w) over the input into the output,
+ * as the analysis' runner does (analysis/stage.h), to the input's end
+ * and the stage's finish. Where TR_MAX_MEM is set, memory past it stops
+ * the stage with a message saying what it holds. Returns 0, or 1 after a
  * one-line message naming the input and position of what was wrong.
  */
-int stage_run(const struct stage *st, struct stage_io *io);
+int stage_run(const struct an_stage *def, void *ctx, struct stage_io *io);
 
-struct stage_def;
-
-/* stage_run of a stage of stages/stages.h (ctx: what def->open made). */
-int stage_run_def(const struct stage_def *def, void *ctx, const char *producer, struct stage_io *io);
+/* What def's stage ctx found odd in the input (named input), and its notes: on stderr, a line each. */
+void stage_report(const char *input, const struct an_stage *def, const void *ctx);
 
 /*
  * Release the input; end the output with the trailer if status is 0 (so

@@ -1,6 +1,6 @@
 /*
  * Fuzz target: an analysis stage's read-take-write loop (stage_run, as the
- * tool runs it) over any bytes, then its end of input. Built once per
+ * tool runs it) over any bytes, to its end of input. Built once per
  * stage: -DFUZZ_DEPS, -DFUZZ_CLOCK, -DFUZZ_PROJECT, -DFUZZ_WAITS, -DFUZZ_CRITPATH or
  * -DFUZZ_RANK.
  */
@@ -13,52 +13,41 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#if defined(FUZZ_DEPS)
-#include "../../analysis/deps.h"
-
-static int take(void *ctx, const struct ls_record *rec, const char **why)
+/* A stage of the table, opened with opts, run over the input as its filter runs it. */
+static void *run(const struct an_stage *def, unsigned jobs, const void *opts, struct stage_io *io)
 {
-	return an_deps_take(ctx, rec, why);
+	void *ctx = def->open(&io->w, jobs, opts);
+
+	if (ctx && stage_run(def, ctx, io) != 0) {
+		def->close(ctx);
+		return NULL;
+	}
+	return ctx;
 }
 
+#if defined(FUZZ_DEPS)
 static void stage(struct stage_io *io)
 {
-	static const enum ls_kind replaces[] = { LS_K_EDGE, LS_K_INSTANCE, 0 };
-	struct an_deps *d = an_deps_new(&io->w);
+	void *d = run(&an_stage_deps, 1, NULL, io);
 
-	if (d && stage_run(&(struct stage){ .producer = "fuzz", .replaces = replaces,
-					    .reads = an_deps_reads(), .take = take, .ctx = d }, io) == 0)
-		an_deps_finish(d);
-	an_deps_free(d);
+	if (d)
+		an_stage_deps.close(d);
 }
 #elif defined(FUZZ_CLOCK)
 #include "../../analysis/clock.h"
 
-static int take(void *ctx, const struct ls_record *rec, const char **why)
-{
-	return an_clock_take(ctx, rec, why);
-}
-
 /* A window of 1 us, so that events are written as they go as well as at the end. */
 static void stage(struct stage_io *io)
 {
-	static const enum ls_kind replaces[] = { 0 };
-	struct an_clock *c = an_clock_new(&io->w, &(struct an_clock_options){ .window = 1000,
-									  .latency = { 5, 0, 3 } });
+	void *c = run(&an_stage_clock, 1, &(struct an_clock_options){ .window = 1000, .latency = { 5, 0, 3 } },
+		      io);
 
-	if (c && stage_run(&(struct stage){ .producer = "fuzz", .replaces = replaces,
-					    .reads = an_clock_reads(), .take = take, .writes = true,
-					    .ctx = c }, io) == 0)
-		an_clock_finish(c);
-	an_clock_free(c);
+	if (c)
+		an_stage_clock.close(c);
 }
 #elif defined(FUZZ_PROJECT)
+#include "../../analysis/floors.h"
 #include "../../analysis/project.h"
-
-static int take(void *ctx, const struct ls_record *rec, const char **why)
-{
-	return an_project_take(ctx, rec, why);
-}
 
 /*
  * The floors' first pass over the input, then the projection with work
@@ -67,60 +56,37 @@ static int take(void *ctx, const struct ls_record *rec, const char **why)
  */
 static void stage(struct stage_io *io)
 {
-	static const enum ls_kind replaces[] = { LS_K_WAIT, LS_K_BLAME, LS_K_CRIT, 0 };
 	static const struct an_project_scale scale[] = { { "*", 0.5 }, { "MPI_*", 2 } };
 	static const struct an_project_floor min[] = { { "MPI_Recv", 10 } };
 	struct an_floors floors = AN_FLOORS_INIT;
-	struct an_project *p = NULL;
+	void *p;
 
 	if (ls_reader_rewindable(&io->r) == 0 && an_floors_scan(&floors, &io->r, 1000) == 0 &&
 	    ls_reader_rewind(&io->r) == 0 &&
-	    (p = an_project_new(&io->w, &(struct an_project_options){
+	    (p = run(&an_stage_project, 1, &(struct an_project_options){
 		    .window = 1000, .scales = scale, .nscales = 2, .floors = &floors, .mins = min,
-		    .nmins = 1, .spec = "*=0.5" })) &&
-	    stage_run(&(struct stage){ .producer = "fuzz", .replaces = replaces,
-				       .reads = an_project_reads(), .take = take, .writes = true,
-				       .ctx = p }, io) == 0)
-		an_project_finish(p);
-	an_project_free(p);
+		    .nmins = 1, .spec = "*=0.5" }, io)))
+		an_stage_project.close(p);
 	an_floors_release(&floors);
 }
 #elif defined(FUZZ_WAITS)
 #include "../../analysis/waits.h"
 
-static int take(void *ctx, const struct ls_record *rec, const char **why)
-{
-	return an_waits_take(ctx, rec, why);
-}
-
 static void stage(struct stage_io *io)
 {
-	static const enum ls_kind replaces[] = { LS_K_WAIT, LS_K_IDLE, LS_K_BLAME, LS_K_WAIT_SUMMARY, 0 };
-	struct an_waits *a = an_waits_new(&io->w);
+	struct an_waits *a = run(&an_stage_waits, 1, NULL, io);
 
-	if (a && stage_run(&(struct stage){ .producer = "fuzz", .replaces = replaces,
-					    .reads = an_waits_reads(), .take = take, .ctx = a }, io) == 0 &&
-	    an_waits_finish(a) == 0)
+	if (a)
 		an_waits_summary(a);
 	an_waits_free(a);
 }
 #elif defined(FUZZ_CRITPATH)
-#include "../../analysis/critpath.h"
-
-static int take(void *ctx, const struct ls_record *rec, const char **why)
-{
-	return an_crit_take(ctx, rec, why);
-}
-
 static void stage(struct stage_io *io)
 {
-	static const enum ls_kind replaces[] = { LS_K_CRIT, 0 };
-	struct an_crit *c = an_crit_new(&io->w, 2);
+	void *c = run(&an_stage_critpath, 2, NULL, io);
 
-	if (c && stage_run(&(struct stage){ .producer = "fuzz", .replaces = replaces,
-					    .reads = an_crit_reads(), .take = take, .ctx = c }, io) == 0)
-		an_crit_finish(c);
-	an_crit_free(c);
+	if (c)
+		an_stage_critpath.close(c);
 }
 #elif defined(FUZZ_RANK)
 #include "../../analysis/rank.h"

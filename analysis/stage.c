@@ -1,0 +1,152 @@
+/* The stages' table and the runner of their protocol (stage.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "../libstream/error.h"
+#include "stage.h"
+
+const struct an_stage *const an_stages[] = {
+	&an_stage_deps, &an_stage_clock, &an_stage_project, &an_stage_waits, &an_stage_critpath, NULL,
+};
+
+void an_stage_run_init(struct an_stage_run *r, const struct an_stage *def, void *ctx,
+		       const struct ls_stage *self, const char *producer, struct ls_writer *w,
+		       an_stage_next next, void *next_ctx)
+{
+	memset(r, 0, sizeof(*r));
+	r->def = def;
+	r->ctx = ctx;
+	r->self = self;
+	r->producer = producer;
+	r->w = w;
+	r->next = next;
+	r->next_ctx = next_ctx;
+	for (const enum ls_kind *kind = def->replaces; *kind; kind++)
+		r->replaced |= LS_KIND_BIT(*kind);
+}
+
+/* The stage failed with rc (why: for LS_ERR_SYNTAX): rc. */
+static int fail(struct an_stage_run *r, int rc, const char *why)
+{
+	r->failed = (struct an_stage_failure){ rc, r->recno, false, rc == LS_ERR_SYNTAX ? why : NULL };
+	return rc;
+}
+
+/* The input's header lists the stages this one needs, and none it goes before: else LS_ERR_SYNTAX. */
+static int check_header(struct an_stage_run *r, const struct ls_record *header)
+{
+	for (const char *const *s = r->def->needs; s && *s; s++)
+		if (ls_header_has_stage(header, *s) == 0) {
+			snprintf(r->why, sizeof(r->why), "the stream has not been through %s: run it "
+				 "before %s (tr-read TRACE | tr-deps | tr-waits | tr-critpath | tr-rank)",
+				 *s, r->def->tool);
+			return fail(r, LS_ERR_SYNTAX, r->why);
+		}
+	for (const char *const *s = r->def->before; s && *s; s++)
+		if (ls_header_has_stage(header, *s) == 1) {
+			snprintf(r->why, sizeof(r->why), "the stream has been through %s already: run %s "
+				 "before it", *s, r->def->tool);
+			return fail(r, LS_ERR_SYNTAX, r->why);
+		}
+	return 0;
+}
+
+/* What the stage wrote, on to next record by record (where next is not NULL, w is in memory). */
+static int pass_made(struct an_stage_run *r)
+{
+	struct ls_buf *out = &r->w->out;
+	const uint8_t *end;
+	struct ls_record rec;
+	const char *why = NULL;
+	int rc = 0;
+
+	if (!r->next || !out->len)
+		return 0;
+	/* room after the records, zeroed: they are parsed on the fast path to their end */
+	if (ls_buf_grow(out, LS_RECORD_PAD) < 0)
+		return fail(r, LS_ERR_NOMEM, NULL);
+	end = out->p + out->len;
+	memset(out->p + out->len, 0, LS_RECORD_PAD);
+	for (const uint8_t *p = out->p; p < end && rc == 0; p += rec.len) {
+		long len = ls_record_parse_padded(&rec, p, end, 0, &why);
+
+		if (len <= 0 || len > end - p)
+			return fail(r, LS_ERR_SYNTAX, why ? why : "a record cut off");
+		rc = r->next(r->next_ctx, &rec);
+	}
+	out->len = 0;
+	return rc;
+}
+
+/* The header: the input's (NULL: a fresh one) with the stage added. */
+static int start(struct an_stage_run *r, const struct ls_record *header)
+{
+	int rc;
+
+	r->header = true;
+	rc = header ? ls_write_header_from(r->w, header, r->self) :
+		      ls_write_header(r->w, r->producer, NULL, r->self);
+	return rc < 0 ? fail(r, rc, NULL) : pass_made(r);
+}
+
+int an_stage_step(struct an_stage_run *r, const struct ls_record *rec)
+{
+	struct ls_writer_mark mark = ls_writer_mark(r->w);
+	const char *why = NULL;
+	int rc;
+
+	if (rec->kind == LS_K_TRAILER)
+		return 0;	/* the stream's end is the caller's to write */
+	r->recno++;
+	if (!r->header) {
+		bool is_header = rec->kind == LS_K_HEADER;
+
+		if ((is_header && (rc = check_header(r, rec)) < 0) ||
+		    (rc = start(r, is_header ? rec : NULL)) < 0 || is_header)
+			return rc;
+	}
+	if (r->replaced & LS_KIND_BIT(rec->kind))
+		return 0;
+	/* a stage that writes its records itself hands this one on when it will */
+	if (!r->def->writes) {
+		if (r->next) {
+			if ((rc = r->next(r->next_ctx, rec)) < 0)
+				return rc;
+		} else if ((rc = ls_write_record(r->w, rec)) < 0) {
+			return fail(r, rc, NULL);
+		}
+	}
+	if ((rc = r->def->take(r->ctx, rec, &why)) < 0) {
+		/* the bad record is not passed on, where it can be helped */
+		if (rc == LS_ERR_SYNTAX && !r->next && !r->def->writes)
+			ls_writer_unwrite(r->w, mark);
+		return fail(r, rc, why ? why : "a record the stage cannot take");
+	}
+	return pass_made(r);
+}
+
+int an_stage_end(struct an_stage_run *r)
+{
+	const char *why = NULL;
+	int rc;
+
+	if (!r->header && (rc = start(r, NULL)) < 0)
+		return rc;
+	if ((rc = r->def->finish(r->ctx, &why)) < 0) {
+		fail(r, rc, why ? why : "the stage could not finish");
+		r->failed.at_end = true;
+		return rc;
+	}
+	return pass_made(r);
+}
+
+size_t an_stage_odd(const struct an_stage *def, const void *ctx, struct an_count *out)
+{
+	struct an_count all[AN_COUNTS_MAX];
+	size_t n = def->odd ? def->odd(ctx, all) : 0, k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (all[i].n)
+			out[k++] = all[i];
+	return k;
+}
