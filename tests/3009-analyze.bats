@@ -130,6 +130,13 @@ filters() {
 	run --separate-stderr tr-analyze --min "$TMP/none" "$TMP/g/t.otf2"
 	assert_failure 1
 	assert_equal "$stderr" "tr-analyze: --min $TMP/none: No such file or directory"
+	# nowhere to keep the stream tr-project reads: one line, no output left
+	rm -f "$TMP/a.tr"
+	TMPDIR="$TMP/none" run --separate-stderr tr-analyze -q --scale main=2 --stream "$TMP/a.tr" "$TMP/g/t.otf2"
+	assert_failure 1
+	assert_equal "$stderr" "tr-analyze: cannot make a temporary file in $TMP/none to keep the stream for tr-project: No such file or directory"
+	[ ! -e "$TMP/a.tr" ]
+	[ -z "$(ls -A "$TMP" | grep '^\.')" ]
 }
 
 @test "an --end that matches nothing: exit 1, the stage and its words, as tr-critpath says it" {

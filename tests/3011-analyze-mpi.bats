@@ -42,7 +42,7 @@ same() {
 	done
 }
 
-@test "generated runs (MPI, OpenMP threads, GPU streams) under 1, 2, 4 and 12 ranks: the single process's stream, table, warnings and archive" {
+@test "generated runs (MPI, OpenMP threads, GPU streams) under 1, 2, 4 and 12 ranks: the single process's stream, table, warnings and archive; a selection, a what-if" {
 	gen-otf2 -r 8 -t 2 -i 20 "$TMP/g/t" > /dev/null
 	same "$TMP/g/t.otf2" 1 2 4 12
 	gen-otf2 -r 6 -g 3 -i 10 "$TMP/gpu/t" > /dev/null
@@ -54,6 +54,11 @@ same() {
 	assert_success
 	assert_equal "$(sed 1d <<< "$output")" "$(sed 1d "$TMP/sel.json")"
 	assert_equal "$stderr" "$(cat "$TMP/sel.err")"
+	# a what-if: tr-project after tr-clock, over the stream rank 0 merged
+	tr-analyze -q --scale 'main=0.5' --stream "$TMP/p1.tr" "$TMP/g/t.otf2" > "$TMP/p1.txt"
+	mpirun -n 3 tr-analyze --mpi --scale 'main=0.5' --stream "$TMP/p3.tr" "$TMP/g/t.otf2" > "$TMP/p3.txt"
+	cmp "$TMP/p1.tr" "$TMP/p3.tr"
+	cmp "$TMP/p1.txt" "$TMP/p3.txt"
 }
 
 @test "every multi-process archive of the corpus under 2 and 4 ranks: the single process's stream, table, warnings and archive" {
