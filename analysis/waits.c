@@ -1,62 +1,24 @@
-/* tr-waits for MPI: wait states from message and collective edges, and
- * their blame. */
+/*
+ * tr-waits: each record to the wait rules of its paradigm (mpi/waits.c,
+ * which also decides the OpenMP barrier, a collective; gpu/waits.c;
+ * omp/waits.c), and each stream's stretches of exclusive time, which the
+ * waits are blamed on.
+ */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../libstream/error.h"
-#include "../libstream/idmap.h"
 #include "../libstream/roles.h"
 #include "../libstream/vec.h"
 #include "blame.h"
 #include "gpu/waits.h"
-#include "mpi/coll.h"
+#include "mpi/waits.h"
 #include "omp/waits.h"
 #include "stage.h"
 #include "trace.h"
 #include "waits.h"
-
-/* An MPI activity the analysis follows. */
-struct an_act {
-	uint64_t id, leave;	/* enter and leave event ids */
-	int64_t t0, t1;		/* entered, left */
-	uint32_t s, proc;	/* stream and process index */
-	uint32_t region;	/* index */
-	uint32_t comm;		/* collectives: comm index from the end event */
-	uint32_t inputs;	/* edges still to come, +1 while open */
-	uint32_t refs;		/* reasons to keep it: free at 0 */
-	uint8_t role;
-	uint8_t shape;		/* a call completing a nonblocking collective: its shape (a role), else 0 */
-	bool live, open;
-	bool icoll;		/* a nonblocking collective's post, or the call completing it */
-	/* its wait so far: the latest cause */
-	uint8_t pattern;
-	int64_t cause_t;	/* t0 while there is none */
-	uint64_t cause_ev;
-	uint32_t cause_act;	/* whose interval the wait is blamed on */
-	struct an_interval before;	/* the causing stream's time before it */
-};
-
-/* A send, receive or posted receive waiting for its edge. */
-struct an_pending {
-	uint32_t act;
-	int64_t t;		/* send: its activity's enter; else the event's t */
-	uint64_t ev, req;
-	bool has_req, send;
-	uint32_t order, peer;	/* send: its node in the receiver's order queue */
-};
-
-/* A send to a process, by when it began: for Messages in Wrong Order. */
-struct an_order_node {
-	int64_t t;
-	uint32_t next;
-	bool received;
-};
-
-struct an_order_queue {
-	uint32_t head, tail;
-};
 
 /*
  * Per stream: exclusive time since its last synchronization, one stretch
@@ -83,21 +45,10 @@ struct an_waits {
 	struct an_trace tr;
 	struct an_stream_time *time;	/* per stream index */
 	uint32_t time_cap;
-	struct an_act *acts;
-	uint32_t nacts, acts_cap, free_act;
-	struct an_pending *pend;
-	uint32_t npend, pend_cap, free_pend;
-	struct ls_idmap ev_ix;		/* event id -> pending (sends, receives) */
-	struct ls_idmap act_ix;		/* collective enter/leave id -> act */
-	struct ls_idmap post_ix;	/* (process << 40 | req) -> pending post */
-	struct an_order_node *order;
-	uint32_t norder, order_cap, free_order;
-	struct an_order_queue *queues;	/* per process index */
-	uint32_t queues_cap;
 	struct an_waitrec out;		/* wait states, blame, tallies */
+	struct an_mpi_waits mpi;	/* MPI, and the OpenMP barrier */
 	struct an_gpu_waits g;		/* CUDA */
 	struct an_omp_waits omp;		/* OpenMP locks and joins */
-	struct an_waits_stats st;
 };
 
 struct an_waits *an_waits_new(struct ls_writer *w)
@@ -107,341 +58,11 @@ struct an_waits *an_waits_new(struct ls_writer *w)
 	if (!a)
 		return NULL;
 	an_trace_init(&a->tr);
-	a->free_act = a->free_pend = a->free_order = LS_NONE;
 	an_waitrec_init(&a->out, w, &a->tr);
+	an_mpi_waits_init(&a->mpi, &a->tr, &a->out);
 	an_gpu_waits_init(&a->g, &a->tr, &a->out);
 	an_omp_waits_init(&a->omp, &a->tr, &a->out);
 	return a;
-}
-
-/* Activities: made at enter, freed when nothing refers to them. */
-
-static int act_new(struct an_waits *a, const struct an_frame *f,
-		   const struct an_event *ev, uint32_t *out)
-{
-	uint32_t i;
-
-	if (ls_pool_take(&a->acts, &a->nacts, &a->acts_cap, sizeof(*a->acts),
-			 &a->free_act, &i) < 0)
-		return LS_ERR_NOMEM;
-	a->acts[i] = (struct an_act){
-		.id = f->id, .t0 = f->t, .t1 = f->t, .s = ev->s, .proc = ev->proc,
-		.comm = LS_NONE, .inputs = 1, .refs = 1, .role = f->role, .region = f->region,
-		.live = true, .open = true, .cause_t = f->t, .cause_act = LS_NONE,
-	};
-	*out = i;
-	return 0;
-}
-
-static void act_ref(struct an_waits *a, uint32_t i)
-{
-	a->acts[i].refs++;
-}
-
-static void act_unref(struct an_waits *a, uint32_t i)
-{
-	struct an_act *x = &a->acts[i];
-
-	if (--x->refs)
-		return;
-	an_interval_release(&x->before);
-	x->live = false;
-	ls_pool_give(a->acts, sizeof(*a->acts), &a->free_act, i);
-}
-
-/* Pending sends, receives and posts. */
-
-static int pend_new(struct an_waits *a, struct an_pending p, uint32_t *out)
-{
-	uint32_t i;
-
-	if (ls_pool_take(&a->pend, &a->npend, &a->pend_cap, sizeof(*a->pend),
-			 &a->free_pend, &i) < 0)
-		return LS_ERR_NOMEM;
-	a->pend[i] = p;
-	*out = i;
-	return 0;
-}
-
-static void pend_free(struct an_waits *a, uint32_t i)
-{
-	ls_pool_give(a->pend, sizeof(*a->pend), &a->free_pend, i);
-}
-
-/* The queue of sends to process p not received yet, oldest first. */
-static struct an_order_queue *queue_of(struct an_waits *a, uint32_t p)
-{
-	uint32_t old = a->queues_cap;
-
-	if (ls_vec_room(&a->queues, &a->queues_cap, p, sizeof(*a->queues)) < 0)
-		return NULL;
-	for (uint32_t q = old; q < a->queues_cap; q++)
-		a->queues[q] = (struct an_order_queue){ LS_NONE, LS_NONE };
-	return &a->queues[p];
-}
-
-static int order_push(struct an_waits *a, uint32_t p, int64_t t, uint32_t *out)
-{
-	struct an_order_queue *q = queue_of(a, p);
-	uint32_t i = a->free_order;
-
-	if (!q)
-		return LS_ERR_NOMEM;
-	if (i != LS_NONE) {
-		a->free_order = a->order[i].next;
-	} else {
-		if (ls_vec_room(&a->order, &a->order_cap, a->norder, sizeof(*a->order)) < 0)
-			return LS_ERR_NOMEM;
-		i = a->norder++;
-	}
-	a->order[i] = (struct an_order_node){ t, LS_NONE, false };
-	if (q->tail == LS_NONE)
-		q->head = i;
-	else
-		a->order[q->tail].next = i;
-	q->tail = i;
-	*out = i;
-	return 0;
-}
-
-/* Mark a send received; drop received ones from the front of the queue. */
-static void order_received(struct an_waits *a, uint32_t p, uint32_t node)
-{
-	struct an_order_queue *q = &a->queues[p];
-
-	a->order[node].received = true;
-	while (q->head != LS_NONE && a->order[q->head].received) {
-		uint32_t next = a->order[q->head].next;
-
-		a->order[q->head].next = a->free_order;
-		a->free_order = q->head;
-		q->head = next;
-	}
-	if (q->head == LS_NONE)
-		q->tail = LS_NONE;
-}
-
-/* Wait states and blame. */
-
-/* Write x's wait state of dur ns and its blame. */
-static int wait_record(struct an_waits *a, const struct an_act *x, uint64_t dur)
-{
-	const struct an_act *c = &a->acts[x->cause_act];
-	struct an_wait w = { x->id, x->t0, dur, x->cause_ev, x->s, x->pattern, true };
-	int rc;
-
-	if ((rc = an_waitrec_wait(&a->out, &w)) < 0)
-		return rc;
-	if (c->before.total == 0)	/* nothing ran before the cause: itself */
-		return an_waitrec_blame(&a->out, c->id, c->region, dur, x->pattern, x->id, c->s);
-	return an_waitrec_blame_split(&a->out, &w, &c->before, NULL, c->s);
-}
-
-/* All of x's inputs are in: its wait is decided. */
-static int decide(struct an_waits *a, uint32_t i)
-{
-	struct an_act *x = &a->acts[i];
-	uint32_t cause = x->cause_act;
-	int rc = 0;
-
-	if (cause != LS_NONE) {
-		uint64_t want = (uint64_t)(x->cause_t - x->t0);
-		uint64_t lasted = x->t1 > x->t0 ? (uint64_t)(x->t1 - x->t0) : 0;
-
-		a->st.clamped += want > lasted;
-		if (want > lasted)
-			want = lasted;
-		if (want)
-			rc = wait_record(a, x, want);
-		x->cause_act = LS_NONE;
-		act_unref(a, cause);
-	}
-	act_unref(a, i);
-	return rc;
-}
-
-static int input_done(struct an_waits *a, uint32_t i)
-{
-	return --a->acts[i].inputs ? 0 : decide(a, i);
-}
-
-/* Activity w could not go on before time t, when ev of activity c happened. */
-static void candidate(struct an_waits *a, uint32_t w, int64_t t, uint64_t ev,
-		      uint32_t c, enum ls_pattern pattern)
-{
-	struct an_act *x = &a->acts[w];
-	uint32_t old = x->cause_act;
-
-	/* the latest cause; of equal ones, the earliest event, whatever order the edges came in */
-	if (t < x->cause_t || (t == x->cause_t && (old == LS_NONE || ev >= x->cause_ev)))
-		return;
-	act_ref(a, c);
-	x->cause_t = t;
-	x->cause_ev = ev;
-	x->cause_act = c;
-	x->pattern = (uint8_t)pattern;
-	if (old != LS_NONE)
-		act_unref(a, old);
-}
-
-/*
- * Late Receiver: a blocking send s that was still running when its
- * receive was posted (in the receiving call w itself, or by an Irecv).
- */
-static void late_receiver(struct an_waits *a, uint32_t s, uint32_t w,
-			  const struct an_pending *recv)
-{
-	const struct an_act *x = &a->acts[s];
-	uint32_t post = LS_NONE, p;
-	int64_t t;
-	uint64_t ev, key;
-
-	if (recv->has_req && ls_key_pair(a->acts[w].proc, recv->req, &key) &&
-	    ls_idmap_get(&a->post_ix, key, &p)) {
-		post = a->pend[p].act;
-		t = a->pend[p].t;
-		ev = a->pend[p].ev;
-	} else if (an_role_blocking_recv(a->acts[w].role)) {
-		post = w;
-		t = a->acts[w].t0;
-		ev = a->acts[w].id;
-	}
-	if (post != LS_NONE && an_role_blocking_send(x->role) && t > x->t0 &&
-	    (x->open || t < x->t1))
-		candidate(a, s, t, ev, post, LS_P_LATE_RECEIVER);
-}
-
-/* A posted receive is done with (received or cancelled). */
-static void post_done(struct an_waits *a, uint32_t proc, uint64_t req)
-{
-	uint64_t key;
-	uint32_t p;
-
-	if (!ls_key_pair(proc, req, &key) || !ls_idmap_get(&a->post_ix, key, &p))
-		return;
-	ls_idmap_del(&a->post_ix, key);
-	act_unref(a, a->pend[p].act);
-	pend_free(a, p);
-}
-
-static int message_edge(struct an_waits *a, uint64_t from, uint64_t to)
-{
-	uint32_t ps, pr, s, w;
-	struct an_pending send, recv;
-	int rc;
-
-	if (!ls_idmap_get(&a->ev_ix, from, &ps) || !ls_idmap_get(&a->ev_ix, to, &pr) ||
-	    !a->pend[ps].send || a->pend[pr].send) {
-		a->st.stray_edges++;
-		return 0;
-	}
-	send = a->pend[ps];
-	recv = a->pend[pr];
-	s = send.act;
-	w = recv.act;
-	order_received(a, send.peer, send.order);
-	if (recv.t < send.t) {
-		a->st.clock++;
-	} else {
-		if (send.t > a->acts[w].t0) {
-			const struct an_order_queue *q = &a->queues[send.peer];
-			/*
-			 * Wrong order: an earlier message sat unreceived since
-			 * before the receive began. Only a receive of one message
-			 * can take messages in the wrong order; a Wait on several
-			 * waits for all of them alike.
-			 */
-			bool wrong = q->head != LS_NONE &&
-				     a->order[q->head].t < a->acts[w].t0 &&
-				     an_role_blocking_recv(a->acts[w].role);
-
-			candidate(a, w, send.t, from, s, wrong ?
-				  LS_P_LATE_SENDER_WRONG_ORDER : LS_P_LATE_SENDER);
-		}
-		late_receiver(a, s, w, &recv);
-	}
-	if (recv.has_req)
-		post_done(a, a->acts[w].proc, recv.req);
-	ls_idmap_del(&a->ev_ix, from);
-	ls_idmap_del(&a->ev_ix, to);
-	pend_free(a, ps);
-	pend_free(a, pr);
-	if (an_role_blocking_send(a->acts[s].role) && (rc = input_done(a, s)) < 0)
-		return rc;
-	act_unref(a, s);
-	return input_done(a, w);
-}
-
-static enum ls_pattern coll_pattern(enum ls_role r)
-{
-	switch (r) {
-	case LS_R_MPI_BARRIER: return LS_P_WAIT_BARRIER;
-	case LS_R_MPI_ONE2N: return LS_P_LATE_BROADCAST;
-	case LS_R_MPI_N2ONE: return LS_P_EARLY_REDUCE;
-	case LS_R_MPI_SCAN: return LS_P_EARLY_SCAN;
-	case LS_R_MPI_INIT: return LS_P_WAIT_INIT;
-	case LS_R_MPI_FINALIZE: return LS_P_WAIT_FINALIZE;
-	case LS_R_OMP_BARRIER: return LS_P_OMP_BARRIER;
-	default: return LS_P_WAIT_NXN;
-	}
-}
-
-static int edge(struct an_waits *a, const struct ls_record *rec, const char **why)
-{
-	uint64_t from, to;
-	uint32_t c, w;
-	const char *type;
-	enum ls_edge e;
-	uint32_t n;
-
-	if (ls_get_u64(rec, LS_F_FROM, &from) < 0 || ls_get_u64(rec, LS_F_TO, &to) < 0 ||
-	    ls_get_str(rec, LS_F_TYPE, &type, &n) < 0) {
-		*why = "edge without a valid 'from', 'to' or 'type'";
-		return LS_ERR_SYNTAX;
-	}
-	e = ls_edge_lookup(type, n);
-	if (e == LS_E_MSG)
-		return message_edge(a, from, to);
-	if (e != LS_E_COLL && e != LS_E_BARRIER)
-		return e == LS_E_JOIN || e == LS_E_LOCK ? an_omp_waits_edge(&a->omp, e, from, to)
-							: an_gpu_waits_edge(&a->g, e, from, to);
-	if (!ls_idmap_get(&a->act_ix, from, &c) || !ls_idmap_get(&a->act_ix, to, &w)) {
-		a->st.stray_edges++;
-		return 0;
-	}
-	candidate(a, w, a->acts[c].t0, from, c,
-		  coll_pattern(a->acts[w].shape ? a->acts[w].shape : a->acts[w].role));
-	return 0;
-}
-
-/* An instance record: its members' waits are decided. */
-static int instance(struct an_waits *a, const struct ls_record *rec, const char **why)
-{
-	struct ls_iter acts;
-	struct mp_item m;
-	int rc;
-
-	if (ls_array_field(rec, LS_F_ACTS, &acts) < 0) {
-		*why = "instance without a valid 'acts' array";
-		return LS_ERR_SYNTAX;
-	}
-	while (ls_array_next(&acts, &m, NULL, NULL)) {
-		uint32_t i;
-
-		if (m.type != MP_UINT) {
-			*why = "instance 'acts' holding something else than event ids";
-			return LS_ERR_SYNTAX;
-		}
-		if (!ls_idmap_get(&a->act_ix, m.v.u, &i)) {
-			a->st.stray_edges++;
-			continue;
-		}
-		ls_idmap_del(&a->act_ix, a->acts[i].id);
-		ls_idmap_del(&a->act_ix, a->acts[i].leave);
-		if ((rc = input_done(a, i)) < 0)
-			return rc;
-	}
-	return 0;
 }
 
 /*
@@ -487,10 +108,7 @@ static int enter(struct an_waits *a, const struct ls_record *rec,
 		 const struct an_event *ev, const char **why)
 {
 	struct an_stream_time *st = &a->time[ev->s];
-	struct an_interval *iv;
 	struct an_frame *f;
-	struct an_act *x;
-	uint32_t i;
 	int rc;
 
 	if ((rc = an_gpu_waits_before(&a->g, ev)) < 0 || (rc = accrue(a, ev->s, ev->t)) < 0)
@@ -505,45 +123,8 @@ static int enter(struct an_waits *a, const struct ls_record *rec,
 		st->kept_mpi = true;
 	else
 		return 0;
-	if ((rc = act_new(a, f, ev, &i)) < 0)
-		return rc;
-	f->a = i + 1;
-	x = &a->acts[i];
-	iv = stretch(st, f->role);
-	if (!sync_point(f->role))
-		return an_interval_copy(&x->before, iv);
-	/* a synchronization ends its stretch: it is what came before it */
-	x->before = *iv;
-	*iv = (struct an_interval){ NULL, 0, 0, 0 };
-	st->in_sync++;
-	return 0;
-}
-
-/* Activity f ends at ev (its own leave, or a leave of an enclosing one). */
-static int close_frame(struct an_waits *a, const struct an_frame *f,
-		       const struct an_event *ev, bool own)
-{
-	struct an_act *x;
-	uint32_t i;
-	int rc;
-
-	if (!f->a)
-		return 0;
-	i = f->a - 1;
-	x = &a->acts[i];
-	x->t1 = ev->t;
-	x->leave = ev->id;
-	x->open = false;
-	if (sync_point(x->role))
-		a->time[ev->s].in_sync--;
-	if (own && (an_coll_expected(&a->tr.defs, x->shape ? x->shape : x->role, x->comm, x->proc) ||
-		    x->role == LS_R_OMP_BARRIER || x->icoll)) {
-		if ((rc = ls_idmap_put(&a->act_ix, x->id, i)) < 0 ||
-		    (rc = ls_idmap_put(&a->act_ix, x->leave, i)) < 0)
-			return rc;
-		x->inputs++;
-	}
-	return input_done(a, i);
+	st->in_sync += sync_point(f->role);
+	return an_mpi_waits_enter(&a->mpi, f, ev, stretch(st, f->role), sync_point(f->role));
 }
 
 static int leave(struct an_waits *a, const struct ls_record *rec,
@@ -561,134 +142,36 @@ static int leave(struct an_waits *a, const struct ls_record *rec,
 		an_omp_waits_leave(&a->omp, f, ev);
 	if ((rc = an_gpu_waits_leave(&a->g, f, rec, ev)) < 0)
 		return rc;
-	for (struct an_frame *g = an_stack_top(stack); g >= f; g--)
-		if ((rc = close_frame(a, g, ev, g == f)) < 0)
+	for (struct an_frame *g = an_stack_top(stack); g >= f; g--) {
+		if (g->a && sync_point((enum ls_role)g->role))
+			a->time[ev->s].in_sync--;
+		if ((rc = an_mpi_waits_close(&a->mpi, g, ev, g == f)) < 0)
 			return rc;
+	}
 	an_stack_pop_to(stack, f);
 	an_gpu_waits_popped(&a->g, ev);
 	return 0;
 }
 
-/* The MPI activity an event happens in, or LS_NONE (counted). */
-static uint32_t event_act(struct an_waits *a, const struct an_event *ev)
+/* An edge: to the rules of its paradigm. */
+static int edge(struct an_waits *a, const struct ls_record *rec, const char **why)
 {
-	const struct an_frame *top = an_stack_top(&a->tr.stacks[ev->s]);
+	uint64_t from, to;
+	const char *type;
+	enum ls_edge e;
+	uint32_t n;
 
-	if (top && top->a)
-		return top->a - 1;
-	a->st.outside++;
-	return LS_NONE;
-}
-
-static int send_event(struct an_waits *a, const struct ls_record *rec,
-		      const struct an_event *ev, const char **why)
-{
-	uint32_t i = event_act(a, ev), p, peer;
-	struct an_pending pend;
-	uint64_t id;
-	int rc;
-
-	if (i == LS_NONE)
-		return 0;
-	if (ls_get_u64(rec, LS_F_PEER, &id) < 0 ||
-	    (peer = ls_index(&a->tr.defs.proc_ix, id)) == LS_NONE) {
-		*why = "message naming an undefined process";
+	if (ls_get_u64(rec, LS_F_FROM, &from) < 0 || ls_get_u64(rec, LS_F_TO, &to) < 0 ||
+	    ls_get_str(rec, LS_F_TYPE, &type, &n) < 0) {
+		*why = "edge without a valid 'from', 'to' or 'type'";
 		return LS_ERR_SYNTAX;
 	}
-	pend = (struct an_pending){ .act = i, .t = a->acts[i].t0, .ev = ev->id,
-				    .send = true, .peer = peer };
-	if ((rc = order_push(a, peer, pend.t, &pend.order)) < 0 ||
-	    (rc = pend_new(a, pend, &p)) < 0 ||
-	    (rc = ls_idmap_put(&a->ev_ix, ev->id, p)) < 0)
-		return rc;
-	act_ref(a, i);
-	a->acts[i].inputs += an_role_blocking_send(a->acts[i].role);
-	return 0;
-}
-
-static int recv_event(struct an_waits *a, const struct ls_record *rec,
-		      const struct an_event *ev)
-{
-	uint32_t i = event_act(a, ev), p;
-	struct an_pending pend;
-	int rc;
-
-	if (i == LS_NONE)
-		return 0;
-	pend = (struct an_pending){ .act = i, .t = ev->t, .ev = ev->id };
-	pend.has_req = ls_get_u64(rec, LS_F_REQ, &pend.req) == 0;
-	if ((rc = pend_new(a, pend, &p)) < 0 ||
-	    (rc = ls_idmap_put(&a->ev_ix, ev->id, p)) < 0)
-		return rc;
-	a->acts[i].inputs++;
-	return 0;
-}
-
-static int request_event(struct an_waits *a, const struct ls_record *rec,
-			 const struct an_event *ev)
-{
-	uint32_t i, p;
-	uint64_t req, key;
-	int rc;
-
-	if (ls_get_u64(rec, LS_F_REQ, &req) < 0)
-		return 0;
-	if (rec->kind == LS_K_REQ_CANCEL) {
-		post_done(a, ev->proc, req);
-		return 0;
-	}
-	if ((i = event_act(a, ev)) == LS_NONE || !ls_key_pair(ev->proc, req, &key))
-		return 0;
-	post_done(a, ev->proc, req);	/* a request id used again */
-	if ((rc = pend_new(a, (struct an_pending){ .act = i, .t = a->acts[i].t0,
-						   .ev = ev->id }, &p)) < 0 ||
-	    (rc = ls_idmap_put(&a->post_ix, key, p)) < 0)
-		return rc;
-	act_ref(a, i);
-	return 0;
-}
-
-/*
- * A collective ends: its comm on its activity. A nonblocking one's post
- * (a coll_begin with a request) and the call that completes it (a
- * coll_end with one, and the shape its operation gives) are kept for the
- * edges and the instance tr-deps writes of them.
- */
-static int coll_event(struct an_waits *a, const struct ls_record *rec,
-		      const struct an_event *ev)
-{
-	struct an_frame *top = an_stack_top(&a->tr.stacks[ev->s]);
-	struct an_act *x;
-	const char *op = "";
-	uint64_t comm;
-	uint32_t n = 0, i;
-	int rc;
-
-	if (top && top->role == LS_R_KERNEL && !top->a && rec->kind == LS_K_COLL_BEGIN) {
-		/* a kernel that runs a collective (NCCL): an activity of its own */
-		if ((rc = act_new(a, top, ev, &i)) < 0 ||
-		    (rc = an_interval_copy(&a->acts[i].before, &a->time[ev->s].mpi)) < 0)
-			return rc;
-		top->a = i + 1;
-	}
-	if (!(x = top && top->a ? &a->acts[top->a - 1] : NULL))
-		return 0;
-	if (x->role == LS_R_KERNEL && rec->kind == LS_K_COLL_END) {
-		if (ls_get_str(rec, LS_F_OP, &op, &n) < 0)
-			n = 0;
-		x->shape = (uint8_t)ls_role_by_op(op, n);
-	}
-	if (ls_has(rec, LS_F_REQ)) {
-		x->icoll = true;
-		if (rec->kind == LS_K_COLL_END) {
-			if (ls_get_str(rec, LS_F_OP, &op, &n) < 0)
-				n = 0;
-			x->shape = (uint8_t)ls_role_by_op(op, n);
-		}
-	} else if (rec->kind == LS_K_COLL_END && ls_get_u64(rec, LS_F_COMM, &comm) == 0) {
-		x->comm = ls_index(&a->tr.defs.comm_ix, comm);
-	}
-	return 0;
+	e = ls_edge_lookup(type, n);
+	if (e == LS_E_MSG || e == LS_E_COLL || e == LS_E_BARRIER)
+		return an_mpi_waits_edge(&a->mpi, e, from, to);
+	if (e == LS_E_JOIN || e == LS_E_LOCK)
+		return an_omp_waits_edge(&a->omp, e, from, to);
+	return an_gpu_waits_edge(&a->g, e, from, to);
 }
 
 static int definition(struct an_waits *a, const struct ls_record *rec,
@@ -746,7 +229,7 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 	if (rec->kind == LS_K_EDGE)
 		return edge(a, rec, why);
 	if (rec->kind == LS_K_INSTANCE)
-		return instance(a, rec, why);
+		return an_mpi_waits_instance(&a->mpi, rec, why);
 	if (!(EVENTS_READ & LS_KIND_BIT(rec->kind)))
 		return 0;
 	if ((rc = an_trace_event(&a->tr, rec, &ev, why)) < 0)
@@ -757,13 +240,13 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 	case LS_K_LEAVE:
 		return leave(a, rec, &ev, why);
 	case LS_K_SEND:
-		return send_event(a, rec, &ev, why);
+		return an_mpi_waits_send(&a->mpi, rec, &ev, why);
 	case LS_K_RECV:
-		return recv_event(a, rec, &ev);
+		return an_mpi_waits_recv(&a->mpi, rec, &ev);
 	case LS_K_COLL_BEGIN: case LS_K_COLL_END:
-		return coll_event(a, rec, &ev);
+		return an_mpi_waits_coll(&a->mpi, rec, &ev, &a->time[ev.s].mpi);
 	case LS_K_RECV_POST: case LS_K_REQ_CANCEL:
-		return request_event(a, rec, &ev);
+		return an_mpi_waits_request(&a->mpi, rec, &ev);
 	case LS_K_TEAM_BEGIN:
 		/* a team thread: its activities can be blamed */
 		a->time[ev.s].kept_omp = true;
@@ -776,26 +259,21 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 	}
 }
 
+/* Stream s's last event's time: where an activity still open at the end ends. */
+static int64_t last_time(void *ctx, uint32_t s)
+{
+	const struct an_waits *a = ctx;
+
+	return a->time[s].last;
+}
+
 int an_waits_finish(struct an_waits *a)
 {
 	int rc;
 
 	if ((rc = an_gpu_waits_flush(&a->g, NULL)) < 0 || (rc = an_omp_waits_flush(&a->omp, NULL)) < 0)
 		return rc;
-	for (uint32_t i = 0; i < a->nacts; i++) {
-		struct an_act *x = &a->acts[i];
-
-		if (!x->live || !x->inputs)
-			continue;
-		if (x->open)
-			x->t1 = a->time[x->s].last;
-		x->open = false;
-		a->st.undecided++;
-		x->inputs = 1;
-		if ((rc = decide(a, i)) < 0)
-			return rc;
-	}
-	return 0;
+	return an_mpi_waits_finish(&a->mpi, last_time, a);
 }
 
 /* Pattern p's summary: of process proc, or (LS_NONE) run-wide with min, max and who waited most. */
@@ -868,34 +346,26 @@ int an_waits_summary(struct an_waits *a)
 
 struct an_waits_stats an_waits_stats(const struct an_waits *a)
 {
-	struct an_waits_stats st = a->st;
+	const struct an_mpi_waits_counts *m = &a->mpi.st;
 
-	st.stray_other = a->g.stray + a->omp.stray;
-	st.acts = a->nacts;
-	st.msgs = a->npend;
-	return st;
+	return (struct an_waits_stats){
+		.clock = m->clock, .clamped = m->clamped, .stray_edges = m->stray_edges,
+		.stray_other = a->g.stray + a->omp.stray, .undecided = m->undecided, .outside = m->outside,
+		.acts = a->mpi.nacts, .msgs = a->mpi.npend,
+	};
 }
 
 void an_waits_free(struct an_waits *a)
 {
 	if (!a)
 		return;
-	for (uint32_t i = 0; i < a->nacts; i++)
-		if (a->acts[i].live)
-			an_interval_release(&a->acts[i].before);
+	an_mpi_waits_release(&a->mpi);
 	for (uint32_t s = 0; s < a->tr.defs.nstreams; s++) {
 		an_interval_release(&a->time[s].mpi);
 		an_interval_release(&a->time[s].omp);
 	}
 	free(a->time);
-	free(a->acts);
-	free(a->pend);
-	free(a->order);
-	free(a->queues);
 	an_waitrec_release(&a->out);
-	ls_idmap_release(&a->ev_ix);
-	ls_idmap_release(&a->act_ix);
-	ls_idmap_release(&a->post_ix);
 	an_gpu_waits_release(&a->g);
 	an_omp_waits_release(&a->omp);
 	an_trace_release(&a->tr);

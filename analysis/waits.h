@@ -1,14 +1,10 @@
 /*
- * tr-waits for MPI: from the events and tr-deps' edges, the wait states
- * of MPI activities (which pattern, how long) and the blame for each.
- *
- * An MPI activity's wait is decided once it has left and every edge into
- * it has been read: one per receive in it, one per send in it for a
- * blocking send (Late Receiver is read off the message edge), and the
- * instance record for a collective. Of the edges, the one from the latest
- * cause wins: the activity waited from its enter to that cause, never
- * longer than it lasted. The wait is blamed on the causing stream's
- * activities between its previous blocking MPI call and the cause.
+ * tr-waits: from the events and tr-deps' edges, the wait states of MPI,
+ * CUDA and OpenMP activities (which pattern, how long) and the blame for
+ * each, by the rules of each paradigm (mpi/waits.h, gpu/waits.h,
+ * omp/waits.h). A wait is blamed on the causing stream's activities
+ * since its previous synchronization of that paradigm: for MPI, its
+ * previous blocking MPI call; for an OpenMP barrier, its previous barrier.
  */
 #ifndef AN_WAITS_H
 #define AN_WAITS_H
