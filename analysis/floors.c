@@ -202,7 +202,7 @@ int an_floors_pass_take(struct an_floors_pass *sc, const struct ls_record *rec)
 	if (sc->stopped)
 		return 0;
 	if (ls_kind_spec(rec->kind)->cls == LS_C_DEF)
-		rc = an_trace_def(&sc->tr, rec, &why);
+		rc = an_trace_def(&sc->tr, rec, &why) < 0 ? LS_ERR_SYNTAX : 0;
 	else if (ls_kind_spec(rec->kind)->cls == LS_C_EVENT)
 		rc = event(sc, rec);
 	else if (rec->kind == LS_K_EDGE)
