@@ -11,11 +11,10 @@
 #include "front.h"
 #include "tmpfile.h"
 #include "vec.h"
+#include "xsort.h"
 
 #define MAX_ID (UINT32_C(1) << 24)
 #define DEFAULT_MEM ((size_t)64 << 20)
-#define RUN_BLOCK 512	/* events read back from a run at a time */
-#define FAN_IN 64	/* runs open at once: past it they are merged into one */
 
 static int fail(struct ls_front *f, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -207,165 +206,78 @@ static int write_before(struct ls_front *f, int64_t t)
 	return 0;
 }
 
-/* A new run in an unlinked temporary file, gone with the process however it ends. */
-static int open_run(struct ls_front *f, struct ls_front_run *run)
-{
-	int fd;
+/* An event as the sort holds it: the sort's own 8 bytes first. */
+struct sorted {
+	uint64_t sort_seq;
+	struct ls_event ev;
+};
 
-	*run = (struct ls_front_run){ NULL, NULL, 0, 0 };
-	if ((fd = ls_tmp_fd("read-run")) < 0)
-		return fail(f, LS_ERR_IO, "cannot make a temporary file in %s to sort events in: %s",
-			    ls_tmp_dir(), strerror(errno));
-	if (!(run->file = fdopen(fd, "w+b"))) {
-		close(fd);
+static int sorted_before(const void *a, const void *b)
+{
+	return before(&((const struct sorted *)a)->ev, &((const struct sorted *)b)->ev);
+}
+
+/* The sort failed: said as the front says its failures. */
+static int sort_failed(struct ls_front *f)
+{
+	const struct ls_xsort *x = &f->sort;
+
+	f->report->runs = x->spilled;
+	f->report->merges = x->merges;
+	if (!x->failed)
 		return fail(f, LS_ERR_NOMEM, "out of memory");
-	}
-	return 0;
-}
-
-/* Write n events to a run; rewind it for reading back when done (n 0). */
-static int run_write(struct ls_front *f, struct ls_front_run *run, const struct ls_event *v,
-		     uint32_t n)
-{
-	if (n ? fwrite(v, sizeof(*v), n, run->file) == n : fflush(run->file) == 0) {
-		if (!n)
-			rewind(run->file);
-		return 0;
-	}
+	if (!strcmp(x->failed, "make"))
+		return fail(f, LS_ERR_IO, "cannot make a temporary file in %s to sort events in: %s",
+			    ls_tmp_dir(), strerror(x->err));
+	if (!strcmp(x->failed, "read"))
+		return fail(f, LS_ERR_IO, "cannot read back sorted events: %s", strerror(x->err));
 	return fail(f, LS_ERR_IO, "cannot sort events in a temporary file in %s: %s", ls_tmp_dir(),
-		    strerror(errno));
-}
-
-static void close_run(struct ls_front_run *run)
-{
-	fclose(run->file);
-	free(run->block);
-}
-
-/* The next event of run r, or NULL at its end (or on a read error, said). */
-static const struct ls_event *run_head(struct ls_front *f, struct ls_front_run *r)
-{
-	if (r->at == r->n) {
-		if (!r->block && !(r->block = malloc(RUN_BLOCK * sizeof(*r->block)))) {
-			fail(f, LS_ERR_NOMEM, "out of memory");
-			return NULL;
-		}
-		r->n = (uint32_t)fread(r->block, sizeof(*r->block), RUN_BLOCK, r->file);
-		r->at = 0;
-		if (r->n == 0) {
-			if (ferror(r->file))
-				fail(f, LS_ERR_IO, "cannot read back sorted events: %s",
-				     strerror(errno));
-			return NULL;
-		}
-	}
-	return &r->block[r->at];
-}
-
-/* Whether run a's head comes before run b's. */
-static bool head_before(const struct ls_front *f, uint32_t a, uint32_t b)
-{
-	const struct ls_front_run *x = &f->runs[a], *y = &f->runs[b];
-
-	return before(&x->block[x->at], &y->block[y->at]) < 0;
-}
-
-/* Restore the heap h[0 .. n-1] of runs (earliest head first) below i. */
-static void sift_down(const struct ls_front *f, uint32_t *h, uint32_t n, uint32_t i)
-{
-	for (;;) {
-		uint32_t c = 2 * i + 1, x;
-
-		if (c >= n)
-			return;
-		if (c + 1 < n && head_before(f, h[c + 1], h[c]))
-			c++;
-		if (!head_before(f, h[c], h[i]))
-			return;
-		x = h[i];
-		h[i] = h[c];
-		h[c] = x;
-		i = c;
-	}
+		    strerror(x->err));
 }
 
 /*
- * Merge every run, the earliest head each time (a heap of at most FAN_IN
- * runs): written as the stream (to NULL), or into the run to.
+ * Past the bound: what is held goes to the external sort (xsort.h), which
+ * spills it to disk past the same bound; from then on each event goes
+ * there when the next one comes (the reader fills it in until then), for
+ * the merge at the end.
  */
-static int merge(struct ls_front *f, struct ls_front_run *to)
-{
-	uint32_t h[FAN_IN], n = 0;
-	int rc;
-
-	for (uint32_t i = 0; i < f->nruns; i++) {
-		if (run_head(f, &f->runs[i]))
-			h[n++] = i;
-		else if (f->err[0])
-			return LS_ERR_IO;
-	}
-	for (uint32_t i = n / 2; i-- > 0;)
-		sift_down(f, h, n, i);
-	while (n) {
-		struct ls_front_run *r = &f->runs[h[0]];
-
-		if ((rc = to ? run_write(f, to, &r->block[r->at], 1) : emit(f, &r->block[r->at])) < 0)
-			return rc;
-		r->at++;
-		if (!run_head(f, r)) {
-			if (f->err[0])
-				return LS_ERR_IO;
-			h[0] = h[--n];
-		}
-		sift_down(f, h, n, 0);
-	}
-	return to ? run_write(f, to, NULL, 0) : 0;
-}
-
-/* FAN_IN runs are open: merge them into one, so that files stay few. */
-static int merge_runs(struct ls_front *f)
-{
-	struct ls_front_run one;
-	int rc;
-
-	if ((rc = open_run(f, &one)) < 0)
-		return rc;
-	if ((rc = merge(f, &one)) < 0) {
-		close_run(&one);
-		return rc;
-	}
-	for (uint32_t r = 0; r < f->nruns; r++)
-		close_run(&f->runs[r]);
-	f->runs[0] = one;
-	f->nruns = 1;
-	f->report->merges++;
-	return 0;
-}
-
-/* Sort what is held into a run of its own in an unlinked temporary file. */
 static int spill(struct ls_front *f)
 {
-	struct ls_front_run run;
-	int rc;
+	if (!f->sorting) {
+		if (ls_xsort_init(&f->sort, sizeof(struct sorted), sorted_before,
+				  (size_t)f->max * sizeof(struct sorted)) < 0)
+			return fail(f, LS_ERR_NOMEM, "out of memory");
+		f->sorting = true;
+	}
+	for (uint32_t k = 0; k < f->nbuf; k++) {
+		struct sorted r;
 
-	if (f->nruns == FAN_IN && (rc = merge_runs(f)) < 0)
-		return rc;
-	if ((rc = open_run(f, &run)) < 0)
-		return rc;
-	sort_events(f->buf, f->nbuf);
-	if ((rc = run_write(f, &run, f->buf, f->nbuf)) < 0 ||
-	    (rc = run_write(f, &run, NULL, 0)) < 0) {
-		close_run(&run);
-		return rc;
+		/* on disk, whole: no byte of it uninitialized (the buffer's are all set) */
+		memset(&r, 0, sizeof(r));
+		memcpy(&r.ev, &f->buf[k], sizeof(r.ev));
+		if (ls_xsort_add(&f->sort, &r) < 0)
+			return sort_failed(f);
 	}
-	if (ls_vec_room(&f->runs, &f->runs_cap, f->nruns, sizeof(*f->runs)) < 0) {
-		close_run(&run);
-		return fail(f, LS_ERR_NOMEM, "out of memory");
-	}
-	f->runs[f->nruns++] = run;
-	f->report->runs++;
+	f->report->runs = f->sort.spilled;
+	f->report->merges = f->sort.merges;
 	f->nbuf = f->open_from = 0;
 	return 0;
+}
+
+/* The sort's events in order, written as the stream. */
+static int write_sorted(struct ls_front *f)
+{
+	const struct sorted *r;
+	int rc;
+
+	if (ls_xsort_done(&f->sort) < 0)
+		return sort_failed(f);
+	f->report->runs = f->sort.spilled;
+	f->report->merges = f->sort.merges;
+	while ((r = ls_xsort_next(&f->sort)))
+		if ((rc = emit(f, &r->ev)) < 0)
+			return rc;
+	return f->sort.err ? sort_failed(f) : 0;
 }
 
 struct ls_event *ls_front_add(struct ls_front *f, uint64_t stream, int64_t t, enum ls_kind kind)
@@ -382,7 +294,8 @@ struct ls_event *ls_front_add(struct ls_front *f, uint64_t stream, int64_t t, en
 		     "reader was done with the times before %" PRId64 " ns", t, stream, f->until);
 		return NULL;
 	}
-	if (f->nbuf >= f->max && spill(f) < 0)	/* the bound, whatever room the buffer has */
+	/* the bound, whatever room the buffer has; once sorting, the event before this one */
+	if (f->nbuf >= (f->sorting ? 1 : f->max) && spill(f) < 0)
 		return NULL;
 	if (f->nbuf >= f->cap) {
 		uint32_t had = f->cap;
@@ -423,17 +336,17 @@ int ls_front_until(struct ls_front *f, int64_t t)
 		return 0;
 	f->any_until = true;
 	f->until = t;
-	if (f->nruns)	/* earlier events may lie in a run: all wait for the merge */
+	if (f->sorting)	/* earlier events may lie in the sort: all wait for the merge */
 		return 0;
 	return f->nbuf ? write_before(f, t) : 0;
 }
 
 int ls_front_finish(struct ls_front *f)
 {
-	int rc = f->nbuf && f->nruns ? spill(f) : 0;
+	int rc = f->nbuf && f->sorting ? spill(f) : 0;
 
 	if (rc == 0)
-		rc = f->nruns ? merge(f, NULL) : write_before(f, INT64_MAX);
+		rc = f->sorting ? write_sorted(f) : write_before(f, INT64_MAX);
 
 	if (rc < 0)
 		return rc;
@@ -525,9 +438,8 @@ void ls_front_release(struct ls_front *f)
 {
 	for (uint32_t s = 0; s < f->nstreams; s++)
 		free(f->streams[s].open);
-	for (uint32_t r = 0; r < f->nruns; r++)
-		close_run(&f->runs[r]);
-	free(f->runs);
+	if (f->sorting)
+		ls_xsort_release(&f->sort);
 	free(f->streams);
 	free(f->roles);
 	free(f->buf);

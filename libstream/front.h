@@ -10,11 +10,11 @@
  * Order: events wait in memory until the reader says no earlier one will
  * come (ls_front_until; a reader merging in time order says so at every
  * new time, and then holds only the events of one time). A reader that
- * cannot say so holds everything: past the memory bound the front sorts
- * what it holds into a run in an unlinked temporary file, and at the end
- * merges the runs; memory stays bounded, so do open files (64 runs are
- * merged into one before a 65th is made), and nothing is left behind on
- * any exit.
+ * cannot say so holds everything: past the memory bound the front hands
+ * what it holds, and every event after it, to an external sort (xsort.h:
+ * sorted runs in unlinked temporary files, merged at the end); memory
+ * stays bounded, so do open files (64 runs are merged into one before a
+ * 65th is made), and nothing is left behind on any exit.
  */
 #ifndef LS_FRONT_H
 #define LS_FRONT_H
@@ -26,6 +26,7 @@
 #include "event.h"
 #include "range.h"
 #include "writer.h"
+#include "xsort.h"
 
 struct ls_front_options {
 	struct ls_ranges processes;	/* empty: all */
@@ -86,13 +87,6 @@ struct ls_front_stream {
 	uint32_t depth, cap;
 };
 
-/* One sorted run in a temporary file, read back a block at a time. */
-struct ls_front_run {
-	FILE *file;
-	struct ls_event *block;
-	uint32_t at, n;
-};
-
 struct ls_front {
 	struct ls_writer *w;
 	const struct ls_front_options *opt;
@@ -107,8 +101,8 @@ struct ls_front {
 	bool any_until;
 	int64_t until;
 	uint64_t seq, next_id;
-	struct ls_front_run *runs;
-	uint32_t nruns, runs_cap;
+	struct ls_xsort sort;	/* past the bound, every event until the end */
+	bool sorting;
 	void (*tick)(void *ctx, uint64_t offered, uint64_t done, uint64_t total);	/* ls_front_on_progress */
 	void *tick_ctx;
 	uint64_t input_done, input_total;	/* ls_front_input_at */

@@ -48,64 +48,37 @@ static int by_order(const void *a, const void *b, void *x)
 	return before(x, a, b);
 }
 
-static int fail(struct ls_xsort *x, int e)
+/* What failed (what: "make", "write" or "read" a temporary file; NULL: memory), with errno e. */
+static int fail(struct ls_xsort *x, int e, const char *what)
 {
-	if (!x->err)
+	if (!x->err) {
 		x->err = e ? e : EIO;
+		x->failed = what;
+	}
 	return LS_ERR_IO;
 }
 
-/* What is held, sorted into a run on disk. */
-static int spill(struct ls_xsort *x)
+/* An empty run in an unlinked temporary file, gone with the process however it ends. */
+static int open_run(struct ls_xsort *x, struct ls_xsort_run *r)
 {
-	struct ls_xsort_run *r;
 	int fd;
 
-	qsort_r(x->buf, x->n, x->size, by_order, x);
-	if (ls_vec_room(&x->runs, &x->runs_cap, x->nruns, sizeof(*x->runs)) < 0)
-		return fail(x, ENOMEM);
 	if ((fd = ls_tmp_fd("sort")) < 0)
-		return fail(x, errno);
-	r = &x->runs[x->nruns];
+		return fail(x, errno, "make");
 	if (!(r->file = fdopen(fd, "w+b"))) {
 		close(fd);
-		return fail(x, errno);
+		return fail(x, ENOMEM, NULL);
 	}
-	x->nruns++;
-	r->left = x->n;
-	if (fwrite(x->buf, x->size, x->n, r->file) != x->n || fflush(r->file) != 0)
-		return fail(x, errno);
-	x->n = 0;
-	return 0;
-}
-
-int ls_xsort_add(struct ls_xsort *x, void *rec)
-{
-	if (x->err)
-		return LS_ERR_IO;
-	if (x->n == x->cap && x->cap < x->max) {	/* room for more, up to the bound */
-		size_t cap = 2 * x->cap < x->max ? 2 * x->cap : x->max;
-		char *grown = realloc(x->buf, cap * x->size);
-
-		if (!grown)
-			return fail(x, ENOMEM);
-		x->buf = grown;
-		x->cap = cap;
-	}
-	if (x->n == x->max && spill(x) < 0)
-		return LS_ERR_IO;
-	memcpy(rec, &x->seq, sizeof(x->seq));
-	x->seq++;
-	memcpy(x->buf + x->n++ * x->size, rec, x->size);
+	r->left = 0;
 	return 0;
 }
 
 static char *head(struct ls_xsort *x, uint32_t run)
 {
-	return x->buf + (size_t)run * x->size;
+	return x->heads + (size_t)run * x->size;
 }
 
-/* Read run's next record into its place in buf: 1, 0 at its end, or an error. */
+/* Read run's next record into its head: 1, 0 at its end, or an error. */
 static int load(struct ls_xsort *x, uint32_t run)
 {
 	struct ls_xsort_run *r = &x->runs[run];
@@ -113,7 +86,7 @@ static int load(struct ls_xsort *x, uint32_t run)
 	if (!r->left)
 		return 0;
 	if (fread(head(x, run), x->size, 1, r->file) != 1)
-		return fail(x, ferror(r->file) ? errno : EIO);
+		return fail(x, ferror(r->file) ? errno : EIO, "read");
 	r->left--;
 	return 1;
 }
@@ -136,30 +109,18 @@ static void sift_down(struct ls_xsort *x, uint32_t i)
 	}
 }
 
-int ls_xsort_done(struct ls_xsort *x)
+/* Merge the runs from their starts: each one's first record in heads, the heap of them built. */
+static int merge_start(struct ls_xsort *x)
 {
-	char *grown;
 	int rc;
 
-	if (x->err)
-		return LS_ERR_IO;
-	if (!x->nruns) {	/* all in memory */
-		qsort_r(x->buf, x->n, x->size, by_order, x);
-		return 0;
-	}
-	if (x->n && spill(x) < 0)
-		return LS_ERR_IO;
-	/* the buffer now holds one record per run */
-	if (!(grown = realloc(x->buf, (size_t)x->nruns * x->size)) ||
-	    !(x->heap = malloc(x->nruns * sizeof(*x->heap)))) {
-		if (grown)
-			x->buf = grown;
-		return fail(x, ENOMEM);
-	}
-	x->buf = grown;
+	if (!(x->heads = malloc((size_t)x->nruns * x->size)) ||
+	    !(x->heap = malloc(x->nruns * sizeof(*x->heap))))
+		return fail(x, ENOMEM, NULL);
+	x->nheap = 0;
 	for (uint32_t i = 0; i < x->nruns; i++) {
 		if (fseek(x->runs[i].file, 0, SEEK_SET) != 0)
-			return fail(x, errno);
+			return fail(x, errno, "read");
 		if ((rc = load(x, i)) < 0)
 			return rc;
 		if (rc)
@@ -170,16 +131,13 @@ int ls_xsort_done(struct ls_xsort *x)
 	return 0;
 }
 
-const void *ls_xsort_next(struct ls_xsort *x)
+/* The merge's next record (in x->out), NULL at its end or on an error. */
+static const void *merge_next(struct ls_xsort *x)
 {
 	uint32_t run;
 	int rc;
 
-	if (x->err)
-		return NULL;
-	if (!x->nruns)
-		return x->at < x->n ? x->buf + x->at++ * x->size : NULL;
-	if (!x->nheap)
+	if (x->err || !x->nheap)
 		return NULL;
 	run = x->heap[0];
 	memcpy(x->out, head(x, run), x->size);
@@ -191,12 +149,115 @@ const void *ls_xsort_next(struct ls_xsort *x)
 	return x->out;
 }
 
+static void merge_end(struct ls_xsort *x)
+{
+	free(x->heads);
+	free(x->heap);
+	x->heads = NULL;
+	x->heap = NULL;
+	x->nheap = 0;
+}
+
+/* LS_XSORT_FAN_IN runs are open: merge them into one, so that files stay few. */
+static int merge_runs(struct ls_xsort *x)
+{
+	struct ls_xsort_run one;
+	const void *rec;
+
+	if (open_run(x, &one) < 0)
+		return LS_ERR_IO;
+	if (merge_start(x) == 0)
+		while ((rec = merge_next(x)) && fwrite(rec, x->size, 1, one.file) == 1)
+			one.left++;
+	merge_end(x);
+	if (!x->err && (ferror(one.file) || fflush(one.file) != 0))
+		fail(x, errno, "write");
+	if (x->err) {
+		fclose(one.file);
+		return LS_ERR_IO;
+	}
+	for (uint32_t i = 0; i < x->nruns; i++)
+		fclose(x->runs[i].file);
+	x->runs[0] = one;
+	x->nruns = 1;
+	x->merges++;
+	return 0;
+}
+
+/* What is held, sorted into a run on disk. */
+static int spill(struct ls_xsort *x)
+{
+	struct ls_xsort_run r;
+
+	qsort_r(x->buf, x->n, x->size, by_order, x);
+	if (x->nruns == LS_XSORT_FAN_IN && merge_runs(x) < 0)
+		return LS_ERR_IO;
+	if (ls_vec_room(&x->runs, &x->runs_cap, x->nruns, sizeof(*x->runs)) < 0)
+		return fail(x, ENOMEM, NULL);
+	if (open_run(x, &r) < 0)
+		return LS_ERR_IO;
+	x->runs[x->nruns++] = r;
+	x->spilled++;
+	if (fwrite(x->buf, x->size, x->n, r.file) != x->n || fflush(r.file) != 0)
+		return fail(x, errno, "write");
+	x->runs[x->nruns - 1].left = x->n;
+	x->n = 0;
+	return 0;
+}
+
+int ls_xsort_add(struct ls_xsort *x, void *rec)
+{
+	if (x->err)
+		return LS_ERR_IO;
+	if (x->n == x->cap && x->cap < x->max) {	/* room for more, up to the bound */
+		size_t cap = 2 * x->cap < x->max ? 2 * x->cap : x->max;
+		char *grown = realloc(x->buf, cap * x->size);
+
+		if (!grown)
+			return fail(x, ENOMEM, NULL);
+		x->buf = grown;
+		x->cap = cap;
+	}
+	if (x->n == x->max && spill(x) < 0)
+		return LS_ERR_IO;
+	memcpy(rec, &x->seq, sizeof(x->seq));
+	x->seq++;
+	memcpy(x->buf + x->n++ * x->size, rec, x->size);
+	return 0;
+}
+
+int ls_xsort_done(struct ls_xsort *x)
+{
+	if (x->err)
+		return LS_ERR_IO;
+	if (!x->nruns) {	/* all in memory */
+		qsort_r(x->buf, x->n, x->size, by_order, x);
+		return 0;
+	}
+	if (x->n && spill(x) < 0)
+		return LS_ERR_IO;
+	/* what was held is on disk: the merge's heads take its place */
+	free(x->buf);
+	x->buf = NULL;
+	x->n = x->cap = 0;
+	return merge_start(x);
+}
+
+const void *ls_xsort_next(struct ls_xsort *x)
+{
+	if (x->err)
+		return NULL;
+	if (!x->nruns)
+		return x->at < x->n ? x->buf + x->at++ * x->size : NULL;
+	return merge_next(x);
+}
+
 void ls_xsort_release(struct ls_xsort *x)
 {
 	for (uint32_t i = 0; i < x->nruns; i++)
 		fclose(x->runs[i].file);
 	free(x->runs);
-	free(x->heap);
+	merge_end(x);
 	free(x->buf);
 	free(x->out);
 	memset(x, 0, sizeof(*x));

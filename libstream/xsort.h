@@ -3,9 +3,10 @@
  * them back in order. Past the memory given, what is held is sorted into a
  * run in an unlinked temporary file (tmpfile.h); the runs are merged as
  * they are read; what is held grows by doubling up to the bound, so a
- * small sort takes little. Memory stays bounded whatever the number of records, and
- * nothing is left behind on any exit. Equal records come back in the order
- * they were added.
+ * small sort takes little. Memory stays bounded whatever the number of
+ * records, and so do open files: LS_XSORT_FAN_IN runs are merged into one
+ * before one more is made. Nothing is left behind on any exit. Equal
+ * records come back in the order they were added.
  */
 #ifndef LS_XSORT_H
 #define LS_XSORT_H
@@ -13,6 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+/* Runs open at once: past it they are merged into one. */
+#define LS_XSORT_FAN_IN 64
 
 struct ls_xsort_run {
 	FILE *file;
@@ -22,15 +26,19 @@ struct ls_xsort_run {
 struct ls_xsort {
 	size_t size;			/* bytes of a record, the first 8 a sequence number the sort keeps */
 	int (*cmp)(const void *a, const void *b);
-	char *buf;			/* held records, then (reading) one per run */
+	char *buf;			/* held records */
 	size_t n, cap, max, at;		/* held, room, the bound; next held record to read when there is no run */
 	uint64_t seq;
 	struct ls_xsort_run *runs;
 	uint32_t nruns, runs_cap;
+	char *heads;			/* merging: each run's current record */
 	uint32_t *heap;			/* runs by their current record, least first */
 	uint32_t nheap;
 	char *out;			/* the record last read */
+	uint64_t spilled, merges;	/* runs made; times LS_XSORT_FAN_IN runs were merged into one */
 	int err;			/* an errno once something failed */
+	/* what failed, in words: "make", "write" or "read" a temporary file; NULL: memory */
+	const char *failed;
 };
 
 /*
