@@ -63,7 +63,7 @@ HAVE_CUPTI := $(wildcard $(CUDA_HOME)/include/cupti.h)
 # OMPT's header (omp-tools.h): LLVM's, beside clang's own headers
 OMPT_INC ?= $(shell clang -print-resource-dir 2>/dev/null)/include
 HAVE_OMPT := $(wildcard $(OMPT_INC)/omp-tools.h)
-HELPERS = tests/helper/ls-unit tests/helper/an-unit tests/helper/libfault.so bench/ls-bench \
+HELPERS = tests/helper/ls-unit tests/helper/an-unit tests/helper/libfault.so tests/helper/libfail-malloc.so bench/ls-bench \
 	bench/gen-otf2 bench/otf2-read bench/record-calls tests/helper/trlog-skew tests/helper/mpi-patterns tests/helper/mpi-patterns-f \
 	tests/helper/mpi-patterns-f08
 MAN1 = doc/tr-analyze.1 doc/tr-cat.1 doc/tr-chrome.1 doc/tr-report.1 doc/tr-svg.1 doc/tr-read.1 doc/tr-deps.1 doc/tr-clock.1 doc/tr-waits.1 doc/tr-critpath.1 doc/tr-rank.1 \
@@ -206,6 +206,10 @@ tests/helper/an-unit: tests/helper/an-unit.o analysis/libanalysis.a libstream/li
 
 # preloaded into tools under test, sanitized or not: built plain
 tests/helper/libfault.so: tests/helper/fault.c
+	$(CC) -std=gnu11 -Wall -Wextra -O2 -fPIC -shared -o $@ $< -ldl
+
+# preloaded into a recorded program only (never a sanitized tool): built plain
+tests/helper/libfail-malloc.so: tests/helper/fail-malloc.c
 	$(CC) -std=gnu11 -Wall -Wextra -O2 -fPIC -shared -o $@ $< -ldl
 
 tests/helper/trlog-skew: tests/helper/trlog-skew.o libstream/libstream.a

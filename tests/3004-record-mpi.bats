@@ -68,6 +68,20 @@ ms() {
 	near "$(waited "$TMP/many" late_sender)" "$(ms 1)"
 }
 
+@test "a Waitall whose entries the recorder cannot allocate: the 32 its stack holds logged, the rest left out, the run and its log whole" {
+	# the collector's allocations of 1 KiB or more fail (tests/helper/fail-malloc.c):
+	# the 40 entries of the Waitall do not fit its stack
+	mpirun -n 4 tr-record -o "$TMP/nomem" -- sh -c 'LD_PRELOAD="$LD_PRELOAD $0" exec "$@"' \
+		"$TOP/tests/helper/libfail-malloc.so" env TR_FAIL_MALLOC_FROM=libtr-mpi TR_FAIL_MALLOC_MIN=1024 \
+		mpi-patterns many "$DELAY_MS"
+	run --separate-stderr bash -c "tr-read '$TMP/nomem' | tr-deps > '$TMP/nomem.tr'"
+	assert_success
+	assert_equal "$stderr" "tr-deps: <stdin>: 8 sends never received"
+	tr-cat --check "$TMP/nomem.tr"
+	run bash -c "tr-cat -J '$TMP/nomem.tr' | jq -s '[.[] | select(.k == \"edge\" and .type == \"msg\")] | length'"
+	assert_output 32
+}
+
 @test "an imbalanced barrier: the three early ranks wait for the last" {
 	record barrier
 	analyse "$TMP/barrier"
