@@ -142,23 +142,24 @@ static int before(const struct ls_event *x, const struct ls_event *y)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
+/* The order of held events (the sort's too: its 8 bytes first). */
 static int by_order(const void *a, const void *b)
 {
-	return before(a, b);
+	return before(&((const struct ls_front_held *)a)->ev, &((const struct ls_front_held *)b)->ev);
 }
 
 /* Mostly one or two events wait at a time: insertion sort those. */
-static void sort_events(struct ls_event *v, uint32_t n)
+static void sort_events(struct ls_front_held *v, uint32_t n)
 {
 	if (n > 8) {
 		qsort(v, n, sizeof(*v), by_order);
 		return;
 	}
 	for (uint32_t i = 1; i < n; i++) {
-		struct ls_event x = v[i];
+		struct ls_front_held x = v[i];
 		uint32_t j = i;
 
-		while (j > 0 && before(&v[j - 1], &x) > 0) {
+		while (j > 0 && before(&v[j - 1].ev, &x.ev) > 0) {
 			v[j] = v[j - 1];
 			j--;
 		}
@@ -196,25 +197,14 @@ static int write_before(struct ls_front *f, int64_t t)
 	int rc;
 
 	sort_events(f->buf, f->nbuf);
-	for (; k < f->nbuf && (f->buf[k].t < t || t == INT64_MAX); k++)
-		if ((rc = emit(f, &f->buf[k])) < 0)
+	for (; k < f->nbuf && (f->buf[k].ev.t < t || t == INT64_MAX); k++)
+		if ((rc = emit(f, &f->buf[k].ev)) < 0)
 			return rc;
 	if (k < f->nbuf)
 		memmove(f->buf, f->buf + k, (size_t)(f->nbuf - k) * sizeof(*f->buf));
 	f->nbuf -= k;
 	f->open_from = f->nbuf;
 	return 0;
-}
-
-/* An event as the sort holds it: the sort's own 8 bytes first. */
-struct sorted {
-	uint64_t sort_seq;
-	struct ls_event ev;
-};
-
-static int sorted_before(const void *a, const void *b)
-{
-	return before(&((const struct sorted *)a)->ev, &((const struct sorted *)b)->ev);
 }
 
 /* The sort failed: said as the front says its failures. */
@@ -236,28 +226,24 @@ static int sort_failed(struct ls_front *f)
 }
 
 /*
- * Past the bound: what is held goes to the external sort (xsort.h), which
- * spills it to disk past the same bound; from then on each event goes
- * there when the next one comes (the reader fills it in until then), for
- * the merge at the end.
+ * Past the bound: what is held goes to the external sort (xsort.h), its
+ * buffer and all, which spills it to disk past the same bound; from then
+ * on each event goes there when the next one comes (the reader fills it
+ * in until then), for the merge at the end.
  */
 static int spill(struct ls_front *f)
 {
 	if (!f->sorting) {
-		if (ls_xsort_init(&f->sort, sizeof(struct sorted), sorted_before,
-				  (size_t)f->max * sizeof(struct sorted)) < 0)
+		if (ls_xsort_init(&f->sort, sizeof(*f->buf), by_order, (size_t)f->max * sizeof(*f->buf)) < 0)
 			return fail(f, LS_ERR_NOMEM, "out of memory");
 		f->sorting = true;
+		ls_xsort_adopt(&f->sort, f->buf, f->nbuf, f->cap);
+		f->buf = NULL;
+		f->cap = f->nbuf = 0;
 	}
-	for (uint32_t k = 0; k < f->nbuf; k++) {
-		struct sorted r;
-
-		/* on disk, whole: no byte of it uninitialized (the buffer's are all set) */
-		memset(&r, 0, sizeof(r));
-		memcpy(&r.ev, &f->buf[k], sizeof(r.ev));
-		if (ls_xsort_add(&f->sort, &r) < 0)
+	for (uint32_t k = 0; k < f->nbuf; k++)
+		if (ls_xsort_add(&f->sort, &f->buf[k]) < 0)
 			return sort_failed(f);
-	}
 	f->report->runs = f->sort.spilled;
 	f->report->merges = f->sort.merges;
 	f->nbuf = f->open_from = 0;
@@ -267,7 +253,7 @@ static int spill(struct ls_front *f)
 /* The sort's events in order, written as the stream. */
 static int write_sorted(struct ls_front *f)
 {
-	const struct sorted *r;
+	const struct ls_front_held *r;
 	int rc;
 
 	if (ls_xsort_done(&f->sort) < 0)
@@ -308,7 +294,7 @@ struct ls_event *ls_front_add(struct ls_front *f, uint64_t stream, int64_t t, en
 		memset(f->buf + had, 0, (size_t)(f->cap - had) * sizeof(*f->buf));
 	}
 	/* only what every kind reads is set; the reader sets the rest */
-	ev = &f->buf[f->nbuf++];
+	ev = &f->buf[f->nbuf++].ev;
 	ev->kind = kind;
 	ev->stream = stream;
 	ev->t = t;
@@ -324,10 +310,10 @@ struct ls_event *ls_front_open(struct ls_front *f, uint64_t seq)
 
 	if (f->open_from >= f->nbuf)
 		return NULL;
-	first = f->buf[f->open_from].seq;
+	first = f->buf[f->open_from].ev.seq;
 	if (seq < first || seq - first >= f->nbuf - f->open_from)
 		return NULL;
-	return &f->buf[f->open_from + (seq - first)];
+	return &f->buf[f->open_from + (seq - first)].ev;
 }
 
 int ls_front_until(struct ls_front *f, int64_t t)

@@ -87,6 +87,12 @@ struct ls_front_stream {
 	uint32_t depth, cap;
 };
 
+/* An event held: the external sort's 8 bytes first, so that the sort can take the buffer as it is. */
+struct ls_front_held {
+	uint64_t sort_seq;
+	struct ls_event ev;
+};
+
 struct ls_front {
 	struct ls_writer *w;
 	const struct ls_front_options *opt;
@@ -95,7 +101,7 @@ struct ls_front {
 	uint32_t nstreams;
 	uint8_t *roles;				/* by region id */
 	uint32_t nregions;
-	struct ls_event *buf;
+	struct ls_front_held *buf;
 	uint32_t nbuf, cap, max;		/* max: the bound, in events */
 	uint32_t open_from;	/* events from here on came after the last ls_front_until */
 	bool any_until;

@@ -70,24 +70,45 @@ static int open_run(struct ls_xsort *x, struct ls_xsort_run *r)
 		return fail(x, ENOMEM, NULL);
 	}
 	r->left = 0;
+	r->block = NULL;
+	r->at = r->n = 0;
 	return 0;
 }
 
-static char *head(struct ls_xsort *x, uint32_t run)
+static void close_run(struct ls_xsort_run *r)
 {
-	return x->heads + (size_t)run * x->size;
+	fclose(r->file);
+	free(r->block);
 }
 
-/* Read run's next record into its head: 1, 0 at its end, or an error. */
+/* Bytes of records a run reads back at a time. */
+#define BLOCK (64 * 1024)
+
+static char *head(struct ls_xsort *x, uint32_t run)
+{
+	const struct ls_xsort_run *r = &x->runs[run];
+
+	return r->block + (size_t)r->at * x->size;
+}
+
+/* Make run's next record its head, reading a block where it needs: 1, 0 at its end, or an error. */
 static int load(struct ls_xsort *x, uint32_t run)
 {
 	struct ls_xsort_run *r = &x->runs[run];
+	size_t per = BLOCK / x->size ? BLOCK / x->size : 1, k;
 
+	if (r->n && ++r->at < r->n)
+		return 1;
 	if (!r->left)
 		return 0;
-	if (fread(head(x, run), x->size, 1, r->file) != 1)
+	if (!r->block && !(r->block = malloc(per * x->size)))
+		return fail(x, ENOMEM, NULL);
+	k = r->left < per ? (size_t)r->left : per;
+	if (fread(r->block, x->size, k, r->file) != k)
 		return fail(x, ferror(r->file) ? errno : EIO, "read");
-	r->left--;
+	r->left -= k;
+	r->at = 0;
+	r->n = (uint32_t)k;
 	return 1;
 }
 
@@ -109,18 +130,18 @@ static void sift_down(struct ls_xsort *x, uint32_t i)
 	}
 }
 
-/* Merge the runs from their starts: each one's first record in heads, the heap of them built. */
+/* Merge the runs from their starts: each one's first record its head, the heap of them built. */
 static int merge_start(struct ls_xsort *x)
 {
 	int rc;
 
-	if (!(x->heads = malloc((size_t)x->nruns * x->size)) ||
-	    !(x->heap = malloc(x->nruns * sizeof(*x->heap))))
+	if (!(x->heap = malloc(x->nruns * sizeof(*x->heap))))
 		return fail(x, ENOMEM, NULL);
 	x->nheap = 0;
 	for (uint32_t i = 0; i < x->nruns; i++) {
 		if (fseek(x->runs[i].file, 0, SEEK_SET) != 0)
 			return fail(x, errno, "read");
+		x->runs[i].at = x->runs[i].n = 0;
 		if ((rc = load(x, i)) < 0)
 			return rc;
 		if (rc)
@@ -151,9 +172,7 @@ static const void *merge_next(struct ls_xsort *x)
 
 static void merge_end(struct ls_xsort *x)
 {
-	free(x->heads);
 	free(x->heap);
-	x->heads = NULL;
 	x->heap = NULL;
 	x->nheap = 0;
 }
@@ -173,11 +192,11 @@ static int merge_runs(struct ls_xsort *x)
 	if (!x->err && (ferror(one.file) || fflush(one.file) != 0))
 		fail(x, errno, "write");
 	if (x->err) {
-		fclose(one.file);
+		close_run(&one);
 		return LS_ERR_IO;
 	}
 	for (uint32_t i = 0; i < x->nruns; i++)
-		fclose(x->runs[i].file);
+		close_run(&x->runs[i]);
 	x->runs[0] = one;
 	x->nruns = 1;
 	x->merges++;
@@ -226,6 +245,15 @@ int ls_xsort_add(struct ls_xsort *x, void *rec)
 	return 0;
 }
 
+void ls_xsort_adopt(struct ls_xsort *x, void *recs, size_t n, size_t cap)
+{
+	free(x->buf);
+	x->buf = recs;
+	x->cap = cap;
+	for (x->n = 0; x->n < n; x->n++, x->seq++)
+		memcpy(x->buf + x->n * x->size, &x->seq, sizeof(x->seq));
+}
+
 int ls_xsort_done(struct ls_xsort *x)
 {
 	if (x->err)
@@ -236,7 +264,7 @@ int ls_xsort_done(struct ls_xsort *x)
 	}
 	if (x->n && spill(x) < 0)
 		return LS_ERR_IO;
-	/* what was held is on disk: the merge's heads take its place */
+	/* what was held is on disk: the runs' blocks take its place */
 	free(x->buf);
 	x->buf = NULL;
 	x->n = x->cap = 0;
@@ -255,7 +283,7 @@ const void *ls_xsort_next(struct ls_xsort *x)
 void ls_xsort_release(struct ls_xsort *x)
 {
 	for (uint32_t i = 0; i < x->nruns; i++)
-		fclose(x->runs[i].file);
+		close_run(&x->runs[i]);
 	free(x->runs);
 	merge_end(x);
 	free(x->buf);

@@ -20,7 +20,9 @@
 
 struct ls_xsort_run {
 	FILE *file;
-	uint64_t left;			/* records not yet read */
+	uint64_t left;			/* records not yet read from the file */
+	char *block;			/* merging: records read a block at a time */
+	uint32_t at, n;			/* its current record (the run's head), how many */
 };
 
 struct ls_xsort {
@@ -31,7 +33,6 @@ struct ls_xsort {
 	uint64_t seq;
 	struct ls_xsort_run *runs;
 	uint32_t nruns, runs_cap;
-	char *heads;			/* merging: each run's current record */
 	uint32_t *heap;			/* runs by their current record, least first */
 	uint32_t nheap;
 	char *out;			/* the record last read */
@@ -51,6 +52,13 @@ int ls_xsort_init(struct ls_xsort *x, size_t size, int (*cmp)(const void *a, con
 
 /* Add the record rec (its first 8 bytes are overwritten). Returns 0, or a negative error (x->err). */
 int ls_xsort_add(struct ls_xsort *x, void *rec);
+
+/*
+ * Take recs (n records of room cap, malloc'd: the sort's to free) as the
+ * records held: before any is added. The first 8 bytes of each are
+ * overwritten.
+ */
+void ls_xsort_adopt(struct ls_xsort *x, void *recs, size_t n, size_t cap);
 
 /* No more records: from now on, read them. Returns 0, or a negative error (x->err). */
 int ls_xsort_done(struct ls_xsort *x);
