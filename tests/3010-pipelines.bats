@@ -2,7 +2,7 @@
 # The recipes of pipelines/ run as a user runs them: analyze.mk's targets,
 # made again only when what they are made of changes; the shell questions
 # against docs/stream.md's example by hand and against the streams of
-# generated archives.
+# generated archives; tools/compare-builds, as the team runs it.
 
 load common
 
@@ -102,5 +102,25 @@ teardown() {
 			fail "a window that is not whole: $line"
 	done
 	run --separate-stderr "$TOP/pipelines/path-over-time.sh" "$TMP/g.tr" 0
+	assert_failure 2
+}
+
+@test "tools/compare-builds: a build against itself, nothing differs; a build whose tr-waits says otherwise, that output and exit 1" {
+	gen-otf2 -i 20 "$TMP/g/t" > /dev/null
+	run "$TOP/tools/compare-builds" "$TOP/bin" "$TOP/bin" "$TMP/g/t.otf2"
+	assert_success
+	assert_output "1 inputs, 0 outputs differ"
+	# another build: these tools, with a tr-waits that leaves the late senders out
+	mkdir "$TMP/other"
+	for t in "$TOP"/bin/tr-*; do ln -s "$t" "$TMP/other/"; done
+	rm "$TMP/other/tr-waits"
+	printf '#!/bin/sh\n"%s" "$@" | "%s" -J | grep -v late_sender | "%s" -M\n' \
+		"$TOP/bin/tr-waits" "$TOP/bin/tr-cat" "$TOP/bin/tr-cat" > "$TMP/other/tr-waits"
+	chmod +x "$TMP/other/tr-waits"
+	run "$TOP/tools/compare-builds" "$TOP/bin" "$TMP/other" "$TMP/g/t.otf2"
+	assert_failure 1
+	assert_output "$(printf '%s\n' "$TMP/g/t.otf2: waits differs" "$TMP/g/t.otf2: critpath differs" \
+		"$TMP/g/t.otf2: rank differs" "1 inputs, 3 outputs differ")"
+	run "$TOP/tools/compare-builds" "$TOP/bin"
 	assert_failure 2
 }
