@@ -90,9 +90,11 @@ static void move_to_front(struct an_retime *rt)
 		if (rt->q[k].next_waiter != LS_NONE)
 			rt->q[k].next_waiter -= by;
 	}
-	for (uint32_t i = rt->first_held; rt->earlier && i < rt->g.nn; i++)
+	for (uint32_t i = rt->first_held; i < rt->g.nn; i++)
 		if (rt->n[i].waiters != LS_NONE)
 			rt->n[i].waiters -= by;
+	for (uint32_t j = 0; j < rt->nwoken; j++)	/* none written: past the head */
+		rt->woken[j] -= by;
 	rt->q_head = 0;
 }
 
@@ -104,19 +106,23 @@ static inline void compact(struct an_retime *rt)
 	if (rt->q_head == rt->q_n) {	/* all written: start again at the front */
 		rt->q_head = rt->q_n = 0;
 		rt->qb.len = 0;
+		rt->nwoken = 0;
 	} else if (rt->q_head >= 4096 && rt->q_head >= rt->q_n / 2) {
 		move_to_front(rt);
 	}
 }
 
-/* Edge record k's first end or last-read event not written, LS_NONE: none. */
+/*
+ * Edge record r's first end not written, or (where the rule moves events
+ * earlier) the event read last before it; LS_NONE: none.
+ */
 static uint32_t awaited(const struct an_retime *rt, const struct an_rt_rec *r)
 {
 	if (!written_or_gone(rt, r->a))
 		return r->a;
 	if (!written_or_gone(rt, r->b))
 		return r->b;
-	return written_or_gone(rt, r->after) ? LS_NONE : r->after;
+	return !rt->earlier || written_or_gone(rt, r->after) ? LS_NONE : r->after;
 }
 
 static int by_index(const void *a, const void *b)
@@ -126,10 +132,7 @@ static int by_index(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/*
- * Where the rule moves events earlier: edge record k waits in the list of
- * the first node it awaits, or is ready to be written.
- */
+/* Edge record k waits in the list of the first node it awaits, or is ready to be written (woken). */
 static int edge_due(struct an_retime *rt, uint32_t k)
 {
 	struct an_rt_rec *r = &rt->q[k];
@@ -198,12 +201,16 @@ static int write_in_order(struct an_retime *rt)
  * after this one may no longer keep its ends' activities then). Any other
  * record (an instance) waits for every event read before it, and for the
  * records before it that are still waiting, edges included (an instance
- * comes after its edges).
+ * comes after its edges). So: the records in their order while each can
+ * go; past the first that waits, only edges, those whose ends are written
+ * (woken as their last end was: a scan of every waiting record at every
+ * event made this quadratic where many edges wait, as a collective's of
+ * hundreds of processes within the window), in their order.
  */
 static int write_records(struct an_retime *rt)
 {
 	uint64_t still, held;
-	bool blocked = false;
+	uint32_t kept = 0;
 	int rc;
 
 	if (rt->q_head == rt->q_n)
@@ -221,15 +228,26 @@ static int write_records(struct an_retime *rt)
 
 		if (r->done)
 			continue;
-		if (edge ? !written_or_gone(rt, r->a) || !written_or_gone(rt, r->b) :
-			   blocked || r->seq > held) {
-			blocked = true;
+		if (edge ? !written_or_gone(rt, r->a) || !written_or_gone(rt, r->b) : r->seq > held)
+			break;
+		if ((rc = write_rec(rt, r)) < 0)
+			return rc;
+	}
+	if (rt->nwoken > 1)
+		qsort(rt->woken, rt->nwoken, sizeof(*rt->woken), by_index);
+	for (uint32_t j = 0; j < rt->nwoken; j++) {
+		struct an_rt_rec *r = &rt->q[rt->woken[j]];
+
+		if (r->done)
+			continue;
+		if (r->seq >= still) {	/* an event read before it is still held */
+			rt->woken[kept++] = rt->woken[j];
 			continue;
 		}
-		if ((rc = ls_write_raw(rt->w, rt->qb.p + r->at, r->len)) < 0)
+		if ((rc = write_rec(rt, r)) < 0)
 			return rc;
-		r->done = true;
 	}
+	rt->nwoken = kept;
 	compact(rt);
 	return 0;
 }
@@ -410,7 +428,7 @@ int an_retime_other(struct an_retime *rt, const struct ls_record *rec, uint32_t 
 	if (bytes_add(&rt->qb, rec, &rt->q[rt->q_n].at) < 0)
 		return LS_ERR_NOMEM;
 	rt->q_n++;
-	return rt->earlier && (a != LS_NONE || b != LS_NONE) ? edge_due(rt, rt->q_n - 1) : 0;
+	return a != LS_NONE || b != LS_NONE ? edge_due(rt, rt->q_n - 1) : 0;
 }
 
 int an_retime_write(struct an_retime *rt, int64_t due)

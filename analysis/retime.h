@@ -41,7 +41,7 @@ struct an_rt_node {
 	uint32_t len;
 	uint32_t next;		/* the next node on its stream, LS_NONE: none yet */
 	uint32_t out;		/* its first out-edge, LS_NONE: none */
-	uint32_t waiters;	/* the first edge record waiting for it (rules that move events earlier) */
+	uint32_t waiters;	/* the first edge record waiting for it to be written */
 	bool written;
 };
 
@@ -87,7 +87,7 @@ struct an_retime {
 	uint32_t first_held;	/* the earliest node not written */
 	struct an_rt_ready *ready;
 	uint32_t ready_cap;
-	uint32_t *woken;	/* the edge records a written event woke, in their order */
+	uint32_t *woken;	/* edge records whose ends are written, to write in their order */
 	uint32_t nwoken, woken_cap;
 	uint32_t gc_at;
 	uint64_t seq;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # tr-rank: the activity rating and the pattern summary, on hand-built
-# scenarios through the whole pipeline (numbers computed by hand below).
+# scenarios through the whole pipeline (numbers computed by hand below);
+# the README's walk through the rating is what it prints.
 
 load common
 
@@ -352,4 +353,18 @@ OUT
 late_sender,1,300,0,300,0
 gpu_idle,1,470,0,470,0
 OUT
+}
+
+@test "the README's rating (Reading the rating) is what tr-rank prints of the example's run, columns as it says" {
+	gen-otf2 -i 20 "$BATS_TEST_TMPDIR/jacobi" > /dev/null
+	tr-read "$BATS_TEST_TMPDIR/jacobi.otf2" 2>/dev/null | tr-deps | tr-clock 2>/dev/null | tr-waits | tr-critpath 2>/dev/null \
+		> "$BATS_TEST_TMPDIR/jacobi-analysed.tr"
+	# the README narrows the region column: compare with runs of spaces squeezed
+	(cd "$BATS_TEST_TMPDIR" && tr-rank -n 3 jacobi-analysed.tr) | head -5 | sed 's/^jacobi-analysed/examples\/out\/jacobi-analysed/' |
+		tr -s ' ' > "$BATS_TEST_TMPDIR/want"
+	sed -n '/^## Reading the rating/,/^- The first line/p' "$TOP/README.md" | sed -n '/^```$/,/^```$/p' | sed '1d;$d' |
+		tr -s ' ' > "$BATS_TEST_TMPDIR/got"
+	diff "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"
+	# the words' figures: the rating is cp % + blame %
+	grep -q '0.43 + 0.67 = 1.10 for' "$TOP/README.md"
 }
