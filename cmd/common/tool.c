@@ -55,11 +55,13 @@ bool tool_made_by(const struct ls_reader *r, const struct ls_record *header,
 /*
  * A message is one line whatever it quotes (a file name with a newline,
  * the bytes of a damaged file): control characters are written as \n,
- * \t or \xNN, and bytes that are not UTF-8 as \xNN.
+ * \t or \xNN, and bytes that are not UTF-8 as \xNN. Into out (room for
+ * 4 bytes per byte of s, and one): its length.
  */
-static void put_line(const char *s)
+static size_t escape_line(char *out, const char *s)
 {
 	const char *end = s + strlen(s);
+	size_t len = 0;
 
 	while (s < end) {
 		unsigned char c = (unsigned char)*s;
@@ -68,29 +70,42 @@ static void put_line(const char *s)
 		if (c >= 0x80)	/* the UTF-8 character starting here, or 0: a stray byte */
 			for (n = 2; n <= 4 && (s + n > end || !ls_utf8_valid(s, n)); n++)
 				;
-		if (c == '\n')
-			fputs("\\n", stderr);
-		else if (c == '\t')
-			fputs("\\t", stderr);
-		else if (c < 0x20 || c == 0x7f || n > 4)
-			fprintf(stderr, "\\x%02x", c);
-		else
-			fwrite(s, 1, n, stderr);
+		if (c == '\n') {
+			len += (size_t)sprintf(out + len, "\\n");
+		} else if (c == '\t') {
+			len += (size_t)sprintf(out + len, "\\t");
+		} else if (c < 0x20 || c == 0x7f || n > 4) {
+			len += (size_t)sprintf(out + len, "\\x%02x", c);
+		} else {
+			memcpy(out + len, s, n);
+			len += n;
+		}
 		s += n > 4 ? 1 : n;
 	}
+	out[len] = 0;
+	return len;
 }
 
+/*
+ * The message goes out in one write (stderr is unbuffered: one fwrite is
+ * one write), so that the lines of processes writing at once (the ranks
+ * of an mpirun) do not mix.
+ */
 void tool_error(const char *fmt, ...)
 {
-	char line[4096];
+	char line[4096], out[64 + 4 * sizeof(line)];
+	size_t len;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "%s: ", tool_name);
-	put_line(line);
-	fputc('\n', stderr);
+	len = (size_t)snprintf(out, 64, "%s: ", tool_name);
+	if (len >= 64)
+		len = 63;
+	len += escape_line(out + len, line);
+	out[len++] = '\n';
+	fwrite(out, 1, len, stderr);
 }
 
 void tool_read_error(const struct ls_reader *r)
