@@ -342,6 +342,14 @@ bench-record: all
 bench-mem: all
 	bench/mem
 
+# make bench-casita TR_CASITA=path/to/casita: tr-analyze next to CASITA 1.9
+# (built outside the checkout: github.com/rdietric/casita, cmake) on every
+# archive of ../shared/corpus, wall time, median of 5 runs each
+CORPUS ?= ../shared/corpus
+bench-casita: all
+	@[ -x "$(TR_CASITA)" ] || { echo "make bench-casita needs TR_CASITA=path/to/casita (a CASITA you built)" >&2; exit 1; }
+	PATH="$(CURDIR)/bin:$$PATH" tools/casita-speed "$(TR_CASITA)" "$(CORPUS)"
+
 # make bench-project: tr-project's projections of real 2-rank MPI runs
 # (mpirun) against the runs they project, beside the run-to-run spread
 bench-project: all
@@ -404,7 +412,7 @@ clean:
 		analysis/libanalysis.a formats/otf2/libotf2out.a formats/trlog/libtrlogin.a formats/kineto/libkinetoin.a formats/nsys/libnsysin.a
 	find . -name '*.o' -delete -o -name '*.d' -delete
 
-.PHONY: all check check-threads fuzz bench bench-analyze bench-mpi bench-readers bench-record bench-mem bench-project example deps install uninstall clean
+.PHONY: all check check-threads fuzz bench bench-analyze bench-mpi bench-readers bench-record bench-mem bench-casita bench-project example deps install uninstall clean
 .SECONDARY:
 
 -include $(shell find . -name '*.d' 2>/dev/null)

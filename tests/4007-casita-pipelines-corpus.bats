@@ -4,6 +4,7 @@
 # where the archive has nothing of the kind (no blocking call during a
 # kernel, no Waitall, no MPI). What each reproduces of CASITA 1.9 is pinned
 # by the tests of 4003 and 4004 and said in tr-waits(1) and tr-critpath(1).
+# And the tools that put us beside a CASITA built by hand (tools/casita-*).
 
 load common
 
@@ -268,4 +269,17 @@ OUT
 	assert_line "| casita-2_cuda_simple | ok | ok | Wait in MPI collective | 0.019517 | 0.019517 |"
 	assert_line "| casita-2_cuda_simple | ok | ok | Early blocking wait | 0.062739 | 0.062739 |"
 	assert_line "| casita-2_cuda_simple | ok | ok | run time | 0.710087 | 0.710087 |"
+}
+
+@test "tools/casita-speed: usage errors; with a CASITA at hand (TR_CASITA), a row per archive with both medians" {
+	run "$TOP/tools/casita-speed" /nonexistent "$CORPUS"
+	assert_failure 2
+	assert_output "usage: casita-speed CASITA CORPUS [ARCHIVE...]"
+	run "$TOP/tools/casita-speed" "$TOP/tools/casita-speed" "$CORPUS" no-such-archive
+	assert_failure 1
+	assert_output --partial "casita-speed: no-such-archive: no archive"
+	[ -x "${TR_CASITA:-}" ] || skip_unless casita "no CASITA binary (TR_CASITA) to run"
+	RUNS=1 run "$TOP/tools/casita-speed" "$TR_CASITA" "$CORPUS" casita-2_cuda_simple
+	assert_success
+	assert_line --regexp '^\| casita-2_cuda_simple \| 2808 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ x \|$'
 }
