@@ -91,7 +91,7 @@ static int start(struct an_stage_run *r, const struct ls_record *header)
 
 int an_stage_step(struct an_stage_run *r, const struct ls_record *rec)
 {
-	struct ls_writer_mark mark = ls_writer_mark(r->w);
+	struct ls_writer_mark mark = { 0, 0 };
 	const char *why = NULL;
 	int rc;
 
@@ -112,8 +112,10 @@ int an_stage_step(struct an_stage_run *r, const struct ls_record *rec)
 		if (r->next) {
 			if ((rc = r->next(r->next_ctx, rec)) < 0)
 				return rc;
-		} else if ((rc = ls_write_record(r->w, rec)) < 0) {
-			return fail(r, rc, NULL);
+		} else {
+			mark = ls_writer_mark(r->w);	/* to take it back if the stage refuses it */
+			if ((rc = ls_write_record(r->w, rec)) < 0)
+				return fail(r, rc, NULL);
 		}
 	}
 	if ((rc = r->def->take(r->ctx, rec, &why)) < 0) {

@@ -236,6 +236,7 @@ static int read_kept(struct chain *c, struct kept *k, const char *input)
 		tool_error("%s: the stream kept for tr-project: %s", input, r.err);
 		return chain_end(c, false) | 1;
 	}
+	ls_reader_skim(&r, ~UINT64_C(0));	/* framed only: the chain parses what it is given */
 	while (rc == 0 && (rc = ls_read(&r, &rec)) > 0)
 		rc = ls_write_record(chain_input(c), &rec) < 0 ? -1 : 0;
 	if (rc < 0 && !chain_failed(c))
