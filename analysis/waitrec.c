@@ -42,7 +42,7 @@ int an_waitrec_wait(struct an_waitrec *o, const struct an_wait *x)
 
 	t->count++;
 	t->ns += x->dur;
-	ls_build_begin(o->w, 6 + x->has_cause);
+	ls_build_begin(o->w, 6 + x->has_cause + (x->region != LS_NONE));
 	ls_put_kind(o->w, idle ? LS_K_IDLE : LS_K_WAIT);
 	ls_put_u64(o->w, LS_F_AT, x->at);
 	ls_put_i64(o->w, LS_F_T, x->t);
@@ -51,6 +51,8 @@ int an_waitrec_wait(struct an_waitrec *o, const struct an_wait *x)
 	ls_put_u64(o->w, LS_F_S, o->tr->defs.streams[x->s].id);
 	if (x->has_cause)
 		ls_put_u64(o->w, LS_F_CAUSE, x->cause);
+	if (x->region != LS_NONE)
+		ls_put_u64(o->w, LS_F_R, o->tr->defs.region_ids[x->region]);
 	return ls_build_end(o->w);
 }
 

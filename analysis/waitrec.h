@@ -23,6 +23,7 @@ struct an_wait {
 	uint32_t s;		/* stream index */
 	uint8_t pattern;
 	bool has_cause;
+	uint32_t region;	/* the waiting activity's region index; LS_NONE: not known */
 };
 
 struct an_tally {

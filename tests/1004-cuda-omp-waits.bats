@@ -25,12 +25,12 @@ analyse() {
 	assert_output - <<'OUT'
 {"k":"edge","from":1,"to":4,"type":"launch"}
 {"k":"edge","from":3,"to":8,"type":"launch"}
-{"k":"idle","at":8,"t":700,"dur":10,"pattern":"gpu_idle","s":2}
+{"k":"idle","at":8,"t":700,"dur":10,"pattern":"gpu_idle","s":2,"r":2}
 {"k":"blame","to":6,"r":9,"ns":10,"pattern":"gpu_idle","wait":8,"s":0}
 {"k":"edge","from":6,"to":10,"type":"launch"}
 {"k":"edge","from":9,"to":12,"type":"sync"}
 {"k":"edge","from":11,"to":12,"type":"sync"}
-{"k":"wait","at":6,"t":200,"dur":500,"pattern":"blame_kernel","s":0,"cause":9}
+{"k":"wait","at":6,"t":200,"dur":500,"pattern":"blame_kernel","s":0,"cause":9,"r":9}
 {"k":"blame","to":4,"r":2,"ns":200,"pattern":"blame_kernel","wait":6,"s":2}
 {"k":"blame","to":8,"r":2,"ns":300,"pattern":"blame_kernel","wait":6,"s":2}
 OUT
@@ -51,10 +51,10 @@ OUT
 {"k":"edge","from":12,"to":14,"type":"sync"}
 {"k":"edge","from":13,"to":14,"type":"sync"}
 {"k":"edge","from":10,"to":14,"type":"sync"}
-{"k":"wait","at":11,"t":400,"dur":200,"pattern":"blame_kernel","s":0,"cause":13}
+{"k":"wait","at":11,"t":400,"dur":200,"pattern":"blame_kernel","s":0,"cause":13,"r":4}
 {"k":"blame","to":7,"r":2,"ns":66,"pattern":"blame_kernel","wait":11,"s":2}
 {"k":"blame","to":8,"r":2,"ns":134,"pattern":"blame_kernel","wait":11,"s":3}
-{"k":"idle","at":9,"t":300,"dur":100,"pattern":"blame_sync","s":4,"cause":11}
+{"k":"idle","at":9,"t":300,"dur":100,"pattern":"blame_sync","s":4,"cause":11,"r":2}
 {"k":"blame","to":11,"r":4,"ns":100,"pattern":"blame_sync","wait":9,"s":0}
 OUT
 }
@@ -68,11 +68,11 @@ OUT
 	assert_output - <<'OUT'
 {"k":"edge","from":1,"to":5,"type":"launch"}
 {"k":"edge","from":12,"to":14,"type":"event"}
-{"k":"wait","at":6,"t":200,"dur":10,"pattern":"event_query","s":0,"cause":12}
+{"k":"wait","at":6,"t":200,"dur":10,"pattern":"event_query","s":0,"cause":12,"r":7}
 {"k":"blame","to":5,"r":2,"ns":10,"pattern":"event_query","wait":6,"s":2}
-{"k":"wait","at":8,"t":300,"dur":10,"pattern":"event_query","s":0,"cause":12}
+{"k":"wait","at":8,"t":300,"dur":10,"pattern":"event_query","s":0,"cause":12,"r":7}
 {"k":"blame","to":5,"r":2,"ns":10,"pattern":"event_query","wait":8,"s":2}
-{"k":"wait","at":10,"t":400,"dur":10,"pattern":"event_query","s":0,"cause":12}
+{"k":"wait","at":10,"t":400,"dur":10,"pattern":"event_query","s":0,"cause":12,"r":7}
 {"k":"blame","to":5,"r":2,"ns":10,"pattern":"event_query","wait":10,"s":2}
 {"k":"edge","from":12,"to":16,"type":"event"}
 OUT
@@ -86,11 +86,11 @@ OUT
 	assert_success
 	assert_output - <<'OUT'
 {"k":"edge","from":1,"to":9,"type":"launch"}
-{"k":"idle","at":9,"t":500,"dur":10,"pattern":"gpu_idle","s":2}
+{"k":"idle","at":9,"t":500,"dur":10,"pattern":"gpu_idle","s":2,"r":2}
 {"k":"blame","to":0,"r":0,"ns":10,"pattern":"gpu_idle","wait":9,"s":0}
 {"k":"edge","from":7,"to":11,"type":"launch"}
 {"k":"edge","from":10,"to":11,"type":"stream_wait"}
-{"k":"wait","at":11,"t":140,"dur":360,"pattern":"stream_wait","s":3,"cause":10}
+{"k":"wait","at":11,"t":140,"dur":360,"pattern":"stream_wait","s":3,"cause":10,"r":2}
 {"k":"blame","to":9,"r":2,"ns":360,"pattern":"stream_wait","wait":11,"s":2}
 OUT
 }
@@ -106,7 +106,7 @@ OUT
 {"k":"edge","from":1,"to":9,"type":"launch"}
 {"k":"edge","from":7,"to":10,"type":"launch"}
 {"k":"edge","from":11,"to":10,"type":"stream_wait"}
-{"k":"wait","at":10,"t":140,"dur":360,"pattern":"stream_wait","s":2,"cause":11}
+{"k":"wait","at":10,"t":140,"dur":360,"pattern":"stream_wait","s":2,"cause":11,"r":2}
 {"k":"blame","to":9,"r":2,"ns":360,"pattern":"stream_wait","wait":10,"s":3}
 OUT
 	[ -z "$stderr" ]
@@ -120,17 +120,17 @@ OUT
 	assert_success
 	assert_output - <<'OUT'
 {"k":"edge","from":1,"to":7,"type":"launch"}
-{"k":"idle","at":7,"t":400,"dur":20,"pattern":"gpu_idle","s":2}
+{"k":"idle","at":7,"t":400,"dur":20,"pattern":"gpu_idle","s":2,"r":2}
 {"k":"blame","to":0,"r":0,"ns":20,"pattern":"gpu_idle","wait":7,"s":0}
 {"k":"edge","from":3,"to":9,"type":"launch"}
 {"k":"edge","from":8,"to":9,"type":"null_stream"}
-{"k":"wait","at":9,"t":120,"dur":280,"pattern":"null_stream","s":5,"cause":8}
+{"k":"wait","at":9,"t":120,"dur":280,"pattern":"null_stream","s":5,"cause":8,"r":2}
 {"k":"blame","to":7,"r":2,"ns":280,"pattern":"null_stream","wait":9,"s":2}
-{"k":"idle","at":9,"t":600,"dur":10,"pattern":"gpu_idle","s":5}
+{"k":"idle","at":9,"t":600,"dur":10,"pattern":"gpu_idle","s":5,"r":2}
 {"k":"blame","to":0,"r":0,"ns":10,"pattern":"gpu_idle","wait":9,"s":0}
 {"k":"edge","from":5,"to":11,"type":"launch"}
 {"k":"edge","from":10,"to":11,"type":"null_stream"}
-{"k":"wait","at":11,"t":140,"dur":460,"pattern":"null_stream","s":3,"cause":10}
+{"k":"wait","at":11,"t":140,"dur":460,"pattern":"null_stream","s":3,"cause":10,"r":2}
 {"k":"blame","to":9,"r":2,"ns":460,"pattern":"null_stream","wait":11,"s":5}
 OUT
 }
@@ -144,7 +144,7 @@ OUT
 	assert_output - <<'OUT'
 {"k":"edge","from":1,"to":3,"type":"launch"}
 {"k":"edge","from":5,"to":6,"type":"event"}
-{"k":"wait","at":4,"t":200,"dur":200,"pattern":"blame_kernel","s":0,"cause":5}
+{"k":"wait","at":4,"t":200,"dur":200,"pattern":"blame_kernel","s":0,"cause":5,"r":6}
 {"k":"blame","to":3,"r":2,"ns":200,"pattern":"blame_kernel","wait":4,"s":2}
 OUT
 }
@@ -167,21 +167,21 @@ OUT
 	assert_output - <<'OUT'
 {"k":"edge","from":3,"to":1,"type":"launch"}
 {"k":"edge","from":2,"to":6,"type":"sync"}
-{"k":"idle","at":1,"t":200,"dur":200,"pattern":"blame_sync","s":2,"cause":5}
+{"k":"idle","at":1,"t":200,"dur":200,"pattern":"blame_sync","s":2,"cause":5,"r":2}
 {"k":"blame","to":5,"r":3,"ns":200,"pattern":"blame_sync","wait":1,"s":0}
-{"k":"idle","at":1,"t":200,"dur":300,"pattern":"gpu_idle","s":2}
+{"k":"idle","at":1,"t":200,"dur":300,"pattern":"gpu_idle","s":2,"r":2}
 {"k":"blame","to":0,"r":0,"ns":240,"pattern":"gpu_idle","wait":1,"s":0}
 {"k":"blame","to":3,"r":1,"ns":10,"pattern":"gpu_idle","wait":1,"s":0}
 {"k":"blame","to":5,"r":3,"ns":50,"pattern":"gpu_idle","wait":1,"s":0}
 {"k":"edge","from":9,"to":7,"type":"launch"}
 {"k":"edge","from":2,"to":10,"type":"sync"}
 {"k":"edge","from":8,"to":10,"type":"sync"}
-{"k":"idle","at":7,"t":520,"dur":180,"pattern":"gpu_idle","s":2}
+{"k":"idle","at":7,"t":520,"dur":180,"pattern":"gpu_idle","s":2,"r":10}
 {"k":"blame","to":0,"r":0,"ns":170,"pattern":"gpu_idle","wait":7,"s":0}
 {"k":"blame","to":9,"r":9,"ns":10,"pattern":"gpu_idle","wait":7,"s":0}
 {"k":"edge","from":13,"to":11,"type":"launch"}
 {"k":"edge","from":12,"to":16,"type":"sync"}
-{"k":"idle","at":11,"t":800,"dur":120,"pattern":"blame_sync","s":2,"cause":15}
+{"k":"idle","at":11,"t":800,"dur":120,"pattern":"blame_sync","s":2,"cause":15,"r":2}
 {"k":"blame","to":15,"r":3,"ns":120,"pattern":"blame_sync","wait":11,"s":0}
 OUT
 }
@@ -201,11 +201,11 @@ OUT
 	assert_output - <<'OUT'
 {"k":"edge","from":1,"to":3,"type":"launch"}
 {"k":"edge","from":7,"to":10,"type":"sync"}
-{"k":"wait","at":4,"t":200,"dur":10,"pattern":"stream_query","s":0,"cause":7}
+{"k":"wait","at":4,"t":200,"dur":10,"pattern":"stream_query","s":0,"cause":7,"r":16}
 {"k":"blame","to":3,"r":2,"ns":10,"pattern":"stream_query","wait":4,"s":2}
-{"k":"wait","at":6,"t":440,"dur":10,"pattern":"stream_query","s":0,"cause":7}
+{"k":"wait","at":6,"t":440,"dur":10,"pattern":"stream_query","s":0,"cause":7,"r":16}
 {"k":"blame","to":3,"r":2,"ns":10,"pattern":"stream_query","wait":6,"s":2}
-{"k":"idle","at":3,"t":450,"dur":200,"pattern":"gpu_idle","s":2}
+{"k":"idle","at":3,"t":450,"dur":200,"pattern":"gpu_idle","s":2,"r":2}
 {"k":"blame","to":6,"r":16,"ns":10,"pattern":"gpu_idle","wait":3,"s":0}
 {"k":"blame","to":0,"r":0,"ns":140,"pattern":"gpu_idle","wait":3,"s":0}
 {"k":"blame","to":9,"r":16,"ns":10,"pattern":"gpu_idle","wait":3,"s":0}
@@ -213,7 +213,7 @@ OUT
 {"k":"blame","to":13,"r":4,"ns":30,"pattern":"gpu_idle","wait":3,"s":0}
 {"k":"edge","from":11,"to":14,"type":"launch"}
 {"k":"edge","from":15,"to":16,"type":"sync"}
-{"k":"wait","at":13,"t":620,"dur":70,"pattern":"blame_kernel","s":0,"cause":15}
+{"k":"wait","at":13,"t":620,"dur":70,"pattern":"blame_kernel","s":0,"cause":15,"r":4}
 {"k":"blame","to":14,"r":2,"ns":70,"pattern":"blame_kernel","wait":13,"s":3}
 OUT
 }
@@ -227,7 +227,7 @@ OUT
 	assert_success
 	assert_output - <<'OUT'
 {"k":"edge","from":2,"to":4,"type":"launch"}
-{"k":"idle","at":4,"t":200,"dur":220,"pattern":"gpu_idle","s":2}
+{"k":"idle","at":4,"t":200,"dur":220,"pattern":"gpu_idle","s":2,"r":2}
 {"k":"blame","to":0,"r":0,"ns":85,"pattern":"gpu_idle","wait":4,"s":0}
 {"k":"blame","to":1,"r":11,"ns":50,"pattern":"gpu_idle","wait":4,"s":1}
 {"k":"blame","to":6,"r":11,"ns":75,"pattern":"gpu_idle","wait":4,"s":0}
@@ -249,17 +249,17 @@ OUT
 {"k":"edge","from":1,"to":3,"type":"fork"}
 {"k":"edge","from":9,"to":10,"type":"barrier"}
 {"k":"instance","acts":[7,9]}
-{"k":"wait","at":7,"t":200,"dur":310,"pattern":"omp_barrier","s":0,"cause":9}
+{"k":"wait","at":7,"t":200,"dur":310,"pattern":"omp_barrier","s":0,"cause":9,"r":13}
 {"k":"blame","to":5,"r":12,"ns":16,"pattern":"omp_barrier","wait":7,"s":1}
 {"k":"blame","to":6,"r":11,"ns":294,"pattern":"omp_barrier","wait":7,"s":1}
 {"k":"edge","from":19,"to":21,"type":"lock"}
-{"k":"wait","at":15,"t":630,"dur":80,"pattern":"omp_lock","s":1,"cause":19}
+{"k":"wait","at":15,"t":630,"dur":80,"pattern":"omp_lock","s":1,"cause":19,"r":14}
 {"k":"blame","to":12,"r":14,"ns":8,"pattern":"omp_lock","wait":15,"s":0}
 {"k":"blame","to":4,"r":12,"ns":16,"pattern":"omp_lock","wait":15,"s":0}
 {"k":"blame","to":16,"r":11,"ns":48,"pattern":"omp_lock","wait":15,"s":0}
 {"k":"blame","to":18,"r":15,"ns":8,"pattern":"omp_lock","wait":15,"s":0}
 {"k":"edge","from":26,"to":27,"type":"join"}
-{"k":"wait","at":0,"t":810,"dur":100,"pattern":"omp_fork_join","s":0,"cause":26}
+{"k":"wait","at":0,"t":810,"dur":100,"pattern":"omp_fork_join","s":0,"cause":26,"r":0}
 {"k":"blame","to":5,"r":12,"ns":100,"pattern":"omp_fork_join","wait":0,"s":1}
 OUT
 }
@@ -276,7 +276,7 @@ OUT
 	run grep lock <<< "$output"
 	assert_output - <<'OUT'
 {"k":"edge","from":20,"to":19,"type":"lock"}
-{"k":"wait","at":15,"t":630,"dur":75,"pattern":"omp_lock","s":1,"cause":20}
+{"k":"wait","at":15,"t":630,"dur":75,"pattern":"omp_lock","s":1,"cause":20,"r":14}
 {"k":"blame","to":12,"r":14,"ns":7,"pattern":"omp_lock","wait":15,"s":0}
 {"k":"blame","to":4,"r":12,"ns":15,"pattern":"omp_lock","wait":15,"s":0}
 {"k":"blame","to":16,"r":11,"ns":46,"pattern":"omp_lock","wait":15,"s":0}

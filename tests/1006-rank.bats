@@ -207,9 +207,9 @@ OUT
 	tr-deps "$DATA/idle/gpu-idle-mpi.ndjson" | tr-waits > "$BATS_TEST_TMPDIR/w.tr"
 	run bash -c "tr-cat -J '$BATS_TEST_TMPDIR/w.tr' | grep -E '\"k\":\"(wait|idle|blame)\"'"
 	assert_output - <<'OUT'
-{"k":"wait","at":8,"t":250,"dur":300,"pattern":"late_sender","s":0,"cause":12}
+{"k":"wait","at":8,"t":250,"dur":300,"pattern":"late_sender","s":0,"cause":12,"r":3}
 {"k":"blame","to":3,"r":5,"ns":300,"pattern":"late_sender","wait":8,"s":3}
-{"k":"idle","at":6,"t":200,"dur":470,"pattern":"gpu_idle","s":2}
+{"k":"idle","at":6,"t":200,"dur":470,"pattern":"gpu_idle","s":2,"r":2}
 {"k":"blame","to":0,"r":0,"ns":85,"pattern":"gpu_idle","wait":6,"s":0}
 {"k":"blame","to":1,"r":5,"ns":100,"pattern":"gpu_idle","wait":6,"s":1}
 {"k":"blame","to":8,"r":3,"ns":275,"pattern":"gpu_idle","wait":6,"s":0}

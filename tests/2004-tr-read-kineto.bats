@@ -377,7 +377,7 @@ leave 7000 next"
 {"k":"edge","from":4,"to":6,"type":"launch"}
 {"k":"edge","from":5,"to":8,"type":"sync"}
 {"k":"edge","from":7,"to":8,"type":"sync"}
-{"k":"wait","at":4,"t":30000,"dur":20000,"pattern":"blame_kernel","s":0,"cause":5}
+{"k":"wait","at":4,"t":30000,"dur":20000,"pattern":"blame_kernel","s":0,"cause":5,"r":3}
 {"k":"blame","to":3,"r":2,"ns":20000,"pattern":"blame_kernel","wait":4,"s":1}
 OUT
 }

@@ -39,14 +39,18 @@ sum_of() {
 		analyse "$name" || fail "$name: $(cat "$TMP/$name.err")"
 		run tr-cat --check "$TMP/$name.tr"
 		assert_success
-		# total blame equals total waiting time; idle blame, idle time
+		# total blame equals total waiting time; idle blame, idle time;
+		# each wait state's and idle period's r is its activity's region
 		run bash -c "tr-cat -J '$TMP/$name.tr' | jq -s -c '
 			[(map(select(.k == \"wait\").dur) | add // 0),
 			 (map(select(.k == \"blame\" and (.pattern | IN(\"gpu_idle\", \"blame_sync\") | not)).ns) | add // 0)],
 			[(map(select(.k == \"idle\").dur) | add // 0),
-			 (map(select(.k == \"blame\" and (.pattern | IN(\"gpu_idle\", \"blame_sync\"))).ns) | add // 0)]
-			| .[0] == .[1]'"
+			 (map(select(.k == \"blame\" and (.pattern | IN(\"gpu_idle\", \"blame_sync\"))).ns) | add // 0)],
+			((map(select(.k == \"enter\") | {key: (.id | tostring), value: .r}) | from_entries) as \$r |
+			 [.[] | select(.k == \"wait\" or .k == \"idle\") | select(.r == null or .r != \$r[.at | tostring])] | length)
+			| if type == \"array\" then .[0] == .[1] else . == 0 end'"
 		assert_output "true
+true
 true"
 	done
 }

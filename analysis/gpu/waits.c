@@ -180,7 +180,7 @@ static int idle_end(struct an_gpu_waits *g, uint32_t p)
 	struct an_gidle *id = &g->idle[p];
 	const struct ls_process *pr = &g->tr->defs.procs[p];
 	struct an_wait x = { id->last_act, id->since, id->ns, 0, id->last_s,
-			     LS_P_GPU_IDLE, false };
+			     LS_P_GPU_IDLE, false, id->last_r };
 	int rc = 0;
 
 	for (uint32_t i = 0; i < pr->nhosts && id->any; i++)
@@ -292,6 +292,7 @@ int an_gpu_waits_leave(struct an_gpu_waits *g, const struct an_frame *f,
 		id->since = id->last = ev->t;
 		id->last_act = f->id;
 		id->last_s = ev->s;
+		id->last_r = f->region;
 		id->v = 0;
 		for (uint32_t k = 0; k < pr->nhosts; k++)
 			g->gs[pr->hosts[k]].idle_mark = 0;
@@ -325,7 +326,7 @@ static int held_back(struct an_gpu_waits *g, uint64_t from, uint64_t to, enum ls
 	if (end <= dst->ready)
 		return 0;
 	x = (struct an_wait){ dst->enter, dst->ready, (uint64_t)(end - dst->ready), from,
-			      dst->s, (uint8_t)p, true };
+			      dst->s, (uint8_t)p, true, dst->region };
 	if ((rc = an_waitrec_wait(g->out, &x)) < 0)
 		return rc;
 	return blame_overlap(g, &x, &src->s, 1, dst->ready, end, src->enter, src->region,
@@ -387,7 +388,7 @@ static int polls(struct an_gpu_waits *g, const struct an_gcall *c, const struct 
 			continue;
 		x = (struct an_wait){ q->enter, q->t0, (uint64_t)(end - q->t0), l->leave,
 				      q->s, q->role == LS_R_EVENT_QUERY ?
-				      LS_P_EVENT_QUERY : LS_P_STREAM_QUERY, true };
+				      LS_P_EVENT_QUERY : LS_P_STREAM_QUERY, true, q->region };
 		if ((rc = an_waitrec_wait(g->out, &x)) < 0 ||
 		    (rc = blame_overlap(g, &x, &l->s, 1, q->t0, end, l->enter, l->region, l->s)) < 0)
 			return rc;
@@ -426,7 +427,7 @@ static int decide_sync(struct an_gpu_waits *g)
 	if (l->t1 > c->t0) {
 		int64_t end = l->t1 < c->t1 ? l->t1 : c->t1;
 		struct an_wait x = { c->enter, c->t0, (uint64_t)(end - c->t0), l->leave,
-				     c->s, LS_P_BLAME_KERNEL, true };
+				     c->s, LS_P_BLAME_KERNEL, true, c->region };
 
 		if (end > c->t0) {
 			if (ls_vec_room(&g->bss, &g->bss_cap, n - 1, sizeof(*g->bss)) < 0)
@@ -445,7 +446,7 @@ static int decide_sync(struct an_gpu_waits *g)
 	for (uint32_t i = 0; i < n; i++) {
 		struct an_dev_act *d = &g->dev[g->bdev[i]];
 		struct an_wait x = { d->enter, d->t1, (uint64_t)(c->t0 - d->t1), c->enter,
-				     d->s, LS_P_BLAME_SYNC, true };
+				     d->s, LS_P_BLAME_SYNC, true, d->region };
 
 		if (d->t1 >= c->t0 || d->idle_blamed)
 			continue;

@@ -64,7 +64,7 @@ struct an_gidle {
 	uint64_t ns;		/* idle time with a busy host */
 	uint64_t v;		/* a busy thread's due so far, IDLE_UNITS per ns shared */
 	uint64_t last_act;	/* the GPU activity that ended last */
-	uint32_t last_s;
+	uint32_t last_s, last_r;	/* its stream, its region */
 	struct an_interval iv;
 	uint32_t *iv_s;		/* the stream of each share */
 	struct ls_idmap ix;	/* activity -> its share */

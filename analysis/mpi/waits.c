@@ -129,7 +129,7 @@ static void order_received(struct an_mpi_waits *m, uint32_t p, uint32_t node)
 static int wait_record(struct an_mpi_waits *m, const struct an_mpi_act *x, uint64_t dur)
 {
 	const struct an_mpi_act *c = &m->acts[x->cause_act];
-	struct an_wait w = { x->id, x->t0, dur, x->cause_ev, x->s, x->pattern, true };
+	struct an_wait w = { x->id, x->t0, dur, x->cause_ev, x->s, x->pattern, true, x->region };
 	int rc;
 
 	if ((rc = an_waitrec_wait(m->out, &w)) < 0)

@@ -39,7 +39,7 @@ static int decide_join(struct an_omp_waits *o)
 	if (end <= o->bt)	/* also no team thread ended after the master (bend INT64_MIN) */
 		return 0;
 	x = (struct an_wait){ o->bat, o->bt, (uint64_t)(end - o->bt), o->bcause, o->bs,
-			      LS_P_OMP_FORK_JOIN, true };
+			      LS_P_OMP_FORK_JOIN, true, o->bat_r };
 	if ((rc = an_waitrec_wait(o->out, &x)) < 0)
 		return rc;
 	return an_waitrec_blame(o->out, o->os[o->bcause_s].last_left, o->os[o->bcause_s].last_left_r,
@@ -86,7 +86,7 @@ static int lock_edge(struct an_omp_waits *o, uint64_t from, uint64_t to)
 		return 0;
 	x = (struct an_wait){ o->acquire_act, o->acquire_act_t,
 			      (uint64_t)(end - o->acquire_act_t), from, o->acquire_s,
-			      LS_P_OMP_LOCK, true };
+			      LS_P_OMP_LOCK, true, o->acquire_act_r };
 	if ((rc = an_waitrec_wait(o->out, &x)) < 0)
 		return rc;
 	if (!h->released.total)
@@ -123,11 +123,13 @@ int an_omp_waits_event(struct an_omp_waits *o, const struct ls_record *rec,
 		o->bjoin = ev->t;
 		o->bend = INT64_MIN;
 		o->bat = top ? top->id : os->last_left;
+		o->bat_r = top ? top->region : os->last_left_r;
 		return 0;
 	case LS_K_LOCK_ACQUIRE:
 		o->last_acquire = top ? ev->id : 0;
 		o->acquire_t = ev->t;
 		o->acquire_act = top ? top->id : 0;
+		o->acquire_act_r = top ? top->region : LS_NONE;
 		o->acquire_act_t = top ? top->t : 0;
 		o->acquire_s = ev->s;
 		os->held.n = 0;

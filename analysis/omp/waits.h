@@ -39,10 +39,12 @@ struct an_omp_waits {
 	uint64_t to;
 	uint32_t bs;			/* master stream */
 	uint64_t bat, bcause;		/* waiting activity, latest end */
+	uint32_t bat_r;			/* the waiting activity's region */
 	int64_t bt, bjoin, bend;
 	uint32_t bcause_s;
 	/* the last lock acquire */
 	uint64_t last_acquire, acquire_act;
+	uint32_t acquire_act_r;
 	int64_t acquire_t, acquire_act_t;
 	uint32_t acquire_s;
 	uint64_t stray;		/* edges naming activities not (or no longer) followed */
