@@ -47,7 +47,7 @@ OTF2OUT_OBJS = formats/otf2/otf2out.o formats/otf2/out_defs.o formats/otf2/out_e
 ANALYSIS_OBJS = analysis/blame.o analysis/clock.o analysis/critpath.o analysis/deps.o analysis/edges.o \
 	analysis/gpu/deps.o analysis/gpu/usage.o analysis/gpu/waits.o analysis/floors.o analysis/graph.o analysis/idlewait.o analysis/latency.o \
 	analysis/mpi/coll.o analysis/mpi/icoll.o analysis/mpi/p2p.o analysis/mpi/waits.o analysis/omp/deps.o analysis/omp/waits.o analysis/pathblame.o analysis/pieces.o \
-	analysis/project.o analysis/rank.o analysis/retime.o analysis/stack.o analysis/stage.o analysis/trace.o analysis/waitrec.o analysis/waits.o
+	analysis/project.o analysis/rank.o analysis/retime.o analysis/stack.o analysis/stage.o analysis/trace.o analysis/waiters.o analysis/waitrec.o analysis/waits.o
 TOOL_OBJS = cmd/common/tool.o
 STAGE_OBJS = cmd/run/stage.o cmd/common/stage-options.o cmd/run/maxmem.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a
 PROGRAMS = bin/tr-analyze bin/tr-cat bin/tr-chrome bin/tr-report bin/tr-svg bin/tr-read bin/tr-deps bin/tr-clock bin/tr-waits bin/tr-critpath bin/tr-rank bin/tr-otf2 \
@@ -160,12 +160,15 @@ bin/tr-read: cmd/tr-read.o cmd/common/progress.o cmd/common/selection.o formats/
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS) -lz -lsqlite3
 
-bin/tr-rank: cmd/render/rank-diff.o cmd/render/rank-table.o
+# the rating as a table, and told in words
+RANK_TABLE_OBJS = cmd/render/rank-table.o cmd/render/rating-words.o cmd/render/pattern-words.o cmd/render/xml.o
+
+bin/tr-rank: cmd/render/rank-diff.o $(RANK_TABLE_OBJS)
 bin/tr-record: cmd/common/libdir.o
 
 # the stages of the filters in one process, on threads (cmd/run/chain.c)
 bin/tr-analyze: cmd/tr-analyze.o cmd/fan/fan-load.o cmd/common/libdir.o cmd/run/chain.o cmd/output/stream-file.o cmd/output/staging.o cmd/output/archive.o cmd/output/otf2-write.o cmd/common/progress.o cmd/common/selection.o \
-		cmd/render/rank-table.o formats/readers.o formats/stdin.o formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
+		$(RANK_TABLE_OBJS) formats/readers.o formats/stdin.o formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
 		formats/kineto/libkinetoin.a formats/nsys/libnsysin.a formats/otf2/libotf2out.a $(STAGE_OBJS)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -rdynamic -o $@ $^ $(OTF2_LIBS) $(LIBS) -lz -lsqlite3 -lpthread -ldl
@@ -190,7 +193,7 @@ bin/tr-svg: cmd/tr-svg.o cmd/render/timeline.o cmd/render/xml.o cmd/render/names
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # the report: the rating, charts and the timeline in one HTML page
-bin/tr-report: cmd/tr-report.o cmd/render/timeline.o cmd/render/xml.o cmd/render/names.o cmd/render/rank-table.o cmd/render/rank-diff.o $(STAGE_OBJS)
+bin/tr-report: cmd/tr-report.o cmd/render/timeline.o cmd/render/names.o $(RANK_TABLE_OBJS) cmd/render/rank-diff.o $(STAGE_OBJS)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 

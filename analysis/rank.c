@@ -8,6 +8,7 @@
 #include "idlewait.h"
 #include "rank.h"
 #include "trace.h"
+#include "waiters.h"
 
 struct an_rank {
 	struct an_trace tr;
@@ -19,6 +20,8 @@ struct an_rank {
 	uint32_t proc_cap;
 	struct an_rank_totals tot;
 	bool by_wait;			/* idle blame split by the wait under it */
+	bool keep_waiters;		/* who waited for whom, where the path ran */
+	struct an_waiters waiters;
 	struct an_idlewait under;
 	struct an_gpu_usage_state gpu;
 };
@@ -128,7 +131,7 @@ static int idle_under(void *ctx, uint32_t region, uint32_t pattern, uint64_t ns)
 	return total(add_to(ns, &k->reg[region].idle_by[pattern], NULL, NULL), &why);
 }
 
-struct an_rank *an_rank_new(bool by_wait)
+struct an_rank *an_rank_new(unsigned keep)
 {
 	struct an_rank *k = calloc(1, sizeof(*k));
 
@@ -136,7 +139,9 @@ struct an_rank *an_rank_new(bool by_wait)
 		return NULL;
 	an_trace_init(&k->tr);
 	k->tot.end = INT64_MIN;
-	k->by_wait = by_wait;
+	k->by_wait = keep & AN_RANK_BY_WAIT;
+	k->keep_waiters = keep & AN_RANK_WAITERS;
+	an_waiters_init(&k->waiters);
 	an_idlewait_init(&k->under, idle_under, k);
 	an_gpu_usage_init(&k->gpu);
 	return k;
@@ -214,6 +219,10 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 			return total(add_to(v, &k->tot.cp, &k->tot.cp_outside, NULL), why);
 		if ((i = region(k, rec, why)) == LS_NONE)
 			return LS_ERR_SYNTAX;
+		if (k->keep_waiters && ls_get_u64(rec, LS_F_S, &s) == 0 &&
+		    (n = ls_index(&k->tr.defs.stream_ix, s)) != LS_NONE &&
+		    an_waiters_path(&k->waiters, i, n, v) < 0)
+			return LS_ERR_NOMEM;
 		return total(add_to(v, &k->tot.cp, &k->reg[i].cp, NULL), why);
 	case LS_K_BLAME:
 		if (!duration(rec, LS_F_NS, &v, why) || ls_get_str(rec, LS_F_PATTERN, &name, &n) < 0)
@@ -221,6 +230,9 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 		if ((i = region(k, rec, why)) == LS_NONE)
 			return LS_ERR_SYNTAX;
 		p = (uint32_t)ls_pattern_lookup(name, n);
+		if (k->keep_waiters && p < LS_P__COUNT && ls_get_u64(rec, LS_F_WAIT, &s) == 0 &&
+		    an_waiters_blame(&k->waiters, i, p, s, v) < 0)
+			return LS_ERR_NOMEM;
 		if (p < LS_P__COUNT && ls_pattern_idle(p)) {
 			if (k->by_wait && ls_get_u64(rec, LS_F_TO, &act) == 0 &&
 			    ls_get_u64(rec, LS_F_WAIT, &s) == 0 &&
@@ -252,6 +264,10 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 			return LS_ERR_SYNTAX;
 		}
 		k->tot.wait_count[p]++;
+		if (k->keep_waiters && ls_get_u64(rec, LS_F_AT, &act) == 0)
+			an_waiters_wait(&k->waiters, act, ls_get_u64(rec, LS_F_R, &s) == 0 ?
+					ls_index(&k->tr.defs.region_ix, s) : LS_NONE,
+					k->tr.defs.streams[i].process);
 		if (k->by_wait && ls_get_u64(rec, LS_F_AT, &act) == 0 &&
 		    ls_get_i64(rec, LS_F_T, &t) == 0) {
 			if (ls_pattern_idle(p))
@@ -385,6 +401,11 @@ uint64_t an_rank_process_wait(const struct an_rank *k, uint32_t i, enum ls_patte
 	return k->proc_wait[i][p];
 }
 
+const struct an_waiters *an_rank_waiters(const struct an_rank *k)
+{
+	return k->keep_waiters ? &k->waiters : NULL;
+}
+
 const struct an_rank_totals *an_rank_totals(const struct an_rank *k)
 {
 	return &k->tot;
@@ -411,6 +432,7 @@ void an_rank_free(struct an_rank *k)
 	free(k->proc_wait);
 	an_gpu_usage_release(&k->gpu);
 	an_idlewait_release(&k->under);
+	an_waiters_release(&k->waiters);
 	an_trace_release(&k->tr);
 	free(k);
 }

@@ -19,6 +19,7 @@
 #include "../libstream/defs.h"
 #include "../libstream/schema.h"
 #include "gpu/usage.h"
+#include "waiters.h"
 
 struct an_rank_region {
 	char *name;
@@ -50,11 +51,14 @@ struct an_rating {
 	double cp_share, blame_share, idle_share, rating;
 };
 
-/*
- * by_wait: also split idle blame by the wait state under it (idle_by;
- * idlewait.h). Returns NULL when out of memory.
- */
-struct an_rank *an_rank_new(bool by_wait);
+/* What a rating keeps besides its totals (an_rank_new's keep). */
+enum {
+	AN_RANK_BY_WAIT = 1,	/* idle blame split by the wait state under it (idle_by; idlewait.h) */
+	AN_RANK_WAITERS = 2,	/* who waited for each region, where the path ran (waiters.h) */
+};
+
+/* A rating keeping what keep says (AN_RANK_*, or-ed). Returns NULL when out of memory. */
+struct an_rank *an_rank_new(unsigned keep);
 
 /*
  * Take one record. Returns 0, or a negative error: LS_ERR_NOMEM, or
@@ -94,6 +98,9 @@ uint32_t an_rank_gpu_total(const struct an_rank *k, struct an_gpu_usage *sum);
 uint64_t an_rank_process_wait(const struct an_rank *k, uint32_t i, enum ls_pattern p);
 
 const struct an_rank_totals *an_rank_totals(const struct an_rank *k);
+
+/* Who waited for whom and where the path ran, where kept (AN_RANK_WAITERS); else NULL. */
+const struct an_waiters *an_rank_waiters(const struct an_rank *k);
 
 /* The definitions read. */
 const struct ls_defs *an_rank_defs(const struct an_rank *k);

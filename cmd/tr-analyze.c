@@ -682,7 +682,7 @@ static int print_rating(const char *input, const struct an_rank *k, const struct
 
 int main(int argc, char **argv)
 {
-	struct options o = { .rank = { RANK_TEXT, 20, false, false, false },
+	struct options o = { .rank = { RANK_TEXT, 20, false, false, false, false },
 			     .select = LS_FRONT_OPTIONS_INIT, .jobs = 1, .floors = AN_FLOORS_INIT };
 	struct taker t = { .rank = NULL };
 	struct fan fan, *fanned = NULL;
@@ -717,7 +717,7 @@ int main(int argc, char **argv)
 		if ((status = fan.ops->start(&fan, read_local_shard, &local)))
 			goto out;
 	}
-	if (!(t.rank = an_rank_new(o.rank.by_pattern))) {
+	if (!(t.rank = an_rank_new(o.rank.by_pattern ? AN_RANK_BY_WAIT : 0))) {
 		tool_error("out of memory");
 		status = 1;
 		goto out;

@@ -21,11 +21,13 @@
 
 static void usage(FILE *to)
 {
-	fprintf(to, "usage: tr-rank [-eh] [-n N] [--csv | --json] [--idle] [--diff A B | file]\n");
+	fprintf(to, "usage: tr-rank [-ehv] [-n N] [--csv | --json] [--idle] [--diff A B | file]\n");
 	if (to == stdout)
 		tool_help(to,
 			  "  -n N                     rows (20; 0: all)\n"
 			  "  -e                       blame and idle blame per pattern\n"
+			  "  -v                       the first rows also in words: where their path time\n"
+			  "                           lay, who waited for them, what the patterns mean\n"
 			  "  --csv, --json            write CSV or NDJSON records instead of the table\n"
 			  "  --idle                   rate GPU idle blame as blame\n"
 			  "  --diff A B               compare two ratings (--json output of each)\n", false);
@@ -47,7 +49,7 @@ static int rate(const char *path, const struct rank_opts *o)
 		tool_error("%s: %s", path, r.err);
 		return 1;
 	}
-	if (!(k = an_rank_new(o->by_pattern))) {
+	if (!(k = an_rank_new((o->by_pattern ? AN_RANK_BY_WAIT : 0) | (o->words ? AN_RANK_WAITERS : 0)))) {
 		tool_error("%s: out of memory", r.name);
 		ls_reader_release(&r);
 		return 1;
@@ -104,11 +106,11 @@ int main(int argc, char **argv)
 		TOOL_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct rank_opts o = { RANK_TEXT, 20, false, false, false };
+	struct rank_opts o = { RANK_TEXT, 20, false, false, false, false };
 	int ch;
 
 	tool_init("tr-rank", argc, argv);
-	while ((ch = getopt_long(argc, argv, "hn:e", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "hn:ev", longopts, NULL)) != -1) {
 		tool_help_option(ch, usage);
 		switch (ch) {
 		case 'n':
@@ -117,6 +119,9 @@ int main(int argc, char **argv)
 			break;
 		case 'e':
 			o.by_pattern = true;
+			break;
+		case 'v':
+			o.words = true;
 			break;
 		case 'C':
 		case 'J':
@@ -138,6 +143,10 @@ int main(int argc, char **argv)
 	argv += optind;
 	if (o.diff ? argc != 2 : argc > 1) {
 		usage(stderr);
+		return 2;
+	}
+	if (o.words && (o.diff || o.form != RANK_TEXT)) {
+		tool_error("-v tells the rating in words beside its text table: not with --csv, --json or --diff");
 		return 2;
 	}
 	return o.diff ? rank_diff(argv[0], argv[1], o.form, o.top) : rate(argc ? argv[0] : NULL, &o);

@@ -317,7 +317,7 @@ static int report(struct ls_reader *r, const struct rank_opts *o, const struct t
 	struct rating g = { .r = r };
 	int status;
 
-	if (!(g.k = an_rank_new(false))) {
+	if (!(g.k = an_rank_new(AN_RANK_WAITERS))) {
 		tool_error("%s: out of memory", r->name);
 		return 1;
 	}
@@ -368,7 +368,7 @@ int main(int argc, char **argv)
 		TOOL_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct rank_opts o = { RANK_TEXT, 20, false, false, false };
+	struct rank_opts o = { RANK_TEXT, 20, false, false, false, false };
 	struct timeline_opts t = { .width = 1600, .inline_svg = true };
 	int ch;
 

@@ -368,3 +368,54 @@ OUT
 	# the words' figures: the rating is cp % + blame %
 	grep -q '0.43 + 0.67 = 1.10 for' "$TOP/README.md"
 }
+
+@test "-v: the first rows in words, every fact by hand (tests/data/words/told.ndjson)" {
+	# A hand-made analysed stream. Path 1000 us: solve 100 on main A and 300
+	# on main B (40 %, 25/75), MPI_Recv 100 and main 500 on main A. Blame:
+	# rank A's MPI_Recv waited 200 for solve (late_sender); rank B's
+	# MPI_Barrier waited 50, 30 of it on solve and 20 on main
+	# (wait_barrier); a wait without its region ("r", older streams) put 10
+	# on solve; the GPU's idleness 40 on solve. solve: 240 of 260 = 92.31 %.
+	run tr-rank -v "$DATA/words/told.ndjson"
+	assert_success
+	run bash -c "tr-rank -v '$DATA/words/told.ndjson' | sed -n '/^In words:/,\$p'"
+	assert_output - <<'OUT'
+In words:
+ 1. solve: 40.00 % of the critical path (0.000400 s), on main B of rank B (75 %) and main A of rank A (25 %). 0.000240 s of blame (92.31 % of all): MPI_Recv on rank A waited for it 0.000200 s (late_sender); MPI_Barrier on rank B waited for it 0.000030 s (wait_barrier); other waits 0.000010 s. Apart from wait states, 0.000040 s of GPU idle blame: the GPU sat idle while it ran (gpu_idle).
+ 2. main: 50.00 % of the critical path (0.000500 s), on main A of rank A. 0.000020 s of blame (7.69 % of all): MPI_Barrier on rank B waited for it 0.000020 s (wait_barrier).
+ 3. MPI_Recv: 10.00 % of the critical path (0.000100 s), on main A of rank A. No wait state was blamed on it.
+
+The patterns:
+  late_sender: a receive waited for its message's send to begin. Usually: the sender had more work before the send than the receiver before the receive.
+  wait_barrier: a barrier's member waited for the last member to enter. Usually: work unevenly spread over the processes before the barrier.
+  gpu_idle: every GPU stream of a process sat idle while its host threads ran. Usually: host work between kernels that is not overlapped with GPU work.
+OUT
+	# without -v the table alone, as before; -v only with the text table
+	run bash -c "tr-rank '$DATA/words/told.ndjson' | grep -c 'In words'"
+	assert_output 0
+	for form in --csv --json; do
+		run tr-rank -v $form "$DATA/words/told.ndjson"
+		assert_failure 2
+		assert_output "tr-rank: -v tells the rating in words beside its text table: not with --csv, --json or --diff"
+	done
+}
+
+@test "-v on a corpus run: each fact in the words is the table's figure" {
+	require_corpus
+	set -o pipefail
+	tr-analyze -q --stream "$BATS_TEST_TMPDIR/a.tr" \
+		"$CORPUS/otf2/casita-2_jacobi_blame_cpu_015/traces.otf2" > /dev/null
+	tr-rank -v "$BATS_TEST_TMPDIR/a.tr" > "$BATS_TEST_TMPDIR/out"
+	# rows 1..3 of the table: region, cp [s], cp %, blame [s], blame %
+	# (a name of one word here); the words: the same, cp and blame to 6 places
+	awk '$1 ~ /^[123]$/ && NF == 11 { printf "%s %.6f %s %.6f %s\n", $2, $5, $6, $7, $8 }' \
+		"$BATS_TEST_TMPDIR/out" > "$BATS_TEST_TMPDIR/table"
+	sed -n 's/^ [123]\. \([^ ]*\): \([0-9.]*\) % of the critical path (\([0-9.]*\) s).*\. \([0-9.]*\) s of blame (\([0-9.]*\) % of all).*/\1 \3 \2% \4 \5%/p' \
+		"$BATS_TEST_TMPDIR/out" > "$BATS_TEST_TMPDIR/words"
+	run cat "$BATS_TEST_TMPDIR/words"
+	assert_output "$(cat "$BATS_TEST_TMPDIR/table")"
+	assert_line --index 0 "copy_kernel 0.386375 14.33% 0.522419 58.13%"
+	# and who waited: the host's copies on both ranks, for the kernel (blame_kernel)
+	run grep -c '^ 1\. copy_kernel: .* on CUDA\[0:2\] of MPI Rank 0 ([0-9]* %) and CUDA\[0:2\] of MPI Rank 1 ([0-9]* %)\. .*: cuMemcpyHtoD_v2 on MPI Rank 1 and MPI Rank 0 waited for it 0\.52[0-9]* s (blame_kernel)' "$BATS_TEST_TMPDIR/out"
+	assert_output 1
+}

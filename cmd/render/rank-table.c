@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rank-table.h"
+#include "rating-words.h"
 #include "../common/tool.h"
 
 /* Region r's blame of pattern p, or (under) its idle blame while waiting in p. */
@@ -422,8 +423,13 @@ int rank_print(const char *input, const struct an_rank *k, const struct rank_opt
 	if (an_rank_rate(k, o->idle, &v, &all) < 0)
 		return LS_ERR_NOMEM;
 	n = o->top && all > o->top ? o->top : all;
-	if (o->form == RANK_TEXT)
+	if (o->form == RANK_TEXT) {
 		text(input, k, v, n, all, o);
+		if (o->words) {
+			printf("\n");
+			rc = rating_words(k, v, n, false);
+		}
+	}
 	else if (o->form == RANK_CSV)
 		csv(k, v, n, o);
 	else

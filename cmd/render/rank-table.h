@@ -18,6 +18,7 @@ struct rank_opts {
 	bool by_pattern;	/* -e */
 	bool diff;
 	bool idle;		/* --idle: idle blame in the rating */
+	bool words;		/* -v: the first rows told in words above the table */
 };
 
 /* -n N: the rows to print (0: all) into o->top. Returns 0, or 2 after a message. */
