@@ -1,6 +1,7 @@
 /*
  * tr-report: an analysed stream as one self-contained HTML page: the
- * run's summary, tr-rank's rating table (sortable), waiting time per
+ * run's summary, its first rows told in words (tr-rank -v), tr-rank's
+ * rating table (sortable), waiting time per
  * pattern and per process as bar charts, and tr-svg's timeline inline.
  * Nothing is fetched when it opens: styles, script and picture are in
  * the page.
@@ -20,6 +21,7 @@
 #include "../libstream/header.h"
 #include "../libstream/reader.h"
 #include "render/rank-table.h"
+#include "render/rating-words.h"
 #include "render/timeline.h"
 #include "common/tool.h"
 #include "render/xml.h"
@@ -83,7 +85,9 @@ static const char style[] =
 	"table.summary th{cursor:default;text-align:left}"
 	".bars td.bar{width:30em;text-align:left}.bars span{display:inline-block;height:0.9em}"
 	"th[aria-sort=ascending]::after{content:' \\25b2'}th[aria-sort=descending]::after{content:' \\25bc'}"
-	".note{color:#666;font-size:0.85em}.timeline{overflow-x:auto}";
+	".note{color:#666;font-size:0.85em}.timeline{overflow-x:auto}"
+	"#words li{margin-bottom:0.5em;max-width:60em}dl.patterns dt{font-weight:bold}"
+	"dl.patterns dd{margin:0 0 0.4em 1.5em;max-width:60em}";
 
 /* Sorting the rating by a click on a column's heading: by data-v, numbers as numbers. */
 static const char script[] =
@@ -156,6 +160,10 @@ static int rating_table(const struct rating *g, const struct rank_opts *o)
 	if (an_rank_rate(g->k, o->idle, &v, &all) < 0)
 		return LS_ERR_NOMEM;
 	n = o->top && all > o->top ? o->top : all;
+	if (rating_words(g->k, v, n, true) < 0) {
+		free(v);
+		return LS_ERR_NOMEM;
+	}
 	printf("<section id=\"rating\"><h2>Rating</h2><p class=\"note\">The regions to look at first: "
 	       "their share of the critical path plus their share of the blame for wait states%s; "
 	       "%u of %u rows, as <code>tr-rank -n %u%s</code> prints them. A click on a heading sorts by it.</p>\n"

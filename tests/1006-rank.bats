@@ -367,6 +367,9 @@ OUT
 	diff "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"
 	# the words' figures: the rating is cp % + blame %
 	grep -q '0.43 + 0.67 = 1.10 for' "$TOP/README.md"
+	# and its first row in words is tr-rank -v's
+	want=$(cd "$BATS_TEST_TMPDIR" && tr-rank -v -n 3 jacobi-analysed.tr | grep '^ 1\. ')
+	grep -qxF -- "$want" "$TOP/README.md" || fail "README lacks: $want"
 }
 
 @test "-v: the first rows in words, every fact by hand (tests/data/words/told.ndjson)" {

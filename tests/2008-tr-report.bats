@@ -45,6 +45,11 @@ dom_facts() {
 	patterns=$(tr-rank --json "$TMP/c.tr" | jq -s '[.[] | select(.k == "wait_summary")] | length')
 	grep -qx "bars $((patterns + 2))" "$TMP/facts"
 	grep -qx "external 0" "$TMP/facts"
+	# the first rows in words, as tr-rank -v tells them, each pattern linked to its explanation
+	run sed -n 's/^words //p' "$TMP/facts"
+	assert_output "$(tr-rank -v "$TMP/c.tr" | sed -n 's/^ [0-9]\. //p')"
+	[ "${#lines[@]}" -eq 3 ]
+	grep -qx "broken 0" "$TMP/facts"
 	# no address of anything outside the page (but the SVG namespace)
 	run bash -c "grep -o 'https\?://[^\"]*' '$TMP/c.html' | sort -u"
 	assert_output "http://www.w3.org/2000/svg"
@@ -87,8 +92,11 @@ dom_facts() {
 	tr-cat -J "$TMP/g.tr" | jq -c 'if .k == "region" and .name == "MPI_Sendrecv" then .name = "f<int, \"&\">()</script>" else . end' |
 		tr-cat -M > "$TMP/odd.tr"
 	tr-report -n 0 "$TMP/odd.tr" > "$TMP/odd.html"
-	run bash -c "tests/helper/report-dom.py < '$TMP/odd.html' | grep -c 'f<int, \"&\">()</script>'"
+	run bash -c "tests/helper/report-dom.py < '$TMP/odd.html' | grep -c '^row .*f<int, \"&\">()</script>'"
 	assert_output 1
+	# in words too (a waiting call, or a row told), as text
+	run bash -c "tests/helper/report-dom.py < '$TMP/odd.html' | grep -c '^words .*f<int, \"&\">()</script>'"
+	refute_output 0
 	browser_dom "$TMP/odd.html" > /dev/null
 	[ ! -s "$TMP/odd.html.console" ] || fail "console: $(cat "$TMP/odd.html.console")"
 }

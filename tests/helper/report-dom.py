@@ -9,6 +9,9 @@ wrote, on stdin), one fact a line, for the tests to compare:
     crit NS                                                    the path outlines' data-ns, summed
     bars N                                                     chart rows (tr with data-pattern or data-process)
     external N                                                 src= or href= attributes (must be 0)
+                                                               but links within the page (#...)
+    words TEXT                                                 each row told in words (section#words), as text
+    broken N                                                   links within the page to no element's id
 
 Exit 1 (with the reason) where the page lacks the rating table or the SVG.
 """
@@ -23,11 +26,21 @@ class Page(HTMLParser):
         self.in_rating = False
         self.lanes = self.crit = self.bars = self.external = 0
         self.svgs = 0
+        self.words, self.in_words, self.item = [], False, None
+        self.ids, self.links = set(), []
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
-        if "src" in a or "href" in a:
+        if "id" in a:
+            self.ids.add(a["id"])
+        if a.get("href", "").startswith("#"):
+            self.links.append(a["href"][1:])
+        elif "src" in a or "href" in a:
             self.external += 1
+        if tag == "section" and a.get("id") == "words":
+            self.in_words = True
+        elif self.in_words and tag == "li":
+            self.item = ""
         if tag == "table" and a.get("id") == "rating-table":
             self.in_rating = True
         elif tag == "tr" and ("data-pattern" in a or "data-process" in a):
@@ -43,7 +56,16 @@ class Page(HTMLParser):
         elif tag == "rect" and a.get("class") == "crit" and "data-ns" in a:
             self.crit += int(a["data-ns"])
 
+    def handle_data(self, data):
+        if self.item is not None:
+            self.item += data
+
     def handle_endtag(self, tag):
+        if tag == "li" and self.item is not None:
+            self.words.append(self.item)
+            self.item = None
+        elif tag == "section":
+            self.in_words = False
         if tag == "table" and self.in_rating:
             self.in_rating = False
         elif tag == "tr" and self.row:
@@ -64,6 +86,9 @@ def main():
     print("crit %d" % p.crit)
     print("bars %d" % p.bars)
     print("external %d" % p.external)
+    for w in p.words:
+        print("words " + w)
+    print("broken %d" % sum(1 for x in p.links if x not in p.ids))
 
 
 main()
