@@ -174,11 +174,23 @@ OUT
 	run --separate-stderr tr-rank --diff "$BATS_TEST_TMPDIR/none.json" "$BATS_TEST_TMPDIR/bad"
 	assert_failure 1
 	[[ "$stderr" == "tr-rank: $BATS_TEST_TMPDIR/none.json: "* ]]
-	# streams without ratings (turn3 F10: an empty table, exit 0, and qsort of NULL)
+	# an analysed stream is rated as tr-rank rates it: against itself, no change
 	run --separate-stderr tr-rank --diff "$DATA/repros/c10-analysed.tr" "$DATA/repros/c10-analysed.tr"
-	assert_failure 1
-	assert_equal "$stderr" "tr-rank: $DATA/repros/c10-analysed.tr: holds no rating records (give tr-rank --json output)"
+	assert_success
+	[ "${#lines[@]}" -eq "$(($(tr-rank --json -n 0 "$DATA/repros/c10-analysed.tr" | grep -c '"k":"rating"') + 1))" ]
+	run bash -c "tr-rank --diff '$DATA/repros/c10-analysed.tr' '$DATA/repros/c10-analysed.tr' | awk 'NR > 1 && \$NF != \"+0.0000\"'"
 	assert_output ""
+	# a rating without rating records (turn3 F10: an empty table, exit 0, and qsort of NULL)
+	tr-rank --json "$DATA/repros/c10-analysed.tr" | grep -v '"k":"rating"' > "$BATS_TEST_TMPDIR/none.ndjson"
+	run --separate-stderr tr-rank --diff "$BATS_TEST_TMPDIR/none.ndjson" "$DATA/repros/c10-analysed.tr"
+	assert_failure 1
+	assert_equal "$stderr" "tr-rank: $BATS_TEST_TMPDIR/none.ndjson: holds no rating records (give an analysed stream or tr-rank --json output)"
+	assert_output ""
+	# a stream not analysed: what to run first
+	cat "$DATA/mpi/defs.ndjson" "$DATA/mpi/late-sender.ndjson" | tr-deps > "$BATS_TEST_TMPDIR/deps.tr"
+	run --separate-stderr tr-rank --diff "$BATS_TEST_TMPDIR/deps.tr" "$DATA/repros/c10-analysed.tr"
+	assert_failure 1
+	[[ "$stderr" == *"has not been through tr-waits"* ]]
 	run --separate-stderr tr-rank -n x
 	assert_failure 2
 	# nonsense options are usage errors, not quietly taken

@@ -1,4 +1,4 @@
-/* tr-rank --diff: what each region gained or lost between two ratings. */
+/* Two ratings compared: what each region gained or lost (rank-diff.h). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -6,88 +6,186 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../analysis/rank.h"
+#include "../../libstream/error.h"
+#include "../../libstream/header.h"
 #include "../../libstream/reader.h"
 #include "../../libstream/vec.h"
 #include "../../libstream/writer.h"
 #include "rank-diff.h"
 #include "../common/tool.h"
 
-struct row {
-	char *name;
-	uint64_t cp[2], blame[2];
-	double rating[2];
-};
-
-struct rows {
-	struct row *v;
-	uint32_t n, cap;
-};
-
-static struct row *row_of(struct rows *t, const char *name, uint32_t len)
+/* The row of region name in d, made where it is not yet. */
+static struct diff_row *row_of(struct rank_diff *d, const char *name, uint32_t len)
 {
-	for (uint32_t i = 0; i < t->n; i++)
-		if (strlen(t->v[i].name) == len && memcmp(t->v[i].name, name, len) == 0)
-			return &t->v[i];
-	if (ls_vec_room(&t->v, &t->cap, t->n, sizeof(*t->v)) < 0)
+	for (uint32_t i = 0; i < d->n; i++)
+		if (strlen(d->v[i].name) == len && memcmp(d->v[i].name, name, len) == 0)
+			return &d->v[i];
+	if (ls_vec_room(&d->v, &d->cap, d->n, sizeof(*d->v)) < 0)
 		return NULL;
-	t->v[t->n] = (struct row){ strndup(name, len), { 0, 0 }, { 0, 0 }, { 0, 0 } };
-	return t->v[t->n].name ? &t->v[t->n++] : NULL;
+	d->v[d->n] = (struct diff_row){ strndup(name, len), { 0, 0 }, { 0, 0 }, { 0, 0 } };
+	return d->v[d->n].name ? &d->v[d->n++] : NULL;
 }
 
-/* Take the rating records of a tr-rank --json output as side `side`. */
-static int read_side(const char *path, struct rows *t, int side)
-{
+/* One side: what it was read as, and its rating where it is a stream. */
+struct side {
+	struct rank_diff *d;
+	int i;
 	struct ls_reader r;
-	struct ls_record rec;
+	struct an_rank *k;	/* rating the stream; NULL: a rating given */
+	uint64_t ratings;
+	bool failed;		/* said */
+};
+
+/* A rating record (tr-rank --json): its region's row; a name that comes twice (two ids) adds up. */
+static int take_rating(struct side *x, const struct ls_record *rec)
+{
 	const char *name;
 	uint32_t len;
-	uint64_t ratings = 0;
-	int rc;
+	uint64_t cp = 0, blame = 0;
+	double rating = 0;
+	struct diff_row *row;
+	char where[64];
 
-	if (ls_reader_open(&r, path) < 0) {
-		tool_error("%s: %s", path, r.err);
+	x->ratings++;
+	if (ls_get_str(rec, LS_F_NAME, &name, &len) < 0) {
+		tool_error("%s: %s: rating without a name", x->r.name,
+			   ls_reader_where(&x->r, where, sizeof(where)));
 		return 1;
 	}
-	while ((rc = ls_read(&r, &rec)) > 0) {
-		uint64_t cp = 0, blame = 0;
-		double rating = 0;
-		struct row *x;
-
-		if (rec.kind != LS_K_RATING)
-			continue;
-		ratings++;
-		if (ls_get_str(&rec, LS_F_NAME, &name, &len) < 0) {
-			char where[64];
-
-			tool_error("%s: %s: rating without a name", r.name,
-				   ls_reader_where(&r, where, sizeof(where)));
-			ls_reader_release(&r);
-			return 1;
-		}
-		if (!(x = row_of(t, name, len))) {
-			tool_error("out of memory");
-			ls_reader_release(&r);
-			return 1;
-		}
-		/* a region name that comes twice (two ids) adds up */
-		ls_get_u64(&rec, LS_F_CP, &cp);
-		ls_get_u64(&rec, LS_F_BLAME, &blame);
-		ls_get_f64(&rec, LS_F_RATING, &rating);
-		x->cp[side] += cp;
-		x->blame[side] += blame;
-		x->rating[side] += rating;
+	if (!(row = row_of(x->d, name, len))) {
+		tool_error("out of memory");
+		return 1;
 	}
-	if (rc < 0)
-		tool_read_error(&r);
-	else if (!ratings)
-		tool_error("%s: holds no rating records (give tr-rank --json output)", r.name);
-	ls_reader_release(&r);
-	return rc < 0 || !ratings;
+	ls_get_u64(rec, LS_F_CP, &cp);
+	ls_get_u64(rec, LS_F_BLAME, &blame);
+	ls_get_f64(rec, LS_F_RATING, &rating);
+	row->cp[x->i] += cp;
+	row->blame[x->i] += blame;
+	row->rating[x->i] += rating;
+	return 0;
+}
+
+static void take_run(struct side *x, const struct ls_record *rec)
+{
+	struct diff_run *run = &x->d->run[x->i];
+
+	run->known = ls_get_u64(rec, LS_F_RUNTIME, &run->runtime) == 0;
+	ls_get_u64(rec, LS_F_CP, &run->cp);
+	ls_get_u64(rec, LS_F_WAITING, &run->waiting);
+	ls_get_u64(rec, LS_F_BLAME, &run->blame);
+	ls_get_u64(rec, LS_F_IDLE, &run->idle);
+}
+
+/* A record of an analysed stream, to its rating: 0, or 1 after a message. */
+static int take_stream(struct side *x, const struct ls_record *rec)
+{
+	const char *why = NULL;
+	char where[64];
+	int rc;
+
+	if (!x->k && !(x->k = an_rank_new(0))) {
+		tool_error("%s: out of memory", x->r.name);
+		return 1;
+	}
+	if ((rc = an_rank_take(x->k, rec, &why)) < 0) {
+		if (rc == LS_ERR_NOMEM)
+			tool_error("%s: out of memory", x->r.name);
+		else
+			tool_error("%s: %s: %s", x->r.name, ls_reader_where(&x->r, where, sizeof(where)),
+				   why ? why : "a record the rating cannot take");
+		return 1;
+	}
+	return (an_rank_reads() & LS_KIND_BIT(rec->kind)) && tool_check_fields(&x->r, rec);
+}
+
+/* The stream rated: its totals and rows. */
+static int rated(struct side *x, bool idle)
+{
+	const struct an_rank_totals *t = an_rank_totals(x->k);
+	struct an_rating *v;
+	uint32_t n;
+
+	if (an_rank_rate(x->k, idle, &v, &n) < 0) {
+		tool_error("%s: out of memory", x->r.name);
+		return 1;
+	}
+	x->d->run[x->i] = (struct diff_run){ t->events ? (uint64_t)(t->end - t->first) : 0, t->cp,
+					     t->waiting, t->blame, t->idle_time, true };
+	for (uint32_t j = 0; j < n; j++) {
+		const struct an_rank_region *r = an_rank_region(x->k, v[j].region);
+		struct diff_row *row = row_of(x->d, r->name, (uint32_t)strlen(r->name));
+
+		if (!row) {
+			free(v);
+			tool_error("out of memory");
+			return 1;
+		}
+		row->cp[x->i] += r->cp;
+		row->blame[x->i] += r->blame;
+		row->rating[x->i] += v[j].rating;
+	}
+	free(v);
+	return 0;
+}
+
+/*
+ * Side i of d from path: a rating (its first record after the header a
+ * run_summary or rating) or an analysed stream. The exit status.
+ */
+static int read_side(struct rank_diff *d, const char *path, int i, bool idle)
+{
+	static const char *const needs[] = { "tr-deps", "tr-waits", "tr-critpath", NULL };
+	struct side x = { d, i, { 0 }, NULL, 0, false };
+	struct ls_record rec;
+	bool rating = false, decided = false;
+	int rc = 0, status = 0;
+
+	d->path[i] = path;
+	if (ls_reader_open(&x.r, path) < 0) {
+		tool_error("%s: %s", path, x.r.err);
+		return 1;
+	}
+	while (!status && (rc = ls_read(&x.r, &rec)) > 0) {
+		if (rec.kind == LS_K_HEADER) {
+			/* tr-rank --json's output lists tr-rank; a stream must have been analysed */
+			rating = ls_header_has_stage(&rec, "tr-rank") == 1;
+			status = !rating && !tool_made_by(&x.r, &rec, needs);
+			continue;
+		}
+		if (rec.kind == LS_K_TRAILER)
+			continue;
+		if (!decided) {
+			decided = true;
+			rating = rating || rec.kind == LS_K_RUN_SUMMARY || rec.kind == LS_K_RATING;
+		}
+		if (!rating)
+			status = take_stream(&x, &rec);
+		else if (rec.kind == LS_K_RATING)
+			status = take_rating(&x, &rec);
+		else if (rec.kind == LS_K_RUN_SUMMARY)
+			take_run(&x, &rec);
+	}
+	if (status) {
+		/* said */
+	} else if (rc < 0) {
+		tool_read_error(&x.r);
+		status = 1;
+	} else if (!rating) {
+		status = x.k ? rated(&x, idle) : tool_empty(&x.r);
+	} else if (!x.ratings) {
+		tool_error("%s: holds no rating records (give an analysed stream or tr-rank --json output)",
+			   x.r.name);
+		status = 1;
+	}
+	an_rank_free(x.k);
+	ls_reader_release(&x.r);
+	return status;
 }
 
 static int by_change(const void *a, const void *b)
 {
-	const struct row *x = a, *y = b;
+	const struct diff_row *x = a, *y = b;
 	double dx = fabs(x->rating[1] - x->rating[0]), dy = fabs(y->rating[1] - y->rating[0]);
 
 	if (dx != dy)
@@ -100,17 +198,33 @@ static double sdiff(uint64_t a, uint64_t b)
 	return ((double)b - (double)a) / 1e9;
 }
 
+int rank_diff_read(struct rank_diff *d, const char *a, const char *b, bool idle)
+{
+	if (read_side(d, a, 0, idle) || read_side(d, b, 1, idle))
+		return 1;
+	if (d->n)
+		qsort(d->v, d->n, sizeof(*d->v), by_change);
+	return 0;
+}
+
+void rank_diff_release(struct rank_diff *d)
+{
+	for (uint32_t i = 0; i < d->n; i++)
+		free(d->v[i].name);
+	free(d->v);
+	memset(d, 0, sizeof(*d));
+}
+
 int rank_diff(const char *a, const char *b, enum rank_form form, uint32_t top)
 {
-	struct rows t = { NULL, 0, 0 };
+	struct rank_diff d = { 0 };
 	struct ls_writer w;
 	uint32_t n;
-	int status = read_side(a, &t, 0) || read_side(b, &t, 1);
+	int status = rank_diff_read(&d, a, b, false);
 
 	if (status)
 		goto out;
-	qsort(t.v, t.n, sizeof(*t.v), by_change);	/* each side has a rating: t.v is not NULL */
-	n = top && t.n > top ? top : t.n;
+	n = top && d.n > top ? top : d.n;
 	ls_writer_init(&w, STDOUT_FILENO, LS_FMT_JSON);
 	if (form == RANK_TEXT)
 		printf("%-32s %14s %14s %14s %14s %9s\n", "region", "cp A [s]", "cp B-A [s]",
@@ -120,7 +234,7 @@ int rank_diff(const char *a, const char *b, enum rank_form form, uint32_t top)
 	else if (ls_write_header(&w, "tr-rank " TR_VERSION, NULL, tool_stage()) < 0)
 		status = 1;
 	for (uint32_t i = 0; i < n; i++) {
-		const struct row *x = &t.v[i];
+		const struct diff_row *x = &d.v[i];
 
 		if (form == RANK_TEXT) {
 			printf("%-32s %14.9f %+14.9f %14.9f %+14.9f %+9.4f\n", x->name,
@@ -151,8 +265,6 @@ int rank_diff(const char *a, const char *b, enum rank_form form, uint32_t top)
 		status = 1;
 	status |= tool_finish(&w);
 out:
-	for (uint32_t i = 0; i < t.n; i++)
-		free(t.v[i].name);
-	free(t.v);
+	rank_diff_release(&d);
 	return status;
 }
