@@ -193,7 +193,8 @@ bin/tr-svg: cmd/tr-svg.o cmd/render/timeline.o cmd/render/xml.o cmd/render/names
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # the report: the rating, charts and the timeline in one HTML page
-bin/tr-report: cmd/tr-report.o cmd/render/timeline.o cmd/render/names.o $(RANK_TABLE_OBJS) cmd/render/rank-diff.o $(STAGE_OBJS)
+bin/tr-report: cmd/tr-report.o cmd/render/timeline.o cmd/render/names.o cmd/render/page.o cmd/render/diff-page.o \
+		$(RANK_TABLE_OBJS) cmd/render/rank-diff.o $(STAGE_OBJS)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 

@@ -20,6 +20,8 @@
 #include "../libstream/error.h"
 #include "../libstream/header.h"
 #include "../libstream/reader.h"
+#include "render/diff-page.h"
+#include "render/page.h"
 #include "render/rank-table.h"
 #include "render/rating-words.h"
 #include "render/timeline.h"
@@ -28,11 +30,13 @@
 
 static void usage(FILE *to)
 {
-	fprintf(to, "usage: tr-report [-h] [--idle] [-n rows] [-t from,to] [-w width] [stream]\n");
+	fprintf(to, "usage: tr-report [-h] [--idle] [-n rows] [-t from,to] [-w width] [stream | --diff A B]\n");
 	if (to == stdout)
 		tool_help(to,
 			  "  -n ROWS                  the rating's rows (20; 0: all), as tr-rank -n\n"
 			  "  --idle                   idle blame rated as blame, as tr-rank --idle\n"
+			  "  --diff A B               two runs side by side: each an analysed stream or a\n"
+			  "                           tr-rank --json rating, as tr-rank --diff compares them\n"
 			  "  -t FROM,TO               the timeline of this window only (seconds from the run's start)\n"
 			  "  -w WIDTH                 the timeline's width in pixels (400 to 20000; 1600)\n", false);
 }
@@ -76,30 +80,6 @@ static int take(void *ctx, const struct ls_record *rec)
 	}
 	return rc;
 }
-
-static const char style[] =
-	"body{font-family:sans-serif;margin:1.5em;color:#222}h1{font-size:1.4em}h2{font-size:1.15em;"
-	"margin-top:1.6em}table{border-collapse:collapse;font-size:0.9em}th,td{padding:2px 8px;"
-	"text-align:right;border-bottom:1px solid #ddd}th{background:#f0f0f0;cursor:pointer}"
-	"td.name,th.name{text-align:left;max-width:40em;overflow-wrap:anywhere}"
-	"table.summary th{cursor:default;text-align:left}"
-	".bars td.bar{width:30em;text-align:left}.bars span{display:inline-block;height:0.9em}"
-	"th[aria-sort=ascending]::after{content:' \\25b2'}th[aria-sort=descending]::after{content:' \\25bc'}"
-	".note{color:#666;font-size:0.85em}.timeline{overflow-x:auto}"
-	"#words li{margin-bottom:0.5em;max-width:60em}dl.patterns dt{font-weight:bold}"
-	"dl.patterns dd{margin:0 0 0.4em 1.5em;max-width:60em}";
-
-/* Sorting the rating by a click on a column's heading: by data-v, numbers as numbers. */
-static const char script[] =
-	"document.querySelectorAll('table.sortable').forEach(function(t){"
-	"t.querySelectorAll('th').forEach(function(h,col){h.addEventListener('click',function(){"
-	"var down=h.getAttribute('aria-sort')!=='descending',body=t.tBodies[0],"
-	"rows=Array.prototype.slice.call(body.rows),num=h.dataset.type==='num';"
-	"rows.sort(function(a,b){var x=a.cells[col].dataset.v,y=b.cells[col].dataset.v,"
-	"c=num?Number(x)-Number(y):x.localeCompare(y);return down?-c:c;});"
-	"t.querySelectorAll('th').forEach(function(o){o.removeAttribute('aria-sort');});"
-	"h.setAttribute('aria-sort',down?'descending':'ascending');"
-	"rows.forEach(function(r){body.appendChild(r);});});});});";
 
 /* Each pattern's colour in the charts. */
 static const char *const pattern_fill[] = {
@@ -334,7 +314,7 @@ static int report(struct ls_reader *r, const struct rank_opts *o, const struct t
 		printf("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		       "<title>tr-report: ");
 		xml_text(g.source[0] ? g.source : r->name);
-		printf("</title><style>%s</style></head>\n<body>\n<h1>Critical path and wait states: ", style);
+		printf("</title><style>%s</style></head>\n<body>\n<h1>Critical path and wait states: ", page_style);
 		xml_text(g.source[0] ? g.source : r->name);
 		printf("</h1>\n");
 		summary(&g);
@@ -349,7 +329,7 @@ static int report(struct ls_reader *r, const struct rank_opts *o, const struct t
 		gpu(g.k);
 		printf("<section id=\"timeline\"><h2>Timeline</h2><div class=\"timeline\">\n");
 		status = timeline_svg(r, t);
-		printf("</div></section>\n<script>%s</script>\n</body></html>\n", script);
+		printf("</div></section>\n<script>%s</script>\n</body></html>\n", page_script);
 	}
 	an_rank_free(g.k);
 	return g.failed ? 1 : status;
@@ -368,11 +348,30 @@ static int draw(struct ls_reader *r, void *ctx)
 	return report(r, p->rank, p->timeline);
 }
 
+/* --diff A B: the two runs side by side. The exit status. */
+static int two_runs(int argc, char **argv, const struct rank_opts *o)
+{
+	struct rank_diff d = { 0 };
+	struct ls_writer out;
+	int status;
+
+	if (argc != 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!(status = rank_diff_read(&d, argv[0], argv[1], o->idle)))
+		diff_page(&d, o->top);
+	rank_diff_release(&d);
+	ls_writer_init(&out, STDOUT_FILENO, LS_FMT_JSON);
+	return tool_finish(&out) | status;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "idle", no_argument, NULL, 'I' },
+		{ "diff", no_argument, NULL, 'D' },
 		TOOL_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -391,6 +390,9 @@ int main(int argc, char **argv)
 		case 'I':
 			o.idle = true;
 			break;
+		case 'D':
+			o.diff = true;
+			break;
 		case 't':
 		case 'w':
 			if (timeline_arg(ch, optarg, &t))
@@ -401,5 +403,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (o.diff)
+		return two_runs(argc - optind, argv + optind, &o);
 	return tool_draw(argc, argv, usage, draw, &(struct page){ &o, &t });
 }

@@ -131,3 +131,46 @@ dom_facts() {
 	assert_success
 	assert_output "$(tr-rank --version | sed 's/^tr-rank/tr-report/')"
 }
+
+@test "--diff: a tr-project what-if against its input, as tr-rank --diff compares them; the runs' figures; streams or ratings alike" {
+	set -o pipefail
+	gen-otf2 -r 4 -g 1 -i 20 "$TMP/g/t" > /dev/null
+	tr-read "$TMP/g/t.otf2" 2>/dev/null | tr-deps 2>/dev/null | tr-clock 2>/dev/null > "$TMP/clocked.tr"
+	tr-waits "$TMP/clocked.tr" 2>/dev/null | tr-critpath > "$TMP/a.tr" 2>/dev/null
+	tr-project --scale 'jacobi_kernel=0.5' "$TMP/clocked.tr" 2>/dev/null | tr-waits 2>/dev/null |
+		tr-critpath > "$TMP/b.tr" 2>/dev/null
+	tr-report --diff "$TMP/a.tr" "$TMP/b.tr" > "$TMP/d.html"
+	dom_facts "$TMP/d.html" > "$TMP/facts"
+	# each region as tr-rank --diff has it, in its order: the kernel, halved, first
+	run bash -c "sed -n 's/^diff [0-9]*\t//p' '$TMP/facts' | awk -F'\t' '{ printf \"%s\t%s\t%s\t%s\t%s\t%.6f\n\", \$1, \$2, \$3, \$4, \$5, \$6 }'"
+	assert_output "$(tr-rank --diff --json "$TMP/a.tr" "$TMP/b.tr" | jq -r 'select(.k == "rating_diff") |
+		[.name, .cp_a, .cp_b, .blame_a, .blame_b, (.rating_b - .rating_a)] | @tsv' |
+		awk -F'\t' '{ printf "%s\t%s\t%s\t%s\t%s\t%.6f\n", $1, $2, $3, $4, $5, $6 }' | head -20)"
+	assert_line --index 0 --regexp $'^jacobi_kernel\t825526\t4[0-9]{5}\t'
+	# the runs: tr-rank's run_summary of each; the what-if is shorter
+	for side in a b; do
+		tr-rank --json "$TMP/$side.tr" | jq -r 'select(.k == "run_summary") | .runtime, .cp, .waiting, .blame, .idle' \
+			> "$TMP/$side.run"
+	done
+	run bash -c "grep '^figure ' '$TMP/facts' | cut -f2,3"
+	assert_output "$(paste "$TMP/a.run" "$TMP/b.run")"
+	[ "$(sed -n 1p "$TMP/b.run")" -lt "$(sed -n 1p "$TMP/a.run")" ]
+	grep -qx "external 0" "$TMP/facts"
+	grep -qx "broken 0" "$TMP/facts"
+	# the same page from two tr-rank --json ratings (all rows)
+	tr-rank --json -n 0 "$TMP/a.tr" > "$TMP/a.json"
+	tr-rank --json -n 0 "$TMP/b.tr" > "$TMP/b.json"
+	tr-report --diff "$TMP/a.json" "$TMP/b.json" > "$TMP/j.html"
+	run diff <(tests/helper/report-dom.py < "$TMP/d.html") <(tests/helper/report-dom.py < "$TMP/j.html")
+	assert_success
+	# -n: rows; bad usage; a side that is not there
+	tr-report --diff -n 3 "$TMP/a.tr" "$TMP/b.tr" > "$TMP/n.html"
+	run bash -c "tests/helper/report-dom.py < '$TMP/n.html' | grep -c '^diff '"
+	assert_output 3
+	run --separate-stderr tr-report --diff "$TMP/a.tr"
+	assert_failure 2
+	run --separate-stderr tr-report --diff "$TMP/a.tr" "$TMP/none.tr"
+	assert_failure 1
+	assert_equal "$stderr" "tr-report: $TMP/none.tr: No such file or directory"
+	assert_output ""
+}

@@ -13,7 +13,15 @@ wrote, on stdin), one fact a line, for the tests to compare:
     words TEXT                                                 each row told in words (section#words), as text
     broken N                                                   links within the page to no element's id
 
-Exit 1 (with the reason) where the page lacks the rating table or the SVG.
+or, for tr-report --diff's page:
+
+    diff RANK<TAB>REGION<TAB>CP A<TAB>CP B<TAB>BLAME A<TAB>BLAME B<TAB>RATING B-A
+                                                               the regions' table in its order (times in ns)
+    figure WHAT<TAB>A<TAB>B                                    each run's figures (ns)
+    external N, broken N                                       as above
+
+Exit 1 (with the reason) where the page lacks the rating table or the SVG,
+and is not a --diff page.
 """
 import sys
 from html.parser import HTMLParser
@@ -23,7 +31,8 @@ class Page(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.rows, self.row = [], None
-        self.in_rating = False
+        self.in_rating = self.in_diff = False
+        self.diff, self.figures, self.figure = [], [], None
         self.lanes = self.crit = self.bars = self.external = 0
         self.svgs = 0
         self.words, self.in_words, self.item = [], False, None
@@ -43,6 +52,16 @@ class Page(HTMLParser):
             self.item = ""
         if tag == "table" and a.get("id") == "rating-table":
             self.in_rating = True
+        elif tag == "table" and a.get("id") == "diff-table":
+            self.in_diff = True
+        elif self.in_diff and tag == "tr":
+            self.row = []
+        elif self.in_diff and tag == "td" and self.row is not None:
+            self.row.append(a.get("data-v", ""))
+        elif tag == "tr" and "data-figure" in a:
+            self.figure = [a["data-figure"]]
+        elif tag == "td" and self.figure is not None:
+            self.figure.append(a.get("data-v", ""))
         elif tag == "tr" and ("data-pattern" in a or "data-process" in a):
             self.bars += 1
         elif self.in_rating and tag == "tr":
@@ -68,6 +87,14 @@ class Page(HTMLParser):
             self.in_words = False
         if tag == "table" and self.in_rating:
             self.in_rating = False
+        elif tag == "table" and self.in_diff:
+            self.in_diff = False
+        elif tag == "tr" and self.figure is not None:
+            self.figures.append(self.figure)
+            self.figure = None
+        elif tag == "tr" and self.row and self.in_diff:
+            self.diff.append(self.row)
+            self.row = None
         elif tag == "tr" and self.row:
             self.rows.append(self.row)
             self.row = None
@@ -76,6 +103,14 @@ class Page(HTMLParser):
 def main():
     p = Page()
     p.feed(sys.stdin.read())
+    if p.diff:
+        for r in p.diff:
+            print("diff " + "\t".join([r[0], r[1], r[2], r[3], r[5], r[6], r[10]]))
+        for f in p.figures:
+            print("figure " + "\t".join(f[:3]))
+        print("external %d" % p.external)
+        print("broken %d" % sum(1 for x in p.links if x not in p.ids))
+        return
     if not p.rows:
         sys.exit("report-dom: no rows in the rating table")
     if p.svgs != 1:
