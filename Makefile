@@ -188,12 +188,12 @@ bin/tr-chrome: cmd/tr-chrome.o cmd/render/names.o $(TOOL_OBJS) libstream/libstre
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-bin/tr-svg: cmd/tr-svg.o cmd/render/timeline.o cmd/render/xml.o cmd/render/names.o $(TOOL_OBJS) libstream/libstream.a
+bin/tr-svg: cmd/tr-svg.o cmd/render/timeline.o cmd/render/timeline-data.o cmd/render/xml.o cmd/render/names.o $(TOOL_OBJS) libstream/libstream.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # the report: the rating, charts and the timeline in one HTML page
-bin/tr-report: cmd/tr-report.o cmd/render/timeline.o cmd/render/names.o cmd/render/page.o cmd/render/diff-page.o \
+bin/tr-report: cmd/tr-report.o cmd/render/timeline.o cmd/render/timeline-data.o cmd/render/timeline-zoom.o cmd/render/names.o cmd/render/page.o cmd/render/diff-page.o \
 		$(RANK_TABLE_OBJS) cmd/render/rank-diff.o $(STAGE_OBJS)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)

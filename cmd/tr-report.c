@@ -25,6 +25,7 @@
 #include "render/rank-table.h"
 #include "render/rating-words.h"
 #include "render/timeline.h"
+#include "render/timeline-zoom.h"
 #include "common/tool.h"
 #include "render/xml.h"
 
@@ -327,9 +328,13 @@ static int report(struct ls_reader *r, const struct rank_opts *o, const struct t
 		per_pattern(g.k);
 		per_process(g.k);
 		gpu(g.k);
-		printf("<section id=\"timeline\"><h2>Timeline</h2><div class=\"timeline\">\n");
+		printf("<section id=\"timeline\"><h2>Timeline</h2><div class=\"zoom\" id=\"timeline-zoom\">"
+		       "<button data-zoom=\"in\">+</button><button data-zoom=\"out\">&#8722;</button>"
+		       "<button data-zoom=\"reset\">reset</button> <span id=\"timeline-window\"></span></div>"
+		       "<div class=\"timeline\">\n");
 		status = timeline_svg(r, t);
-		printf("</div></section>\n<script>%s</script>\n</body></html>\n", page_script);
+		printf("</div></section>\n<script>%s</script>\n<script>%s</script>\n</body></html>\n", page_script,
+		       timeline_zoom_script);
 	}
 	an_rank_free(g.k);
 	return g.failed ? 1 : status;
@@ -376,7 +381,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rank_opts o = { RANK_TEXT, 20, false, false, false, false };
-	struct timeline_opts t = { .width = 1600, .inline_svg = true };
+	struct timeline_opts t = { .width = 1600, .inline_svg = true, .zoomable = true };
 	int ch;
 
 	tool_init("tr-report", argc, argv);

@@ -174,3 +174,71 @@ dom_facts() {
 	assert_equal "$stderr" "tr-report: $TMP/none.tr: No such file or directory"
 	assert_output ""
 }
+
+# The path's time within [FROM, TO] (seconds from the run's first event) of stream $1, ns, as the strip sums it.
+path_within() {
+	tr-cat -J "$1" | jq -s --argjson a "$2" --argjson b "$3" '
+		(map(select(.k == "enter" or .k == "leave").t) | min) as $f |
+		($f + ($a * 1e9 | round)) as $lo | ($f + ($b * 1e9 | round)) as $hi |
+		[.[] | select(.k == "crit") | ([.t + .dur, $hi] | min) - ([.t, $lo] | max) | select(. >= 0)] | add // 0'
+}
+
+@test "zoom: the wheel narrows the window and redraws it, the path's strip whole in it; #t=FROM,TO opens a window" {
+	gen-otf2 -r 2 -g 1 -i 30 "$TMP/g/t" > /dev/null
+	analysed "$TMP/g/t.otf2" "$TMP/g.tr"
+	tr-report "$TMP/g.tr" > "$TMP/r.html"
+	dom_facts "$TMP/r.html" > "$TMP/full"
+	read -r _ from to drawn < <(grep '^view ' "$TMP/full")
+	[ "$from" = 0 ]
+	grep -qx "crit $(path_within "$TMP/g.tr" 0 "$to")" "$TMP/full"
+	# ten turns of the wheel towards the reader, in the middle of the picture: 0.8^10 of the run
+	wheel="var s=document.querySelector('#timeline svg'),r=s.getBoundingClientRect();for(var i=0;i<10;i++)s.dispatchEvent(new WheelEvent('wheel',{deltaY:-100,clientX:r.left+r.width*0.6,clientY:r.top+60,bubbles:true,cancelable:true}));"
+	sed "s|</body>|<script>$wheel</script></body>|" "$TMP/r.html" > "$TMP/wheel.html"
+	dom_facts "$TMP/wheel.html" > "$TMP/zoomed"
+	read -r _ zfrom zto zdrawn < <(grep '^view ' "$TMP/zoomed")
+	awk -v f="$zfrom" -v t="$zto" -v T="$to" 'BEGIN { w = (t - f) / T; exit !(f > 0 && t < T && w > 0.10 && w < 0.11) }' ||
+		fail "zoomed to $zfrom..$zto of 0..$to"
+	[ "$(grep '^titles ' "$TMP/zoomed")" != "$(grep '^titles ' "$TMP/full")" ]
+	[ "$zdrawn" -gt 0 ]
+	grep -qx "crit $(path_within "$TMP/g.tr" "$zfrom" "$zto")" "$TMP/zoomed"
+	# a window from the address, and the same one after the zoom: the shared view
+	dom_facts "$TMP/r.html#t=0.0005,0.0006" > "$TMP/window"
+	grep -qx "view 0.0005 0.0006 [1-9][0-9]*" "$TMP/window"
+	grep -qx "crit $(path_within "$TMP/g.tr" 0.0005 0.0006)" "$TMP/window"
+	# the buttons: in halves the window, reset shows the whole run again
+	sed "s|</body>|<script>document.querySelector('[data-zoom=in]').click();</script></body>|" "$TMP/r.html" > "$TMP/in.html"
+	read -r _ bfrom bto _ < <(dom_facts "$TMP/in.html" | grep '^view ')
+	awk -v f="$bfrom" -v t="$bto" -v T="$to" 'BEGIN { exit !((t - f) * 2 > T * 0.999 && (t - f) * 2 < T * 1.001) }'
+	sed "s|</body>|<script>document.querySelector('[data-zoom=in]').click();document.querySelector('[data-zoom=reset]').click();</script></body>|" \
+		"$TMP/r.html" > "$TMP/reset.html"
+	browser_dom "$TMP/reset.html" | tests/helper/report-dom.py > "$TMP/reset"
+	diff <(grep -E '^(view|crit|titles) ' "$TMP/full") <(grep -E '^(view|crit|titles) ' "$TMP/reset")
+}
+
+@test "tools/report-pictures: the timeline's two pictures of a run, whole and zoomed; bad usage" {
+	command -v chromium-headless-shell > /dev/null ||
+		skip_unless chromium "no chromium-headless-shell (make deps installs it)"
+	gen-otf2 -r 2 -g 1 -i 10 "$TMP/g/t" > /dev/null
+	tools/report-pictures "$TMP/g/t.otf2" 0.0002,0.0004 "$TMP/p"
+	for shot in full zoomed; do
+		[ "$(head -c 8 "$TMP/p-$shot.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+	done
+	! cmp -s "$TMP/p-full.png" "$TMP/p-zoomed.png"
+	run tools/report-pictures "$TMP/g/t.otf2" 0.2 "$TMP/p"
+	assert_failure 2
+}
+
+@test "a run with more items than the page holds (TR_ZOOM_ITEMS): drawn once, not zoomable, and the page says so" {
+	gen-otf2 -r 2 -g 1 -i 10 "$TMP/g/t" > /dev/null
+	analysed "$TMP/g/t.otf2" "$TMP/g.tr"
+	TR_ZOOM_ITEMS=50 tr-report "$TMP/g.tr" > "$TMP/r.html"
+	tr-report "$TMP/g.tr" > "$TMP/all.html"
+	[ "$(stat -c %s "$TMP/r.html")" -lt "$(stat -c %s "$TMP/all.html")" ]
+	dom_facts "$TMP/r.html" > "$TMP/facts"
+	run grep -c '^view ' "$TMP/facts"
+	assert_output 0
+	# the picture as drawn once: the path whole
+	path=$(tr-critpath --summary "$TMP/g.tr" 2>&1 > /dev/null | sed -n 's/.*critical path \([0-9]*\)\.\([0-9]*\) s of.*/\1\2/p' | sed 's/^0*//')
+	grep -qx "crit $path" "$TMP/facts"
+	grep -q 'More activities than the page holds to zoom (50): tr-report -t FROM,TO draws a window of the run.' "$TMP/r.html.dom"
+}

@@ -12,7 +12,9 @@ const char page_style[] =
 	".note{color:#666;font-size:0.85em}.timeline{overflow-x:auto}"
 	"#words li{margin-bottom:0.5em;max-width:60em}dl.patterns dt{font-weight:bold}"
 	"dl.patterns dd{margin:0 0 0.4em 1.5em;max-width:60em}"
-	"#diff-table td.bar{width:12em}#diff-table td.name{min-width:16em}";
+	"#diff-table td.bar{width:12em}#diff-table td.name{min-width:16em}"
+	".zoom{margin:0.3em 0}.zoom button{min-width:2.2em;margin-right:0.3em}#timeline-window{color:#555}"
+	"#timeline svg{cursor:grab;user-select:none}";
 
 /* Sorting the rating by a click on a column's heading: by data-v, numbers as numbers. */
 const char page_script[] =

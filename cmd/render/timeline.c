@@ -2,10 +2,16 @@
  * The timeline of an analysed stream as a self-contained SVG (tr-svg's
  * picture, and tr-report's): a lane per stream grouped by process (per
  * process from COLLAPSE processes on), activities coloured by role, wait
- * states hatched over them, the critical path drawn on top with the
- * arrows it follows from stream to stream, a time axis in seconds, a
- * legend. Activities narrower than half a pixel become a density band of
- * their lane.
+ * states hatched over them, the critical path in a strip of its own under
+ * each lane's activities (so that it hides none of them however often it
+ * changes streams) with lines where it steps from stream to stream, a
+ * time axis in seconds, a legend. Activities narrower than half a pixel
+ * become a density band of their lane; path pieces closer than a pixel
+ * to the one before on their lane join it.
+ *
+ * For tr-report (zoomable) the items drawn are also kept for the page's
+ * script, which redraws the picture for each window it is zoomed to
+ * (timeline-data.h, timeline-zoom.c).
  *
  * Three passes: definitions and the run's span; activities and waits;
  * the path, so that it is drawn over everything.
@@ -21,6 +27,7 @@
 #include "../../libstream/error.h"
 #include "../../libstream/reader.h"
 #include "names.h"
+#include "timeline-data.h"
 #include "timeline.h"
 #include "../common/tool.h"
 #include "xml.h"
@@ -28,7 +35,9 @@
 /* From this many processes on, a lane per process. */
 #define COLLAPSE 64
 #define LABEL_W 200.0	/* the lanes' names */
-#define LANE_H 14.0
+#define ACT_H 12.0	/* a lane's activities */
+#define PATH_H 4.0	/* its strip of the critical path, under them */
+#define LANE_H (ACT_H + PATH_H)
 #define GAP_H 6.0	/* between processes */
 #define AXIS_H 30.0
 #define ITEM_W 130.0	/* a legend item */
@@ -89,6 +98,10 @@ struct lane_state {
 	uint32_t depth;		/* open, also past MAX_DEPTH */
 	bool named;		/* its label written */
 	double *cover;		/* ns of short activities per pixel column */
+	/* its path pieces not drawn yet: one rect from x0 to x1 of ns */
+	bool pending;
+	double x0, x1;
+	uint64_t ns;
 };
 
 struct svg {
@@ -105,11 +118,13 @@ struct svg {
 	struct lane_state *lanes;
 	double height, legend_h;
 	bool inline_svg;	/* inside an HTML page: no XML declaration */
-	/* the path: the last piece, for the arrows */
+	/* the path: the last piece's lane and end, for the steps between lanes */
 	bool have_piece;
 	uint32_t piece_lane;
-	double run_x, piece_x;	/* where the run of pieces on piece_lane begins and ends */
-	uint64_t run_ns;
+	double run_x, piece_x;	/* where the path came to piece_lane, where its last piece ends */
+	double hop_x;		/* where the last step was drawn */
+	bool zoomable;		/* keep the items for the page's script */
+	struct tl_data data;
 };
 
 /* b - a for a <= b, whatever they are (in uint64_t no difference overflows). */
@@ -223,15 +238,13 @@ static void head(struct svg *g)
 	       g->width, g->height, g->width, g->height);
 	printf("<defs><pattern id=\"hatch\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\" "
 	       "patternTransform=\"rotate(45)\"><rect width=\"2\" height=\"4\" fill=\"#000\" "
-	       "fill-opacity=\"0.45\"/></pattern>"
-	       "<marker id=\"arrow\" viewBox=\"0 0 6 6\" refX=\"6\" refY=\"3\" markerWidth=\"6\" "
-	       "markerHeight=\"6\" orient=\"auto\"><path d=\"M0,0L6,3L0,6z\" fill=\"#c00\"/></marker></defs>\n");
+	       "fill-opacity=\"0.45\"/></pattern></defs>\n");
 	printf("<style>");
 	for (int p = 0; p < P__COUNT; p++)
 		printf(".%s{fill:%s}", paints[p].cls, paints[p].fill);
-	printf(".wait{fill:url(#hatch)}.dense{fill:#555}.crit{fill:none;stroke:#c00;stroke-width:2}"
-	       ".hop{stroke:#c00;stroke-width:1;marker-end:url(#arrow)}.bg{fill:#f4f4f4}</style>\n");
-	printf("<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n<g class=\"axis\">");
+	printf(".wait{fill:url(#hatch)}.dense{fill:#555}.crit{fill:#c00}"
+	       ".hop{stroke:#c00;stroke-width:0.75;stroke-opacity:0.7}.bg{fill:#f4f4f4}.strip{fill:#fbe9e7}</style>\n");
+	printf("<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n<g class=\"axis\" id=\"tl-axis\">");
 	for (double s = 0; step > 0 && s <= span * (1 + 1e-9); s += step) {
 		double x = LABEL_W + s * 1e9 * g->scale;
 
@@ -250,7 +263,7 @@ static void head(struct svg *g)
 		g->lanes[lane].named = true;
 		printf("<g class=\"lane\" data-stream=\"%" PRIu64 "\"><rect class=\"bg\" x=\"%.0f\" y=\"%.1f\" "
 		       "width=\"%.0f\" height=\"%.1f\"/><text x=\"4\" y=\"%.1f\">", st->id, LABEL_W,
-		       g->lane_y[lane], g->width - LABEL_W, LANE_H - 1, g->lane_y[lane] + LANE_H - 4);
+		       g->lane_y[lane], g->width - LABEL_W, LANE_H - 1, g->lane_y[lane] + ACT_H - 3);
 		name_text(names_get(&g->procs, st->process), "process", st->process);
 		if (!g->collapse) {
 			fputs(": ", stdout);
@@ -272,6 +285,9 @@ static void activity(struct svg *g, uint32_t l, int64_t a, int64_t b, uint32_t d
 
 	if (b < g->from || a > g->to)
 		return;
+	if (g->zoomable)
+		tl_data_act(&g->data, l, (int64_t)span_ns(g->first, a), (int64_t)span_ns(g->first, b),
+			    reg ? g->paint[ri] : P_USER, d, ri);
 	if (x1 - x0 < 0.5) {	/* too short to draw: its lane's density */
 		size_t col = (size_t)(x0 - LABEL_W);
 
@@ -281,7 +297,7 @@ static void activity(struct svg *g, uint32_t l, int64_t a, int64_t b, uint32_t d
 	}
 	printf("<rect class=\"%s\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"><title>",
 	       paints[reg ? g->paint[ri] : P_USER].cls, x0, g->lane_y[l] + inset, x1 - x0,
-	       LANE_H - 1 - 2 * inset);
+	       ACT_H - 1 - 2 * inset);
 	name_text(reg, "region", r);
 	printf(" %.9f s</title></rect>\n", span_ns(a, b) / 1e9);
 }
@@ -318,11 +334,14 @@ static void draw(struct svg *g, const struct ls_record *rec)
 			ls->stack[ls->depth - 1].since = t;
 		break;
 	case LS_K_WAIT:
-		if (ls_get_u64(rec, LS_F_DUR, &dur) == 0 && t <= g->to && (int64_t)((uint64_t)t + dur) >= g->from &&
-		    x_of(g, (int64_t)((uint64_t)t + dur)) - x_of(g, t) >= 0.5)
+		if (ls_get_u64(rec, LS_F_DUR, &dur) < 0 || t > g->to || (int64_t)((uint64_t)t + dur) < g->from)
+			break;
+		if (g->zoomable)
+			tl_data_wait(&g->data, l, (int64_t)span_ns(g->first, t), dur);
+		if (x_of(g, (int64_t)((uint64_t)t + dur)) - x_of(g, t) >= 0.5)
 			printf("<rect class=\"wait\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"/>\n",
 			       x_of(g, t), g->lane_y[l], x_of(g, (int64_t)((uint64_t)t + dur)) - x_of(g, t),
-			       LANE_H - 1);
+			       ACT_H - 1);
 		break;
 	default:
 		break;
@@ -346,31 +365,37 @@ static void density(const struct svg *g)
 				j++;
 			if (level > 0)
 				printf("<rect class=\"dense\" x=\"%.0f\" y=\"%.1f\" width=\"%zu\" height=\"%.1f\" "
-				       "fill-opacity=\"%.1f\"/>\n", LABEL_W + (double)i, g->lane_y[l] + LANE_H / 2 - 2,
+				       "fill-opacity=\"%.1f\"/>\n", LABEL_W + (double)i, g->lane_y[l] + ACT_H / 2 - 2,
 				       j - i, 4.0, level / 10.0);
 			i = j;
 		}
 	}
 }
 
-/* The run of path pieces drawn as one outline, on one lane. */
-static void flush_path(struct svg *g)
+/* Lane l's path pieces not drawn yet, as one rect of its strip (data-ns their sum). */
+static void flush_lane(struct svg *g, uint32_t l)
 {
-	if (g->have_piece)
+	struct lane_state *ls = &g->lanes[l];
+
+	if (ls->pending)
 		printf("<rect class=\"crit\" data-ns=\"%" PRIu64 "\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
-		       "height=\"%.1f\"/>\n", g->run_ns, g->run_x, g->lane_y[g->piece_lane], g->piece_x - g->run_x,
-		       LANE_H - 1);
+		       "height=\"%.1f\"/>\n", ls->ns, ls->x0, g->lane_y[l] + ACT_H, fmax(ls->x1 - ls->x0, 0.5),
+		       PATH_H - 1);
+	ls->pending = false;
 }
 
 /*
- * Pass 3: the path's pieces, outlined (pieces that follow each other on
- * one lane as one outline, its data-ns their sum), and an arrow where the
- * path goes to another lane.
+ * Pass 3: the path's pieces in each lane's strip (a piece that begins
+ * within a pixel of where the lane's last one ended joins it), and a line
+ * where the path steps to another lane after a pixel or more on one, one
+ * line per pixel: where it changes lanes more often, the strips say where
+ * it was.
  */
 static void path(struct svg *g, const struct ls_record *rec)
 {
 	uint64_t s, dur;
 	uint32_t si, l;
+	struct lane_state *ls;
 	int64_t t;
 	double x0, x1;
 
@@ -378,21 +403,30 @@ static void path(struct svg *g, const struct ls_record *rec)
 	    ls_get_u64(rec, LS_F_DUR, &dur) < 0 || (si = names_index(&g->streams, s)) == UINT32_MAX ||
 	    (l = g->lane_of[si]) == UINT32_MAX || t > g->to || (int64_t)((uint64_t)t + dur) < g->from)
 		return;
+	if (g->zoomable)
+		tl_data_piece(&g->data, l, (int64_t)span_ns(g->first, t), dur);
 	x0 = x_of(g, t);
 	x1 = x_of(g, (int64_t)((uint64_t)t + dur));
-	if (g->have_piece && g->piece_lane == l) {
-		g->run_ns += dur;
-		g->piece_x = x1;
-		return;
-	}
-	flush_path(g);
-	if (g->have_piece)
+	ls = &g->lanes[l];
+	if (g->have_piece && g->piece_lane != l && g->piece_x - g->run_x >= 1 && fabs(x0 - g->hop_x) >= 1) {
 		printf("<line class=\"hop\" x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\"/>\n", g->piece_x,
-		       g->lane_y[g->piece_lane] + LANE_H / 2, x0, g->lane_y[l] + LANE_H / 2);
+		       g->lane_y[g->piece_lane] + ACT_H + PATH_H / 2, x0, g->lane_y[l] + ACT_H + PATH_H / 2);
+		g->hop_x = x0;
+	}
+	if (!g->have_piece || g->piece_lane != l)
+		g->run_x = x0;
+	if (ls->pending && x0 - ls->x1 < 1 && x0 >= ls->x0) {
+		ls->ns += dur;
+		ls->x1 = fmax(ls->x1, x1);
+	} else {
+		flush_lane(g, l);
+		ls->pending = true;
+		ls->x0 = x0;
+		ls->x1 = x1;
+		ls->ns = dur;
+	}
 	g->have_piece = true;
 	g->piece_lane = l;
-	g->run_x = x0;
-	g->run_ns = dur;
 	g->piece_x = x1;
 }
 
@@ -414,11 +448,43 @@ static void legend(const struct svg *g)
 	printf("<rect class=\"bg\" x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"10\"/><rect class=\"wait\" "
 	       "x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"10\"/><text x=\"%.0f\" y=\"%.0f\">wait state</text>",
 	       x, y, x, y, x + 16, y + 9);
-	printf("<rect class=\"crit\" x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"10\"/><text x=\"%.0f\" y=\"%.0f\">"
-	       "critical path, arrows its steps</text>", x + 100, y, x + 116, y + 9);
+	printf("<rect class=\"crit\" x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"4\"/><text x=\"%.0f\" y=\"%.0f\">"
+	       "critical path (a strip under each lane), lines its steps</text>", x + 100, y + 6, x + 116, y + 9);
 	printf("<rect class=\"dense\" x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"4\"/><text x=\"%.0f\" y=\"%.0f\">"
-	       "too short to draw</text>", x + 290, y + 3, x + 306, y + 9);
+	       "too short to draw</text>", x + 380, y + 3, x + 396, y + 9);
 	printf("</g>\n</svg>\n");
+}
+
+/*
+ * What the page's script redraws from, after the picture: the geometry,
+ * the names, and the items kept (timeline-data.h); where there were too
+ * many to keep, only why ("over").
+ */
+static void zoom_data(const struct svg *g)
+{
+	printf("<script type=\"application/json\" id=\"timeline-data\">{\"first\":%" PRId64 ",\"from\":%.0f,"
+	       "\"to\":%.0f,\"width\":%.0f,\"label\":%.0f,\"act_h\":%.0f,\"path_h\":%.0f,\"axis_end\":%.1f,"
+	       "\"lanes\":[", g->first, span_ns(g->first, g->from), span_ns(g->first, g->to), g->width, LABEL_W,
+	       ACT_H, PATH_H, g->height - g->legend_h);
+	for (uint32_t l = 0; l < g->nlanes; l++)
+		printf("%s%.1f", l ? "," : "", g->lane_y[l]);
+	printf("],\"paints\":[");
+	for (int p = 0; p < P__COUNT; p++)
+		printf("%s\"%s\"", p ? "," : "", paints[p].cls);
+	printf("],\"regions\":[");
+	for (uint32_t i = 0; i < g->regions.n; i++) {
+		fputs(i ? "," : "", stdout);
+		if (g->regions.v[i].name)
+			tl_json_string(g->regions.v[i].name);
+		else
+			printf("\"region %" PRIu64 "\"", g->regions.v[i].id);
+	}
+	printf("],");
+	if (tl_data_kept(&g->data))
+		tl_data_print(&g->data);
+	else
+		printf("\"over\":%" PRIu64, g->data.max);
+	printf("}</script>\n");
 }
 
 static int learn_each(void *g, const struct ls_record *rec)
@@ -464,20 +530,31 @@ static int picture(struct svg *g, struct ls_reader *r, double from_s, double to_
 		tool_error("out of memory");
 		return 1;
 	}
+	if (g->zoomable && tl_data_init(&g->data, g->nlanes) < 0) {
+		tool_error("out of memory");
+		return 1;
+	}
 	head(g);
+	printf("<g id=\"tl-acts\">\n");
 	if (tool_pass(r, draw_each, g) != 0)
 		return 1;
 	density(g);
+	printf("</g>\n<g id=\"tl-path\">\n");
 	if (tool_pass(r, path_each, g) != 0)
 		return 1;
-	flush_path(g);
+	for (uint32_t l = 0; l < g->nlanes; l++)
+		flush_lane(g, l);
+	printf("</g>\n");
 	legend(g);
+	if (g->zoomable)
+		zoom_data(g);
 	return 0;
 }
 
 int timeline_svg(struct ls_reader *r, const struct timeline_opts *o)
 {
-	struct svg g = { .width = o->width, .window = o->window, .inline_svg = o->inline_svg };
+	struct svg g = { .width = o->width, .window = o->window, .inline_svg = o->inline_svg,
+			 .zoomable = o->zoomable };
 	int status = picture(&g, r, o->from_s, o->to_s);
 
 	for (uint32_t l = 0; g.lanes && l < g.nlanes; l++)
@@ -489,6 +566,7 @@ int timeline_svg(struct ls_reader *r, const struct timeline_opts *o)
 	names_release(&g.procs);
 	names_release(&g.streams);
 	names_release(&g.regions);
+	tl_data_release(&g.data);
 	return status;
 }
 

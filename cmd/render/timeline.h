@@ -11,6 +11,7 @@ struct timeline_opts {
 	bool window;		/* only from_s to to_s (seconds from the run's start) */
 	double from_s, to_s;
 	bool inline_svg;	/* for an HTML page: no XML declaration */
+	bool zoomable;		/* and the items drawn after it, for the page's script to zoom */
 };
 
 /* The option -t FROM,TO or -w WIDTH (opt) into o. Returns 0, or 2 after a message. */

@@ -6,7 +6,11 @@ wrote, on stdin), one fact a line, for the tests to compare:
                                                                the rating table in its order
                                                                (times in ns, as the cells sort by them)
     lanes N                                                    the timeline's lanes (g.lane)
-    crit NS                                                    the path outlines' data-ns, summed
+    crit NS                                                    the path strips' data-ns, summed
+    view FROM TO DRAWN                                         the window the timeline shows (s) and
+                                                               the activities drawn in it
+    titles N SHA1                                              the activities drawn: how many, and
+                                                               a digest of their titles in order
     bars N                                                     chart rows (tr with data-pattern or data-process)
     external N                                                 src= or href= attributes (must be 0)
                                                                but links within the page (#...)
@@ -23,6 +27,7 @@ or, for tr-report --diff's page:
 Exit 1 (with the reason) where the page lacks the rating table or the SVG,
 and is not a --diff page.
 """
+import hashlib
 import sys
 from html.parser import HTMLParser
 
@@ -35,6 +40,7 @@ class Page(HTMLParser):
         self.diff, self.figures, self.figure = [], [], None
         self.lanes = self.crit = self.bars = self.external = 0
         self.svgs = 0
+        self.view, self.titles, self.in_title = None, [], None
         self.words, self.in_words, self.item = [], False, None
         self.ids, self.links = set(), []
 
@@ -70,6 +76,9 @@ class Page(HTMLParser):
             self.row.append(a.get("data-v", ""))
         elif tag == "svg":
             self.svgs += 1
+            self.view = (a.get("data-from"), a.get("data-to"), a.get("data-drawn"))
+        elif tag == "title" and self.svgs:
+            self.in_title = ""
         elif tag == "g" and a.get("class") == "lane":
             self.lanes += 1
         elif tag == "rect" and a.get("class") == "crit" and "data-ns" in a:
@@ -78,8 +87,13 @@ class Page(HTMLParser):
     def handle_data(self, data):
         if self.item is not None:
             self.item += data
+        if self.in_title is not None:
+            self.in_title += data
 
     def handle_endtag(self, tag):
+        if tag == "title" and self.in_title is not None:
+            self.titles.append(self.in_title)
+            self.in_title = None
         if tag == "li" and self.item is not None:
             self.words.append(self.item)
             self.item = None
@@ -119,6 +133,9 @@ def main():
         print("row " + "\t".join([r[0], r[1], r[2], r[3], r[4], r[6], r[8]]))
     print("lanes %d" % p.lanes)
     print("crit %d" % p.crit)
+    if p.view and p.view[0] is not None:
+        print("view %s %s %s" % p.view)
+    print("titles %d %s" % (len(p.titles), hashlib.sha1("\n".join(p.titles).encode()).hexdigest()))
     print("bars %d" % p.bars)
     print("external %d" % p.external)
     for w in p.words:
