@@ -93,7 +93,7 @@ static void stage(struct stage_io *io)
 
 static void stage(struct stage_io *io)
 {
-	struct an_rank *k = an_rank_new(AN_RANK_BY_WAIT);
+	struct an_rank *k = an_rank_new(AN_RANK_BY_WAIT | AN_RANK_WAITERS);
 	struct an_rating *v = NULL;
 	struct ls_record rec;
 	const char *why;
