@@ -53,7 +53,7 @@ static void usage(FILE *to)
 			  "                           processes, rank 0 merges and analyses (OTF2)\n"
 			  "  -j N                     threads for the critical path's pieces (1 to 64)\n"
 			  "  --no-clock               leave tr-clock out of the chain\n"
-			  "  --window SECONDS         tr-clock's: hold events this long (0.01)\n"
+			  "  --window SECONDS         tr-clock's and tr-project's: hold events this long (0.01)\n"
 			  "  --latency TYPE=NS        tr-clock's: least latency of an edge type (0)\n"
 			  "  --end WHERE              tr-critpath's: where the path ends (last, region=NAME,\n"
 			  "                           stream=NAME, SECONDS after the first event)\n"
@@ -94,6 +94,8 @@ struct options {
 	struct ls_front_options select;
 	const char *stream, *output;
 	bool force, quiet, mpi, no_clock;
+	bool projecting;	/* --scale, --set or --min: tr-project in the chain */
+	bool latency_given;
 	unsigned jobs, threads;
 	struct an_clock_options clock;
 	struct an_crit_end end;
@@ -262,7 +264,8 @@ static int keep_for_project(char *const *traces, int n, const struct chain_link 
 		return 1;
 	}
 	ls_writer_init(&k->w, k->fd, LS_FMT_MSGPACK);
-	if (!(k->floors = an_floors_pass_new(&o->floors, AN_PROJECT_WINDOW))) {
+	if (!(k->floors = an_floors_pass_new(&o->floors, o->project.o.window ? o->project.o.window :
+							  AN_PROJECT_WINDOW))) {
 		tool_error("out of memory");
 		return 1;
 	}
@@ -394,7 +397,12 @@ static int keep(struct args *a, const char *flag, const char *arg)
 			}
 		return keep_in(a->crit, &a->ncrit, 4, flag, arg);
 	}
-	if (!strcmp(flag, "--window") || !strcmp(flag, "--latency"))
+	if (!strcmp(flag, "--window") && (keep_in(a->clock, &a->nclock, MAX_ARGS, flag, arg) < 0 ||
+					  keep_in(a->project, &a->nproject, MAX_ARGS, flag, arg) < 0))
+		return -1;	/* tr-clock's and tr-project's both */
+	if (!strcmp(flag, "--window"))
+		return 0;
+	if (!strcmp(flag, "--latency"))
 		return keep_in(a->clock, &a->nclock, MAX_ARGS, flag, arg);
 	if (!strcmp(flag, "--scale") || !strcmp(flag, "--set") || !strcmp(flag, "--min"))
 		return keep_in(a->project, &a->nproject, MAX_ARGS, flag, arg);
@@ -417,11 +425,13 @@ static int option(int ch, const char *arg, struct options *o)
 	case OPT_WINDOW:
 		if (tool_window_arg("--window", arg, &o->clock.window))
 			return 2;
+		o->project.o.window = o->clock.window;
 		name = "--window";
 		break;
 	case OPT_LATENCY:
 		if (stage_clock_latency(arg, &o->clock))
 			return 2;
+		o->latency_given = true;
 		name = "--latency";
 		break;
 	case OPT_END:
@@ -434,11 +444,13 @@ static int option(int ch, const char *arg, struct options *o)
 		name = ch == OPT_SET ? "--set" : "--scale";
 		if ((rc = stage_project_change(name, arg, &o->project)))
 			return rc;
+		o->projecting = true;
 		break;
 	case OPT_MIN:
 		if ((rc = stage_project_min(arg, &o->project)))
 			return rc;
 		name = "--min";
+		o->projecting = true;
 		break;
 	case 'n':
 		return rank_rows_arg(arg, &o->rank);
@@ -553,8 +565,12 @@ static int parse(int argc, char **argv, struct options *o)
 		usage(stderr);
 		return 2;
 	}
-	if (o->no_clock && o->args.nclock) {
-		tool_error("--window and --latency are tr-clock's: not with --no-clock");
+	if (o->no_clock && o->latency_given) {
+		tool_error("--latency is tr-clock's: not with --no-clock");
+		return 2;
+	}
+	if (o->no_clock && o->clock.window && !o->projecting) {
+		tool_error("--window is tr-clock's and tr-project's: with --no-clock, only with --scale, --set or --min");
 		return 2;
 	}
 	if (o->force && !o->stream && !o->output) {
@@ -651,7 +667,7 @@ static bool link_for(const struct an_stage *def, struct options *o, struct chain
 		l->self.argc = o->args.nproject;
 		l->self.argv = o->args.project;
 		l->opts = &o->project.o;
-		return o->args.nproject > 0;
+		return o->projecting;
 	}
 	if (def == &an_stage_critpath) {
 		l->self.argc = o->args.ncrit;

@@ -89,7 +89,10 @@ filters() {
 	cmp "$TMP/p.tr" "$TMP/c.tr"
 	run --separate-stderr tr-analyze --no-clock --latency msg=40 "$TMP/g/t.otf2"
 	assert_failure 2
-	assert_equal "$stderr" "tr-analyze: --window and --latency are tr-clock's: not with --no-clock"
+	assert_equal "$stderr" "tr-analyze: --latency is tr-clock's: not with --no-clock"
+	run --separate-stderr tr-analyze --no-clock --window 0.02 "$TMP/g/t.otf2"
+	assert_failure 2
+	assert_equal "$stderr" "tr-analyze: --window is tr-clock's and tr-project's: with --no-clock, only with --scale, --set or --min"
 	run --separate-stderr tr-analyze --end soon "$TMP/g/t.otf2"
 	assert_failure 2
 	assert_equal "$stderr" "tr-analyze: --end soon: give last, region=NAME, stream=NAME or seconds after the first event"
@@ -120,6 +123,15 @@ filters() {
 		tr-critpath > "$TMP/p.tr" 2>/dev/null
 	tr-analyze -q --no-clock --scale 'jacobi_*=0.5' --stream "$TMP/c.tr" "$TMP/g/t.otf2" > /dev/null
 	cmp "$TMP/p.tr" "$TMP/c.tr"
+	# --window: tr-clock's and tr-project's both, where each runs, as the filters take it
+	tr-read "$TMP/g/t.otf2" | tr-deps | tr-clock --window 0.000001 2>/dev/null |
+		tr-project --window 0.000001 --scale 'jacobi_*=0.5' 2>/dev/null | tr-waits | tr-critpath > "$TMP/w.tr" 2>/dev/null
+	tr-analyze -q --window 0.000001 --scale 'jacobi_*=0.5' --stream "$TMP/aw.tr" "$TMP/g/t.otf2" > /dev/null
+	cmp "$TMP/w.tr" "$TMP/aw.tr"
+	tr-read "$TMP/g/t.otf2" | tr-deps | tr-project --scale 'jacobi_*=0.5' --window 0.000001 2>/dev/null | tr-waits |
+		tr-critpath > "$TMP/w.tr" 2>/dev/null
+	tr-analyze -q --no-clock --scale 'jacobi_*=0.5' --window 0.000001 --stream "$TMP/cw.tr" "$TMP/g/t.otf2" > /dev/null
+	cmp "$TMP/w.tr" "$TMP/cw.tr"
 	# and the annotated archive is tr-otf2's of that stream
 	tr-otf2 -o "$TMP/f/t" "$TMP/p.tr" 2> /dev/null
 	tr-analyze -q --no-clock --scale 'jacobi_*=0.5' -o "$TMP/a/t" "$TMP/g/t.otf2" > /dev/null
