@@ -163,6 +163,17 @@ OUT
 	done
 }
 
+@test "an edge that waited for its events goes out after every record read before it: nothing moved, nothing reordered" {
+	# tests/data/clock/woken-edge.ndjson, held 100 ns: the sync edge 3 -> 4
+	# is read after events 5 (t 220) and 6 (t 230), while 3 and 4 are
+	# still held; event 7 (t 315) lets 0..4 go (their t + 100 <= 315) but
+	# not 5 and 6. The edge, woken by 4, waits for 5 and 6: the stream
+	# comes back as it was read.
+	tr-clock --window 0.0000001 "$DATA/clock/woken-edge.ndjson" > "$TMP/c.tr" 2> "$TMP/err"
+	assert_equal "$(cat "$TMP/err")" ""
+	cmp <(body "$DATA/clock/woken-edge.ndjson") <(body "$TMP/c.tr")
+}
+
 # A generated run (2 ranks, a GPU stream each) as read, and the same with
 # rank 1's clock 5000 ns behind and rank 0's GPU 3000 ns behind its host:
 # $TMP/true.tr and $TMP/skewed.tr, both after tr-deps.

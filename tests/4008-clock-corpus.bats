@@ -58,4 +58,9 @@ teardown() {
 		map(select(.k == "edge" and .type == "launch" and $t[.to | tostring] < $t[.from | tostring])) |
 		length' > "$TMP/n"
 	assert_equal "$(cat "$TMP/n")" 0
+	# what moved went later; the rest, edges too, kept the order it was read in
+	tr-read -M "$(archive casita-2_jacobi_blame_cpu_015)" 2>/dev/null | tr-deps -J > "$TMP/d.json" 2>/dev/null
+	tr-cat -J "$TMP/c.tr" > "$TMP/c.json"
+	run tests/helper/clock-order.py "$TMP/d.json" "$TMP/c.json"
+	assert_output 0
 }
