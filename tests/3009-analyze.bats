@@ -240,6 +240,20 @@ filters() {
 	[ "$status" -eq 143 ] || fail "tr-analyze ended with $status before the signal"
 	run ls -A "$TMP/out"
 	assert_output ""
+	# and a what-if, whose stages before tr-project keep their stream in a
+	# temporary file: killed there or after, nothing left in either place
+	mkdir "$TMP/tmp"
+	for wait in 0.3 1.2; do
+		TMPDIR="$TMP/tmp" tr-analyze -q --scale 'jacobi_*=0.5' --stream "$TMP/out/s.tr" -o "$TMP/out/a" \
+			"$TMP/long/t.otf2" > /dev/null &
+		sleep "$wait"
+		kill -TERM $!
+		status=0
+		wait $! || status=$?
+		[ "$status" -eq 143 ] || fail "tr-analyze --scale ended with $status before the signal ($wait s)"
+		run ls -A "$TMP/out" "$TMP/tmp"
+		assert_output "$(printf '%s:\n\n%s:' "$TMP/out" "$TMP/tmp")"
+	done
 }
 
 @test "bad usage is exit 2 with a message; a trace that cannot be read, exit 1 and one line" {
