@@ -249,7 +249,7 @@ int rating_words(const struct an_rank *k, const struct an_rating *v, uint32_t n,
 
 	if (n > RATING_WORDS_ROWS)
 		n = RATING_WORDS_ROWS;
-	if (!n)
+	if (!n || !an_rank_waiters(k))	/* nothing to tell, or its facts not kept */
 		return 0;
 	fputs(html ? "<section id=\"words\"><h2>In words</h2>\n<ol>\n" : "In words:\n", stdout);
 	for (uint32_t i = 0; i < n && rc == 0; i++) {
