@@ -37,7 +37,7 @@
 
 static void usage(FILE *to)
 {
-	fprintf(to, "usage: tr-analyze [-efhq] [-j N] [-n N] [--csv | --json] [--end WHERE] [--idle] "
+	fprintf(to, "usage: tr-analyze [-efhqv] [-j N] [-n N] [--csv | --json] [--end WHERE] [--idle] "
 		"[--latency TYPE=NS] [--min FILE] [--mpi] [--no-clock] [-o dir/name] [--scale PATTERN=FACTOR] "
 		"[--set PATTERN=DURATION] [--stream file] [--threads N] [-p processes] [-s streams] "
 		"[-t begin:end] [--window SECONDS] trace ...\n");
@@ -63,6 +63,7 @@ static void usage(FILE *to)
 			  "  --min FILE               tr-project's: floors of API calls, a line each: NS NAME\n"
 			  "  -n N                     rows (20; 0: all)\n"
 			  "  -e                       blame and idle blame per pattern\n"
+			  "  -v                       the first rows also in words, as tr-rank -v\n"
 			  "  --csv, --json            the rating as CSV or NDJSON records instead of the table\n"
 			  "  --idle                   rate GPU idle blame as blame\n"
 			  "  -p, --processes LIST     only these processes' events (ids and ranges: 0-3,7)\n"
@@ -506,9 +507,12 @@ static int parse(int argc, char **argv, struct options *o)
 	};
 	int ch, rc;
 
-	while ((ch = getopt_long(argc, argv, "efhj:n:o:p:qs:t:", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "efhj:n:o:p:qs:t:v", longopts, NULL)) != -1) {
 		tool_help_option(ch, usage);
 		switch (ch) {
+		case 'v':
+			o->rank.words = true;
+			break;
 		case 'e':
 			o->rank.by_pattern = true;
 			break;
@@ -571,6 +575,10 @@ static int parse(int argc, char **argv, struct options *o)
 	}
 	if (o->no_clock && o->clock.window && !o->projecting) {
 		tool_error("--window is tr-clock's and tr-project's: with --no-clock, only with --scale, --set or --min");
+		return 2;
+	}
+	if (o->rank.words && o->rank.form != RANK_TEXT) {
+		tool_error("-v tells the rating in words beside its text table: not with --csv or --json");
 		return 2;
 	}
 	if (o->force && !o->stream && !o->output) {
@@ -733,7 +741,7 @@ int main(int argc, char **argv)
 		if ((status = fan.ops->start(&fan, read_local_shard, &local)))
 			goto out;
 	}
-	if (!(t.rank = an_rank_new(o.rank.by_pattern ? AN_RANK_BY_WAIT : 0))) {
+	if (!(t.rank = an_rank_new((o.rank.by_pattern ? AN_RANK_BY_WAIT : 0) | (o.rank.words ? AN_RANK_WAITERS : 0)))) {
 		tool_error("out of memory");
 		status = 1;
 		goto out;

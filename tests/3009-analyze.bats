@@ -283,3 +283,17 @@ filters() {
 	assert_success
 	assert_output "tr-analyze $(tr-read --version | cut -d' ' -f2)"
 }
+
+@test "-v: the first rows in words after the table, as tr-rank -v tells them of the same stream" {
+	gen-otf2 -r 2 -g 1 -i 20 "$TMP/g/t" > /dev/null
+	tr-analyze -q -v --stream "$TMP/a.tr" "$TMP/g/t.otf2" > "$TMP/a.txt"
+	run diff <(sed -n '/^In words:/,$p' "$TMP/a.txt") <(tr-rank -v "$TMP/a.tr" | sed -n '/^In words:/,$p')
+	assert_success
+	grep -q '^ 1\. jacobi_kernel: ' "$TMP/a.txt"
+	# the table before them as without -v
+	tr-analyze -q "$TMP/g/t.otf2" > "$TMP/b.txt"
+	cmp "$TMP/b.txt" <(sed '/^In words:/,$d' "$TMP/a.txt" | sed '$d')
+	run --separate-stderr tr-analyze -v --json "$TMP/g/t.otf2"
+	assert_failure 2
+	assert_equal "$stderr" "tr-analyze: -v tells the rating in words beside its text table: not with --csv or --json"
+}
