@@ -43,7 +43,7 @@ KINETOIN_OBJS = formats/regions.o formats/defs.o formats/kineto/kinetoin.o forma
 NSYSIN_OBJS = formats/regions.o formats/defs.o formats/nsys/nsysin.o formats/nsys/schema.o formats/nsys/defs.o \
 	formats/nsys/events.o
 OTF2OUT_OBJS = formats/otf2/otf2out.o formats/otf2/out_defs.o formats/otf2/out_events.o \
-	formats/otf2/out_metrics.o formats/otf2/vocab.o formats/otf2/errors.o
+	formats/otf2/out_metrics.o formats/otf2/out_sorted.o formats/otf2/vocab.o formats/otf2/errors.o
 ANALYSIS_OBJS = analysis/blame.o analysis/clock.o analysis/critpath.o analysis/deps.o analysis/edges.o \
 	analysis/gpu/deps.o analysis/gpu/usage.o analysis/gpu/waits.o analysis/floors.o analysis/graph.o analysis/idlewait.o analysis/latency.o \
 	analysis/mpi/coll.o analysis/mpi/icoll.o analysis/mpi/p2p.o analysis/mpi/waits.o analysis/omp/deps.o analysis/omp/waits.o analysis/pathblame.o analysis/pieces.o \

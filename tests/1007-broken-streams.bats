@@ -108,7 +108,7 @@ IN
 	assert_equal "$stderr" "tr-rank: $TMP/s.ndjson: line 62: totals add up to more than 2^64 ns"
 	run --separate-stderr tr-otf2 -o "$TMP/o/x" "$TMP/s.ndjson"
 	assert_failure 1
-	assert_equal "$stderr" "tr-otf2: $TMP/s.ndjson: line 62: the blame of activity 1 adds up to more than 2^64 ns"
+	assert_equal "$stderr" "tr-otf2: $TMP/s.ndjson: line 62: the blame adds up to more than 2^64 ns"
 }
 
 @test "a run whose times span 2^63 ns: tr-rank gives its length, no overflow (runtime in tr-rank.c)" {

@@ -105,6 +105,32 @@ late_sender_archive() {
 	assert_output --partial '("Wait State" <0>; STRING; "late_sender"'
 }
 
+@test "metrics: each activity's blame summed at its leave, its one pattern only; blame that cannot be placed said once; the metrics numbered without gaps" {
+	# tests/data/otf2/blame-placed.ndjson: work (1) on main gets 5 ns of
+	# late_sender and 7 of wait_nxn: 12 ns at its leave (t 50), no pattern;
+	# work (2) on worker 3 ns of GPU idle blame (t 60), GPU Idle Blame
+	# alone; work (5) is never left (0 at its enter, t 70, then nothing);
+	# 3 is a leave, no activity; one record has no stream (s). No critical
+	# path nor waiting time: Blame and GPU Idle Blame are metrics 0 and 1.
+	run --separate-stderr tr-otf2 -o "$TMP/b/t" "$DATA/otf2/blame-placed.ndjson"
+	assert_success
+	assert_equal "$stderr" "tr-otf2: $TMP/b/t: 2 blamed activities never entered or never left in the stream: their blame is not written
+tr-otf2: $TMP/b/t: 1 blame records without their activity's stream (s): not written"
+	run otf2-print --silent -Werror "$TMP/b/t.otf2"
+	assert_success
+	run jq -r 'select(.k == "counter" or .k == "sample") | if .k == "counter" then "\(.id) \(.name)" else "\(.s) \(.t) \(.counter) \(.val)" end' \
+		<(tr-read -J "$TMP/b/t.otf2" 2>/dev/null)
+	assert_output "0 Blame
+1 GPU Idle Blame
+0 10 0 0
+1 10 1 0
+0 50 0 1.2e-08
+1 60 1 3e-09
+1 70 0 0"
+	run bash -c "otf2-print '$TMP/b/t.otf2' | grep -A1 'Blame.*1.2e-08' | grep -c 'Wait State'"
+	assert_output 0
+}
+
 @test "a role OTF2 cannot carry: written, and said once" {
 	run --separate-stderr tr-otf2 -o "$TMP/r/t" "$DATA/otf2/lost-role.ndjson"
 	assert_success

@@ -349,3 +349,21 @@ THREAD_RELEASE_LOCK 0 1
 THREAD_ACQUIRE_LOCK 2000 2
 THREAD_RELEASE_LOCK 2000 2"
 }
+
+@test "a run whose metric values outgrow memory: kept in TMPDIR, the archive the same; TMPDIR unusable: one line, nothing left" {
+	# 1.5 M events: their blame shares pass the 16 MiB the writer holds
+	gen-otf2 -i 8000 "$TMP/g/t" > /dev/null
+	tr-analyze -q --stream "$TMP/s.tr" "$TMP/g/t.otf2" > /dev/null
+	mkdir "$TMP/tmp" "$TMP/out"
+	TMPDIR="$TMP/tmp" tr-otf2 -o "$TMP/out/a" "$TMP/s.tr"
+	run ls -A "$TMP/tmp"
+	assert_output ""
+	# the same archive as the one-process analysis writes (its stream kept in memory)
+	tr-analyze -q -o "$TMP/out/b" "$TMP/g/t.otf2" > /dev/null
+	cmp <(otf2-print "$TMP/out/a.otf2") <(otf2-print "$TMP/out/b.otf2")
+	run --separate-stderr env TMPDIR="$TMP/none" tr-otf2 -o "$TMP/out/c" "$TMP/s.tr"
+	assert_failure 1
+	assert_equal "$stderr" "tr-otf2: $TMP/out/c: cannot keep what goes on the streams in a temporary file in $TMP/none: No such file or directory"
+	run ls -A "$TMP/out"
+	assert_output "$(printf 'a\na.def\na.otf2\nb\nb.def\nb.otf2')"
+}

@@ -50,6 +50,7 @@ static void report_losses(const char *path, const struct otf2out_report *r)
 		{ r->roles_by_name, "regions whose role OTF2 cannot carry: tr-read gives them the role their name has" },
 		{ r->corr_unplaced, "leaves whose corr is not their enter's: tr-read gives a leave its enter's" },
 		{ r->blame_unplaced, "blamed activities never entered or never left in the stream: their blame is not written" },
+		{ r->blame_streamless, "blame records without their activity's stream (s): not written" },
 		{ r->cut_strings, "names longer than 65536 bytes, cut there: an OTF2 definition holds no more here" },
 	};
 
@@ -80,7 +81,10 @@ int otf2_archive(struct otf2out *o, struct archive *a, const char *path, const c
 	}
 	g->passes = 1 + otf2out_rounds(o);
 	for (uint32_t k = 0; k < otf2out_rounds(o); k++) {
-		otf2out_begin_round(o, k);
+		if (otf2out_begin_round(o, k) < 0) {
+			tool_error("%s: %s", out_path, otf2out_error(o));
+			return 1;
+		}
 		if (otf2_pass(o, path, name, out_path, otf2out_write, g) != 0)
 			return 1;
 		if (otf2out_end_round(o) < 0) {

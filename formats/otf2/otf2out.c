@@ -23,13 +23,29 @@ int otf2out_fail(struct otf2out *o, int code, const char *fmt, ...)
 	return code;
 }
 
+int otf2out_sorted_failed(struct otf2out *o, const struct out_sorted *x, int rc)
+{
+	char why[320];
+
+	if (rc == LS_ERR_NOMEM)
+		return otf2out_fail(o, rc, "out of memory");
+	return otf2out_fail(o, LS_ERR_IO, "cannot keep what goes on the streams in %s",
+			    out_sorted_error(x, why, sizeof(why)));
+}
+
 struct otf2out *otf2out_new(void)
 {
 	struct otf2out *o = calloc(1, sizeof(*o));
 
-	if (o)
-		ls_defs_init(&o->defs);
-	if (o && otf2out_string(o, "", 0) == NONE) {	/* ref 0: the empty string */
+	if (!o)
+		return NULL;
+	ls_defs_init(&o->defs);
+	o->samples.fd = o->blame.fd = -1;
+	if (out_sorted_init(&o->samples, sizeof(struct out_sample), otf2out_sample_order) < 0 ||
+	    out_sorted_init(&o->blame, sizeof(struct out_blame), otf2out_blame_order) < 0 ||
+	    otf2out_string(o, "", 0) == NONE) {	/* ref 0: the empty string */
+		out_sorted_release(&o->samples);
+		out_sorted_release(&o->blame);
 		free(o);
 		return NULL;
 	}
@@ -180,10 +196,14 @@ int otf2out_open(struct otf2out *o, const char *dir, const char *name)
 {
 	static const OTF2_FlushCallbacks flush = { pre_flush, post_flush };
 	static const OTF2_MemoryCallbacks memory = { chunk_allocate, chunk_free_all };
+	int rc;
 
 	OTF2_Error_RegisterCallback(otf2_keep_first_error, o->otf2_msg);
-	if (otf2out_place_samples(o) < 0 || otf2out_place_locations(o) < 0)
-		return LS_ERR_NOMEM;
+	if ((rc = otf2out_place_samples(o)) < 0 || (rc = otf2out_place_locations(o)) < 0)
+		return rc;
+	/* the analysis metrics the run has after the counters, their refs without gaps (OTF2 reads them in order) */
+	for (uint32_t m = 0, next = o->metric_base; m < M__COUNT; m++)
+		o->metric_ref[m] = o->metrics[m] ? next++ : NONE;
 	otf2out_number_attributes(o);
 	otf2out_place_windows(o);
 	o->shift = o->any_event && o->min_t < 0 ? (uint64_t)-o->min_t : 0;
@@ -235,7 +255,7 @@ uint32_t otf2out_rounds(const struct otf2out *o)
 	return n ? (n + per - 1) / per : 1;
 }
 
-void otf2out_begin_round(struct otf2out *o, uint32_t round)
+int otf2out_begin_round(struct otf2out *o, uint32_t round)
 {
 	uint64_t from = (uint64_t)round * per_round(o), to = from + per_round(o);
 
@@ -244,6 +264,27 @@ void otf2out_begin_round(struct otf2out *o, uint32_t round)
 	/* lock orders count every stream's acquires, each round again */
 	o->acquires = 0;
 	ls_idmap_clear(&o->lock_order);
+	for (uint32_t s = o->round_from; s < o->round_to; s++)
+		if (out_cursor_open(&o->samples, &o->streams[s].samples, s) < 0 ||
+		    out_cursor_open(&o->blame, &o->streams[s].blame, s) < 0)
+			return otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
+	return 0;
+}
+
+/* Blame never written at a leave: of activities left open, and of those after the last enter. */
+static int count_unplaced(struct otf2out *o, uint32_t s)
+{
+	struct out_stream *st = &o->streams[s];
+
+	for (uint32_t d = 0; d < st->depth; d++)
+		o->report.blame_unplaced += st->stack[d].blamed;
+	while (out_cursor_peek(&o->blame, &st->blame)) {
+		o->report.blame_unplaced++;
+		out_cursor_skip(&st->blame);
+	}
+	out_cursor_close(&st->samples);
+	out_cursor_close(&st->blame);
+	return o->blame.err ? otf2out_sorted_failed(o, &o->blame, LS_ERR_IO) : 0;
 }
 
 int otf2out_end_round(struct otf2out *o)
@@ -251,7 +292,7 @@ int otf2out_end_round(struct otf2out *o)
 	int rc = 0;
 
 	for (uint32_t s = o->round_from; s < o->round_to && rc == 0; s++) {
-		if (otf2out_write_samples(o, s, INT64_MAX) < 0 ||
+		if (otf2out_write_samples(o, s, INT64_MAX) < 0 || count_unplaced(o, s) < 0 ||
 		    !otf2out_writer(o, s)) {	/* an event file even where there are no events */
 			rc = LS_ERR_IO;
 			break;
@@ -285,8 +326,6 @@ int otf2out_close(struct otf2out *o)
 {
 	int rc = close_locations(o);
 
-	for (uint32_t b = 0; b < o->nblame; b++)
-		o->report.blame_unplaced += !o->blame[b].placed;
 	if (rc == 0)
 		rc = otf2out_write_definitions(o);
 	if (o->err[0] == '\0' && rc < 0)
@@ -326,9 +365,12 @@ void otf2out_free(struct otf2out *o)
 	otf2out_release_definitions(o);
 	free(o->strings.v);
 	free(o->strings.slot);
-	free(o->samples);
-	free(o->blame);
-	ls_idmap_release(&o->blame_of);
+	for (uint32_t s = 0; s < o->defs.nstreams; s++) {
+		out_cursor_close(&o->streams[s].samples);
+		out_cursor_close(&o->streams[s].blame);
+	}
+	out_sorted_release(&o->samples);
+	out_sorted_release(&o->blame);
 	ls_idmap_release(&o->lock_order);
 	free(o);
 }

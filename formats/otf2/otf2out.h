@@ -22,6 +22,7 @@ struct otf2out_report {
 	uint64_t left_out[LS_K__COUNT];	/* records OTF2 has no place for, by kind (0: unknown kinds) */
 	uint64_t roles_by_name;		/* regions whose role OTF2 cannot carry */
 	uint64_t blame_unplaced;	/* blame on activities never entered or never left */
+	uint64_t blame_streamless;	/* blame records without the blamed activity's stream */
 	uint64_t corr_unplaced;		/* corr on a leave without its enter's, or not on the leave */
 	uint64_t cut_strings;		/* names longer than OTF2OUT_STRING_MAX bytes, cut */
 };
@@ -62,8 +63,8 @@ uint32_t otf2out_rounds(const struct otf2out *o);
 
 #define OTF2OUT_BUFFERS (UINT64_C(512) << 20)
 
-/* Begin pass 2 number round (0 to otf2out_rounds - 1). */
-void otf2out_begin_round(struct otf2out *o, uint32_t round);
+/* Begin pass 2 number round (0 to otf2out_rounds - 1): 0, or a negative error with its message. */
+int otf2out_begin_round(struct otf2out *o, uint32_t round);
 
 /*
  * Pass 2: write one record (the same records as pass 1, in order): of the

@@ -8,6 +8,7 @@
 #include "../../libstream/idmap.h"
 #include "errors.h"
 #include "otf2out.h"
+#include "out_sorted.h"
 
 #define NONE UINT32_MAX
 
@@ -25,11 +26,12 @@ struct out_process {
 	uint32_t world;		/* index in the MPI locations group, or NONE */
 };
 
-/* An activity open on a stream while writing: as tr-read will see it. */
+/* An activity open on a stream while writing: as tr-read will see it, and its blame. */
 struct out_frame {
-	uint32_t blame;		/* index into blame, or NONE */
-	bool has_corr;
+	bool has_corr, blamed;
+	uint8_t pattern;	/* the one pattern ns came from; LS_P__COUNT if several or none */
 	uint64_t corr;
+	uint64_t ns, idle_ns;	/* blame for wait states, for GPU idleness: written at its leave */
 };
 
 struct out_stream {
@@ -43,8 +45,9 @@ struct out_stream {
 	uint64_t events;	/* written to it, once it is closed */
 	struct out_frame *stack;
 	uint32_t depth, cap;
-	uint32_t next, end;	/* its time-placed samples: samples[next..end) */
-	uint32_t crit_end;	/* pass 1: its latest critical-path end sample, or NONE */
+	struct out_cursor samples, blame;	/* pass 2: its placed values and its activities' blame */
+	bool crit_open;		/* pass 1: a piece of the path whose end is not placed yet */
+	int64_t crit_end;	/* its end */
 	bool copies;		/* pass 1: it has device copies */
 	uint32_t win;		/* the window its device copies are recorded on */
 };
@@ -63,22 +66,28 @@ struct out_counter {
 	bool typed;
 };
 
-/* A metric value placed at a time on a stream (critical path, waiting time). */
+/* A metric value placed at a time on a stream (critical path, waiting time): an out_sorted record. */
 struct out_sample {
-	int64_t t;
+	uint64_t sort;		/* the sort's own (out_sorted.h) */
 	uint32_t s;
-	uint32_t seq;		/* order of making: ties keep it */
-	enum metric metric;
+	uint8_t metric;		/* enum metric */
 	uint8_t pattern;	/* LS_P__COUNT: none */
+	int64_t t;
 	double value;
 };
 
-/* Blame received by one activity: written at its leave. */
+/*
+ * Blame received by an activity (its enter's id) on stream s: in pass 1 a
+ * share (for wait states with its pattern, or for GPU idleness); after it,
+ * each activity's sum. An out_sorted record.
+ */
 struct out_blame {
-	uint64_t ns;		/* for wait states */
-	uint64_t idle_ns;	/* for GPU idleness */
-	bool placed;		/* written at its activity's leave */
-	uint8_t pattern;	/* the one pattern ns came from; LS_P__COUNT if several or none */
+	uint64_t sort;
+	uint32_t s;
+	uint8_t pattern;	/* of the blame for wait states: the one, or LS_P__COUNT */
+	uint8_t pad[3];
+	uint64_t to;
+	uint64_t ns, idle_ns;
 };
 
 struct out_strings {
@@ -107,6 +116,7 @@ struct otf2out {
 	uint32_t ncounters, cap_counters;
 	struct ls_idmap counter_ix;	/* counter id -> index */
 	uint32_t metric_base;	/* member and class ref of the first analysis metric */
+	uint32_t metric_ref[M__COUNT];	/* each one's that the run has, in order without gaps */
 
 	bool has_epoch;
 	int64_t epoch;
@@ -124,11 +134,9 @@ struct otf2out {
 	bool uses[A__COUNT];
 	uint32_t attr[A__COUNT];
 
-	struct out_sample *samples;
-	uint32_t nsamples, cap_samples;
-	struct ls_idmap blame_of;	/* activity (enter id) -> index into blame */
-	struct out_blame *blame;
-	uint32_t nblame, cap_blame;
+	struct out_sorted samples;	/* out_sample records by stream and time */
+	struct out_sorted blame;	/* out_blame records by stream and activity */
+	uint64_t blame_total, idle_blame_total;	/* pass 1: of all shares, below 2^64 */
 	struct ls_idmap lock_order;	/* (stream, lock) -> order of its acquire */
 	uint64_t acquires;
 	uint32_t round_from, round_to;	/* the streams whose events this pass writes */
@@ -182,8 +190,23 @@ OTF2_EvtWriter *otf2out_writer(struct otf2out *o, uint32_t s);
 /* Pass 2: the samples of stream s placed at or before t; all with t = INT64_MAX. */
 int otf2out_write_samples(struct otf2out *o, uint32_t s, int64_t t);
 
+/*
+ * Pass 2: the blame of the activity entered as id on stream s into f
+ * (1), or none (0); blame of the stream's activities before it that were
+ * never entered is counted as not placed. A negative error after a
+ * message.
+ */
+int otf2out_blame_of(struct otf2out *o, uint32_t s, uint64_t id, struct out_frame *f);
+
 /* Pass 2: blame at the enter (0) and leave (its amount) of a blamed activity. */
-int otf2out_write_blame(struct otf2out *o, uint32_t s, int64_t t, uint32_t blame, bool at_leave);
+int otf2out_write_blame(struct otf2out *o, uint32_t s, int64_t t, const struct out_frame *f, bool at_leave);
+
+/* The orders of the placed records: by stream, then time; by stream, then activity. */
+int otf2out_sample_order(const void *a, const void *b);
+int otf2out_blame_order(const void *a, const void *b);
+
+/* What of x failed (rc: its error) as the writer's message: rc. */
+int otf2out_sorted_failed(struct otf2out *o, const struct out_sorted *x, int rc);
 
 /*
  * Between the passes: the window each stream's device copies are recorded
@@ -199,7 +222,7 @@ int otf2out_write_definitions(struct otf2out *o);
 /* The metric's member and class ref. */
 static inline uint32_t otf2out_metric_ref(const struct otf2out *o, enum metric m)
 {
-	return o->metric_base + (uint32_t)m;
+	return o->metric_ref[m];
 }
 
 static inline OTF2_TimeStamp otf2out_ticks(const struct otf2out *o, int64_t t)

@@ -113,7 +113,8 @@ int otf2out_take_definition(struct otf2out *o, const struct ls_record *rec)
 		ix = o->defs.nstreams - 1;
 		if (ROOM(o, streams, cap_streams, ix) < 0)
 			return LS_ERR_NOMEM;
-		o->streams[ix].crit_end = NONE;
+		o->streams[ix].crit_open = false;
+		o->streams[ix].samples = o->streams[ix].blame = (struct out_cursor){ 0, 0, NULL, 0, 0 };
 		o->streams[ix].context = NONE;
 		o->streams[ix].given = ls_get_u64(rec, LS_F_LOCATION, &o->streams[ix].loc) == 0 &&
 				       o->streams[ix].loc != OTF2_UNDEFINED_LOCATION;

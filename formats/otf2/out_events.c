@@ -164,10 +164,11 @@ static OTF2_ErrorCode write_enter(struct otf2out *o, OTF2_EvtWriter *w, uint32_t
 				  uint64_t id, int64_t t)
 {
 	struct out_stream *st = &o->streams[s];
-	uint32_t r = ls_index(&o->defs.region_ix, u64_or(rec, LS_F_R, 0)), blame;
+	uint32_t r = ls_index(&o->defs.region_ix, u64_or(rec, LS_F_R, 0));
 	struct out_frame *f;
 	OTF2_ErrorCode rc;
 	uint64_t corr;
+	int blamed;
 
 	if (ls_vec_room(&st->stack, &st->cap, st->depth, sizeof(*st->stack)) < 0)
 		return OTF2_ERROR_MEM_ALLOC_FAILED;
@@ -179,16 +180,14 @@ static OTF2_ErrorCode write_enter(struct otf2out *o, OTF2_EvtWriter *w, uint32_t
 		rc = OTF2_EvtWriter_Enter(w, api_attributes(o, rec), ts,
 					  (OTF2_RegionRef)o->defs.region_ids[r]);
 	f = &st->stack[st->depth++];
-	*f = (struct out_frame){ NONE, false, 0 };
+	*f = (struct out_frame){ false, false, LS_P__COUNT, 0, 0, 0 };
 	if (rc == OTF2_SUCCESS && ls_get_u64(rec, LS_F_CORR, &corr) == 0) {
 		rc = OTF2_EvtWriter_ParameterUnsignedInt(w, NULL, ts, P_CALLSITE, corr);
 		f->has_corr = true;
 		f->corr = corr;
 	}
-	if (rc == OTF2_SUCCESS && ls_idmap_get(&o->blame_of, id, &blame)) {
-		f->blame = blame;
-		rc = otf2out_write_blame(o, s, t, blame, false) < 0 ? OTF2_ERROR_INTEGRITY_FAULT : rc;
-	}
+	if (rc == OTF2_SUCCESS && (blamed = otf2out_blame_of(o, s, id, f)) != 0)
+		rc = blamed < 0 || otf2out_write_blame(o, s, t, f, false) < 0 ? OTF2_ERROR_INTEGRITY_FAULT : rc;
 	return rc;
 }
 
@@ -217,8 +216,7 @@ static OTF2_ErrorCode write_leave(struct otf2out *o, OTF2_EvtWriter *w, uint32_t
 	else
 		rc = OTF2_EvtWriter_Leave(w, api_attributes(o, rec), ts,
 					  (OTF2_RegionRef)o->defs.region_ids[r]);
-	if (rc == OTF2_SUCCESS && f && f->blame != NONE &&
-	    otf2out_write_blame(o, s, t, f->blame, true) < 0)
+	if (rc == OTF2_SUCCESS && f && f->blamed && otf2out_write_blame(o, s, t, f, true) < 0)
 		rc = OTF2_ERROR_INTEGRITY_FAULT;
 	return rc;
 }

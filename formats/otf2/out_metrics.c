@@ -15,12 +15,18 @@
  *   (on the GPU stream that ended the period) and the blame for them, apart:
  *   idleness is not a wait state.
  * So the values of each add up to the stream's totals.
+ *
+ * Pass 1 puts the values and the blame shares into external sorts by
+ * stream (out_sorted.h), so that memory stays flat however long the run;
+ * between the passes they are made final (the path's changes; each
+ * activity's blame summed); pass 2 reads each stream's in its order as
+ * its events are written. A stream's enters come in the order of their
+ * ids, so its activities' blame is met in the order it is sorted in.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../libstream/vec.h"
 #include "../../libstream/check.h"
 #include "../../libstream/error.h"
 #include "otf2out_private.h"
@@ -28,10 +34,11 @@
 static int add_sample(struct otf2out *o, uint32_t s, int64_t t, enum metric m,
 		      double value, uint8_t pattern)
 {
-	if (ls_vec_room(&o->samples, &o->cap_samples, o->nsamples, sizeof(*o->samples)) < 0)
-		return otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
-	o->samples[o->nsamples] = (struct out_sample){ t, s, o->nsamples, m, pattern, value };
-	o->nsamples++;
+	struct out_sample x = { 0, s, (uint8_t)m, pattern, t, value };
+	int rc;
+
+	if ((rc = out_sorted_add(&o->samples, &x)) < 0)
+		return otf2out_sorted_failed(o, &o->samples, rc);
 	if (t < o->min_t || !o->any_event)
 		o->min_t = t;
 	if (t > o->max_t || !o->any_event)
@@ -41,26 +48,36 @@ static int add_sample(struct otf2out *o, uint32_t s, int64_t t, enum metric m,
 	return 0;
 }
 
+/* Stream s's piece of the path not closed yet: its end, now. */
+static int close_crit(struct otf2out *o, uint32_t s)
+{
+	struct out_stream *st = &o->streams[s];
+
+	if (!st->crit_open)
+		return 0;
+	st->crit_open = false;
+	return add_sample(o, s, st->crit_end, M_CRIT, -1, LS_P__COUNT);
+}
+
 /*
  * A piece of the critical path on stream s: its start (+1) and end (-1).
  * The pieces come in path order, so one that begins where the stream's
- * last one ended lengthens it instead.
+ * last one ended lengthens it instead (its end is placed once known).
  */
 static int add_crit(struct otf2out *o, uint32_t s, int64_t from, int64_t to)
 {
 	struct out_stream *st = &o->streams[s];
 	int rc;
 
-	if (st->crit_end != NONE && o->samples[st->crit_end].t == from) {
-		o->samples[st->crit_end].t = to;
-		if (to > o->max_t)
-			o->max_t = to;
+	if (st->crit_open && st->crit_end == from) {
+		st->crit_end = to;
 		return 0;
 	}
-	if ((rc = add_sample(o, s, from, M_CRIT, 1, LS_P__COUNT)) < 0)
+	if ((rc = close_crit(o, s)) < 0 || (rc = add_sample(o, s, from, M_CRIT, 1, LS_P__COUNT)) < 0)
 		return rc;
-	st->crit_end = o->nsamples;
-	return add_sample(o, s, to, M_CRIT, -1, LS_P__COUNT);
+	st->crit_open = true;
+	st->crit_end = to;
+	return 0;
 }
 
 static uint8_t pattern_of(const struct ls_record *rec)
@@ -73,33 +90,30 @@ static uint8_t pattern_of(const struct ls_record *rec)
 	return (uint8_t)ls_pattern_lookup(p, n);
 }
 
+/* A share of blame: kept by its activity's stream, for the sum and the leave. */
 static int take_blame(struct otf2out *o, const struct ls_record *rec)
 {
-	uint64_t to, ns;
+	uint64_t to, ns, sid;
 	uint8_t pattern = pattern_of(rec);
-	uint32_t b;
-
 	bool idle = pattern < LS_P__COUNT && ls_pattern_idle(pattern);
-	struct out_blame *x;
-	uint64_t *sum;
+	uint64_t *total = idle ? &o->idle_blame_total : &o->blame_total;
+	struct out_blame x;
+	uint32_t s;
+	int rc;
 
 	ls_get_u64(rec, LS_F_TO, &to);
 	ls_get_u64(rec, LS_F_NS, &ns);
 	o->metrics[idle ? M_IDLE_BLAME : M_BLAME] = true;
-	if (!ls_idmap_get(&o->blame_of, to, &b)) {
-		if (ls_vec_room(&o->blame, &o->cap_blame, o->nblame, sizeof(*o->blame)) < 0 ||
-		    ls_idmap_put(&o->blame_of, to, o->nblame) < 0)
-			return otf2out_fail(o, LS_ERR_NOMEM, "out of memory");
-		b = o->nblame++;
-		o->blame[b] = (struct out_blame){ 0, 0, false, LS_P__COUNT };
+	/* each activity's is part of all: past 2^64 ns there first */
+	if (__builtin_add_overflow(*total, ns, total))
+		return otf2out_fail(o, LS_ERR_SYNTAX, "the blame adds up to more than 2^64 ns");
+	if (ls_get_u64(rec, LS_F_S, &sid) < 0 || (s = ls_index(&o->defs.stream_ix, sid)) == NONE) {
+		o->report.blame_streamless++;
+		return 0;
 	}
-	x = &o->blame[b];
-	sum = idle ? &x->idle_ns : &x->ns;
-	if (!idle)	/* the one pattern of the blame for wait states */
-		x->pattern = x->ns == 0 || x->pattern == pattern ? pattern : LS_P__COUNT;
-	if (__builtin_add_overflow(*sum, ns, sum))
-		return otf2out_fail(o, LS_ERR_SYNTAX, "the blame of activity %" PRIu64
-				    " adds up to more than 2^64 ns", to);
+	x = (struct out_blame){ 0, s, idle ? LS_P__COUNT : pattern, { 0 }, to, idle ? 0 : ns, idle ? ns : 0 };
+	if ((rc = out_sorted_add(&o->blame, &x)) < 0)
+		return otf2out_sorted_failed(o, &o->blame, rc);
 	return 0;
 }
 
@@ -131,75 +145,135 @@ int otf2out_take_result(struct otf2out *o, const struct ls_record *rec)
 	return add_sample(o, s, t + (int64_t)dur, m, (double)dur / 1e9, pattern_of(rec));
 }
 
-static int by_stream_time(const void *a, const void *b)
+int otf2out_sample_order(const void *a, const void *b)
 {
 	const struct out_sample *x = a, *y = b;
 
 	if (x->s != y->s)
 		return x->s < y->s ? -1 : 1;
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+int otf2out_blame_order(const void *a, const void *b)
+{
+	const struct out_blame *x = a, *y = b;
+
+	if (x->s != y->s)
+		return x->s < y->s ? -1 : 1;
+	return (x->to > y->to) - (x->to < y->to);
 }
 
 /*
- * One stream's samples [i, end) with the critical path's as its changes:
- * the pieces' starts (+1) and ends (-1) are counted through each time, and
- * a value is kept only where being on the path (a count above 0) differs
+ * The samples of one time on one stream, made final: the critical path's
+ * as its change (the pieces' starts, +1, and ends, -1, counted through;
+ * a value kept only where being on the path, a count above 0, differs
  * after that time from before it, so pieces that meet leave nothing
- * between them; and at the stream's first event (a mark of 0), its value.
+ * between them; and at the stream's first event, a mark of 0, its value);
+ * the others as they are, in the order they were made.
  */
-static uint32_t crit_changes(struct otf2out *o, uint32_t i, uint32_t end, uint32_t out)
+struct at_time {
+	bool any;
+	uint32_t s;
+	int64_t t, count, before;	/* the stream's count through, and before this time */
+	bool crit, first;
+	struct out_sample change;
+};
+
+static int end_time(struct otf2out *o, struct at_time *a)
 {
-	int64_t count = 0;
+	int rc;
 
-	while (i < end) {
-		int64_t t = o->samples[i].t, before = count;
-		struct out_sample change = o->samples[i];
-		bool first = false, crit = false;
+	if (!a->any || !a->crit || !(a->first || (a->before > 0) != (a->count > 0)))
+		return 0;
+	a->change.value = a->count > 0;
+	if ((rc = out_sorted_put(&o->samples, &a->change, o->defs.nstreams)) < 0)
+		return otf2out_sorted_failed(o, &o->samples, rc);
+	return 0;
+}
 
-		for (; i < end && o->samples[i].t == t; i++) {
-			const struct out_sample *x = &o->samples[i];
+static int place_sample(struct otf2out *o, struct at_time *a, const struct out_sample *x)
+{
+	int rc;
 
-			if (x->metric != M_CRIT) {
-				o->samples[out++] = *x;
-				continue;
-			}
-			count += (int64_t)x->value;
-			first |= x->value == 0;
-			change = *x;
-			crit = true;
-		}
-		if (crit && (first || (before > 0) != (count > 0))) {
-			change.value = count > 0;
-			o->samples[out++] = change;
-		}
+	if (!a->any || x->s != a->s || x->t != a->t) {
+		if ((rc = end_time(o, a)) < 0)
+			return rc;
+		if (!a->any || x->s != a->s)
+			a->count = 0;
+		*a = (struct at_time){ true, x->s, x->t, a->count, a->count, false, false, *x };
 	}
-	return out;
+	if (x->metric != M_CRIT) {
+		if ((rc = out_sorted_put(&o->samples, x, o->defs.nstreams)) < 0)
+			return otf2out_sorted_failed(o, &o->samples, rc);
+		return 0;
+	}
+	a->count += (int64_t)x->value;
+	a->first |= x->value == 0;
+	a->change = *x;
+	a->crit = true;
+	return 0;
+}
+
+/* Each activity's blame summed, with the one pattern of its blame for wait states. */
+static int place_blame(struct otf2out *o)
+{
+	const struct out_blame *x;
+	struct out_blame b;
+	bool any = false;
+	int rc;
+
+	if ((rc = out_sorted_done(&o->blame)) < 0)
+		return otf2out_sorted_failed(o, &o->blame, rc);
+	while ((x = out_sorted_next(&o->blame))) {
+		if (any && (x->s != b.s || x->to != b.to)) {
+			if ((rc = out_sorted_put(&o->blame, &b, o->defs.nstreams)) < 0)
+				return otf2out_sorted_failed(o, &o->blame, rc);
+			any = false;
+		}
+		if (!any) {
+			b = *x;
+			b.ns = b.idle_ns = 0;
+			any = true;
+		}
+		if (x->pattern < LS_P__COUNT)	/* a share for a wait state (idle ones have none) */
+			b.pattern = b.ns == 0 || b.pattern == x->pattern ? x->pattern : LS_P__COUNT;
+		b.ns += x->ns;		/* within 2^64: all of it is (take_blame) */
+		b.idle_ns += x->idle_ns;
+	}
+	if (o->blame.err)
+		return otf2out_sorted_failed(o, &o->blame, LS_ERR_IO);
+	if (any && (rc = out_sorted_put(&o->blame, &b, o->defs.nstreams)) < 0)
+		return otf2out_sorted_failed(o, &o->blame, rc);
+	if ((rc = out_sorted_seal(&o->blame, o->defs.nstreams)) < 0)
+		return otf2out_sorted_failed(o, &o->blame, rc);
+	return 0;
 }
 
 int otf2out_place_samples(struct otf2out *o)
 {
-	uint32_t out = 0;
+	const struct out_sample *x;
+	struct at_time a = { 0 };
+	int rc;
 
+	for (uint32_t s = 0; s < o->defs.nstreams; s++)
+		if ((rc = close_crit(o, s)) < 0)
+			return rc;
 	for (uint32_t s = 0; o->metrics[M_CRIT] && s < o->defs.nstreams; s++)
 		if (o->streams[s].any &&
-		    add_sample(o, s, o->streams[s].first_t, M_CRIT, 0, LS_P__COUNT) < 0)
-			return LS_ERR_NOMEM;
-	if (o->nsamples)
-		qsort(o->samples, o->nsamples, sizeof(*o->samples), by_stream_time);
-	for (uint32_t i = 0; i < o->nsamples;) {
-		uint32_t s = o->samples[i].s, end = i;
-
-		while (end < o->nsamples && o->samples[end].s == s)
-			end++;
-		o->streams[s].next = out;
-		out = crit_changes(o, i, end, out);
-		o->streams[s].end = out;
-		i = end;
-	}
-	o->nsamples = out;
-	return 0;
+		    (rc = add_sample(o, s, o->streams[s].first_t, M_CRIT, 0, LS_P__COUNT)) < 0)
+			return rc;
+	if ((rc = out_sorted_done(&o->samples)) < 0)
+		return otf2out_sorted_failed(o, &o->samples, rc);
+	while ((x = out_sorted_next(&o->samples)))
+		if ((rc = place_sample(o, &a, x)) < 0)
+			return rc;
+	if (o->samples.err)
+		return otf2out_sorted_failed(o, &o->samples, LS_ERR_IO);
+	if ((rc = end_time(o, &a)) < 0)
+		return rc;
+	if ((rc = out_sorted_seal(&o->samples, o->defs.nstreams)) < 0)
+		return otf2out_sorted_failed(o, &o->samples, rc);
+	return place_blame(o);
 }
 
 static int write_value(struct otf2out *o, uint32_t s, int64_t t, enum metric m,
@@ -233,28 +307,49 @@ static int write_value(struct otf2out *o, uint32_t s, int64_t t, enum metric m,
 
 int otf2out_write_samples(struct otf2out *o, uint32_t s, int64_t t)
 {
-	struct out_stream *st = &o->streams[s];
+	struct out_cursor *c = &o->streams[s].samples;
+	const struct out_sample *x;
 
-	for (; st->next < st->end && o->samples[st->next].t <= t; st->next++) {
-		const struct out_sample *x = &o->samples[st->next];
-
-		if (write_value(o, s, x->t, x->metric, x->value, x->pattern) < 0)
+	while ((x = out_cursor_peek(&o->samples, c)) && x->t <= t) {
+		if (write_value(o, s, x->t, (enum metric)x->metric, x->value, x->pattern) < 0)
 			return LS_ERR_IO;
+		out_cursor_skip(c);
 	}
+	if (o->samples.err)
+		return otf2out_sorted_failed(o, &o->samples, LS_ERR_IO);
 	return 0;
 }
 
-int otf2out_write_blame(struct otf2out *o, uint32_t s, int64_t t, uint32_t blame, bool at_leave)
+int otf2out_blame_of(struct otf2out *o, uint32_t s, uint64_t id, struct out_frame *f)
 {
-	struct out_blame *b = &o->blame[blame];
+	struct out_cursor *c = &o->streams[s].blame;
+	const struct out_blame *x;
+
+	while ((x = out_cursor_peek(&o->blame, c)) && x->to < id) {	/* an activity never entered */
+		o->report.blame_unplaced++;
+		out_cursor_skip(c);
+	}
+	if (o->blame.err)
+		return otf2out_sorted_failed(o, &o->blame, LS_ERR_IO);
+	if (!x || x->to != id)
+		return 0;
+	f->blamed = true;
+	f->ns = x->ns;
+	f->idle_ns = x->idle_ns;
+	f->pattern = x->pattern;
+	out_cursor_skip(c);
+	return 1;
+}
+
+int otf2out_write_blame(struct otf2out *o, uint32_t s, int64_t t, const struct out_frame *f, bool at_leave)
+{
 	int rc = 0;
 
-	b->placed |= at_leave;
-	if (b->ns || !b->idle_ns)
-		rc = write_value(o, s, t, M_BLAME, at_leave ? (double)b->ns / 1e9 : 0,
-				 at_leave ? b->pattern : LS_P__COUNT);
-	if (rc == 0 && b->idle_ns)
-		rc = write_value(o, s, t, M_IDLE_BLAME, at_leave ? (double)b->idle_ns / 1e9 : 0,
+	if (f->ns || !f->idle_ns)
+		rc = write_value(o, s, t, M_BLAME, at_leave ? (double)f->ns / 1e9 : 0,
+				 at_leave ? f->pattern : LS_P__COUNT);
+	if (rc == 0 && f->idle_ns)
+		rc = write_value(o, s, t, M_IDLE_BLAME, at_leave ? (double)f->idle_ns / 1e9 : 0,
 				 LS_P__COUNT);
 	return rc;
 }
