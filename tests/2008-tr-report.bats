@@ -213,6 +213,12 @@ path_within() {
 		"$TMP/r.html" > "$TMP/reset.html"
 	browser_dom "$TMP/reset.html" | tests/helper/report-dom.py > "$TMP/reset"
 	diff <(grep -E '^(view|crit|titles) ' "$TMP/full") <(grep -E '^(view|crit|titles) ' "$TMP/reset")
+	# a page of a window (-t): zoomed within it, and it is what the page calls the whole
+	tr-report -t 0.0005,0.001 "$TMP/g.tr" > "$TMP/t.html"
+	sed "s|</body>|<script>document.querySelector('[data-zoom=in]').click();</script></body>|" "$TMP/t.html" > "$TMP/tin.html"
+	dom_facts "$TMP/t.html" | grep -qx "view 0.0005 0.001 [0-9]*"
+	grep -q 'id="timeline-window">the window drawn (-t), 0.0005 s to 0.001 s' "$TMP/t.html.dom"
+	dom_facts "$TMP/tin.html" | grep -qx "view 0.000625 0.000875 [0-9]*"
 }
 
 @test "tools/report-pictures: the timeline's two pictures of a run, whole and zoomed; bad usage" {

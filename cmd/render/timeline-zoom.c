@@ -65,7 +65,8 @@ const char timeline_zoom_script[] =
 	"for(l=0;l<pend.length;l++)flush(l);"
 	"svg.setAttribute('data-from',a/1e9);svg.setAttribute('data-to',b/1e9);"
 	"svg.setAttribute('data-drawn',drawn);"
-	"info.textContent=(a===full[0]&&b===full[1]?'the whole run, ':'')+secs(a)+' to '+secs(b)+"
+	"info.textContent=(a===full[0]&&b===full[1]?D.window?'the window drawn (-t), ':'the whole run, ':'')+"
+	"secs(a)+' to '+secs(b)+"
 	"' ('+secs(b-a)+'); wheel or +/\\u2212 zoom, drag pans';}"
 	/* a window within the run, at least a microsecond, drawn and put in the address */
 	"function show(a,b,share){var min=Math.min(1000,full[1]-full[0]);"

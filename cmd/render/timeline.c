@@ -463,9 +463,9 @@ static void legend(const struct svg *g)
 static void zoom_data(const struct svg *g)
 {
 	printf("<script type=\"application/json\" id=\"timeline-data\">{\"first\":%" PRId64 ",\"from\":%.0f,"
-	       "\"to\":%.0f,\"width\":%.0f,\"label\":%.0f,\"act_h\":%.0f,\"path_h\":%.0f,\"axis_end\":%.1f,"
-	       "\"lanes\":[", g->first, span_ns(g->first, g->from), span_ns(g->first, g->to), g->width, LABEL_W,
-	       ACT_H, PATH_H, g->height - g->legend_h);
+	       "\"to\":%.0f,\"window\":%s,\"width\":%.0f,\"label\":%.0f,\"act_h\":%.0f,\"path_h\":%.0f,"
+	       "\"axis_end\":%.1f,\"lanes\":[", g->first, span_ns(g->first, g->from), span_ns(g->first, g->to),
+	       g->window ? "true" : "false", g->width, LABEL_W, ACT_H, PATH_H, g->height - g->legend_h);
 	for (uint32_t l = 0; l < g->nlanes; l++)
 		printf("%s%.1f", l ? "," : "", g->lane_y[l]);
 	printf("],\"paints\":[");
