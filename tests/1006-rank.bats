@@ -434,3 +434,14 @@ OUT
 	run grep -c '^ 1\. copy_kernel: .* on CUDA\[0:2\] of MPI Rank 0 ([0-9]* %) and CUDA\[0:2\] of MPI Rank 1 ([0-9]* %)\. .*: cuMemcpyHtoD_v2 on MPI Rank 1 and MPI Rank 0 waited for it 0\.52[0-9]* s (blame_kernel)' "$BATS_TEST_TMPDIR/out"
 	assert_output 1
 }
+
+@test "-v: groups of waits summed over processes and ordered by it, every process named as such, blame apart from its wait (tests/data/words/apart.ndjson)" {
+	# Three ranks. solve is on the path 100 us on each of m0, m1, m2 (30 %,
+	# a third each: two streams named, one more). Each rank's MPI_Barrier
+	# waits 40 us for another's solve: 120 us over every process, which
+	# comes first though its shares (40 us each) are smaller than r0's
+	# MPI_Recv's 100 us. A share of 110 us written after the receive's wait
+	# but naming r0's barrier wait: who waited is not known. 330 us in all.
+	run bash -c "tr-rank -v '$DATA/words/apart.ndjson' | grep '^ 1\\. '"
+	assert_output " 1. solve: 30.00 % of the critical path (0.000300 s), on m0 of r0 (33 %), m1 of r1 (33 %) and 1 more stream. 0.000330 s of blame (100.00 % of all): MPI_Barrier on every process waited for it 0.000120 s (wait_barrier); calls not known waited for it 0.000110 s (wait_barrier); other waits 0.000100 s."
+}

@@ -16,7 +16,6 @@ struct group {
 	uint64_t ns;
 	uint32_t nprocs;	/* known waiting processes */
 	uint32_t procs[2];	/* the first two (largest first) */
-	bool unknown_proc;	/* some of it from a process not known */
 };
 
 /* The waiting groups told per region, the rest summed. */
@@ -89,7 +88,7 @@ static int path(const struct words *w, uint32_t i, uint64_t cp)
 			printf(" (%.0f %%)", percent(f[j].ns, cp));
 	}
 	if (n > STREAMS_TOLD)
-		printf(" and %u more streams", n - STREAMS_TOLD);
+		printf(" and %u more stream%s", n - STREAMS_TOLD, n - STREAMS_TOLD > 1 ? "s" : "");
 	free(f);
 	return 0;
 }
@@ -107,11 +106,9 @@ static uint32_t group(const struct an_fact *f, uint32_t n, bool idle, struct gro
 		while (x < ng && (g[x].pattern != f[j].pattern || g[x].by_region != f[j].by_region))
 			x++;
 		if (x == ng)
-			g[ng++] = (struct group){ f[j].pattern, f[j].by_region, 0, 0, { 0, 0 }, false };
+			g[ng++] = (struct group){ f[j].pattern, f[j].by_region, 0, 0, { 0, 0 } };
 		g[x].ns += f[j].ns;
-		if (f[j].by_proc == LS_NONE)
-			g[x].unknown_proc = true;
-		else if (g[x].nprocs++ < 2)
+		if (f[j].by_proc != LS_NONE && g[x].nprocs++ < 2)
 			g[x].procs[g[x].nprocs - 1] = f[j].by_proc;
 	}
 	for (uint32_t a = 1; a < ng; a++)	/* few: by insertion, equal ones kept in order */
@@ -124,12 +121,10 @@ static uint32_t group(const struct an_fact *f, uint32_t n, bool idle, struct gro
 	return ng;
 }
 
-/* The processes of a group: named where one or two, else counted. */
+/* The processes of a group (one or more): named where one or two, else counted. */
 static void processes(const struct words *w, const struct group *g)
 {
-	if (g->nprocs == 0) {
-		printf("processes not known");
-	} else if (g->nprocs == w->d->nprocs && g->nprocs > 2) {
+	if (g->nprocs == w->d->nprocs && g->nprocs > 2) {
 		printf("every process");
 	} else if (g->nprocs <= 2) {
 		process(w, g->procs[0]);
@@ -157,8 +152,10 @@ static void waiters(struct words *w, const struct group *g, uint32_t ng)
 			printf("calls not known");
 		else
 			text(w, an_rank_region(w->k, g[x].by_region)->name);
-		printf(" on ");
-		processes(w, &g[x]);
+		if (g[x].nprocs) {	/* blame apart from its wait knows neither */
+			printf(" on ");
+			processes(w, &g[x]);
+		}
 		printf(" waited for it %.6f s (", tool_secs(g[x].ns));
 		pattern(w, g[x].pattern);
 		printf(")");
