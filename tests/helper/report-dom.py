@@ -7,6 +7,7 @@ wrote, on stdin), one fact a line, for the tests to compare:
                                                                (times in ns, as the cells sort by them)
     lanes N                                                    the timeline's lanes (g.lane)
     crit NS                                                    the path strips' data-ns, summed
+    hops N                                                     the path's steps between lanes drawn
     view FROM TO DRAWN                                         the window the timeline shows (s) and
                                                                the activities drawn in it
     titles N SHA1                                              the activities drawn: how many, and
@@ -38,7 +39,7 @@ class Page(HTMLParser):
         self.rows, self.row = [], None
         self.in_rating = self.in_diff = False
         self.diff, self.figures, self.figure = [], [], None
-        self.lanes = self.crit = self.bars = self.external = 0
+        self.lanes = self.crit = self.bars = self.external = self.hops = 0
         self.svgs = 0
         self.view, self.titles, self.in_title = None, [], None
         self.words, self.in_words, self.item = [], False, None
@@ -81,6 +82,8 @@ class Page(HTMLParser):
             self.in_title = ""
         elif tag == "g" and a.get("class") == "lane":
             self.lanes += 1
+        elif tag == "line" and a.get("class") == "hop":
+            self.hops += 1
         elif tag == "rect" and a.get("class") == "crit" and "data-ns" in a:
             self.crit += int(a["data-ns"])
 
@@ -133,6 +136,7 @@ def main():
         print("row " + "\t".join([r[0], r[1], r[2], r[3], r[4], r[6], r[8]]))
     print("lanes %d" % p.lanes)
     print("crit %d" % p.crit)
+    print("hops %d" % p.hops)
     if p.view and p.view[0] is not None:
         print("view %s %s %s" % p.view)
     print("titles %d %s" % (len(p.titles), hashlib.sha1("\n".join(p.titles).encode()).hexdigest()))
