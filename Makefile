@@ -31,7 +31,7 @@ LIBS = $(shell pkg-config --libs msgpack) -lm
 OTF2_LIBS = $(shell pkg-config --libs otf2)
 
 LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/defs.o libstream/event.o \
-	libstream/front.o libstream/header.o libstream/idmap.o libstream/idset.o libstream/json.o libstream/mp.o libstream/packed.o libstream/pipe.o \
+	libstream/front.o libstream/header.o libstream/idmap.o libstream/idset.o libstream/json.o libstream/mp.o libstream/fd.o libstream/packed.o libstream/pipe.o \
 	libstream/range.o libstream/reader.o libstream/record.o libstream/roles.o \
 	libstream/schema.o libstream/tmpfile.o libstream/utf8.o libstream/writer.o libstream/xsort.o
 OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o formats/otf2/vocab.o \
@@ -184,16 +184,16 @@ bin/tr-deps bin/tr-clock bin/tr-waits bin/tr-critpath bin/tr-rank bin/tr-project
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) -lpthread
 
 # the pictures of a stream: the definitions they name things by
-bin/tr-chrome: cmd/tr-chrome.o cmd/render/names.o $(TOOL_OBJS) libstream/libstream.a
+bin/tr-chrome: cmd/tr-chrome.o cmd/render/json-text.o cmd/render/names.o $(TOOL_OBJS) libstream/libstream.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-bin/tr-svg: cmd/tr-svg.o cmd/render/timeline.o cmd/render/timeline-data.o cmd/render/xml.o cmd/render/names.o $(TOOL_OBJS) libstream/libstream.a
+bin/tr-svg: cmd/tr-svg.o cmd/render/timeline.o cmd/render/timeline-data.o cmd/render/json-text.o cmd/render/xml.o cmd/render/names.o $(TOOL_OBJS) libstream/libstream.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # the report: the rating, charts and the timeline in one HTML page
-bin/tr-report: cmd/tr-report.o cmd/render/timeline.o cmd/render/timeline-data.o cmd/render/timeline-zoom.o cmd/render/names.o cmd/render/page.o cmd/render/diff-page.o \
+bin/tr-report: cmd/tr-report.o cmd/render/timeline.o cmd/render/timeline-data.o cmd/render/json-text.o cmd/render/timeline-zoom.o cmd/render/names.o cmd/render/page.o cmd/render/diff-page.o \
 		$(RANK_TABLE_OBJS) cmd/render/rank-diff.o $(STAGE_OBJS)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)

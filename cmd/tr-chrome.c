@@ -20,6 +20,7 @@
 #include "../libstream/idmap.h"
 #include "../libstream/reader.h"
 #include "../libstream/vec.h"
+#include "render/json-text.h"
 #include "render/names.h"
 #include "common/tool.h"
 
@@ -53,23 +54,6 @@ struct chrome {
 	uint64_t flows;
 	bool first_event;	/* nothing written yet after "[" */
 };
-
-/* s[0..n) as a JSON string. */
-static void json_str(const char *s, size_t n)
-{
-	putchar('"');
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
 
 /* The ns from `from` to t as microseconds, exactly (|t - from| is below 2^64 whatever they are). */
 static void micros(int64_t t, int64_t from)
@@ -154,11 +138,11 @@ static void name_of(const struct named *d, const char *what, uint64_t id)
 	char buf[48];
 
 	if (d && d->name) {
-		json_str(d->name, strlen(d->name));
+		json_text(d->name, strlen(d->name), false);
 		return;
 	}
 	snprintf(buf, sizeof(buf), "%s %" PRIu64, what, id);
-	json_str(buf, strlen(buf));
+	json_text(buf, strlen(buf), false);
 }
 
 /* The processes and threads, named and in the order of definition; the path's track. */
@@ -301,7 +285,7 @@ static int convert(struct chrome *c, struct ls_reader *r)
 		return 1;
 	}
 	printf("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":");
-	json_str(c->input, strlen(c->input));
+	json_text(c->input, strlen(c->input), false);
 	printf(",\"ts\":\"microseconds from the run's first event\"},\"traceEvents\":[");
 	c->first_event = true;
 	metadata(c);

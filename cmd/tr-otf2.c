@@ -16,6 +16,7 @@
 
 #include "../formats/otf2/otf2out.h"
 #include "../libstream/error.h"
+#include "../libstream/fd.h"
 #include "output/archive.h"
 #include "output/otf2-write.h"
 #include "common/progress.h"
@@ -30,25 +31,6 @@ static void usage(FILE *to)
 			  "  -f, --force              replace an archive there (only an archive)\n"
 			  "  -q, --quiet              no progress line (drawn where stderr is a terminal, given a stream file)\n"
 			  "  --stats                  what was written and left out, on stderr\n", false);
-}
-
-/* Write all of p[0..n): 0, or -1 with errno (ENOSPC where the system took no more). */
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			if (w == 0)
-				errno = ENOSPC;
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 /*
@@ -88,7 +70,7 @@ static char *readable_twice(const char *input, const char *stage)
 			tool_error("%s: %s", name, strerror(errno));
 			goto out;
 		}
-		if (write_all(out, buf, (size_t)n) < 0)
+		if (ls_write_all(out, buf, (size_t)n) < 0)
 			goto write_failed;
 	}
 	if (close(out) < 0) {

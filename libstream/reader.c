@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "fd.h"
 #include "header.h"
 #include "pipe.h"
 #include "reader.h"
@@ -45,25 +46,6 @@ int ls_reader_open_fd(struct ls_reader *r, int fd, const char *name)
 	return 0;
 }
 
-/* Write b[0..n) whole to fd. Returns 0, or -1 with errno set. */
-static int write_all(int fd, const uint8_t *b, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, b, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			if (!w)
-				errno = ENOSPC;
-			return -1;
-		}
-		b += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int ls_reader_rewindable(struct ls_reader *r)
 {
 	struct stat st;
@@ -80,7 +62,7 @@ int ls_reader_rewindable(struct ls_reader *r)
 	while ((n = read(r->fd, r->buf, r->cap)) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 || write_all(fd, r->buf, (size_t)n) < 0) {
+		if (n < 0 || ls_write_all(fd, r->buf, (size_t)n) < 0) {
 			int e = errno;
 
 			snprintf(r->err, sizeof(r->err), "cannot keep the input in a temporary file in "

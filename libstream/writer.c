@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "fd.h"
 #include "json.h"
 #include "mp.h"
 #include "pipe.h"
@@ -60,26 +61,17 @@ static int to_sink(struct ls_writer *w)
 
 int ls_writer_flush(struct ls_writer *w)
 {
-	size_t done = 0;
-
 	if (w->sink)
 		return to_sink(w);
 	if (w->fd < 0)
 		return 0;	/* memory only */
 	if (w->err)
 		return LS_ERR_IO;
-	while (done < w->out.len) {
-		ssize_t n = write(w->fd, w->out.p + done, w->out.len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			w->err = errno;
-			return LS_ERR_IO;
-		}
-		done += (size_t)n;
+	if (ls_write_all(w->fd, w->out.p, w->out.len) < 0) {
+		w->err = errno;
+		return LS_ERR_IO;
 	}
-	w->flushes += done > 0;
+	w->flushes += w->out.len > 0;
 	w->out.len = 0;
 	return 0;
 }

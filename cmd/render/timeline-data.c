@@ -105,20 +105,6 @@ void tl_data_print(const struct tl_data *d)
 	items(&d->path);
 }
 
-void tl_json_string(const char *s)
-{
-	putchar('"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			printf("\\%c", *p);
-		else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&')
-			printf("\\u%04x", *p);
-		else
-			putchar(*p);
-	}
-	putchar('"');
-}
-
 void tl_data_release(struct tl_data *d)
 {
 	for (uint32_t l = 0; d->lane && l < d->nlanes; l++) {

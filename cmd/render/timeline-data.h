@@ -56,9 +56,6 @@ bool tl_data_kept(const struct tl_data *d);
 /* The lanes' items as JSON members on stdout: "acts":[[...],...],"waits":[[...],...],"path":[...]. */
 void tl_data_print(const struct tl_data *d);
 
-/* s as a JSON string on stdout, "<" escaped so that it cannot end a script element. */
-void tl_json_string(const char *s);
-
 void tl_data_release(struct tl_data *d);
 
 #endif

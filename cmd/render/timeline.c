@@ -26,6 +26,7 @@
 
 #include "../../libstream/error.h"
 #include "../../libstream/reader.h"
+#include "json-text.h"
 #include "names.h"
 #include "timeline-data.h"
 #include "timeline.h"
@@ -475,7 +476,7 @@ static void zoom_data(const struct svg *g)
 	for (uint32_t i = 0; i < g->regions.n; i++) {
 		fputs(i ? "," : "", stdout);
 		if (g->regions.v[i].name)
-			tl_json_string(g->regions.v[i].name);
+			json_text(g->regions.v[i].name, strlen(g->regions.v[i].name), true);
 		else
 			printf("\"region %" PRIu64 "\"", g->regions.v[i].id);
 	}

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "../../libstream/error.h"
+#include "../../libstream/fd.h"
 #include "../../libstream/tmpfile.h"
 #include "out_sorted.h"
 
@@ -62,18 +63,9 @@ const void *out_sorted_next(struct out_sorted *x)
 /* len bytes at p written to the file: 0, or LS_ERR_IO with x->err set. */
 static int write_all(struct out_sorted *x, const char *p, size_t len)
 {
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t w = write(x->fd, p + done, len - done);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			x->err = errno;
-			return LS_ERR_IO;
-		}
-		done += (size_t)w;
+	if (ls_write_all(x->fd, p, len) < 0) {
+		x->err = errno;
+		return LS_ERR_IO;
 	}
 	return 0;
 }
