@@ -135,12 +135,12 @@ for line in sys.stdin:
 	done
 }
 
-@test "the path's strip: pieces within a pixel of each other joined, a step drawn only after a pixel or more on a lane (tests/data/crit/path-hops.ndjson)" {
+@test "the path's strip: pieces within a pixel of each other joined, a step drawn only after a pixel or more on a lane (tests/data/timeline/path-hops.ndjson)" {
 	# 1 ms over 1000 px: 1 us a pixel. The path stays on a for 400 us, then
 	# changes lanes 20 times 600 ns apart (0.6 px each), then stays on b to
 	# the end: one step drawn (at 400 us, x = 200 + 400), the 20 quick ones
 	# not; a's pieces one strip of 406 us, b's one of 594 us.
-	tr-svg -w 1200 "$DATA/crit/path-hops.ndjson" > "$TMP/h.svg"
+	tr-svg -w 1200 "$DATA/timeline/path-hops.ndjson" > "$TMP/h.svg"
 	run grep -o 'class="hop"[^/]*' "$TMP/h.svg"
 	assert_output 'class="hop" x1="600.00" y1="44.0" x2="600.00" y2="60.0"'
 	run grep -o 'class="crit" data-ns="[0-9]*"' "$TMP/h.svg"

@@ -249,8 +249,8 @@ path_within() {
 	grep -q 'More activities than the page holds to zoom (50): tr-report -t FROM,TO draws a window of the run.' "$TMP/r.html.dom"
 }
 
-@test "the page's script draws the path's strip and steps as tr-svg does: one step after a pixel or more on a lane (tests/data/crit/path-hops.ndjson)" {
-	tr-report -w 1200 "$DATA/crit/path-hops.ndjson" > "$TMP/h.html"
+@test "the page's script draws the path's strip and steps as tr-svg does: one step after a pixel or more on a lane (tests/data/timeline/path-hops.ndjson)" {
+	tr-report -w 1200 "$DATA/timeline/path-hops.ndjson" > "$TMP/h.html"
 	dom_facts "$TMP/h.html" > "$TMP/facts"
 	grep -qx "hops 1" "$TMP/facts" || fail "$(grep '^hops' "$TMP/facts")"
 	grep -qx "crit 1000000" "$TMP/facts"
