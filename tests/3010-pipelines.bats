@@ -2,7 +2,7 @@
 # The recipes of pipelines/ run as a user runs them: analyze.mk's targets,
 # made again only when what they are made of changes; the shell questions
 # against docs/stream.md's example by hand and against the streams of
-# generated archives; tools/compare-builds, as the team runs it.
+# generated archives; tools/compare-builds and tools/shard-traffic, as the team runs them.
 
 load common
 
@@ -123,4 +123,22 @@ teardown() {
 		"$TMP/g/t.otf2: rank differs" "1 inputs, 3 outputs differ")"
 	run "$TOP/tools/compare-builds" "$TOP/bin"
 	assert_failure 2
+}
+
+@test "tools/shard-traffic: what would cross shards of processes, by hand on a late sender; bad usage" {
+	# tests/data/mpi late-sender: ranks 0, 1, 2 (streams 0, 1, 2); 12 events,
+	# 7 on rank 0. At P = 2 rank 1 is alone in its shard: the message edge
+	# (rank 0 to 1) crosses, the path hands over once (0 to 1), and both
+	# shares of rank 1's wait blame rank 0. (40 + 32 + 2 x 40) / 12 bytes.
+	set -o pipefail
+	cat "$DATA/mpi/defs.ndjson" "$DATA/mpi/late-sender.ndjson" | tr-deps -M | tr-waits -M | tr-critpath -M > "$TMP/a.tr"
+	run bash -c "tr-cat -J '$TMP/a.tr' | '$TOP/tools/shard-traffic' 2 3"
+	assert_success
+	assert_output '| P | events | largest shard / mean | edges crossing | path hand-overs | blame crossing | bytes/event |
+|---|---|---|---|---|---|---|
+| 2 | 12 | 1.17 | 1 of 1 (msg 1) | 1 | 2 of 2 | 12.67 |
+| 3 | 12 | 1.75 | 1 of 1 (msg 1) | 1 | 2 of 2 | 12.67 |'
+	run bash -c "tr-cat -J '$TMP/a.tr' | '$TOP/tools/shard-traffic' 0"
+	assert_failure 1
+	assert_output "usage: tr-cat -J analysed.tr | shard-traffic [P ...]"
 }
