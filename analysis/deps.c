@@ -10,8 +10,10 @@
 #include "deps.h"
 #include "edges.h"
 #include "mpi/coll.h"
+#include "mpi/facts.h"
 #include "mpi/icoll.h"
 #include "mpi/p2p.h"
+#include "remote.h"
 #include "stage.h"
 #include "trace.h"
 
@@ -27,14 +29,16 @@ struct an_deps {
 	uint32_t dep_cap, acts_cap;
 	struct an_edges out;	/* what the rules of every paradigm find */
 	struct an_deps_stats st;
+	const struct an_remote *remote;	/* the other shards, NULL: none (the whole trace is here) */
 };
 
-struct an_deps *an_deps_new(struct ls_writer *w)
+struct an_deps *an_deps_new(struct ls_writer *w, const struct an_remote *remote)
 {
 	struct an_deps *d = calloc(1, sizeof(*d));
 
 	if (!d)
 		return NULL;
+	d->remote = remote;
 	an_trace_init(&d->tr);
 	an_p2p_init(&d->p2p);
 	an_coll_init(&d->coll);
@@ -66,7 +70,7 @@ static int message(struct an_deps *d, const struct ls_record *rec,
 {
 	const struct an_frame *top = an_stack_top(&d->tr.stacks[ev->s]);
 	uint32_t peer = process_field(d, rec, LS_F_PEER, why), comm;
-	struct an_msg_end self = { ev->id, ev->t }, other;
+	struct an_msg_end self = { ev->id, ev->t, false }, other;
 	int64_t tag;
 	int rc;
 
@@ -80,6 +84,9 @@ static int message(struct an_deps *d, const struct ls_record *rec,
 		/* a send begins when the call that sends it does */
 		if (top)
 			self.t = top->t;
+		if (d->remote && (rc = an_fact_msg(d->remote, &d->tr.defs, ev->t, d->tr.defs.streams[ev->s].id,
+						   AN_P2P_SEND, ev->proc, peer, comm, tag, self)) < 0)
+			return rc;
 		rc = an_p2p_arrive(&d->p2p, AN_P2P_SEND, ev->proc, peer, comm, tag,
 				   self, &other);
 		if (rc <= 0)
@@ -87,6 +94,9 @@ static int message(struct an_deps *d, const struct ls_record *rec,
 		d->st.clock += other.t < self.t;
 		return an_edges_write(&d->out, ev->id, other.ev, LS_E_MSG);
 	}
+	if (d->remote && (rc = an_fact_msg(d->remote, &d->tr.defs, ev->t, d->tr.defs.streams[ev->s].id,
+					   AN_P2P_RECV, peer, ev->proc, comm, tag, self)) < 0)
+		return rc;
 	rc = an_p2p_arrive(&d->p2p, AN_P2P_RECV, peer, ev->proc, comm, tag, self, &other);
 	if (rc <= 0)
 		return rc;
@@ -191,8 +201,8 @@ static int instance_done(struct an_deps *d, struct an_coll_inst *inst)
 	return an_edges_instance(&d->out, d->acts, nacts, grp->comm, root);
 }
 
-static int member_left(struct an_deps *d, enum ls_role role, uint32_t comm, uint32_t root, uint32_t proc,
-		       const struct an_coll_member *m);
+static int member_left(struct an_deps *d, const struct an_event *ev, enum ls_role role, uint32_t comm,
+		       uint32_t root, const struct an_coll_member *m);
 
 /* A collective activity ends: its part in an instance is done. */
 static int coll_leave(struct an_deps *d, const struct an_frame *f,
@@ -200,26 +210,32 @@ static int coll_leave(struct an_deps *d, const struct an_frame *f,
 {
 	uint32_t comm = f->a ? f->a - 1 : LS_NONE, root = f->b ? f->b - 1 : LS_NONE;
 	struct an_coll_member m = { f->id, ev->id, f->t,
-				    d->tr.defs.streams[ev->s].id, false, UINT64_MAX };
+				    d->tr.defs.streams[ev->s].id, false, UINT64_MAX, false };
 
-	return member_left(d, f->role, comm, root, ev->proc, &m);
+	return member_left(d, ev, f->role, comm, root, &m);
 }
 
-/* A member's part (of shape role, on comm) ended: into its instance, which may be complete. */
-static int member_left(struct an_deps *d, enum ls_role role, uint32_t comm, uint32_t root, uint32_t proc,
-		       const struct an_coll_member *m)
+/*
+ * A member's part (of shape role, on comm) ended with event ev: into its
+ * instance, which may be complete; told to the other shards with members.
+ */
+static int member_left(struct an_deps *d, const struct an_event *ev, enum ls_role role, uint32_t comm,
+		       uint32_t root, const struct an_coll_member *m)
 {
 	struct an_coll_part part;
 	struct an_coll_inst *inst;
 	uint64_t acts[2] = { m->enter, m->done_act };
 	int rc;
 
-	rc = an_coll_part(&d->coll, &d->tr.defs, role, comm, proc, &part);
+	rc = an_coll_part(&d->coll, &d->tr.defs, role, comm, ev->proc, &part);
 	if (rc == 0)
 		d->st.coll_alone++;
 	if (rc == 2)
 		return an_edges_instance(&d->out, acts, m->done_act == UINT64_MAX ? 1 : 2, comm, root);
 	if (rc <= 0)
+		return rc;
+	if (d->remote && (rc = an_fact_member(d->remote, &d->tr.defs, &d->coll, part.group, ev->t,
+					      d->tr.defs.streams[ev->s].id, role, comm, root, ev->proc, m)) < 0)
 		return rc;
 	rc = an_coll_leave(&d->coll, &d->tr.defs, part, role, root, m, &inst);
 	if (rc <= 0)
@@ -232,9 +248,9 @@ static int member_left(struct an_deps *d, enum ls_role role, uint32_t comm, uint
 /* A kernel that ran a collective (NCCL) ends: its part in an instance is done. */
 static int kernel_coll_leave(struct an_deps *d, const struct an_frame *f, const struct an_event *ev)
 {
-	struct an_coll_member m = { f->id, ev->id, f->t, d->tr.defs.streams[ev->s].id, false, UINT64_MAX };
+	struct an_coll_member m = { f->id, ev->id, f->t, d->tr.defs.streams[ev->s].id, false, UINT64_MAX, false };
 
-	return member_left(d, (enum ls_role)f->b, f->a - 1, LS_NONE, ev->proc, &m);
+	return member_left(d, ev, (enum ls_role)f->b, f->a - 1, LS_NONE, &m);
 }
 
 /* The call f ended (ev): the nonblocking collectives it completed have their parts done. */
@@ -246,9 +262,54 @@ static int icolls_left(struct an_deps *d, const struct an_frame *f, const struct
 
 	for (uint32_t i = 0; i < n && rc == 0; i++) {
 		struct an_coll_member m = { done[i].post.enter, ev->id, done[i].post.t, done[i].post.stream,
-					    false, f->id };
+					    false, f->id, false };
 
-		rc = member_left(d, done[i].shape, done[i].comm, done[i].root, ev->proc, &m);
+		rc = member_left(d, ev, done[i].shape, done[i].comm, done[i].root, &m);
+	}
+	return rc;
+}
+
+/*
+ * Another shard's fact: matched as its own side or member would be, its
+ * edges left to that shard (its event completes the match, or ours does
+ * when it comes). 0, or a negative error.
+ */
+static int remote_fact(struct an_deps *d, const struct an_fact *f, const char **why)
+{
+	struct an_coll_part part;
+	struct an_coll_inst *inst;
+	struct an_msg_end other;
+	int rc;
+
+	if (f->kind == AN_FACT_MSG)
+		return an_p2p_arrive(&d->p2p, (enum an_p2p_side)f->side, f->src, f->dst, f->comm, f->tag, f->end,
+				     &other) < 0 ? LS_ERR_NOMEM : 0;
+	if (f->proc >= d->tr.defs.nprocs || (f->comm != LS_NONE && f->comm >= d->tr.defs.ncomms)) {
+		*why = "another shard named a process or comm this one has not defined";
+		return LS_ERR_SYNTAX;
+	}
+	if ((rc = an_coll_part(&d->coll, &d->tr.defs, (enum ls_role)f->role, f->comm, f->proc, &part)) != 1)
+		return rc < 0 ? rc : 0;
+	if ((rc = an_coll_leave(&d->coll, &d->tr.defs, part, (enum ls_role)f->role, f->root, &f->m, &inst)) == 1)
+		free(inst);
+	return rc < 0 ? rc : 0;
+}
+
+/* The other shards' facts before key (t, s) (INT64_MAX: all of them), in order: 0, or a negative error. */
+static int remote_before(struct an_deps *d, int64_t t, uint64_t s, const char **why)
+{
+	struct an_fact f;
+	const void *p;
+	uint32_t len;
+	int rc;
+
+	while ((rc = d->remote->next(d->remote->ctx, t, s, &p, &len)) > 0) {
+		if (an_fact_read(p, len, &f) < 0) {
+			*why = "another shard sent what is not a fact of tr-deps";
+			return LS_ERR_SYNTAX;
+		}
+		if ((rc = remote_fact(d, &f, why)) < 0)
+			return rc;
 	}
 	return rc;
 }
@@ -282,6 +343,8 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 		return 0;
 	if ((rc = an_trace_event(&d->tr, rec, &ev, why)) < 0)
 		return rc;
+	if (d->remote && (rc = remote_before(d, ev.t, d->tr.defs.streams[ev.s].id, why)) < 0)
+		return rc;
 	switch (rec->kind) {
 	case LS_K_ENTER:
 		if (!(f = an_trace_enter(&d->tr, rec, &ev, &rc, why)))
@@ -313,20 +376,23 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 	}
 }
 
-void an_deps_finish(struct an_deps *d)
+int an_deps_finish(struct an_deps *d, const char **why)
 {
+	int rc = d->remote ? remote_before(d, INT64_MAX, 0, why) : 0;
+
 	d->st.unbalanced = an_trace_finish(&d->tr);
 	an_gpu_deps_finish(&d->gpu);
 	an_omp_deps_finish(&d->omp);
+	return rc;
 }
 
 struct an_deps_stats an_deps_stats(const struct an_deps *d)
 {
 	struct an_deps_stats st = d->st;
 
-	st.unmatched_sends = d->p2p.pending[AN_P2P_SEND];
-	st.unmatched_recvs = d->p2p.pending[AN_P2P_RECV];
-	st.open_instances = d->coll.open;
+	st.unmatched_sends = d->p2p.pending[AN_P2P_SEND] - d->p2p.remote_pending[AN_P2P_SEND];
+	st.unmatched_recvs = d->p2p.pending[AN_P2P_RECV] - d->p2p.remote_pending[AN_P2P_RECV];
+	st.open_instances = d->remote ? an_coll_open_own(&d->coll) : d->coll.open;
 	st.gpu = d->gpu.st;
 	st.omp = d->omp.st;
 	memcpy(st.edges, d->out.count, sizeof(st.edges));
@@ -355,8 +421,7 @@ void an_deps_free(struct an_deps *d)
 static void *open_deps(struct ls_writer *w, unsigned jobs, const void *opts)
 {
 	(void)jobs;
-	(void)opts;
-	return an_deps_new(w);
+	return an_deps_new(w, opts);
 }
 
 static int take_deps(void *ctx, const struct ls_record *rec, const char **why)
@@ -366,9 +431,7 @@ static int take_deps(void *ctx, const struct ls_record *rec, const char **why)
 
 static int finish_deps(void *ctx, const char **why)
 {
-	(void)why;
-	an_deps_finish(ctx);
-	return 0;
+	return an_deps_finish(ctx, why);
 }
 
 static size_t odd_deps(const void *ctx, struct an_count *out)

@@ -12,6 +12,7 @@
 
 #include "../libstream/schema.h"
 #include "../libstream/writer.h"
+#include "remote.h"
 #include "gpu/deps.h"
 #include "omp/deps.h"
 
@@ -32,8 +33,12 @@ struct an_deps_stats {
 struct an_deps;
 
 
-/* Write edges to w (borrowed). Returns NULL when out of memory. */
-struct an_deps *an_deps_new(struct ls_writer *w);
+/*
+ * Write edges to w (borrowed). remote (borrowed; NULL: none): the other
+ * shards of a distributed analysis, this one analysing its own processes'
+ * events (analysis/remote.h). Returns NULL when out of memory.
+ */
+struct an_deps *an_deps_new(struct ls_writer *w, const struct an_remote *remote);
 
 /*
  * Take one input record, after it has been written on. Edges it completes
@@ -47,8 +52,11 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 /* The kinds whose fields an_deps_take reads (LS_KIND_BIT): the others it passes over. */
 uint64_t an_deps_reads(void);
 
-/* End of input: count what stayed unmatched or open. */
-void an_deps_finish(struct an_deps *d);
+/*
+ * End of input: the other shards' facts still to come taken; count what
+ * stayed unmatched or open. Returns 0, or a negative error as an_deps_take's.
+ */
+int an_deps_finish(struct an_deps *d, const char **why);
 
 /* What it counted and wrote so far. */
 struct an_deps_stats an_deps_stats(const struct an_deps *d);

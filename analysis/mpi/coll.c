@@ -199,6 +199,21 @@ void an_coll_deps(const struct an_coll_inst *inst, uint32_t *dep)
 	}
 }
 
+uint64_t an_coll_open_own(const struct an_coll *c)
+{
+	uint64_t n = 0;
+
+	for (uint32_t g = 0; g < c->ngroups; g++)
+		for (const struct an_coll_inst *inst = c->groups[g].head; inst; inst = inst->next) {
+			uint32_t i = 0;
+
+			while (i < inst->n && !inst->m[i].left)
+				i++;
+			n += i < inst->n && !inst->m[i].remote;
+		}
+	return n;
+}
+
 void an_coll_release(struct an_coll *c)
 {
 	for (uint32_t g = 0; g < c->ngroups; g++) {

@@ -24,6 +24,7 @@ struct an_coll_member {
 	uint64_t stream;	/* stream id: breaks ties between equal t */
 	bool left;
 	uint64_t done_act;	/* the completing call's enter; UINT64_MAX: the same activity */
+	bool remote;		/* another shard's (analysis/remote.h) */
 };
 
 struct an_coll_inst {
@@ -99,6 +100,12 @@ int an_coll_leave(struct an_coll *c, const struct ls_defs *d,
  * Latest means the greatest (t, stream id) of the enter.
  */
 void an_coll_deps(const struct an_coll_inst *inst, uint32_t *dep);
+
+/*
+ * Open instances counted once over shards (analysis/remote.h): those
+ * whose first member to have left, in rank order, is not another shard's.
+ */
+uint64_t an_coll_open_own(const struct an_coll *c);
 
 /* Instances still open, for the report; frees them. */
 void an_coll_release(struct an_coll *c);

@@ -91,11 +91,13 @@ int an_p2p_arrive(struct an_p2p *p, enum an_p2p_side side, uint32_t src,
 		return LS_ERR_NOMEM;
 	if (take(p, &c->q[them], comm, tag, other)) {
 		p->pending[them]--;
+		p->remote_pending[them] -= other->remote;
 		return 1;
 	}
 	if ((rc = append(p, &c->q[side], comm, tag, end)) < 0)
 		return rc;
 	p->pending[side]++;
+	p->remote_pending[side] += end.remote;
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #ifndef AN_MPI_P2P_H
 #define AN_MPI_P2P_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../../libstream/idmap.h"
@@ -17,6 +18,7 @@
 struct an_msg_end {
 	uint64_t ev;
 	int64_t t;
+	bool remote;		/* another shard's (analysis/remote.h): that shard writes its edge */
 };
 
 struct an_p2p_msg {
@@ -47,6 +49,7 @@ struct an_p2p {
 	struct an_p2p_msg *msgs;
 	uint32_t nchans, chans_cap, nmsgs, msgs_cap, free;
 	uint64_t pending[2];	/* by enum an_p2p_side */
+	uint64_t remote_pending[2];	/* of them, another shard's */
 };
 
 void an_p2p_init(struct an_p2p *p);

@@ -47,7 +47,7 @@ static struct an_coll_inst *inst_of(enum ls_role role, uint32_t root,
 	inst->role = (uint8_t)role;
 	inst->root = root;
 	for (uint32_t i = 0; i < n; i++)
-		inst->m[i] = (struct an_coll_member){ 100 + i, 200 + i, t[i], i, true, UINT64_MAX };
+		inst->m[i] = (struct an_coll_member){ 100 + i, 200 + i, t[i], i, true, UINT64_MAX, false };
 	return inst;
 }
 
@@ -88,19 +88,19 @@ static void test_p2p(void)
 	struct an_msg_end got;
 
 	an_p2p_init(&p);
-	CHECK(an_p2p_arrive(&p, AN_P2P_SEND, 0, 1, 0, 5, (struct an_msg_end){ 1, 10 }, &got) == 0);
-	CHECK(an_p2p_arrive(&p, AN_P2P_SEND, 0, 1, 0, 6, (struct an_msg_end){ 2, 11 }, &got) == 0);
-	CHECK(an_p2p_arrive(&p, AN_P2P_SEND, 0, 1, 0, 5, (struct an_msg_end){ 3, 12 }, &got) == 0);
-	CHECK(an_p2p_arrive(&p, AN_P2P_SEND, 0, 1, 1, 5, (struct an_msg_end){ 4, 13 }, &got) == 0);
+	CHECK(an_p2p_arrive(&p, AN_P2P_SEND, 0, 1, 0, 5, (struct an_msg_end){ 1, 10, false }, &got) == 0);
+	CHECK(an_p2p_arrive(&p, AN_P2P_SEND, 0, 1, 0, 6, (struct an_msg_end){ 2, 11, false }, &got) == 0);
+	CHECK(an_p2p_arrive(&p, AN_P2P_SEND, 0, 1, 0, 5, (struct an_msg_end){ 3, 12, false }, &got) == 0);
+	CHECK(an_p2p_arrive(&p, AN_P2P_SEND, 0, 1, 1, 5, (struct an_msg_end){ 4, 13, false }, &got) == 0);
 	/* tag 6 first: overtakes tag 5, which MPI allows */
-	CHECK(an_p2p_arrive(&p, AN_P2P_RECV, 0, 1, 0, 6, (struct an_msg_end){ 5, 20 }, &got) == 1 && got.ev == 2);
-	CHECK(an_p2p_arrive(&p, AN_P2P_RECV, 0, 1, 0, 5, (struct an_msg_end){ 6, 21 }, &got) == 1 && got.ev == 1);
-	CHECK(an_p2p_arrive(&p, AN_P2P_RECV, 0, 1, 1, 5, (struct an_msg_end){ 7, 22 }, &got) == 1 && got.ev == 4);
-	CHECK(an_p2p_arrive(&p, AN_P2P_RECV, 0, 1, 0, 5, (struct an_msg_end){ 8, 23 }, &got) == 1 && got.ev == 3);
+	CHECK(an_p2p_arrive(&p, AN_P2P_RECV, 0, 1, 0, 6, (struct an_msg_end){ 5, 20, false }, &got) == 1 && got.ev == 2);
+	CHECK(an_p2p_arrive(&p, AN_P2P_RECV, 0, 1, 0, 5, (struct an_msg_end){ 6, 21, false }, &got) == 1 && got.ev == 1);
+	CHECK(an_p2p_arrive(&p, AN_P2P_RECV, 0, 1, 1, 5, (struct an_msg_end){ 7, 22, false }, &got) == 1 && got.ev == 4);
+	CHECK(an_p2p_arrive(&p, AN_P2P_RECV, 0, 1, 0, 5, (struct an_msg_end){ 8, 23, false }, &got) == 1 && got.ev == 3);
 	/* a receive before its send, and one from another sender */
-	CHECK(an_p2p_arrive(&p, AN_P2P_RECV, 2, 1, 0, 5, (struct an_msg_end){ 9, 30 }, &got) == 0);
-	CHECK(an_p2p_arrive(&p, AN_P2P_SEND, 0, 1, 0, 5, (struct an_msg_end){ 10, 31 }, &got) == 0);
-	CHECK(an_p2p_arrive(&p, AN_P2P_SEND, 2, 1, 0, 5, (struct an_msg_end){ 11, 40 }, &got) == 1 && got.ev == 9);
+	CHECK(an_p2p_arrive(&p, AN_P2P_RECV, 2, 1, 0, 5, (struct an_msg_end){ 9, 30, false }, &got) == 0);
+	CHECK(an_p2p_arrive(&p, AN_P2P_SEND, 0, 1, 0, 5, (struct an_msg_end){ 10, 31, false }, &got) == 0);
+	CHECK(an_p2p_arrive(&p, AN_P2P_SEND, 2, 1, 0, 5, (struct an_msg_end){ 11, 40, false }, &got) == 1 && got.ev == 9);
 	CHECK(p.pending[AN_P2P_SEND] == 1 && p.pending[AN_P2P_RECV] == 0);
 	an_p2p_release(&p);
 }

@@ -1,0 +1,75 @@
+/* tr-deps' facts for other shards: to whom each goes, and reading them back. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../libstream/error.h"
+#include "facts.h"
+
+uint32_t an_fact_owner(const struct an_remote *r, const struct ls_defs *d, uint32_t proc)
+{
+	return (uint32_t)(d->procs[proc].id % r->shards);
+}
+
+int an_fact_msg(const struct an_remote *r, const struct ls_defs *d, int64_t t, uint64_t s,
+		enum an_p2p_side side, uint32_t src, uint32_t dst, uint32_t comm, int64_t tag,
+		struct an_msg_end end)
+{
+	uint32_t to = an_fact_owner(r, d, side == AN_P2P_SEND ? dst : src);
+	struct an_fact f;
+
+	if (to == r->shard)
+		return 0;
+	memset(&f, 0, sizeof(f));
+	f.kind = AN_FACT_MSG;
+	f.side = (uint8_t)side;
+	f.src = src;
+	f.dst = dst;
+	f.comm = comm;
+	f.tag = tag;
+	f.end = end;
+	f.end.remote = true;
+	return r->send(r->ctx, to, t, s, &f, sizeof(f));
+}
+
+int an_fact_member(const struct an_remote *r, const struct ls_defs *d, const struct an_coll *c, uint32_t g,
+		   int64_t t, uint64_t s, enum ls_role role, uint32_t comm, uint32_t root, uint32_t proc,
+		   const struct an_coll_member *m)
+{
+	const struct an_coll_group *grp = &c->groups[g];
+	uint8_t *told = calloc(r->shards / 8 + 1, 1);	/* the shards sent to, this one among them */
+	struct an_fact f;
+	int rc = 0;
+
+	if (!told)
+		return LS_ERR_NOMEM;
+	memset(&f, 0, sizeof(f));
+	f.kind = AN_FACT_MEMBER;
+	f.role = (uint8_t)role;
+	f.comm = comm;
+	f.root = root;
+	f.proc = proc;
+	f.m = *m;
+	f.m.remote = true;
+	told[r->shard / 8] |= (uint8_t)(1u << r->shard % 8);
+	for (uint32_t i = 0; rc == 0 && i < (grp->comm != LS_NONE ? d->comms[grp->comm].n : d->nprocs); i++) {
+		uint32_t p = grp->comm != LS_NONE ? d->comms[grp->comm].members[i] : i, to;
+
+		if (grp->comm == LS_NONE && !d->procs[p].ranked)
+			continue;
+		to = an_fact_owner(r, d, p);
+		if (told[to / 8] & 1u << to % 8)
+			continue;
+		told[to / 8] |= (uint8_t)(1u << to % 8);
+		rc = r->send(r->ctx, to, t, s, &f, sizeof(f));
+	}
+	free(told);
+	return rc;
+}
+
+int an_fact_read(const void *p, uint32_t len, struct an_fact *f)
+{
+	if (len != sizeof(*f))
+		return -1;
+	memcpy(f, p, sizeof(*f));
+	return f->kind == AN_FACT_MSG || f->kind == AN_FACT_MEMBER ? 0 : -1;
+}

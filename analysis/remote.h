@@ -1,0 +1,37 @@
+/*
+ * A stage's view of the other shards of a distributed analysis
+ * (tr-analyze --mpi): the trace's processes are split into shards, each
+ * analysed apart (process id modulo shards), and what one shard finds
+ * that another needs goes to it as a fact: a few bytes, keyed by the
+ * event whose handling made it (its time and stream id, the stream's
+ * order of the whole trace). A shard takes the others' facts in the
+ * order of their keys, interleaved with its own events as the whole
+ * stream would have them, and so decides as one process reading the
+ * whole trace would.
+ *
+ * Nothing here knows how facts travel: whoever runs the shards gives
+ * the functions (cmd/fan/ over MPI). Keys of different shards never tie:
+ * a stream belongs to one shard.
+ */
+#ifndef AN_REMOTE_H
+#define AN_REMOTE_H
+
+#include <stdint.h>
+
+struct an_remote {
+	void *ctx;
+	uint32_t shard, shards;	/* this one, and how many */
+	/* fact (len bytes) made by the event of key (t, s) to shard to: 0, or a negative error */
+	int (*send)(void *ctx, uint32_t to, int64_t t, uint64_t s, const void *fact, uint32_t len);
+	/*
+	 * This shard is at its event of key (t, s): every fact of its own
+	 * before it has been sent. The next fact of another shard with a key
+	 * before (t, s), in key order, into *fact and *len (valid until the
+	 * next call): 1; 0 when no other shard has one; a negative error.
+	 * t = INT64_MAX: this shard is at its end, every fact of the others
+	 * comes.
+	 */
+	int (*next)(void *ctx, int64_t t, uint64_t s, const void **fact, uint32_t *len);
+};
+
+#endif
