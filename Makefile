@@ -114,10 +114,11 @@ lib/tr/libtr-cuda.so: $(RECORD_CUDA_SRCS) record/cuda/cudarec.h lib/tr/libtr-log
 # what tr-analyze --mpi loads (cmd/fan/fan.h): MPI only there; what it uses of
 # libstream and tool.c comes from tr-analyze, which exports its symbols.
 # Built with tr-analyze's sanitizer, which it runs in (its rank 0 reader's thread too)
-lib/tr/libtr-fan.so: cmd/fan/fan.c cmd/fan/fan.h
+FAN_SRCS = cmd/fan/fan.c cmd/fan/ids.c cmd/fan/port.c
+lib/tr/libtr-fan.so: $(FAN_SRCS) cmd/fan/fan.h cmd/fan/ids.h cmd/fan/port.h
 	@mkdir -p lib/tr
 	$(MPICC) $(RECORD_FLAGS) $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer) -MMD -MP \
-		-MF lib/tr/libtr-fan.d -shared -o $@ cmd/fan/fan.c
+		-MF lib/tr/libtr-fan.d -shared -o $@ $(FAN_SRCS)
 
 lib/tr/libtr-omp.so: record/omp/ompt.c lib/tr/libtr-log.so
 	$(CC) $(RECORD_FLAGS) -idirafter $(OMPT_INC) -shared -o $@ record/omp/ompt.c $(RECORD_LINK)

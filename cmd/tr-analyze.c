@@ -187,6 +187,9 @@ static int read_trace(struct chain *c, char *const *traces, int n, const struct 
 		status = selection_check(traces[0], &o->select, &report);
 	ls_front_release(&front);
 	selection_report(traces[0], &report);
+	/* the shards ran tr-deps: what it found odd, added up, where the chain's stages would say theirs */
+	if (fan && !status)
+		stage_report_counts(traces[0], fan->odd, fan->nodd);
 	return status;
 }
 
@@ -323,34 +326,62 @@ out:
 	return status;
 }
 
+static bool link_for(const struct an_stage *def, struct options *o, struct chain_link *l);
+
+/* A shard's stream, with what its tr-deps wrote, on its way to rank 0. */
+static int to_rank0(void *ctx, const struct ls_record *rec, const char **why)
+{
+	(void)why;
+	return ls_write_record(ctx, rec);
+}
+
 /*
- * Under --mpi: read this rank's shard of traces[0..n) and send it to
- * rank 0, failures included. Returns 0, or 1 where MPI failed.
+ * Under --mpi: read this rank's shard of traces[0..n), run tr-deps on it
+ * (the other shards' facts taken, its own sent) and send what it wrote to
+ * rank 0, failures included (said by rank 0). Returns 0, or 1 where MPI failed.
  */
 static int read_shard(char *const *traces, int n, const struct ls_stage *reading, struct options *o,
 		      struct fan *fan)
 {
 	struct ls_front_report report;
 	const struct reader *reader;
+	struct an_count odd[AN_COUNTS_MAX];
+	struct chain_link deps;
 	struct ls_front front;
+	struct chain *c;
 	struct ls_writer w;
-	char err[512] = "";
-	int rc;
+	char err[512] = "", said[512];
+	uint64_t events = 0;
+	size_t nodd = 0;
+	int rc = -1;
 
 	fan->ops->shard(fan, &o->select);
-	fan->ops->writer(fan, &w);
-	ls_front_init(&front, &w, &o->select, &report);
-	if (!(reader = readers_for((const char *const *)traces, n, err, sizeof(err))))
-		rc = -1;
-	else if (!reader->shards)
-		rc = -1, snprintf(err, sizeof(err), "--mpi reads OTF2 archives (libotf2 opens a shard's "
-				  "locations alone); give %s to one process", reader->name);
-	else
-		rc = readers_read(reader, (const char *const *)traces, n, reading, &front, &w, err, sizeof(err));
-	if (rc < 0 && w.err && !err[0])
-		snprintf(err, sizeof(err), "cannot send to rank 0");
-	ls_front_release(&front);
-	rc = fan->ops->end(fan, &w, rc < 0, err, &report);
+	link_for(&an_stage_deps, o, &deps);
+	deps.opts = fan->ops->writer(fan, &w);
+	memset(&report, 0, sizeof(report));
+	tool_error_keep(said, sizeof(said));
+	if ((c = chain_new(&deps, 1, "its shard's stream", 1, o->jobs, to_rank0, 0, false, &w))) {
+		ls_front_init(&front, chain_input(c), &o->select, &report);
+		if (!(reader = readers_for((const char *const *)traces, n, err, sizeof(err))))
+			rc = -1;
+		else if (!reader->shards)
+			rc = -1, snprintf(err, sizeof(err), "--mpi reads OTF2 archives (libotf2 opens a shard's "
+					  "locations alone); give %s to one process", reader->name);
+		else
+			rc = readers_read(reader, (const char *const *)traces, n, reading, &front, chain_input(c),
+					  err, sizeof(err));
+		if (chain_end(c, rc == 0) != 0)
+			rc = -1;
+		nodd = deps.def->odd(chain_stage(c, 0), odd);
+		for (int k = 0; k < LS_K__COUNT; k++)
+			events += ls_kind_spec((enum ls_kind)k)->cls == LS_C_EVENT ? report.kinds[k] : 0;
+		ls_front_release(&front);
+		chain_free(c);
+	}
+	tool_error_keep(NULL, 0);
+	if (rc < 0 && !err[0])
+		snprintf(err, sizeof(err), "%s", said[0] ? said : w.err ? "cannot send to rank 0" : "out of memory");
+	rc = fan->ops->end(fan, &w, rc < 0, err, &report, odd, nodd, events);
 	ls_writer_release(&w);
 	return rc;
 }
@@ -750,9 +781,9 @@ int main(int argc, char **argv)
 		struct chain_link links[CHAIN_STAGES];
 		int n = 0;
 
-		/* the stages of the table the options ask for, in its order */
+		/* the stages of the table the options ask for, in its order (tr-deps: the shards' under --mpi) */
 		for (const struct an_stage *const *def = an_stages; *def; def++)
-			if (n < CHAIN_STAGES && link_for(*def, &o, &links[n]))
+			if (n < CHAIN_STAGES && !(fanned && *def == &an_stage_deps) && link_for(*def, &o, &links[n]))
 				n++;
 		status = analyze(argv + optind, ntraces, links, n, &reading, &o, &t, fanned);
 	}

@@ -42,6 +42,7 @@ void ls_front_init(struct ls_front *f, struct ls_writer *w, const struct ls_fron
 	f->w = w;
 	f->opt = opt;
 	f->report = report;
+	f->next_id = opt->shards > 1 ? opt->shard : 0;
 	f->max = mem / sizeof(struct ls_event) < 16 ? 16 :
 		 mem / sizeof(struct ls_event) > UINT32_MAX / 2 ? UINT32_MAX / 2 :
 		 (uint32_t)(mem / sizeof(struct ls_event));
@@ -185,8 +186,9 @@ static int emit(struct ls_front *f, const struct ls_event *ev)
 			f->report->leave_mismatch++;
 	}
 	f->report->kinds[ev->kind]++;
-	if (ls_event_write(f->w, ev, f->next_id++) < 0)
+	if (ls_event_write(f->w, ev, f->next_id) < 0)
 		return fail(f, LS_ERR_IO, "cannot write the stream");
+	f->next_id += f->opt->shards > 1 ? f->opt->shards : 1;
 	return 0;
 }
 

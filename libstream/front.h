@@ -34,7 +34,12 @@ struct ls_front_options {
 	bool window;			/* keep only events with begin <= t <= end */
 	int64_t begin, end;
 	size_t mem;			/* bytes of events held before spilling; 0: 64 MiB */
-	uint32_t shard, shards;		/* shards > 1: only the processes whose id % shards is shard */
+	/*
+	 * shards > 1: only the processes whose id % shards is shard, the
+	 * events numbered shard, shard + shards, shard + 2 shards, ... (ids
+	 * that name their shard, unique over all of them)
+	 */
+	uint32_t shard, shards;
 };
 
 /* Every event of the trace. */

@@ -86,6 +86,18 @@ static size_t escape_line(char *out, const char *s)
 	return len;
 }
 
+/* This thread's kept messages: tool_error_keep */
+static __thread char *kept;
+static __thread size_t kept_size;
+
+void tool_error_keep(char *buf, size_t n)
+{
+	kept = buf;
+	kept_size = n;
+	if (buf && n)
+		buf[0] = '\0';
+}
+
 /*
  * The message goes out in one write (stderr is unbuffered: one fwrite is
  * one write), so that the lines of processes writing at once (the ranks
@@ -100,6 +112,11 @@ void tool_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	if (kept) {
+		if (kept_size && !kept[0])
+			snprintf(kept, kept_size, "%s", line);
+		return;
+	}
 	len = (size_t)snprintf(out, 64, "%s: ", tool_name);
 	if (len >= 64)
 		len = 63;

@@ -73,6 +73,13 @@ int tool_draw(int argc, char **argv, void (*usage)(FILE *to), int (*draw)(struct
 /* "NAME: message" on stderr. */
 void tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * The calling thread's messages kept instead, the first of them (without
+ * "NAME: ") in buf (n bytes, buf[0] 0 until one comes), until called
+ * with NULL: for a message another process is to say.
+ */
+void tool_error_keep(char *buf, size_t n);
+
 /* Report a failed ls_read: "NAME: INPUT: position: what". */
 void tool_read_error(const struct ls_reader *r);
 

@@ -1,4 +1,4 @@
-/* The trace read by MPI ranks, shard by shard, fanned in to rank 0. */
+/* The trace read and its tr-deps run by MPI ranks, shard by shard, fanned in to rank 0. */
 #include <mpi.h>
 #include <pthread.h>
 #include <signal.h>
@@ -13,12 +13,14 @@
 #include "../../libstream/mp.h"
 #include "../../libstream/record.h"
 #include "fan.h"
+#include "ids.h"
+#include "port.h"
 #include "../output/staging.h"
 #include "../common/tool.h"
 
 #define BATCH (64 * 1024)	/* bytes of whole records a message carries */
 #define QUEUE 4			/* batches rank 0's own reader may be ahead of the merge */
-enum { TAG_DATA = 1, TAG_END = 2 };
+enum { TAG_DATA = 1, TAG_END = 2, TAG_DONE = 3 };	/* DONE: no records come before the end */
 
 /* A message of a shard: its tag and bytes (LS_RECORD_PAD more allocated; NULL: lost, out of memory). */
 struct message {
@@ -37,11 +39,18 @@ struct fan_local {
 	unsigned head, n;
 };
 
-/* The end of a shard's stream: its status, its error, its report; then the report's strings. */
+/*
+ * The end of a shard's stream: its status, its error, its report, its
+ * stage's counts (their words: rank 0's own) and what it did; then the
+ * report's strings.
+ */
 struct end {
 	int status;
 	char err[512];
 	struct ls_front_report report;
+	struct an_count odd[AN_COUNTS_MAX];
+	uint32_t nodd;
+	struct fan_work work;
 };
 
 static int fan_init(int *argc, char ***argv, struct fan *f)
@@ -54,7 +63,8 @@ static int fan_init(int *argc, char ***argv, struct fan *f)
 	f->ops = ops;
 	/* the threads MPI starts never take the signals that remove staged output */
 	staging_mask_threads(&mask);
-	rc = MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+	/* rank 0's shard, on a thread of its own, sends facts while its main thread merges */
+	rc = MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
 	pthread_sigmask(SIG_SETMASK, &mask, NULL);
 	if (rc != MPI_SUCCESS) {
 		tool_error("--mpi: MPI_Init failed");
@@ -62,6 +72,21 @@ static int fan_init(int *argc, char ***argv, struct fan *f)
 	}
 	MPI_Comm_rank(MPI_COMM_WORLD, &f->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &f->size);
+	if (provided < MPI_THREAD_MULTIPLE && f->size > 1) {
+		if (f->rank == 0)
+			tool_error("--mpi: this MPI library does not let threads call it at once "
+				   "(MPI_THREAD_MULTIPLE), which the ranks need");
+		MPI_Finalize();
+		return 1;
+	}
+	if (f->size > 1 && !(f->port = port_new(MPI_COMM_WORLD))) {
+		tool_error("--mpi: out of memory, or MPI failed");
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	}
+	if (f->rank == 0 && f->size > 1 && !(f->work = calloc((size_t)f->size, sizeof(*f->work)))) {
+		tool_error("out of memory");
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	}
 	return 0;
 }
 
@@ -70,6 +95,7 @@ static void fan_finish(struct fan *f)
 	for (size_t i = 0; i < f->nstrings; i++)
 		free(f->strings[i]);
 	free(f->strings);
+	free(f->work);
 	if (f->local) {
 		pthread_mutex_destroy(&f->local->lock);
 		pthread_cond_destroy(&f->local->changed);
@@ -131,8 +157,10 @@ static int post(struct fan *f, int tag, const void *p, size_t len)
 	struct fan_local *l = f->local;
 	struct message m = { tag, (int)len, NULL };
 
-	if (f->rank != 0)
+	if (f->rank != 0) {
+		f->to_rank0 += len;
 		return MPI_Send(p, (int)len, MPI_BYTE, 0, tag, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -1;
+	}
 	if ((m.p = malloc(len + LS_RECORD_PAD)))
 		memcpy(m.p, p, len);
 	pthread_mutex_lock(&l->lock);
@@ -146,15 +174,34 @@ static int post(struct fan *f, int tag, const void *p, size_t len)
 
 static int send_batch(void *ctx, struct ls_buf *out)
 {
-	if (post(ctx, TAG_DATA, out->p, out->len) < 0)
+	struct fan *f = ctx;
+
+	/* the other shards' stages may wait on this one's facts while rank 0 does not take the batch */
+	if ((f->port && port_flush(f->port) < 0) || post(f, TAG_DATA, out->p, out->len) < 0)
 		return LS_ERR_IO;
 	out->len = 0;
 	return 0;
 }
 
-static void fan_writer(struct fan *f, struct ls_writer *w)
+/*
+ * The shard's stage waits on another's facts: rank 0 first gets the
+ * stream it made so far, and, where the stage is at its end (it writes
+ * nothing more), that nothing more comes, so that its merge goes on
+ * without this shard while it waits for the others' last facts.
+ */
+static void flush_stream(void *ctx, bool at_end)
+{
+	struct fan *f = ctx;
+
+	if (ls_writer_flush(f->w) == 0 && at_end && !f->done && post(f, TAG_DONE, "", 0) == 0)
+		f->done = true;
+}
+
+static const struct an_remote *fan_writer(struct fan *f, struct ls_writer *w)
 {
 	ls_writer_init_sink(w, send_batch, f, BATCH);
+	f->w = w;
+	return f->port ? port_remote(f->port, flush_stream, f) : NULL;
 }
 
 /* The report's strings one after another, each ended by a 0 byte, into b. */
@@ -172,15 +219,21 @@ static int pack_strings(const struct ls_front_report *r, struct ls_buf *b)
 }
 
 static int fan_end(struct fan *f, struct ls_writer *w, int status, const char *err,
-	    const struct ls_front_report *r)
+		   const struct ls_front_report *r, const struct an_count *odd, size_t nodd, uint64_t events)
 {
-	struct end e = { .status = status };
+	struct end e = { .status = status, .nodd = (uint32_t)nodd, .work = { events, 0, 0 } };
 	struct ls_buf b = LS_BUF_INIT;
-	int rc;
+	int flushed = ls_writer_flush(w), rc;
 
+	/* the other shards' stages take this one's facts to its end, whatever came of it */
+	if (f->port && port_close(f->port, &e.work.to_ranks) < 0)
+		flushed = -1;
+	f->port = NULL;
 	snprintf(e.err, sizeof(e.err), "%s", err ? err : "");
 	e.report = *r;
-	if (ls_writer_flush(w) < 0 || ls_buf_add(&b, &e, sizeof(e)) < 0 || pack_strings(r, &b) < 0) {
+	memcpy(e.odd, odd, nodd * sizeof(*odd));
+	e.work.to_rank0 = f->to_rank0;
+	if (flushed < 0 || ls_buf_add(&b, &e, sizeof(e)) < 0 || pack_strings(r, &b) < 0) {
 		/* what was read goes to rank 0 all the same; only the end says it failed */
 		e.status = 1;
 		snprintf(e.err, sizeof(e.err), "out of memory, or MPI failed");
@@ -203,6 +256,7 @@ struct source {
 	uint8_t *batch;
 	int len, at;
 	bool ended;		/* its end came */
+	bool done;		/* no record comes before its end (the merge has it all) */
 	struct ls_record head;	/* its next event, in batch */
 	bool has_head;
 	int64_t t;
@@ -261,6 +315,15 @@ static int take_end(struct fan *f, struct source *src, uint8_t *msg, int n, stru
 		return -1;
 	memcpy(&e, msg, sizeof(e));
 	src->ended = true;
+	/* the stage's counts added up, in rank 0's words (every rank runs the same program) */
+	for (uint32_t i = 0; i < e.nodd && i < AN_COUNTS_MAX; i++) {
+		f->odd[i].n += e.odd[i].n;
+		if (src->rank == 0)
+			f->odd[i].what = e.odd[i].what;
+	}
+	if (src->rank == 0)
+		f->nodd = e.nodd;
+	f->work[src->rank] = e.work;
 	if (e.status && !f->err[0])
 		snprintf(f->err, sizeof(f->err), "rank %d: %.480s", src->rank, e.err);
 	/* the strings, kept for as long as r names them */
@@ -337,12 +400,13 @@ static int next_record(struct fan *f, struct source *src, struct ls_record *rec,
 	int n, tag;
 
 	while (src->at == src->len) {
-		if (src->ended)
+		if (src->ended || src->done)
 			return 0;
 		src->at = src->len = 0;
 		if (receive(f, src, &tag, &n) < 0)
 			goto broken;
 		src->len = tag == TAG_DATA ? n : 0;
+		src->done |= tag == TAG_DONE;
 		if (tag == TAG_END) {
 			int rc = take_end(f, src, src->batch, n, r);
 
@@ -376,33 +440,31 @@ static int take_head(struct fan *f, struct source *src)
 	return 0;
 }
 
-/* src's next event as its head (its other records passed over): 0, or -1. */
-static int advance(struct fan *f, struct source *src, struct ls_front_report *r, int *failed)
+/*
+ * src's next event as its head: 0, or -1. With ids, the records before
+ * it (those its stage wrote after the event before) go to out, their
+ * event ids the stream's; without, they are passed over (the first
+ * shards' header and definitions, which the first shard's stand for).
+ */
+static int advance(struct fan *f, struct source *src, const struct ids *ids, struct ls_writer *out,
+		   struct ls_front_report *r, int *failed)
 {
 	int rc;
 
 	src->has_head = false;
-	while ((rc = next_record(f, src, &src->head, r, failed)) > 0)
-		if (ls_kind_spec(src->head.kind)->cls == LS_C_EVENT)
+	while ((rc = next_record(f, src, &src->head, r, failed)) > 0) {
+		enum ls_class cls = ls_kind_spec(src->head.kind)->cls;
+
+		if (cls == LS_C_EVENT)
 			return take_head(f, src);
+		if (ids && cls != LS_C_TRAILER && (rc = ids_derived(ids, &src->head, out)) < 0) {
+			if (rc == LS_ERR_SYNTAX)
+				snprintf(f->err, sizeof(f->err), "rank %d sent a record naming an event "
+					 "not merged yet", src->rank);
+			return rc == LS_ERR_SYNTAX ? -1 : rc;
+		}
+	}
 	return rc;
-}
-
-/* rec with its id made id, to out: its other entries copied as they are, in place. */
-static int renumbered(struct ls_writer *out, const struct ls_record *rec, uint64_t id)
-{
-	struct mp_item map;
-	long head = mp_head(rec->raw, rec->raw + rec->len, &map);
-	uint32_t k = rec->key[LS_F_ID], v = rec->off[LS_F_ID];
-	long vlen = mp_skip(rec->raw + v, rec->raw + rec->len);
-
-	if (head <= 0 || vlen <= 0)
-		return LS_ERR_SYNTAX;
-	ls_build_begin(out, rec->nfields);
-	ls_put_raw(out, rec->raw + head, k - (uint32_t)head);
-	ls_put_u64(out, LS_F_ID, id);
-	ls_put_raw(out, rec->raw + v + vlen, rec->len - v - (uint32_t)vlen);
-	return ls_build_end(out);
 }
 
 /* The first shard's header and definitions, to out; its first event its head. */
@@ -455,6 +517,7 @@ static void drain(struct fan *f, struct source *v, int n, struct ls_front_report
 		struct ls_record rec;
 
 		/* rank 0's reader sends until its end, whatever was lost on the way */
+		v[i].done = false;
 		while (!v[i].ended && (next_record(f, &v[i], &rec, r, failed) >= 0 || v[i].rank == 0))
 			v[i].at = v[i].len;
 		free(v[i].batch);
@@ -483,30 +546,38 @@ static int fan_merge(struct fan *f, struct ls_writer *out, struct ls_front_repor
 	int n, nh = 0, failed = 0, rc = 0;
 	struct source *v = sources(f, &n);
 	struct source **h = v ? malloc((size_t)n * sizeof(*h)) : NULL;
+	struct ids ids;
 	uint64_t id = 0;
 
-	if (!h) {
+	if (!h || ids_init(&ids, (uint32_t)f->size) < 0) {
+		free(h);
 		free(v);
 		return LS_ERR_NOMEM;
 	}
 	if (definitions(f, &v[0], out, r, &failed) < 0)
 		rc = -1;
 	for (int i = 1; i < n && rc == 0; i++)
-		rc = advance(f, &v[i], r, &failed);
+		rc = advance(f, &v[i], NULL, out, r, &failed);
 	for (int i = 0; i < n && rc == 0; i++)
 		if (v[i].has_head)
 			h[nh++] = &v[i];
 	for (int i = nh / 2 - 1; i >= 0; i--)
 		sift_down(h, nh, i);
 	while (rc == 0 && !failed && nh) {
-		if ((rc = renumbered(out, &h[0]->head, id++)) < 0 || (rc = advance(f, h[0], r, &failed)) < 0)
+		if ((rc = ids_event(&ids, &h[0]->head, id++, out)) == LS_ERR_SYNTAX)
+			snprintf(f->err, sizeof(f->err), "rank %d sent an event out of its shard's numbering",
+				 h[0]->rank);
+		if (rc < 0 || (rc = advance(f, h[0], &ids, out, r, &failed)) < 0)
 			break;
 		if (!h[0]->has_head)
 			h[0] = h[--nh];
 		sift_down(h, nh, 0);
 	}
+	if (rc == LS_ERR_SYNTAX)
+		rc = -1;
 	/* a failure: the others read to their end, so that none waits on rank 0 */
 	drain(f, v, n, r, &failed);
+	ids_release(&ids);
 	free(h);
 	free(v);
 	if (rc == 0 && !failed)

@@ -1,14 +1,18 @@
 /*
- * tr-analyze --mpi: the trace read by several MPI ranks, fanned in to
- * one. Each of the P ranks reads a shard of the application's processes
- * (a process with all its threads and GPU streams; process id modulo P),
- * so that libotf2 opens only the locations of that shard, and sends the
- * stream it read to rank 0 in batches. Rank 0 reads its own shard on a
- * thread of its own, whose batches go through a queue, not MPI; it merges
- * the shards' events in the stream's order (time, then stream), numbers
- * them as one reader would, and analyses the whole: the same stream, byte
- * for byte, as one process reading the whole trace. Between ranks MPI
- * carries it all: no other channel.
+ * tr-analyze --mpi: the trace read and analysed by several MPI ranks.
+ * Each of the P ranks reads a shard of the application's processes (a
+ * process with all its threads and GPU streams; process id modulo P), so
+ * that libotf2 opens only the locations of that shard, and runs tr-deps
+ * on it: what crosses shards (a message's sides, a collective's members)
+ * goes between the ranks that own its ends as facts (port.h). Each sends
+ * the stream it made (its events, the edges its events complete) to rank
+ * 0 in batches. Rank 0 reads and analyses its own shard on a thread of
+ * its own, whose batches go through a queue, not MPI; it merges the
+ * shards' events in the stream's order (time, then stream), each with the
+ * edges written after it, numbers them as one reader would (ids.h), and
+ * runs the stages after tr-deps on the whole: the same stream, byte for
+ * byte, as one process reading the whole trace. Between ranks MPI carries
+ * it all: no other channel.
  *
  * Built as lib/tr/libtr-fan.so, which tr-analyze loads under --mpi only
  * (fan_load), so that a run without it neither loads Open MPI nor holds
@@ -21,11 +25,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../../analysis/remote.h"
+#include "../../analysis/stage.h"
 #include "../../libstream/front.h"
 #include "../../libstream/writer.h"
 
 struct fan_ops;
 struct fan_local;
+struct port;
+
+/* What a rank did, as it tells rank 0 at its end. */
+struct fan_work {
+	uint64_t events;	/* of its shard: read and taken by its stage */
+	uint64_t to_rank0;	/* bytes of its stream sent to rank 0 */
+	uint64_t to_ranks;	/* bytes of facts sent to the other ranks */
+};
 
 struct fan {
 	const struct fan_ops *ops;	/* the library's (fan_load) */
@@ -35,6 +49,14 @@ struct fan {
 	char err[512];		/* rank 0: what a shard said when it failed */
 	char **strings;		/* rank 0: the shards' report texts, which its report names */
 	size_t nstrings;
+	struct port *port;	/* the facts between the shards' stages */
+	struct ls_writer *w;	/* this rank's stream to rank 0 (its shard's reader on rank 0) */
+	uint64_t to_rank0;	/* bytes of it sent (other ranks) */
+	bool done;		/* rank 0 was told no more of it comes before its end */
+	/* rank 0: the shards' stage's counts, added up (what it found odd) */
+	struct an_count odd[AN_COUNTS_MAX];
+	size_t nodd;
+	struct fan_work *work;	/* rank 0: each rank's, by rank */
 };
 
 /* What the library gives (tr_fan_ops), as described below. */
@@ -56,23 +78,29 @@ struct fan_ops {
 	/* Every rank: opt selects this rank's shard. */
 	void (*shard)(const struct fan *f, struct ls_front_options *opt);
 
-	/* Every rank: w writes to rank 0, in batches. */
-	void (*writer)(struct fan *f, struct ls_writer *w);
+	/*
+	 * Every rank: w writes to rank 0, in batches; the stage of the
+	 * shard sees the other shards through what it returns.
+	 */
+	const struct an_remote *(*writer)(struct fan *f, struct ls_writer *w);
 
 	/*
 	 * Every rank: the end of this rank's stream: its status (0, or the
-	 * reader's error, err saying why) and its report. Returns 0, or 1
-	 * after a message where MPI failed.
+	 * reader's or the stage's error, err saying why), its report, the
+	 * stage's counts (odd[0..nodd), every count) and the events it took.
+	 * Returns 0, or 1 after a message where MPI failed.
 	 */
 	int (*end)(struct fan *f, struct ls_writer *w, int status, const char *err,
-		   const struct ls_front_report *r);
+		   const struct ls_front_report *r, const struct an_count *odd, size_t nodd, uint64_t events);
 
 	/*
 	 * Rank 0: every shard's stream into out as one: the first shard's
 	 * header and definitions, then every event in order, numbered from 0,
-	 * then the trailer. Their reports are added into r. Returns 0; the
-	 * error a write to out returned; or 1 where a shard failed (f->err
-	 * says why, as "rank N: message"), after reading the others to their end.
+	 * each with the records the shard's stage wrote after it, then the
+	 * trailer. Their reports are added into r, their stage's counts into
+	 * f->odd, what each did into f->work. Returns 0; the error a write to
+	 * out returned; or 1 where a shard failed (f->err says why, as "rank
+	 * N: message"), after reading the others to their end.
 	 */
 	int (*merge)(struct fan *f, struct ls_writer *out, struct ls_front_report *r);
 

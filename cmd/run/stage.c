@@ -141,14 +141,20 @@ int stage_run(const struct an_stage *def, void *ctx, struct stage_io *io)
 	return an_stage_end(&run) < 0 ? failed(&run, io) : 0;
 }
 
+void stage_report_counts(const char *input, const struct an_count *odd, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (odd[i].n)
+			tool_error("%s: %" PRIu64 " %s", input, odd[i].n, odd[i].what);
+}
+
 void stage_report(const char *input, const struct an_stage *def, const void *ctx)
 {
 	struct an_count odd[AN_COUNTS_MAX];
 	size_t n = an_stage_odd(def, ctx, odd);
 	char notes[2048];
 
-	for (size_t i = 0; i < n; i++)
-		tool_error("%s: %" PRIu64 " %s", input, odd[i].n, odd[i].what);
+	stage_report_counts(input, odd, n);
 	if (!def->notes || !def->notes(ctx, notes, sizeof(notes)))
 		return;
 	for (char *line = strtok(notes, "\n"); line; line = strtok(NULL, "\n"))

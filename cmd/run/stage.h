@@ -58,6 +58,9 @@ int stage_run(const struct an_stage *def, void *ctx, struct stage_io *io);
 /* What def's stage ctx found odd in the input (named input), and its notes: on stderr, a line each. */
 void stage_report(const char *input, const struct an_stage *def, const void *ctx);
 
+/* What was odd, as stage_report says it, from counts odd[0..n) (zero ones left out). */
+void stage_report_counts(const char *input, const struct an_count *odd, size_t n);
+
 /*
  * Release the input; end the output with the trailer if status is 0 (so
  * that a stream cut by a failure is seen to be cut), flush and close it:
