@@ -5,6 +5,7 @@
  * prints it, and on request the analysed stream as the filters write it.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <sys/stat.h>
 #include <sched.h>
@@ -716,6 +717,22 @@ static bool link_for(const struct an_stage *def, struct options *o, struct chain
 	return true;
 }
 
+/* Under --mpi with -v: what each rank did, a line each on stderr (rank 0 has their ends). */
+static void say_work(const struct fan *fan)
+{
+	uint64_t all = 0;
+
+	for (int r = 0; r < fan->size; r++) {
+		const struct fan_work *w = &fan->work[r];
+
+		all += w->events;
+		tool_error("rank %d analysed %" PRIu64 " events of its shard in tr-deps; sent %" PRIu64
+			   " bytes of stream to rank 0 and %" PRIu64 " bytes of facts to the other ranks",
+			   r, w->events, w->to_rank0, w->to_ranks);
+	}
+	tool_error("rank 0 analysed all %" PRIu64 " events in the stages after tr-deps", all);
+}
+
 /* The rating on standard output: 0, or 1 after a message. */
 static int print_rating(const char *input, const struct an_rank *k, const struct rank_opts *o)
 {
@@ -790,6 +807,8 @@ int main(int argc, char **argv)
 	/* a usage error (2) stays one: the outputs' failure is said, its status not added */
 	if (close_outputs(&t, status == 0, &o) && !status)
 		status = 1;
+	if (!status && fanned && o.rank.words)
+		say_work(fanned);
 	if (!status)
 		status = print_rating(argv[optind], t.rank, &o.rank);
 out:

@@ -313,12 +313,13 @@ static uint32_t queue_front(struct an_gpu_deps *o, struct an_ring *r)
  * Work w has begun on stream s: what was enqueued on s before it and has
  * not begun never will (a stream runs its work in order), nor will a
  * blocking copy enqueued before it (it returned before w was enqueued):
- * those were not recorded.
+ * those were not recorded. Returns whether there were any.
  */
-static void lost_before(struct an_gpu_deps *o, uint32_t s, uint32_t w)
+static bool lost_before(struct an_gpu_deps *o, uint32_t s, uint32_t w)
 {
 	struct an_gpu_proc *gp = &o->gp[o->work[w].proc];
 	int64_t t = o->work[w].t_launch;
+	uint64_t before = o->st.never_ran;
 	uint32_t x;
 
 	while ((x = queue_front(o, &o->gs[s].queue)) != LS_NONE && x != w &&
@@ -333,7 +334,10 @@ static void lost_before(struct an_gpu_deps *o, uint32_t s, uint32_t w)
 			o->st.never_ran++;
 		}
 	}
+	return o->st.never_ran != before;
 }
+
+static int unpark(struct an_gpu_deps *o, uint32_t proc);
 
 /* The oldest orphan of kind k in r not yet adopted, or LS_NONE. */
 static uint32_t adopt(struct an_gpu_deps *o, struct an_ring *r, int k)
@@ -426,6 +430,7 @@ static int late_launch(struct an_gpu_deps *o, uint32_t w, const struct an_event 
 		       uint32_t *out)
 {
 	struct an_work *x = &o->work[w];
+	bool lost;
 	int rc;
 
 	x->launch = ev->id;
@@ -433,15 +438,14 @@ static int late_launch(struct an_gpu_deps *o, uint32_t w, const struct an_event 
 	x->has_launch = true;
 	o->st.late++;
 	o->st.no_launch--;
-	lost_before(o, x->ran, w);
+	lost = lost_before(o, x->ran, w);
 	*out = w;
 	if ((rc = an_edges_write(o->out, ev->id, x->enter, LS_E_LAUNCH)) < 0)
 		return rc;
-	if (x->stream != LS_NONE)
-		return 0;
-	if ((rc = place(o, w, x->ran)) < 0)
+	if (x->stream == LS_NONE && ((rc = place(o, w, x->ran)) < 0 || (rc = began_after(o, w)) < 0))
 		return rc;
-	return began_after(o, w);
+	/* synchronizations that waited for work now lost */
+	return lost ? unpark(o, ev->proc) : 0;
 }
 
 /*
@@ -537,6 +541,7 @@ static int device_enter(struct an_gpu_deps *o, const struct ls_record *rec,
 			const struct an_event *ev, int k)
 {
 	uint64_t corr, key = 0;
+	bool lost = false;
 	uint32_t w;
 	int rc;
 
@@ -564,7 +569,7 @@ static int device_enter(struct an_gpu_deps *o, const struct ls_record *rec,
 	}
 	o->gp[ev->proc].seen[k] = true;
 	if (o->work[w].has_launch)
-		lost_before(o, ev->s, w);
+		lost = lost_before(o, ev->s, w);
 	o->work[w].state = AN_WORK_RUNNING;
 	o->work[w].enter = ev->id;
 	o->work[w].t0 = ev->t;
@@ -578,7 +583,10 @@ static int device_enter(struct an_gpu_deps *o, const struct ls_record *rec,
 	if (o->work[w].has_launch &&
 	    (rc = an_edges_write(o->out, o->work[w].launch, ev->id, LS_E_LAUNCH)) < 0)
 		return rc;
-	return began_after(o, w);
+	if ((rc = began_after(o, w)) < 0)
+		return rc;
+	/* synchronizations that waited for work now lost */
+	return lost ? unpark(o, ev->proc) : 0;
 }
 
 /* Synchronizations. */
@@ -774,8 +782,14 @@ static int resolve(struct an_gpu_deps *o, uint32_t i)
 	return 1;
 }
 
-/* Resolve what waited and now can be, keeping the order they came in. */
-static int unpark(struct an_gpu_deps *o)
+/*
+ * Resolve what waited of process proc and now can be, keeping the order
+ * they came in. Only an event of the process itself changes what its
+ * synchronizations wait for, so each is written after the event of its
+ * own process that let it be, whatever other processes do (a shard of
+ * processes analysed apart writes it where the whole trace would).
+ */
+static int unpark(struct an_gpu_deps *o, uint32_t proc)
 {
 	uint32_t j = 0;
 	int rc;
@@ -783,6 +797,10 @@ static int unpark(struct an_gpu_deps *o)
 	for (uint32_t i = 0; i < o->nparked; i++) {
 		uint32_t g = o->parked[i];
 
+		if (o->tr->defs.streams[o->sync[g].s].process != proc) {
+			o->parked[j++] = g;
+			continue;
+		}
 		if ((rc = resolve(o, g)) < 0)
 			return rc;
 		if (!rc)
@@ -804,7 +822,7 @@ static int sync_leave(struct an_gpu_deps *o, const struct an_frame *f,
 	if (ls_get_i64(rec, LS_F_RESULT, &result) == 0)
 		o->sync[g].failed = result != 0;
 	if (o->sync[g].parked)
-		return unpark(o);
+		return unpark(o, ev->proc);
 	if ((rc = resolve(o, g)) != 0)
 		return rc < 0 ? rc : 0;
 	return park(o, g);
@@ -846,7 +864,7 @@ static int event_record(struct an_gpu_deps *o, const struct ls_record *rec,
 		if (w != LS_NONE && (rc = sync_add(o, o->parked[i], w)) < 0)
 			return rc;
 	}
-	return unpark(o);
+	return unpark(o, ev->proc);
 }
 
 /*
@@ -919,7 +937,7 @@ static int device_leave(struct an_gpu_deps *o, const struct an_event *ev)
 	o->work[w].t1 = ev->t;
 	o->gs[ev->s].running = LS_NONE;
 	if ((rc = pending_edges(o, w)) == 0)
-		rc = unpark(o);
+		rc = unpark(o, ev->proc);
 	work_unref(o, w);
 	return rc;
 }

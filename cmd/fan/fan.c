@@ -225,6 +225,9 @@ static int fan_end(struct fan *f, struct ls_writer *w, int status, const char *e
 	struct ls_buf b = LS_BUF_INIT;
 	int flushed = ls_writer_flush(w), rc;
 
+	/* rank 0 merges on without this shard while it waits for the others' ends */
+	if (flushed == 0 && !f->done && post(f, TAG_DONE, "", 0) == 0)
+		f->done = true;
 	/* the other shards' stages take this one's facts to its end, whatever came of it */
 	if (f->port && port_close(f->port, &e.work.to_ranks) < 0)
 		flushed = -1;
