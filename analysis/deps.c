@@ -30,6 +30,11 @@ struct an_deps {
 	struct an_edges out;	/* what the rules of every paradigm find */
 	struct an_deps_stats st;
 	const struct an_remote *remote;	/* the other shards, NULL: none (the whole trace is here) */
+	struct an_group_shards {	/* per collective group: the other shards with members, its members here */
+		uint32_t *v, n, *own, nown;
+		bool known;
+	} *gshards;
+	uint32_t gshards_cap;
 };
 
 struct an_deps *an_deps_new(struct ls_writer *w, const struct an_remote *remote)
@@ -64,6 +69,56 @@ static uint32_t comm_field(const struct an_deps *d, const struct ls_record *rec,
 			     "message or collective on an undefined comm", why);
 }
 
+/*
+ * Another shard's fact: matched as its own side or member would be, its
+ * edges left to that shard (its event completes the match, or ours does
+ * when it comes). 0, or a negative error.
+ */
+static int remote_fact(struct an_deps *d, const struct an_fact *f, const char **why)
+{
+	struct an_coll_part part;
+	struct an_coll_inst *inst;
+	struct an_msg_end other;
+	int rc;
+
+	if (f->kind == AN_FACT_MSG)
+		return an_p2p_arrive(&d->p2p, (enum an_p2p_side)f->side, f->src, f->dst, f->comm, f->tag, f->end,
+				     &other) < 0 ? LS_ERR_NOMEM : 0;
+	if (f->proc >= d->tr.defs.nprocs || (f->comm != LS_NONE && f->comm >= d->tr.defs.ncomms)) {
+		*why = "another shard named a process or comm this one has not defined";
+		return LS_ERR_SYNTAX;
+	}
+	if ((rc = an_coll_part(&d->coll, &d->tr.defs, (enum ls_role)f->role, f->comm, f->proc, &part)) != 1)
+		return rc < 0 ? rc : 0;
+	if ((rc = an_coll_leave(&d->coll, &d->tr.defs, part, (enum ls_role)f->role, f->root, f->key, &f->m,
+				&inst)) == 1)
+		free(inst);
+	return rc < 0 ? rc : 0;
+}
+
+/*
+ * The facts of shards from[0..n) (NULL: every other) before key (t, s)
+ * (INT64_MAX: all of them), in order: 0, or a negative error.
+ */
+static int remote_before(struct an_deps *d, const uint32_t *from, uint32_t n, int64_t t, uint64_t s,
+			 const char **why)
+{
+	struct an_fact f;
+	const void *p;
+	uint32_t len;
+	int rc;
+
+	while ((rc = d->remote->next(d->remote->ctx, from, n, t, s, &p, &len)) > 0) {
+		if (an_fact_read(p, len, &f) < 0) {
+			*why = "another shard sent what is not a fact of tr-deps";
+			return LS_ERR_SYNTAX;
+		}
+		if ((rc = remote_fact(d, &f, why)) < 0)
+			return rc;
+	}
+	return rc;
+}
+
 /* A send or a receive: match it, and write the edge when both are known. */
 static int message(struct an_deps *d, const struct ls_record *rec,
 		   const struct an_event *ev, const char **why)
@@ -71,11 +126,16 @@ static int message(struct an_deps *d, const struct ls_record *rec,
 	const struct an_frame *top = an_stack_top(&d->tr.stacks[ev->s]);
 	uint32_t peer = process_field(d, rec, LS_F_PEER, why), comm;
 	struct an_msg_end self = { ev->id, ev->t, false }, other;
+	uint32_t other_shard;
 	int64_t tag;
 	int rc;
 
 	if (peer == LS_NONE || (comm = comm_field(d, rec, why)) == LS_NONE)
 		return LS_ERR_SYNTAX;
+	/* the other side's shard, where another: its sides on this channel before this one, matched first */
+	if (d->remote && (other_shard = an_fact_owner(d->remote, &d->tr.defs, peer)) != d->remote->shard &&
+	    (rc = remote_before(d, &other_shard, 1, ev->t, d->tr.defs.streams[ev->s].id, why)) < 0)
+		return rc;
 	if (ls_get_i64(rec, LS_F_TAG, &tag) < 0) {
 		*why = "message without a valid 'tag'";
 		return LS_ERR_SYNTAX;
@@ -202,17 +262,53 @@ static int instance_done(struct an_deps *d, struct an_coll_inst *inst)
 }
 
 static int member_left(struct an_deps *d, const struct an_event *ev, enum ls_role role, uint32_t comm,
-		       uint32_t root, const struct an_coll_member *m);
+		       uint32_t root, const struct an_coll_member *m, const char **why);
+
+/* The other shards with members in collective group g, and its members here, found once: 0, or LS_ERR_NOMEM. */
+static struct an_group_shards *group_shards(struct an_deps *d, uint32_t g)
+{
+	if (g >= d->gshards_cap) {
+		uint32_t cap = g + 16;
+		struct an_group_shards *x = realloc(d->gshards, cap * sizeof(*x));
+
+		if (!x)
+			return NULL;
+		memset(x + d->gshards_cap, 0, (cap - d->gshards_cap) * sizeof(*x));
+		d->gshards = x;
+		d->gshards_cap = cap;
+	}
+	if (!d->gshards[g].known) {
+		if (an_fact_group_shards(d->remote, &d->tr.defs, &d->coll, g, &d->gshards[g].v, &d->gshards[g].n,
+					 &d->gshards[g].own, &d->gshards[g].nown) < 0)
+			return NULL;
+		d->gshards[g].known = true;
+	}
+	return &d->gshards[g];
+}
+
+/*
+ * Whether member me's part in the instance it is leaving may complete it:
+ * no other member of this shard is still in it (that one's leave would
+ * come later, in this shard's own order). Only then do the other shards'
+ * parts before it decide.
+ */
+static bool may_complete(const struct an_coll_inst *inst, const struct an_group_shards *gs, uint32_t me)
+{
+	for (uint32_t i = 0; i < gs->nown; i++)
+		if (gs->own[i] != me && !inst->m[gs->own[i]].left)
+			return false;
+	return true;
+}
 
 /* A collective activity ends: its part in an instance is done. */
 static int coll_leave(struct an_deps *d, const struct an_frame *f,
-		      const struct an_event *ev)
+		      const struct an_event *ev, const char **why)
 {
 	uint32_t comm = f->a ? f->a - 1 : LS_NONE, root = f->b ? f->b - 1 : LS_NONE;
 	struct an_coll_member m = { f->id, ev->id, f->t,
 				    d->tr.defs.streams[ev->s].id, false, UINT64_MAX, false };
 
-	return member_left(d, ev, f->role, comm, root, &m);
+	return member_left(d, ev, f->role, comm, root, &m, why);
 }
 
 /*
@@ -220,11 +316,14 @@ static int coll_leave(struct an_deps *d, const struct an_frame *f,
  * instance, which may be complete; told to the other shards with members.
  */
 static int member_left(struct an_deps *d, const struct an_event *ev, enum ls_role role, uint32_t comm,
-		       uint32_t root, const struct an_coll_member *m)
+		       uint32_t root, const struct an_coll_member *m, const char **why)
 {
 	struct an_coll_part part;
 	struct an_coll_inst *inst;
 	uint64_t acts[2] = { m->enter, m->done_act };
+	struct an_coll_key key = { ev->t, d->tr.defs.streams[ev->s].id };
+	struct an_group_shards *gs = NULL;
+	struct an_coll_inst *next;
 	int rc;
 
 	rc = an_coll_part(&d->coll, &d->tr.defs, role, comm, ev->proc, &part);
@@ -234,10 +333,19 @@ static int member_left(struct an_deps *d, const struct an_event *ev, enum ls_rol
 		return an_edges_instance(&d->out, acts, m->done_act == UINT64_MAX ? 1 : 2, comm, root);
 	if (rc <= 0)
 		return rc;
-	if (d->remote && (rc = an_fact_member(d->remote, &d->tr.defs, &d->coll, part.group, ev->t,
-					      d->tr.defs.streams[ev->s].id, role, comm, root, ev->proc, m)) < 0)
+	/*
+	 * Where other shards have members: this part to them, and, where it
+	 * may complete its instance, their parts before it first (whether it
+	 * does, and so writes its edges, is theirs to say).
+	 */
+	if (d->remote && (!(gs = group_shards(d, part.group)) || !(next = an_coll_next(&d->coll, part))))
+		return LS_ERR_NOMEM;
+	if (gs && gs->n &&
+	    ((may_complete(next, gs, part.rank) &&
+	      (rc = remote_before(d, gs->v, gs->n, key.t, key.s, why)) < 0) ||
+	     (rc = an_fact_member(d->remote, gs->v, gs->n, key.t, key.s, role, comm, root, ev->proc, m)) < 0))
 		return rc;
-	rc = an_coll_leave(&d->coll, &d->tr.defs, part, role, root, m, &inst);
+	rc = an_coll_leave(&d->coll, &d->tr.defs, part, role, root, key, m, &inst);
 	if (rc <= 0)
 		return rc;
 	rc = instance_done(d, inst);
@@ -246,15 +354,17 @@ static int member_left(struct an_deps *d, const struct an_event *ev, enum ls_rol
 }
 
 /* A kernel that ran a collective (NCCL) ends: its part in an instance is done. */
-static int kernel_coll_leave(struct an_deps *d, const struct an_frame *f, const struct an_event *ev)
+static int kernel_coll_leave(struct an_deps *d, const struct an_frame *f, const struct an_event *ev,
+			     const char **why)
 {
 	struct an_coll_member m = { f->id, ev->id, f->t, d->tr.defs.streams[ev->s].id, false, UINT64_MAX, false };
 
-	return member_left(d, ev, (enum ls_role)f->b, f->a - 1, LS_NONE, &m);
+	return member_left(d, ev, (enum ls_role)f->b, f->a - 1, LS_NONE, &m, why);
 }
 
 /* The call f ended (ev): the nonblocking collectives it completed have their parts done. */
-static int icolls_left(struct an_deps *d, const struct an_frame *f, const struct an_event *ev)
+static int icolls_left(struct an_deps *d, const struct an_frame *f, const struct an_event *ev,
+		       const char **why)
 {
 	uint32_t n;
 	const struct an_icoll_done *done = an_icoll_ended(&d->icoll, ev->s, &n);
@@ -264,52 +374,7 @@ static int icolls_left(struct an_deps *d, const struct an_frame *f, const struct
 		struct an_coll_member m = { done[i].post.enter, ev->id, done[i].post.t, done[i].post.stream,
 					    false, f->id, false };
 
-		rc = member_left(d, ev, done[i].shape, done[i].comm, done[i].root, &m);
-	}
-	return rc;
-}
-
-/*
- * Another shard's fact: matched as its own side or member would be, its
- * edges left to that shard (its event completes the match, or ours does
- * when it comes). 0, or a negative error.
- */
-static int remote_fact(struct an_deps *d, const struct an_fact *f, const char **why)
-{
-	struct an_coll_part part;
-	struct an_coll_inst *inst;
-	struct an_msg_end other;
-	int rc;
-
-	if (f->kind == AN_FACT_MSG)
-		return an_p2p_arrive(&d->p2p, (enum an_p2p_side)f->side, f->src, f->dst, f->comm, f->tag, f->end,
-				     &other) < 0 ? LS_ERR_NOMEM : 0;
-	if (f->proc >= d->tr.defs.nprocs || (f->comm != LS_NONE && f->comm >= d->tr.defs.ncomms)) {
-		*why = "another shard named a process or comm this one has not defined";
-		return LS_ERR_SYNTAX;
-	}
-	if ((rc = an_coll_part(&d->coll, &d->tr.defs, (enum ls_role)f->role, f->comm, f->proc, &part)) != 1)
-		return rc < 0 ? rc : 0;
-	if ((rc = an_coll_leave(&d->coll, &d->tr.defs, part, (enum ls_role)f->role, f->root, &f->m, &inst)) == 1)
-		free(inst);
-	return rc < 0 ? rc : 0;
-}
-
-/* The other shards' facts before key (t, s) (INT64_MAX: all of them), in order: 0, or a negative error. */
-static int remote_before(struct an_deps *d, int64_t t, uint64_t s, const char **why)
-{
-	struct an_fact f;
-	const void *p;
-	uint32_t len;
-	int rc;
-
-	while ((rc = d->remote->next(d->remote->ctx, t, s, &p, &len)) > 0) {
-		if (an_fact_read(p, len, &f) < 0) {
-			*why = "another shard sent what is not a fact of tr-deps";
-			return LS_ERR_SYNTAX;
-		}
-		if ((rc = remote_fact(d, &f, why)) < 0)
-			return rc;
+		rc = member_left(d, ev, done[i].shape, done[i].comm, done[i].root, &m, why);
 	}
 	return rc;
 }
@@ -343,8 +408,9 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 		return 0;
 	if ((rc = an_trace_event(&d->tr, rec, &ev, why)) < 0)
 		return rc;
-	if (d->remote && (rc = remote_before(d, ev.t, d->tr.defs.streams[ev.s].id, why)) < 0)
-		return rc;
+	/* the other shards' facts matter to the matching alone (message, member_left), which takes them */
+	if (d->remote)
+		d->remote->at(d->remote->ctx, ev.t, d->tr.defs.streams[ev.s].id);
 	switch (rec->kind) {
 	case LS_K_ENTER:
 		if (!(f = an_trace_enter(&d->tr, rec, &ev, &rc, why)))
@@ -353,14 +419,14 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 	case LS_K_LEAVE:
 		if (!(f = an_trace_leave(&d->tr, rec, &ev, &rc, why)))
 			return rc;
-		if ((rc = icolls_left(d, f, &ev)) < 0)
+		if ((rc = icolls_left(d, f, &ev, why)) < 0)
 			return rc;
 		if (an_role_collective(f->role) || an_role_world(f->role))
-			rc = coll_leave(d, f, &ev);
+			rc = coll_leave(d, f, &ev, why);
 		else if (an_gpu_deps_role(f->role))
 			rc = an_gpu_deps_leave(&d->gpu, f, rec, &ev);
 		if (rc == 0 && f->role == LS_R_KERNEL && f->a)
-			rc = kernel_coll_leave(d, f, &ev);
+			rc = kernel_coll_leave(d, f, &ev, why);
 		else if (f->role == LS_R_OMP_BARRIER)
 			rc = an_omp_deps_barrier_leave(&d->omp, f, &ev);
 		an_stack_pop_to(&d->tr.stacks[ev.s], f);
@@ -378,7 +444,7 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 
 int an_deps_finish(struct an_deps *d, const char **why)
 {
-	int rc = d->remote ? remote_before(d, INT64_MAX, 0, why) : 0;
+	int rc = d->remote ? remote_before(d, NULL, 0, INT64_MAX, 0, why) : 0;
 
 	d->st.unbalanced = an_trace_finish(&d->tr);
 	an_gpu_deps_finish(&d->gpu);
@@ -411,6 +477,11 @@ void an_deps_free(struct an_deps *d)
 	an_omp_deps_release(&d->omp);
 	an_p2p_release(&d->p2p);
 	an_trace_release(&d->tr);
+	for (uint32_t g = 0; g < d->gshards_cap; g++) {
+		free(d->gshards[g].v);
+		free(d->gshards[g].own);
+	}
+	free(d->gshards);
 	free(d->dep);
 	free(d->acts);
 	free(d);

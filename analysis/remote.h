@@ -25,13 +25,21 @@ struct an_remote {
 	int (*send)(void *ctx, uint32_t to, int64_t t, uint64_t s, const void *fact, uint32_t len);
 	/*
 	 * This shard is at its event of key (t, s): every fact of its own
-	 * before it has been sent. The next fact of another shard with a key
-	 * before (t, s), in key order, into *fact and *len (valid until the
-	 * next call): 1; 0 when no other shard has one; a negative error.
-	 * t = INT64_MAX: this shard is at its end, every fact of the others
-	 * comes.
+	 * before it has been sent. The next fact of shards from[0..n) (NULL:
+	 * every other one) with a key before (t, s), in key order, into *fact
+	 * and *len (valid until the next call): 1; 0 when none has one; a
+	 * negative error. Each shard's facts come in its order; another's
+	 * may come later than the event needing from's (it names none of
+	 * theirs). t = INT64_MAX: this shard is at its end, every fact of the
+	 * others comes.
 	 */
-	int (*next)(void *ctx, int64_t t, uint64_t s, const void **fact, uint32_t *len);
+	int (*next)(void *ctx, const uint32_t *from, uint32_t n, int64_t t, uint64_t s, const void **fact,
+		    uint32_t *len);
+	/*
+	 * This shard is at its event of key (t, s), which takes no fact of
+	 * the others: as next, never waiting, taking nothing.
+	 */
+	void (*at)(void *ctx, int64_t t, uint64_t s);
 };
 
 #endif

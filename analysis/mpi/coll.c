@@ -121,9 +121,19 @@ static struct an_coll_inst *instance(struct an_coll *c, uint32_t g, uint64_t seq
 	}
 }
 
+struct an_coll_inst *an_coll_next(struct an_coll *c, struct an_coll_part part)
+{
+	return instance(c, part.group, c->groups[part.group].seq[part.rank]);
+}
+
+static bool key_before(struct an_coll_key a, struct an_coll_key b)
+{
+	return a.t < b.t || (a.t == b.t && a.s < b.s);
+}
+
 int an_coll_leave(struct an_coll *c, const struct ls_defs *d,
 		  struct an_coll_part part,
-		  enum ls_role role, uint32_t root,
+		  enum ls_role role, uint32_t root, struct an_coll_key key,
 		  const struct an_coll_member *m, struct an_coll_inst **done)
 {
 	struct an_coll_group *grp = &c->groups[part.group];
@@ -133,12 +143,17 @@ int an_coll_leave(struct an_coll *c, const struct ls_defs *d,
 	if (!inst)
 		return LS_ERR_NOMEM;
 	grp->seq[part.rank]++;
-	if (inst->left == 0)
-		inst->role = (uint8_t)role;
-	else if (inst->role != role)
+	if (inst->left && inst->role != role)
 		inst->mixed = true;
-	if (root != LS_NONE && (r = member(c, d, part.group, root)) != LS_NONE)
+	if (inst->left == 0 || key_before(key, inst->role_key)) {
+		inst->role = (uint8_t)role;
+		inst->role_key = key;
+	}
+	if (root != LS_NONE && (r = member(c, d, part.group, root)) != LS_NONE &&
+	    (inst->root == LS_NONE || !key_before(key, inst->root_key))) {
 		inst->root = r;
+		inst->root_key = key;
+	}
 	inst->m[part.rank] = *m;
 	inst->m[part.rank].left = true;
 	inst->left++;

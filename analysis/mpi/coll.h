@@ -27,13 +27,20 @@ struct an_coll_member {
 	bool remote;		/* another shard's (analysis/remote.h) */
 };
 
+/* Where a member's part ended in the stream's order: its leave's time and stream id. */
+struct an_coll_key {
+	int64_t t;
+	uint64_t s;
+};
+
 struct an_coll_inst {
 	struct an_coll_inst *next;
 	uint32_t group;		/* index of its group */
 	uint32_t n, left;
-	uint8_t role;		/* enum ls_role of the first member to leave */
+	uint8_t role;		/* enum ls_role of the first member to leave (least key) */
 	bool mixed;		/* members left different kinds of collective */
-	uint32_t root;		/* member index, or LS_NONE */
+	uint32_t root;		/* member index, or LS_NONE: named by the last member to leave naming one */
+	struct an_coll_key role_key, root_key;	/* whose role and root those are */
 	struct an_coll_member m[];
 };
 
@@ -79,14 +86,22 @@ int an_coll_part(struct an_coll *c, const struct ls_defs *d, enum ls_role role,
 		 uint32_t comm, uint32_t proc, struct an_coll_part *part);
 
 /*
- * A member left its part. root is the root's process index (LS_NONE if
- * none was named). Returns 1 with *done set when this completed the
- * oldest instance of the group (the caller then owns it and frees it
- * with free()), 0 otherwise, or LS_ERR_NOMEM.
+ * The instance the member's next part belongs to (made if new), or NULL
+ * when out of memory.
+ */
+struct an_coll_inst *an_coll_next(struct an_coll *c, struct an_coll_part part);
+
+/*
+ * A member left its part, at key: root is the root's process index
+ * (LS_NONE if none was named). The instance's shape and root do not
+ * depend on the order members are taken in (the least key's shape, the
+ * greatest key's root), only its completion does. Returns 1 with *done
+ * set when this completed the oldest instance of the group (the caller
+ * then owns it and frees it with free()), 0 otherwise, or LS_ERR_NOMEM.
  */
 int an_coll_leave(struct an_coll *c, const struct ls_defs *d,
 		  struct an_coll_part part,
-		  enum ls_role role, uint32_t root,
+		  enum ls_role role, uint32_t root, struct an_coll_key key,
 		  const struct an_coll_member *m, struct an_coll_inst **done);
 
 /*

@@ -31,17 +31,49 @@ int an_fact_msg(const struct an_remote *r, const struct ls_defs *d, int64_t t, u
 	return r->send(r->ctx, to, t, s, &f, sizeof(f));
 }
 
-int an_fact_member(const struct an_remote *r, const struct ls_defs *d, const struct an_coll *c, uint32_t g,
-		   int64_t t, uint64_t s, enum ls_role role, uint32_t comm, uint32_t root, uint32_t proc,
-		   const struct an_coll_member *m)
+int an_fact_group_shards(const struct an_remote *r, const struct ls_defs *d, const struct an_coll *c, uint32_t g,
+			 uint32_t **out, uint32_t *n, uint32_t **own, uint32_t *nown)
 {
 	const struct an_coll_group *grp = &c->groups[g];
-	uint8_t *told = calloc(r->shards / 8 + 1, 1);	/* the shards sent to, this one among them */
+	uint32_t procs = grp->comm != LS_NONE ? d->comms[grp->comm].n : d->nprocs, member = 0;
+	uint8_t *seen = calloc(r->shards / 8 + 1, 1);	/* the shards listed, this one among them */
+	uint32_t *v = calloc(procs + 1, sizeof(*v)), *mine = calloc(procs + 1, sizeof(*mine));
+
+	if (!seen || !v || !mine) {
+		free(seen);
+		free(v);
+		free(mine);
+		return LS_ERR_NOMEM;
+	}
+	*n = *nown = 0;
+	seen[r->shard / 8] |= (uint8_t)(1u << r->shard % 8);
+	/* members in rank order: a comm's, or every ranked process in order (an_coll's numbering) */
+	for (uint32_t i = 0; i < procs; i++) {
+		uint32_t p = grp->comm != LS_NONE ? d->comms[grp->comm].members[i] : i, to;
+
+		if (grp->comm == LS_NONE && !d->procs[p].ranked)
+			continue;
+		to = an_fact_owner(r, d, p);
+		if (to == r->shard)
+			mine[(*nown)++] = member;
+		else if (!(seen[to / 8] & 1u << to % 8)) {
+			seen[to / 8] |= (uint8_t)(1u << to % 8);
+			v[(*n)++] = to;
+		}
+		member++;
+	}
+	free(seen);
+	*out = v;
+	*own = mine;
+	return 0;
+}
+
+int an_fact_member(const struct an_remote *r, const uint32_t *to, uint32_t n, int64_t t, uint64_t s,
+		   enum ls_role role, uint32_t comm, uint32_t root, uint32_t proc, const struct an_coll_member *m)
+{
 	struct an_fact f;
 	int rc = 0;
 
-	if (!told)
-		return LS_ERR_NOMEM;
 	memset(&f, 0, sizeof(f));
 	f.kind = AN_FACT_MEMBER;
 	f.role = (uint8_t)role;
@@ -50,19 +82,9 @@ int an_fact_member(const struct an_remote *r, const struct ls_defs *d, const str
 	f.proc = proc;
 	f.m = *m;
 	f.m.remote = true;
-	told[r->shard / 8] |= (uint8_t)(1u << r->shard % 8);
-	for (uint32_t i = 0; rc == 0 && i < (grp->comm != LS_NONE ? d->comms[grp->comm].n : d->nprocs); i++) {
-		uint32_t p = grp->comm != LS_NONE ? d->comms[grp->comm].members[i] : i, to;
-
-		if (grp->comm == LS_NONE && !d->procs[p].ranked)
-			continue;
-		to = an_fact_owner(r, d, p);
-		if (told[to / 8] & 1u << to % 8)
-			continue;
-		told[to / 8] |= (uint8_t)(1u << to % 8);
-		rc = r->send(r->ctx, to, t, s, &f, sizeof(f));
-	}
-	free(told);
+	f.key = (struct an_coll_key){ t, s };
+	for (uint32_t i = 0; i < n && rc == 0; i++)
+		rc = r->send(r->ctx, to[i], t, s, &f, sizeof(f));
 	return rc;
 }
 

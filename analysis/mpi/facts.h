@@ -30,6 +30,7 @@ struct an_fact {
 	int64_t tag;
 	struct an_msg_end end;	/* a message's side */
 	struct an_coll_member m;	/* a member's part */
+	struct an_coll_key key;	/* a member's: where its part ended */
 };
 
 /* The shard that analyses process index proc. */
@@ -44,12 +45,19 @@ int an_fact_msg(const struct an_remote *r, const struct ls_defs *d, int64_t t, u
 		struct an_msg_end end);
 
 /*
- * A member's part in an instance of group g (made by the event of key
- * t, s) to every other shard with a member in g: 0, or a negative error.
+ * The other shards with a member in collective group g, into a new
+ * array *out (free it) of *n, and the group's members this shard has
+ * (their member indices) into a new array *own of *nown: 0, or LS_ERR_NOMEM.
  */
-int an_fact_member(const struct an_remote *r, const struct ls_defs *d, const struct an_coll *c, uint32_t g,
-		   int64_t t, uint64_t s, enum ls_role role, uint32_t comm, uint32_t root, uint32_t proc,
-		   const struct an_coll_member *m);
+int an_fact_group_shards(const struct an_remote *r, const struct ls_defs *d, const struct an_coll *c, uint32_t g,
+			 uint32_t **out, uint32_t *n, uint32_t **own, uint32_t *nown);
+
+/*
+ * A member's part (made by the event of key t, s) to shards to[0..n),
+ * the other shards with a member in its group: 0, or a negative error.
+ */
+int an_fact_member(const struct an_remote *r, const uint32_t *to, uint32_t n, int64_t t, uint64_t s,
+		   enum ls_role role, uint32_t comm, uint32_t root, uint32_t proc, const struct an_coll_member *m);
 
 /* A fact received (len bytes) into *f: 0, or -1 where it is not one. */
 int an_fact_read(const void *p, uint32_t len, struct an_fact *f);

@@ -58,8 +58,6 @@ struct port {
 	int rank, size;
 	struct peer *peers;
 	struct key mark;	/* this shard's: every fact before it sent or in a batch */
-	struct key least;	/* the least of the others' next facts and marks, where known */
-	bool least_known;
 	struct sending *sending;
 	size_t nsending, sending_cap;
 	uint64_t sent;
@@ -180,7 +178,6 @@ static int receive(struct port *p, int j)
 	x->mark = h.mark;
 	x->in_len = (size_t)n;
 	x->at = sizeof(h);
-	p->least_known = false;
 	return 0;
 }
 
@@ -195,7 +192,8 @@ static struct key low(const struct peer *x)
 	return h.key;
 }
 
-static int port_next(void *ctx, int64_t t, uint64_t s, const void **fact, uint32_t *len)
+static int port_next(void *ctx, const uint32_t *from, uint32_t n, int64_t t, uint64_t s, const void **fact,
+		     uint32_t *len)
 {
 	struct port *p = ctx;
 	struct key me = { t, t == INT64_MAX ? 0 : s };
@@ -203,29 +201,26 @@ static int port_next(void *ctx, int64_t t, uint64_t s, const void **fact, uint32
 	if (before(p->mark, me))
 		p->mark = t == INT64_MAX ? END : me;
 	for (;;) {
-		int best = -1;
+		struct fact_head h;
 		struct peer *x;
+		int best = -1;
 
-		if (p->least_known && !before(p->least, me))
-			return 0;
-		for (int j = 0; j < p->size; j++)
-			if (j != p->rank && (best < 0 || before(low(&p->peers[j]), low(&p->peers[best]))))
+		/* the least key of the ranks asked: the next fact of one, or another's mark */
+		for (uint32_t i = 0; i < (from ? n : (uint32_t)p->size); i++) {
+			int j = from ? (int)from[i] : (int)i;
+
+			if (j != p->rank && j < p->size &&
+			    (best < 0 || before(low(&p->peers[j]), low(&p->peers[best]))))
 				best = j;
-		if (best < 0)
+		}
+		if (best < 0 || !before(low(&p->peers[best]), me))
 			return 0;
 		x = &p->peers[best];
-		p->least = low(x);
-		p->least_known = true;
-		if (!before(p->least, me))
-			return 0;
 		if (x->at < x->in_len) {
-			struct fact_head h;
-
 			memcpy(&h, x->in + x->at, sizeof(h));
 			*fact = x->in + x->at + sizeof(h);
 			*len = h.len;
 			x->at += sizeof(h) + padded(h.len);
-			p->least_known = false;
 			return 1;
 		}
 		/* what it needs: first what this one has, so that the other never waits on it */
@@ -234,6 +229,15 @@ static int port_next(void *ctx, int64_t t, uint64_t s, const void **fact, uint32
 		if (port_flush(p) < 0 || receive(p, best) < 0)
 			return LS_ERR_IO;
 	}
+}
+
+static void port_at(void *ctx, int64_t t, uint64_t s)
+{
+	struct port *p = ctx;
+	struct key me = { t, s };
+
+	if (before(p->mark, me))
+		p->mark = me;
 }
 
 struct port *port_new(MPI_Comm comm)
@@ -272,7 +276,7 @@ const struct an_remote *port_remote(struct port *p, void (*before_wait)(void *ct
 {
 	p->before_wait = before_wait;
 	p->wait_ctx = ctx;
-	p->remote = (struct an_remote){ p, (uint32_t)p->rank, (uint32_t)p->size, port_send, port_next };
+	p->remote = (struct an_remote){ p, (uint32_t)p->rank, (uint32_t)p->size, port_send, port_next, port_at };
 	return &p->remote;
 }
 
