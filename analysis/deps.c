@@ -96,19 +96,43 @@ static int remote_fact(struct an_deps *d, const struct an_fact *f, const char **
 	return rc < 0 ? rc : 0;
 }
 
+/* What decides the match of an event of this shard, and whether the facts taken so far tell it. */
+struct decided {
+	bool (*known)(const struct an_deps *d, const struct decided *x);
+	enum an_p2p_side side;	/* a message: the other side's, on its channel */
+	uint32_t src, dst, comm;
+	int64_t tag;
+	const struct an_coll_inst *inst;	/* a member's part: the instance it leaves */
+};
+
+/* The other side of the message is there (it came before): this event completes the match. */
+static bool other_side_there(const struct an_deps *d, const struct decided *x)
+{
+	return an_p2p_waiting(&d->p2p, x->side, x->src, x->dst, x->comm, x->tag);
+}
+
+/* Every other member left the instance before: this part completes it. */
+static bool others_left(const struct an_deps *d, const struct decided *x)
+{
+	(void)d;
+	return x->inst->left + 1 == x->inst->n;
+}
+
 /*
  * The facts of shards from[0..n) (NULL: every other) before key (t, s)
- * (INT64_MAX: all of them), in order: 0, or a negative error.
+ * (INT64_MAX: all of them), each shard's in its order, until x (NULL:
+ * never) says those taken decide the match, or none can come any more:
+ * 0, or a negative error.
  */
 static int remote_before(struct an_deps *d, const uint32_t *from, uint32_t n, int64_t t, uint64_t s,
-			 const char **why)
+			 const struct decided *x, const char **why)
 {
 	struct an_fact f;
 	const void *p;
 	uint32_t len;
 	int rc;
 
-	while ((rc = d->remote->next(d->remote->ctx, from, n, t, s, &p, &len)) > 0) {
+	while ((rc = d->remote->next(d->remote->ctx, from, n, t, s, !x || !x->known(d, x), &p, &len)) == 1) {
 		if (an_fact_read(p, len, &f) < 0) {
 			*why = "another shard sent what is not a fact of tr-deps";
 			return LS_ERR_SYNTAX;
@@ -116,7 +140,7 @@ static int remote_before(struct an_deps *d, const uint32_t *from, uint32_t n, in
 		if ((rc = remote_fact(d, &f, why)) < 0)
 			return rc;
 	}
-	return rc;
+	return rc == AN_REMOTE_LATER ? 0 : rc;
 }
 
 /* A send or a receive: match it, and write the edge when both are known. */
@@ -132,13 +156,22 @@ static int message(struct an_deps *d, const struct ls_record *rec,
 
 	if (peer == LS_NONE || (comm = comm_field(d, rec, why)) == LS_NONE)
 		return LS_ERR_SYNTAX;
-	/* the other side's shard, where another: its sides on this channel before this one, matched first */
-	if (d->remote && (other_shard = an_fact_owner(d->remote, &d->tr.defs, peer)) != d->remote->shard &&
-	    (rc = remote_before(d, &other_shard, 1, ev->t, d->tr.defs.streams[ev->s].id, why)) < 0)
-		return rc;
 	if (ls_get_i64(rec, LS_F_TAG, &tag) < 0) {
 		*why = "message without a valid 'tag'";
 		return LS_ERR_SYNTAX;
+	}
+	/*
+	 * The other side's shard, where another: its sides on this channel
+	 * before this one, taken until one matches (this event completes the
+	 * match) or none can come before it (the other side's event will)
+	 */
+	if (d->remote && (other_shard = an_fact_owner(d->remote, &d->tr.defs, peer)) != d->remote->shard) {
+		bool send = rec->kind == LS_K_SEND;
+		struct decided x = { other_side_there, send ? AN_P2P_RECV : AN_P2P_SEND, send ? ev->proc : peer,
+				     send ? peer : ev->proc, comm, tag, NULL };
+
+		if ((rc = remote_before(d, &other_shard, 1, ev->t, d->tr.defs.streams[ev->s].id, &x, why)) < 0)
+			return rc;
 	}
 	if (rec->kind == LS_K_SEND) {
 		/* a send begins when the call that sends it does */
@@ -340,11 +373,14 @@ static int member_left(struct an_deps *d, const struct an_event *ev, enum ls_rol
 	 */
 	if (d->remote && (!(gs = group_shards(d, part.group)) || !(next = an_coll_next(&d->coll, part))))
 		return LS_ERR_NOMEM;
-	if (gs && gs->n &&
-	    ((may_complete(next, gs, part.rank) &&
-	      (rc = remote_before(d, gs->v, gs->n, key.t, key.s, why)) < 0) ||
-	     (rc = an_fact_member(d->remote, gs->v, gs->n, key.t, key.s, role, comm, root, ev->proc, m)) < 0))
-		return rc;
+	if (gs && gs->n) {
+		struct decided x = { others_left, AN_P2P_SEND, 0, 0, 0, 0, next };
+
+		if ((may_complete(next, gs, part.rank) &&
+		     (rc = remote_before(d, gs->v, gs->n, key.t, key.s, &x, why)) < 0) ||
+		    (rc = an_fact_member(d->remote, gs->v, gs->n, key.t, key.s, role, comm, root, ev->proc, m)) < 0)
+			return rc;
+	}
 	rc = an_coll_leave(&d->coll, &d->tr.defs, part, role, root, key, m, &inst);
 	if (rc <= 0)
 		return rc;
@@ -444,7 +480,7 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 
 int an_deps_finish(struct an_deps *d, const char **why)
 {
-	int rc = d->remote ? remote_before(d, NULL, 0, INT64_MAX, 0, why) : 0;
+	int rc = d->remote ? remote_before(d, NULL, 0, INT64_MAX, 0, NULL, why) : 0;
 
 	d->st.unbalanced = an_trace_finish(&d->tr);
 	an_gpu_deps_finish(&d->gpu);

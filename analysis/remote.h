@@ -4,10 +4,10 @@
  * analysed apart (process id modulo shards), and what one shard finds
  * that another needs goes to it as a fact: a few bytes, keyed by the
  * event whose handling made it (its time and stream id, the stream's
- * order of the whole trace). A shard takes the others' facts in the
- * order of their keys, interleaved with its own events as the whole
- * stream would have them, and so decides as one process reading the
- * whole trace would.
+ * order of the whole trace). Before an event of its own that the others'
+ * facts decide, a shard takes those with keys before it, each shard's in
+ * that shard's order, and so decides as one process reading the whole
+ * trace would.
  *
  * Nothing here knows how facts travel: whoever runs the shards gives
  * the functions (cmd/fan/ over MPI). Keys of different shards never tie:
@@ -16,7 +16,11 @@
 #ifndef AN_REMOTE_H
 #define AN_REMOTE_H
 
+#include <stdbool.h>
 #include <stdint.h>
+
+/* next: a fact may come yet (asked not to wait). */
+#define AN_REMOTE_LATER 2
 
 struct an_remote {
 	void *ctx;
@@ -25,16 +29,16 @@ struct an_remote {
 	int (*send)(void *ctx, uint32_t to, int64_t t, uint64_t s, const void *fact, uint32_t len);
 	/*
 	 * This shard is at its event of key (t, s): every fact of its own
-	 * before it has been sent. The next fact of shards from[0..n) (NULL:
-	 * every other one) with a key before (t, s), in key order, into *fact
-	 * and *len (valid until the next call): 1; 0 when none has one; a
-	 * negative error. Each shard's facts come in its order; another's
-	 * may come later than the event needing from's (it names none of
-	 * theirs). t = INT64_MAX: this shard is at its end, every fact of the
-	 * others comes.
+	 * before it has been sent. A fact of shards from[0..n) (NULL: every
+	 * other one) with a key before (t, s), each shard's in its order,
+	 * into *fact and *len (valid until the next call): 1; 0 when none
+	 * can come any more; AN_REMOTE_LATER where one may come yet and wait
+	 * is false (with wait, it waits for the shards that may send one).
+	 * Or a negative error. t = INT64_MAX: this shard is at its end,
+	 * every fact of the others comes.
 	 */
-	int (*next)(void *ctx, const uint32_t *from, uint32_t n, int64_t t, uint64_t s, const void **fact,
-		    uint32_t *len);
+	int (*next)(void *ctx, const uint32_t *from, uint32_t n, int64_t t, uint64_t s, bool wait,
+		    const void **fact, uint32_t *len);
 	/*
 	 * This shard is at its event of key (t, s), which takes no fact of
 	 * the others: as next, never waiting, taking nothing.

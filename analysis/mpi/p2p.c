@@ -101,6 +101,19 @@ int an_p2p_arrive(struct an_p2p *p, enum an_p2p_side side, uint32_t src,
 	return 0;
 }
 
+bool an_p2p_waiting(const struct an_p2p *p, enum an_p2p_side side, uint32_t src, uint32_t dst, uint32_t comm,
+		    int64_t tag)
+{
+	uint32_t c;
+
+	if (!ls_idmap_get(&p->chan_ix, (uint64_t)src << 32 | dst, &c))
+		return false;
+	for (uint32_t m = p->chans[c].q[side].head; m != LS_NONE; m = p->msgs[m].next)
+		if (p->msgs[m].comm == comm && p->msgs[m].tag == tag)
+			return true;
+	return false;
+}
+
 void an_p2p_release(struct an_p2p *p)
 {
 	ls_idmap_release(&p->chan_ix);

@@ -63,6 +63,10 @@ int an_p2p_arrive(struct an_p2p *p, enum an_p2p_side side, uint32_t src,
 		  uint32_t dst, uint32_t comm, int64_t tag,
 		  struct an_msg_end end, struct an_msg_end *other);
 
+/* Whether a side of this kind waits on the channel from src to dst with this comm and tag. */
+bool an_p2p_waiting(const struct an_p2p *p, enum an_p2p_side side, uint32_t src, uint32_t dst, uint32_t comm,
+		    int64_t tag);
+
 void an_p2p_release(struct an_p2p *p);
 
 #endif

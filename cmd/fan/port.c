@@ -7,7 +7,6 @@
 #include "../../libstream/error.h"
 #include "port.h"
 
-#define BATCH (64 * 1024)	/* bytes of facts a batch carries before it goes */
 #define TAG_FACTS 1
 
 /* A key: an event's place in the stream's order (time, then stream). */
@@ -143,7 +142,8 @@ static int port_send(void *ctx, uint32_t to, int64_t t, uint64_t s, const void *
 	if (ls_buf_add(&x->out, &h, sizeof(h)) < 0 || ls_buf_add(&x->out, fact, len) < 0 ||
 	    ls_buf_add(&x->out, zeros, padded(len) - len) < 0)
 		return LS_ERR_NOMEM;
-	if (x->out.len >= BATCH && (flush_peer(p, (int)to) < 0 || reap(p) < 0))
+	/* at once: the shard that needs it may then decide without waiting for this one's mark */
+	if (flush_peer(p, (int)to) < 0 || reap(p) < 0)
 		return LS_ERR_IO;
 	return 0;
 }
@@ -181,19 +181,18 @@ static int receive(struct port *p, int j)
 	return 0;
 }
 
-/* The least key rank j may still send: its next fact's, else its mark. */
-static struct key low(const struct peer *x)
+/* Whether rank j's next batch has come (receiving it will not wait). -1 where MPI failed. */
+static int arrived(struct port *p, int j)
 {
-	struct fact_head h;
+	int flag = 0;
 
-	if (x->at == x->in_len)
-		return x->mark;
-	memcpy(&h, x->in + x->at, sizeof(h));
-	return h.key;
+	if (MPI_Iprobe(j, TAG_FACTS, p->comm, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+		return -1;
+	return flag;
 }
 
-static int port_next(void *ctx, const uint32_t *from, uint32_t n, int64_t t, uint64_t s, const void **fact,
-		     uint32_t *len)
+static int port_next(void *ctx, const uint32_t *from, uint32_t n, int64_t t, uint64_t s, bool wait,
+		     const void **fact, uint32_t *len)
 {
 	struct port *p = ctx;
 	struct key me = { t, t == INT64_MAX ? 0 : s };
@@ -201,32 +200,43 @@ static int port_next(void *ctx, const uint32_t *from, uint32_t n, int64_t t, uin
 	if (before(p->mark, me))
 		p->mark = t == INT64_MAX ? END : me;
 	for (;;) {
-		struct fact_head h;
-		struct peer *x;
-		int best = -1;
+		int lagging = -1, rc = 0;
 
-		/* the least key of the ranks asked: the next fact of one, or another's mark */
 		for (uint32_t i = 0; i < (from ? n : (uint32_t)p->size); i++) {
 			int j = from ? (int)from[i] : (int)i;
+			struct peer *x = &p->peers[j];
+			struct fact_head h;
 
-			if (j != p->rank && j < p->size &&
-			    (best < 0 || before(low(&p->peers[j]), low(&p->peers[best]))))
-				best = j;
+			if (j == p->rank || j >= p->size)
+				continue;
+			if (x->at < x->in_len) {
+				memcpy(&h, x->in + x->at, sizeof(h));
+				if (!before(h.key, me))
+					continue;	/* its facts go on past this event */
+				*fact = x->in + x->at + sizeof(h);
+				*len = h.len;
+				x->at += sizeof(h) + padded(h.len);
+				return 1;
+			}
+			if (before(x->mark, me)) {
+				/* it may send one yet: take what came already */
+				if ((rc = arrived(p, j)) < 0 || (rc && receive(p, j) < 0))
+					return LS_ERR_IO;
+				if (rc)
+					break;	/* and look again */
+				lagging = j;
+			}
 		}
-		if (best < 0 || !before(low(&p->peers[best]), me))
+		if (rc)
+			continue;
+		if (lagging < 0)
 			return 0;
-		x = &p->peers[best];
-		if (x->at < x->in_len) {
-			memcpy(&h, x->in + x->at, sizeof(h));
-			*fact = x->in + x->at + sizeof(h);
-			*len = h.len;
-			x->at += sizeof(h) + padded(h.len);
-			return 1;
-		}
+		if (!wait)
+			return AN_REMOTE_LATER;
 		/* what it needs: first what this one has, so that the other never waits on it */
 		if (p->before_wait)
 			p->before_wait(p->wait_ctx, t == INT64_MAX);
-		if (port_flush(p) < 0 || receive(p, best) < 0)
+		if (port_flush(p) < 0 || receive(p, lagging) < 0)
 			return LS_ERR_IO;
 	}
 }

@@ -1,19 +1,20 @@
 /*
  * The shards' facts over MPI (analysis/remote.h): each rank's stage sends
- * what another shard needs straight to that rank, in batches, never
+ * what another shard needs straight to that rank, as it makes it, never
  * through rank 0, on a communicator of their own.
  *
- * A batch to a rank carries the facts made since the last one, each with
- * its key, and the sender's mark: every fact it will ever send with a key
- * before the mark is in this batch or an earlier one. A shard at its event
- * of key k takes the others' facts in key order while it knows none can
- * come before them: a fact whose key is below every other rank's mark or
- * next fact. Where it does not know, it first sends what it has (facts and
- * its mark: k) to every rank, and the stream written so far to rank 0,
- * then waits for the rank it needs. So the shard with the least key never
- * waits, and no wait is circular. Sends never block (MPI_Isend); a rank
- * sends its batches, its mark at least, whenever it sends a batch of its
- * stream to rank 0 or waits, and its last mark (the end) when it ends.
+ * A message to a rank carries facts, each with its key, and the sender's
+ * mark: every fact it will ever send with a key before the mark is in
+ * this message or an earlier one. A shard at its event of key k takes the
+ * facts of the ranks it asks with keys before k, each rank's in its order,
+ * and stops where they decide its match (the other side came, every other
+ * member left) or no such fact can come (each rank's mark is past k).
+ * Where it must wait, it first sends its mark (k) to every rank, and its
+ * stream so far to rank 0, then waits for a rank whose mark is behind. So
+ * the shard with the least key never waits, and no wait is circular.
+ * Sends never block (MPI_Isend); a rank sends its mark whenever it sends
+ * a batch of its stream to rank 0 or waits, and its last mark (the end)
+ * when it ends.
  */
 #ifndef FAN_PORT_H
 #define FAN_PORT_H
