@@ -1,10 +1,12 @@
 #!/usr/bin/env bats
 # tr-analyze --mpi under a real mpirun (oversubscribed on a small
 # machine): each rank reads a shard of the processes (rank 0 on a thread
-# of its own), rank 0 merges and analyses. For P = 1, 2, 4 (and more ranks than processes) the
-# analysed stream, the table and the annotated archive are the
-# single-process run's, byte for byte (the archive under otf2-print), and
-# so are the warnings; a failing shard is said in one line by rank 0.
+# of its own) and runs tr-deps on it, the ranks sending each other what
+# crosses shards; rank 0 merges and runs the stages after tr-deps. For
+# P = 1, 2, 3, 4, 8 (and more ranks than processes) the analysed stream,
+# the table and the annotated archive are the single-process run's, byte
+# for byte (the archive under otf2-print), and so are the warnings; a
+# failing shard is said in one line by rank 0.
 
 load common
 
@@ -42,11 +44,11 @@ same() {
 	done
 }
 
-@test "generated runs (MPI, OpenMP threads, GPU streams) under 1, 2, 4 and 12 ranks: the single process's stream, table, warnings and archive; a selection, a what-if" {
+@test "generated runs (MPI, OpenMP threads, GPU streams) under 1, 2, 3, 4, 8 and 12 ranks: the single process's stream, table, warnings and archive; a selection, a what-if" {
 	gen-otf2 -r 8 -t 2 -i 20 "$TMP/g/t" > /dev/null
-	same "$TMP/g/t.otf2" 1 2 4 12
+	same "$TMP/g/t.otf2" 1 2 3 4 8 12
 	gen-otf2 -r 6 -g 3 -i 10 "$TMP/gpu/t" > /dev/null
-	same "$TMP/gpu/t.otf2" 2 4
+	same "$TMP/gpu/t.otf2" 2 3 4
 	# a selection and a window: the shards read the processes chosen (the
 	# header names the arguments given, --mpi among them: the rest alike)
 	tr-analyze -q -p 1-5 -t 0.2ms:1ms -n 0 --json "$TMP/g/t.otf2" > "$TMP/sel.json" 2> "$TMP/sel.err"
@@ -61,21 +63,34 @@ same() {
 	cmp "$TMP/p1.txt" "$TMP/p3.txt"
 }
 
-@test "every multi-process archive of the corpus under 2 and 4 ranks: the single process's stream, table, warnings and archive" {
+@test "every multi-process archive of the corpus under 2, 3 and 4 ranks: the single process's stream, table, warnings and archive" {
 	require_corpus
 	for name in casita-10_scorep_mpi_tags casita-1_sptc casita-2_cuda_simple casita-4_mpi_ls_barr \
 		casita-2_jacobi_blame_cpu_015 casita-2_cloverleaf_oaccregions_cudafull pipit-ping-pong-otf2 \
 		tracer-stencil4d-32; do
-		same "$(archive "$name")" 2 4
+		same "$(archive "$name")" 2 3 4
 	done
 }
 
-@test "256 application processes under 8 ranks: the single process's stream" {
+@test "256 application processes under 8 ranks: the single process's stream; with -v under 4, each rank's quarter of the events and what it sent" {
 	gen-otf2 -r 256 -t 1 -i 10 "$TMP/b/t" > /dev/null
 	tr-analyze -q --stream "$TMP/one.tr" "$TMP/b/t.otf2" > "$TMP/one.txt"
 	mpirun -n 8 tr-analyze --mpi --stream "$TMP/m.tr" "$TMP/b/t.otf2" > "$TMP/m.txt"
 	cmp "$TMP/one.tr" "$TMP/m.tr"
 	cmp "$TMP/one.txt" "$TMP/m.txt"
+	# 64 processes a shard, each of the same run: a quarter of the events each
+	events=$(tr-cat -J "$TMP/one.tr" | jq -s '[.[] | select(.id != null and .t != null)] | length')
+	run --separate-stderr mpirun -n 4 tr-analyze --mpi -q -v "$TMP/b/t.otf2"
+	assert_success
+	for r in 0 1 2 3; do
+		line=$(grep "^tr-analyze: rank $r analysed [0-9]* events of its shard in tr-deps; sent" <<< "$stderr")
+		[ "$(awk '{print $5}' <<< "$line")" = $((events / 4)) ] || fail "rank $r: $line (of $events)"
+		# neighbours are other shards' processes: facts go between the ranks
+		facts=$(sed 's/.* and \([0-9]*\) bytes of facts.*/\1/' <<< "$line")
+		[ "$facts" -gt 0 ] || fail "rank $r sent no facts: $line"
+	done
+	assert_equal "$(grep -c 'bytes of stream to rank 0' <<< "$stderr")" 4
+	grep -q "^tr-analyze: rank 0 analysed all $events events in the stages after tr-deps$" <<< "$stderr"
 }
 
 @test "a shard that fails: rank 0 says which and why in one line, exit 1, no output left; usage errors stay 2" {
@@ -100,6 +115,7 @@ same() {
 	echo mine > "$TMP/f/s.tr"
 	run --separate-stderr timeout 60 mpirun -n 3 tr-analyze --mpi --stream "$TMP/f/s.tr" "$TMP/f/t.otf2"
 	assert_failure
+	[ "$status" -ne 124 ] || fail "the ranks did not end"
 	assert_equal "$(grep '^tr-analyze' <<< "$stderr")" \
 		"tr-analyze: $TMP/f/s.tr is there already: give --force to replace it"
 	assert_equal "$(cat "$TMP/f/s.tr")" mine

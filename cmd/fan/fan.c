@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../../libstream/enc.h"
 #include "../../libstream/error.h"
@@ -260,6 +261,7 @@ struct source {
 	int len, at;
 	bool ended;		/* its end came */
 	bool done;		/* no record comes before its end (the merge has it all) */
+	bool draining;		/* read to its end all the same */
 	struct ls_record head;	/* its next event, in batch */
 	bool has_head;
 	int64_t t;
@@ -327,8 +329,10 @@ static int take_end(struct fan *f, struct source *src, uint8_t *msg, int n, stru
 	if (src->rank == 0)
 		f->nodd = e.nodd;
 	f->work[src->rank] = e.work;
-	if (e.status && !f->err[0])
+	if (e.status && (!f->err[0] || src->rank < f->err_rank)) {
 		snprintf(f->err, sizeof(f->err), "rank %d: %.480s", src->rank, e.err);
+		f->err_rank = src->rank;
+	}
 	/* the strings, kept for as long as r names them */
 	if (!(kept = malloc((size_t)(n - (int)sizeof(e)) + 1)))
 		return -1;
@@ -403,7 +407,7 @@ static int next_record(struct fan *f, struct source *src, struct ls_record *rec,
 	int n, tag;
 
 	while (src->at == src->len) {
-		if (src->ended || src->done)
+		if (src->ended || (src->done && !src->draining))
 			return 0;
 		src->at = src->len = 0;
 		if (receive(f, src, &tag, &n) < 0)
@@ -513,18 +517,55 @@ static void sift_down(struct source **h, int n, int i)
 	}
 }
 
-/* Every source of v[0..n) read to its end and let go; rank 0's reader waited for. */
+/* Whether src's next message has come (taking it will not wait). */
+static bool ready(struct fan *f, const struct source *src)
+{
+	int flag = 0;
+
+	if (src->rank == 0) {
+		pthread_mutex_lock(&f->local->lock);
+		flag = f->local->n > 0;
+		pthread_mutex_unlock(&f->local->lock);
+		return flag;
+	}
+	return MPI_Iprobe(src->rank, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && flag;
+}
+
+/*
+ * Every source of v[0..n) read to its end and let go, whichever sends
+ * first (a shard may wait on another's facts, and that one on rank 0
+ * taking its stream); rank 0's reader waited for.
+ */
 static void drain(struct fan *f, struct source *v, int n, struct ls_front_report *r, int *failed)
 {
-	for (int i = 0; i < n; i++) {
-		struct ls_record rec;
+	const struct timespec pause = { 0, 50 * 1000 };
+	int left = 0;
 
-		/* rank 0's reader sends until its end, whatever was lost on the way */
-		v[i].done = false;
-		while (!v[i].ended && (next_record(f, &v[i], &rec, r, failed) >= 0 || v[i].rank == 0))
-			v[i].at = v[i].len;
-		free(v[i].batch);
+	for (int i = 0; i < n; i++) {
+		v[i].draining = true;
+		v[i].at = v[i].len;
+		left += !v[i].ended;
 	}
+	while (left) {
+		bool took = false;
+
+		for (int i = 0; i < n; i++) {
+			struct ls_record rec;
+
+			if (v[i].ended || !ready(f, &v[i]))
+				continue;
+			took = true;
+			/* a rank whose stream MPI lost is given up; rank 0's reader sends until its end */
+			if (next_record(f, &v[i], &rec, r, failed) < 0 && v[i].rank != 0)
+				v[i].ended = true;
+			v[i].at = v[i].len;
+			left -= v[i].ended;
+		}
+		if (!took)
+			nanosleep(&pause, NULL);
+	}
+	for (int i = 0; i < n; i++)
+		free(v[i].batch);
 	if (f->local)
 		pthread_join(f->local->thread, NULL);
 	f->taken = true;

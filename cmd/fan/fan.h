@@ -46,7 +46,8 @@ struct fan {
 	int rank, size;
 	struct fan_local *local;	/* rank 0: its own shard's reader, and their queue */
 	bool taken;		/* rank 0: merge or discard took the shards' streams */
-	char err[512];		/* rank 0: what a shard said when it failed */
+	char err[512];		/* rank 0: what a shard said when it failed (the first by rank) */
+	int err_rank;		/* rank 0: that shard's rank */
 	char **strings;		/* rank 0: the shards' report texts, which its report names */
 	size_t nstrings;
 	struct port *port;	/* the facts between the shards' stages */
