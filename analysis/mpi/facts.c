@@ -15,20 +15,11 @@ int an_fact_msg(const struct an_remote *r, const struct ls_defs *d, int64_t t, u
 		struct an_msg_end end)
 {
 	uint32_t to = an_fact_owner(r, d, side == AN_P2P_SEND ? dst : src);
-	struct an_fact f;
+	struct an_fact f = { .kind = AN_FACT_MSG, .side = (uint8_t)side, .src = src, .dst = dst, .comm = comm,
+			     .tag = tag, .end = end };
 
-	if (to == r->shard)
-		return 0;
-	memset(&f, 0, sizeof(f));
-	f.kind = AN_FACT_MSG;
-	f.side = (uint8_t)side;
-	f.src = src;
-	f.dst = dst;
-	f.comm = comm;
-	f.tag = tag;
-	f.end = end;
 	f.end.remote = true;
-	return r->send(r->ctx, to, t, s, &f, sizeof(f));
+	return to == r->shard ? 0 : r->send(r->ctx, to, t, s, &f, sizeof(f));
 }
 
 int an_fact_group_shards(const struct an_remote *r, const struct ls_defs *d, const struct an_coll *c, uint32_t g,
@@ -71,18 +62,11 @@ int an_fact_group_shards(const struct an_remote *r, const struct ls_defs *d, con
 int an_fact_member(const struct an_remote *r, const uint32_t *to, uint32_t n, int64_t t, uint64_t s,
 		   enum ls_role role, uint32_t comm, uint32_t root, uint32_t proc, const struct an_coll_member *m)
 {
-	struct an_fact f;
+	struct an_fact f = { .kind = AN_FACT_MEMBER, .role = (uint8_t)role, .comm = comm, .root = root,
+			     .proc = proc, .m = *m, .key = { t, s } };
 	int rc = 0;
 
-	memset(&f, 0, sizeof(f));
-	f.kind = AN_FACT_MEMBER;
-	f.role = (uint8_t)role;
-	f.comm = comm;
-	f.root = root;
-	f.proc = proc;
-	f.m = *m;
 	f.m.remote = true;
-	f.key = (struct an_coll_key){ t, s };
 	for (uint32_t i = 0; i < n && rc == 0; i++)
 		rc = r->send(r->ctx, to[i], t, s, &f, sizeof(f));
 	return rc;
