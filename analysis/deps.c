@@ -82,16 +82,17 @@ static int remote_fact(struct an_deps *d, const struct an_fact *f, const char **
 	int rc;
 
 	if (f->kind == AN_FACT_MSG)
-		return an_p2p_arrive(&d->p2p, (enum an_p2p_side)f->side, f->src, f->dst, f->comm, f->tag, f->end,
-				     &other) < 0 ? LS_ERR_NOMEM : 0;
-	if (f->proc >= d->tr.defs.nprocs || (f->comm != LS_NONE && f->comm >= d->tr.defs.ncomms)) {
+		return an_p2p_arrive(&d->p2p, (enum an_p2p_side)f->side, f->u.msg.src, f->u.msg.dst, f->comm,
+				     f->u.msg.tag, f->u.msg.end, &other) < 0 ? LS_ERR_NOMEM : 0;
+	if (f->u.member.proc >= d->tr.defs.nprocs || (f->comm != LS_NONE && f->comm >= d->tr.defs.ncomms)) {
 		*why = "another shard named a process or comm this one has not defined";
 		return LS_ERR_SYNTAX;
 	}
-	if ((rc = an_coll_part(&d->coll, &d->tr.defs, (enum ls_role)f->role, f->comm, f->proc, &part)) != 1)
+	if ((rc = an_coll_part(&d->coll, &d->tr.defs, (enum ls_role)f->role, f->comm, f->u.member.proc,
+			       &part)) != 1)
 		return rc < 0 ? rc : 0;
-	if ((rc = an_coll_leave(&d->coll, &d->tr.defs, part, (enum ls_role)f->role, f->root, f->key, &f->m,
-				&inst)) == 1)
+	if ((rc = an_coll_leave(&d->coll, &d->tr.defs, part, (enum ls_role)f->role, f->u.member.root,
+				f->u.member.key, &f->u.member.m, &inst)) == 1)
 		free(inst);
 	return rc < 0 ? rc : 0;
 }

@@ -1,9 +1,18 @@
 /* tr-deps' facts for other shards: to whom each goes, and reading them back. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../libstream/error.h"
 #include "facts.h"
+
+/* The bytes a fact of this kind travels in: up to the end of its part of the union. */
+static uint32_t fact_len(uint8_t kind)
+{
+	return (uint32_t)(offsetof(struct an_fact, u) +
+			  (kind == AN_FACT_MSG ? sizeof(((struct an_fact *)0)->u.msg) :
+						 sizeof(((struct an_fact *)0)->u.member)));
+}
 
 uint32_t an_fact_owner(const struct an_remote *r, const struct ls_defs *d, uint32_t proc)
 {
@@ -15,11 +24,11 @@ int an_fact_msg(const struct an_remote *r, const struct ls_defs *d, int64_t t, u
 		struct an_msg_end end)
 {
 	uint32_t to = an_fact_owner(r, d, side == AN_P2P_SEND ? dst : src);
-	struct an_fact f = { .kind = AN_FACT_MSG, .side = (uint8_t)side, .src = src, .dst = dst, .comm = comm,
-			     .tag = tag, .end = end };
+	struct an_fact f = { .kind = AN_FACT_MSG, .side = (uint8_t)side, .comm = comm,
+			     .u.msg = { src, dst, tag, end } };
 
-	f.end.remote = true;
-	return to == r->shard ? 0 : r->send(r->ctx, to, t, s, &f, sizeof(f));
+	f.u.msg.end.remote = true;
+	return to == r->shard ? 0 : r->send(r->ctx, to, t, s, &f, fact_len(AN_FACT_MSG));
 }
 
 int an_fact_group_shards(const struct an_remote *r, const struct ls_defs *d, const struct an_coll *c, uint32_t g,
@@ -62,20 +71,25 @@ int an_fact_group_shards(const struct an_remote *r, const struct ls_defs *d, con
 int an_fact_member(const struct an_remote *r, const uint32_t *to, uint32_t n, int64_t t, uint64_t s,
 		   enum ls_role role, uint32_t comm, uint32_t root, uint32_t proc, const struct an_coll_member *m)
 {
-	struct an_fact f = { .kind = AN_FACT_MEMBER, .role = (uint8_t)role, .comm = comm, .root = root,
-			     .proc = proc, .m = *m, .key = { t, s } };
+	struct an_fact f = { .kind = AN_FACT_MEMBER, .role = (uint8_t)role, .comm = comm,
+			     .u.member = { root, proc, *m, { t, s } } };
 	int rc = 0;
 
-	f.m.remote = true;
+	f.u.member.m.remote = true;
 	for (uint32_t i = 0; i < n && rc == 0; i++)
-		rc = r->send(r->ctx, to[i], t, s, &f, sizeof(f));
+		rc = r->send(r->ctx, to[i], t, s, &f, fact_len(AN_FACT_MEMBER));
 	return rc;
 }
 
 int an_fact_read(const void *p, uint32_t len, struct an_fact *f)
 {
-	if (len != sizeof(*f))
+	uint8_t kind;
+
+	if (len < 1)
 		return -1;
-	memcpy(f, p, sizeof(*f));
-	return f->kind == AN_FACT_MSG || f->kind == AN_FACT_MEMBER ? 0 : -1;
+	memcpy(&kind, p, 1);
+	if ((kind != AN_FACT_MSG && kind != AN_FACT_MEMBER) || len != fact_len(kind))
+		return -1;
+	memcpy(f, p, len);
+	return 0;
 }

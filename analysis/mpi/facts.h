@@ -19,18 +19,27 @@
 
 enum an_fact_kind { AN_FACT_MSG = 1, AN_FACT_MEMBER };
 
-/* A fact as it travels (the shards run one program: its layout is theirs). */
+/*
+ * A fact as it travels (the shards run one program: its layout is
+ * theirs), a message's side only as long as it needs.
+ */
 struct an_fact {
 	uint8_t kind;		/* enum an_fact_kind */
 	uint8_t side;		/* a message's: enum an_p2p_side */
 	uint8_t role;		/* a member's: its collective's shape (enum ls_role) */
-	uint32_t src, dst;	/* a message's processes (indices) */
 	uint32_t comm;		/* comm index, or LS_NONE */
-	uint32_t root, proc;	/* a member's: the root named (process index or LS_NONE), its process */
-	int64_t tag;
-	struct an_msg_end end;	/* a message's side */
-	struct an_coll_member m;	/* a member's part */
-	struct an_coll_key key;	/* a member's: where its part ended */
+	union {
+		struct {
+			uint32_t src, dst;	/* its processes (indices) */
+			int64_t tag;
+			struct an_msg_end end;	/* this side */
+		} msg;
+		struct {
+			uint32_t root, proc;	/* the root named (process index or LS_NONE), its process */
+			struct an_coll_member m;	/* its part */
+			struct an_coll_key key;	/* where its part ended */
+		} member;
+	} u;
 };
 
 /* The shard that analyses process index proc. */
