@@ -206,3 +206,16 @@ thesis.tex"
 	run "$TMP/bin/tr-analyze" -q -n 1 "$TMP/g/t.otf2"
 	assert_success
 }
+
+@test "damaged archives under more ranks than processes (a shard reading nothing): the single process's warnings" {
+	require_repros
+	for a in "$REPROS/turn3/otf2-leaks/flipped-local-def/traces.otf2" "$REPROS/damaged-missing-local-def/traces.otf2"; do
+		tr-analyze -q "$a" > "$TMP/one.txt" 2> "$TMP/one.err"
+		for p in 2 3; do
+			run --separate-stderr mpirun -n "$p" tr-analyze --mpi -q "$a"
+			assert_success
+			assert_equal "$(grep '^tr-analyze' <<< "$stderr")" "$(cat "$TMP/one.err")"
+			assert_equal "$output" "$(cat "$TMP/one.txt")"
+		done
+	done
+}

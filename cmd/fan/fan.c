@@ -295,8 +295,11 @@ static void add_report(struct ls_front_report *r, const struct ls_front_report *
 			j++;
 		if (j == r->nodd && r->nodd < LS_FRONT_MAX_ODD)
 			r->odd[r->nodd++] = x->odd[i], r->odd[j].n = 0;
-		if (j < r->nodd)
-			r->odd[j].n = x->odd[i].of_definitions ? x->odd[i].n : r->odd[j].n + x->odd[i].n;
+		/* every shard counts the definitions it read (the global ones all of them): the most, not the last */
+		if (j < r->nodd && x->odd[i].of_definitions)
+			r->odd[j].n = x->odd[i].n > r->odd[j].n ? x->odd[i].n : r->odd[j].n;
+		else if (j < r->nodd)
+			r->odd[j].n += x->odd[i].n;
 	}
 	for (uint32_t i = 0; i < x->nleft_out; i++)
 		ls_report_left_out(r, x->left_out[i].kind, x->left_out[i].n);
