@@ -143,9 +143,10 @@ static void report(struct otf2in *in)
 		     "collective operations on a communicator not written, left out");
 	ls_front_odd_definitions(in->front, r->comms_unplaced, "communicators with a rank of no process "
 		     "(or a process twice) or of no stream, left out");
-	ls_front_odd_definitions(in->front, r->bad_local_defs, "locations whose local definitions (NUMBER.def: "
+	/* a location's own definitions are read by its shard alone: counted as its events are */
+	ls_front_odd(in->front, r->bad_local_defs, "locations whose local definitions (NUMBER.def: "
 		     "id mappings, clock offsets) are damaged: read up to the damage");
-	ls_front_odd_definitions(in->front, r->bad_mappings, "id mapping tables of no kind OTF2 knows "
+	ls_front_odd(in->front, r->bad_mappings, "id mapping tables of no kind OTF2 knows "
 		     "(a damaged NUMBER.def): not applied");
 	ls_front_odd_definitions(in->front, r->orphan_locations,
 		     "locations of an undefined process, left out with their events");
