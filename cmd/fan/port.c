@@ -1,4 +1,4 @@
-/* The shards' facts over MPI: batches with marks, taken in key order. */
+/* The shards' facts over MPI: each sent as it is made, with its sender's mark; taken by key, each rank's in order. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
