@@ -17,6 +17,12 @@ load common
 	assert_output ""
 }
 
+@test "a collective's shape and root whatever order its members are taken in (least key's shape, greatest key's root)" {
+	run an-unit coll-order
+	assert_success
+	assert_output ""
+}
+
 @test "message matching: non-overtaking per tag and comm, either side first" {
 	run an-unit p2p
 	assert_success

@@ -342,3 +342,22 @@ tr-deps: <stdin>: 1 waits on CUDA events never recorded"
 	assert_output ""
 	[ "$stderr" = "tr-deps: <stdin>: 3 lock events without a lock id below 2^40, left out" ]
 }
+
+@test "a synchronization whose work is found never to have run: its edges right after the event of its own process that found it, not after another process's" {
+	# process 0: K1 (corr 1) runs on stream 1; K2 (corr 2) is enqueued on
+	# stream 2, cuCtxSynchronize waits for both; then K3 (corr 3) begins
+	# on stream 2 at 500: K2 never ran, so the sync's one edge (K1's
+	# leave to its leave) is known there. Process 1's kernel ends at 600,
+	# before process 0's next event: the edge must not wait for it, nor
+	# for K3's end at 700 (tr-analyze --mpi puts it where one process does)
+	run --separate-stderr bash -c "tr-deps -J < '$DATA/gpu-order/sync-after-lost-work.ndjson' | jq -c 'select(.id >= 13 or .k == \"edge\")'"
+	assert_success
+	assert_equal "$output" '{"k":"edge","from":0,"to":2,"type":"launch"}
+{"k":"edge","from":3,"to":7,"type":"launch"}
+{"k":"enter","id":13,"t":500,"s":2,"r":2,"corr":3}
+{"k":"edge","from":11,"to":13,"type":"launch"}
+{"k":"edge","from":8,"to":10,"type":"sync"}
+{"k":"leave","id":14,"t":600,"s":4,"r":2}
+{"k":"leave","id":15,"t":700,"s":2,"r":2}'
+	assert_equal "$stderr" "tr-deps: <stdin>: 1 launches or copies whose GPU activity never came"
+}

@@ -82,6 +82,33 @@ static void test_deps(void)
 }
 
 /* Non-overtaking order per tag and comm; receives may come first. */
+/*
+ * A collective's shape and root do not depend on the order its members
+ * are taken in (a shard takes another's members later than its own): the
+ * shape of the least key's leave, the root of the greatest key's naming one.
+ */
+static void test_coll_order(void)
+{
+	struct ls_process procs[3] = { { .id = 0, .ranked = true }, { .id = 1, .ranked = true },
+				       { .id = 2, .ranked = true } };
+	struct ls_defs d = { .procs = procs, .nprocs = 3, .ranked = 3 };
+	struct an_coll_member m = { 1, 2, 0, 0, false, UINT64_MAX, false };
+	struct an_coll_part part[3];
+	struct an_coll_inst *done = NULL;
+	struct an_coll c;
+
+	an_coll_init(&c);
+	for (uint32_t p = 0; p < 3; p++)
+		CHECK(an_coll_part(&c, &d, LS_R_MPI_INIT, LS_NONE, p, &part[p]) == 1 && part[p].rank == p);
+	/* taken in the order of keys 30, 20, 10 */
+	CHECK(an_coll_leave(&c, &d, part[0], LS_R_MPI_N2N, LS_NONE, (struct an_coll_key){ 30, 0 }, &m, &done) == 0);
+	CHECK(an_coll_leave(&c, &d, part[2], LS_R_MPI_ONE2N, 1, (struct an_coll_key){ 20, 2 }, &m, &done) == 0);
+	CHECK(an_coll_leave(&c, &d, part[1], LS_R_MPI_ONE2N, 2, (struct an_coll_key){ 10, 1 }, &m, &done) == 1);
+	CHECK(done && done->role == LS_R_MPI_ONE2N && done->mixed && done->root == 1);
+	free(done);
+	an_coll_release(&c);
+}
+
 static void test_p2p(void)
 {
 	struct an_p2p p;
@@ -245,7 +272,7 @@ int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*run)(void); } groups[] = {
 		{ "split", test_split },
-		{ "deps", test_deps }, { "p2p", test_p2p }, { "graph", test_graph },
+		{ "deps", test_deps }, { "coll-order", test_coll_order }, { "p2p", test_p2p }, { "graph", test_graph },
 		{ "latency", test_latency }, { "pathblame", test_pathblame },
 	};
 
@@ -255,6 +282,6 @@ int main(int argc, char **argv)
 			return failures != 0;
 		}
 	}
-	fprintf(stderr, "usage: an-unit split|deps|p2p|graph|latency|pathblame\n");
+	fprintf(stderr, "usage: an-unit split|deps|coll-order|p2p|graph|latency|pathblame\n");
 	return 2;
 }
