@@ -43,6 +43,7 @@ void ls_front_init(struct ls_front *f, struct ls_writer *w, const struct ls_fron
 	f->opt = opt;
 	f->report = report;
 	f->next_id = opt->shards > 1 ? opt->shard : 0;
+	f->id_step = opt->shards > 1 ? opt->shards : 1;
 	f->max = mem / sizeof(struct ls_event) < 16 ? 16 :
 		 mem / sizeof(struct ls_event) > UINT32_MAX / 2 ? UINT32_MAX / 2 :
 		 (uint32_t)(mem / sizeof(struct ls_event));
@@ -188,7 +189,7 @@ static int emit(struct ls_front *f, const struct ls_event *ev)
 	f->report->kinds[ev->kind]++;
 	if (ls_event_write(f->w, ev, f->next_id) < 0)
 		return fail(f, LS_ERR_IO, "cannot write the stream");
-	f->next_id += f->opt->shards > 1 ? f->opt->shards : 1;
+	f->next_id += f->id_step;
 	return 0;
 }
 

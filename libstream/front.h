@@ -111,7 +111,7 @@ struct ls_front {
 	uint32_t open_from;	/* events from here on came after the last ls_front_until */
 	bool any_until;
 	int64_t until;
-	uint64_t seq, next_id;
+	uint64_t seq, next_id, id_step;	/* ids: next_id, then each id_step on (the shards') */
 	struct ls_xsort sort;	/* past the bound, every event until the end */
 	bool sorting;
 	void (*tick)(void *ctx, uint64_t offered, uint64_t done, uint64_t total);	/* ls_front_on_progress */

@@ -184,6 +184,13 @@ static int send_batch(void *ctx, struct ls_buf *out)
 	return 0;
 }
 
+/* Rank 0 told (once) that this shard's stream has all its records, its end to come. */
+static void tell_done(struct fan *f)
+{
+	if (!f->done && post(f, TAG_DONE, "", 0) == 0)
+		f->done = true;
+}
+
 /*
  * The shard's stage waits on another's facts: rank 0 first gets the
  * stream it made so far, and, where the stage is at its end (it writes
@@ -194,8 +201,8 @@ static void flush_stream(void *ctx, bool at_end)
 {
 	struct fan *f = ctx;
 
-	if (ls_writer_flush(f->w) == 0 && at_end && !f->done && post(f, TAG_DONE, "", 0) == 0)
-		f->done = true;
+	if (ls_writer_flush(f->w) == 0 && at_end)
+		tell_done(f);
 }
 
 static const struct an_remote *fan_writer(struct fan *f, struct ls_writer *w)
@@ -227,8 +234,8 @@ static int fan_end(struct fan *f, struct ls_writer *w, int status, const char *e
 	int flushed = ls_writer_flush(w), rc;
 
 	/* rank 0 merges on without this shard while it waits for the others' ends */
-	if (flushed == 0 && !f->done && post(f, TAG_DONE, "", 0) == 0)
-		f->done = true;
+	if (flushed == 0)
+		tell_done(f);
 	/* the other shards' stages take this one's facts to its end, whatever came of it */
 	if (f->port && port_close(f->port, &e.work.to_ranks) < 0)
 		flushed = -1;

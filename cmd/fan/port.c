@@ -181,6 +181,16 @@ static int receive(struct port *p, int j)
 	return 0;
 }
 
+/* This shard at its event (t, s): its mark moves on (t = INT64_MAX: to its end). */
+static void port_at(void *ctx, int64_t t, uint64_t s)
+{
+	struct port *p = ctx;
+	struct key me = t == INT64_MAX ? END : (struct key){ t, s };
+
+	if (before(p->mark, me))
+		p->mark = me;
+}
+
 /* Whether rank j's next batch has come (receiving it will not wait). -1 where MPI failed. */
 static int arrived(struct port *p, int j)
 {
@@ -195,10 +205,9 @@ static int port_next(void *ctx, const uint32_t *from, uint32_t n, int64_t t, uin
 		     const void **fact, uint32_t *len)
 {
 	struct port *p = ctx;
-	struct key me = { t, t == INT64_MAX ? 0 : s };
+	struct key me = { t, t == INT64_MAX ? 0 : s };	/* at the end: before every other rank's end */
 
-	if (before(p->mark, me))
-		p->mark = t == INT64_MAX ? END : me;
+	port_at(ctx, t, s);
 	for (;;) {
 		int lagging = -1, rc = 0;
 
@@ -239,15 +248,6 @@ static int port_next(void *ctx, const uint32_t *from, uint32_t n, int64_t t, uin
 		if (port_flush(p) < 0 || receive(p, lagging) < 0)
 			return LS_ERR_IO;
 	}
-}
-
-static void port_at(void *ctx, int64_t t, uint64_t s)
-{
-	struct port *p = ctx;
-	struct key me = { t, s };
-
-	if (before(p->mark, me))
-		p->mark = me;
 }
 
 struct port *port_new(MPI_Comm comm)
