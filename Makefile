@@ -114,8 +114,8 @@ lib/tr/libtr-cuda.so: $(RECORD_CUDA_SRCS) record/cuda/cudarec.h lib/tr/libtr-log
 # what tr-analyze --mpi loads (cmd/fan/fan.h): MPI only there; what it uses of
 # libstream and tool.c comes from tr-analyze, which exports its symbols.
 # Built with tr-analyze's sanitizer, which it runs in (its rank 0 reader's thread too)
-FAN_SRCS = cmd/fan/fan.c cmd/fan/ids.c cmd/fan/port.c
-lib/tr/libtr-fan.so: $(FAN_SRCS) cmd/fan/fan.h cmd/fan/ids.h cmd/fan/port.h
+FAN_SRCS = cmd/fan/fan.c cmd/fan/ids.c cmd/fan/port.c cmd/fan/nap.c
+lib/tr/libtr-fan.so: $(FAN_SRCS) cmd/fan/fan.h cmd/fan/ids.h cmd/fan/port.h cmd/fan/nap.h
 	@mkdir -p lib/tr
 	$(MPICC) $(RECORD_FLAGS) $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer) -MMD -MP \
 		-MF lib/tr/libtr-fan.d -shared -o $@ $(FAN_SRCS)

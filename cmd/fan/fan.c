@@ -16,6 +16,7 @@
 #include "fan.h"
 #include "ids.h"
 #include "port.h"
+#include "nap.h"
 #include "../output/staging.h"
 #include "../common/tool.h"
 
@@ -159,8 +160,11 @@ static int post(struct fan *f, int tag, const void *p, size_t len)
 	struct message m = { tag, (int)len, NULL };
 
 	if (f->rank != 0) {
+		MPI_Request req;
+
 		f->to_rank0 += len;
-		return MPI_Send(p, (int)len, MPI_BYTE, 0, tag, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -1;
+		return MPI_Isend(p, (int)len, MPI_BYTE, 0, tag, MPI_COMM_WORLD, &req) == MPI_SUCCESS &&
+		       nap_wait(&req) == MPI_SUCCESS ? 0 : -1;
 	}
 	if ((m.p = malloc(len + LS_RECORD_PAD)))
 		memcpy(m.p, p, len);
@@ -395,7 +399,7 @@ static int receive(struct fan *f, struct source *src, int *tag, int *n)
 		src->ended |= !m.p && m.tag == TAG_END;
 		return m.p ? 0 : -1;
 	}
-	if (MPI_Probe(src->rank, MPI_ANY_TAG, MPI_COMM_WORLD, &st) != MPI_SUCCESS ||
+	if (nap_probe(src->rank, MPI_ANY_TAG, MPI_COMM_WORLD, &st) != MPI_SUCCESS ||
 	    MPI_Get_count(&st, MPI_BYTE, n) != MPI_SUCCESS || !(src->batch = malloc((size_t)*n + LS_RECORD_PAD)) ||
 	    MPI_Recv(src->batch, *n, MPI_BYTE, src->rank, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
 		    MPI_SUCCESS)

@@ -6,6 +6,7 @@
 #include "../../libstream/buf.h"
 #include "../../libstream/error.h"
 #include "port.h"
+#include "nap.h"
 
 #define TAG_FACTS 1
 
@@ -159,7 +160,7 @@ static int receive(struct port *p, int j)
 	free(x->in);
 	x->in = NULL;
 	x->in_len = x->at = 0;
-	if (MPI_Probe(j, TAG_FACTS, p->comm, &st) != MPI_SUCCESS || MPI_Get_count(&st, MPI_BYTE, &n) != MPI_SUCCESS ||
+	if (nap_probe(j, TAG_FACTS, p->comm, &st) != MPI_SUCCESS || MPI_Get_count(&st, MPI_BYTE, &n) != MPI_SUCCESS ||
 	    n < (int)sizeof(h) || !(x->in = malloc((size_t)n)) ||
 	    MPI_Recv(x->in, n, MPI_BYTE, j, TAG_FACTS, p->comm, MPI_STATUS_IGNORE) != MPI_SUCCESS)
 		return -1;
@@ -301,7 +302,7 @@ int port_close(struct port *p, uint64_t *sent)
 		while (rc == 0 && j != p->rank && before(p->peers[j].mark, END))
 			rc = receive(p, j);
 	for (size_t i = 0; i < p->nsending; i++) {
-		if (rc == 0 && MPI_Wait(&p->sending[i].req, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+		if (rc == 0 && nap_wait(&p->sending[i].req) != MPI_SUCCESS)
 			rc = -1;
 		free(p->sending[i].p);
 	}
