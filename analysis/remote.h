@@ -1,8 +1,8 @@
 /*
  * A stage's view of the other shards of a distributed analysis
  * (tr-analyze --mpi): the trace's processes are split into shards, each
- * analysed apart (process id modulo shards), and what one shard finds
- * that another needs goes to it as a fact: a few bytes, keyed by the
+ * analysed apart (blocks of processes, libstream/shard.h), and what one
+ * shard finds that another needs goes to it as a fact: a few bytes, keyed by the
  * event whose handling made it (its time and stream id, the stream's
  * order of the whole trace). Before an event of its own that the others'
  * facts decide, a shard takes those with keys before it, each shard's in

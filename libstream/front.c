@@ -9,6 +9,7 @@
 
 #include "error.h"
 #include "front.h"
+#include "shard.h"
 #include "tmpfile.h"
 #include "vec.h"
 #include "xsort.h"
@@ -70,7 +71,7 @@ int ls_front_stream(struct ls_front *f, uint64_t id, uint64_t process)
 	f->streams[id].defined = true;
 	f->streams[id].selected = ls_ranges_has(&f->opt->processes, process) &&
 				  ls_ranges_has(&f->opt->streams, id);
-	f->streams[id].in_shard = f->opt->shards < 2 || process % f->opt->shards == f->opt->shard;
+	f->streams[id].in_shard = f->opt->shards < 2 || ls_shard_of(process, f->nprocs, f->opt->shards) == f->opt->shard;
 	f->report->selected += f->streams[id].selected && f->streams[id].in_shard;
 	return 0;
 }

@@ -35,9 +35,10 @@ struct ls_front_options {
 	int64_t begin, end;
 	size_t mem;			/* bytes of events held before spilling; 0: 64 MiB */
 	/*
-	 * shards > 1: only the processes whose id % shards is shard, the
-	 * events numbered shard, shard + shards, shard + 2 shards, ... (ids
-	 * that name their shard, unique over all of them)
+	 * shards > 1: only the processes of shard (shard.h: a block of
+	 * them, where the reader says how many there are), the events
+	 * numbered shard, shard + shards, shard + 2 shards, ... (ids that
+	 * name their shard, unique over all of them)
 	 */
 	uint32_t shard, shards;
 };
@@ -112,6 +113,7 @@ struct ls_front {
 	bool any_until;
 	int64_t until;
 	uint64_t seq, next_id, id_step;	/* ids: next_id, then each id_step on (the shards') */
+	uint64_t nprocs;	/* processes 0 .. nprocs-1 (ls_front_processes), 0: not said */
 	struct ls_xsort sort;	/* past the bound, every event until the end */
 	bool sorting;
 	void (*tick)(void *ctx, uint64_t offered, uint64_t done, uint64_t total);	/* ls_front_on_progress */
@@ -130,6 +132,16 @@ void ls_front_init(struct ls_front *f, struct ls_writer *w, const struct ls_fron
  * with the reason in ls_front_error.
  */
 int ls_front_stream(struct ls_front *f, uint64_t id, uint64_t process);
+
+/*
+ * The trace's processes are 0 .. n-1: a shard then holds a block of them
+ * (shard.h). Call before the first ls_front_stream; without it, a shard
+ * holds the processes whose id modulo shards is its own.
+ */
+static inline void ls_front_processes(struct ls_front *f, uint64_t n)
+{
+	f->nprocs = n;
+}
 int ls_front_region(struct ls_front *f, uint64_t id, enum ls_role role);
 
 /*

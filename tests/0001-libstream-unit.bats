@@ -26,7 +26,7 @@ group_passes() {
 	group_passes packed
 }
 
-@test "reader front: (t, s) order in memory, with the reader's word and through runs on disk; selection; a spill or a merge that fails is said; no file left" {
+@test "reader front: (t, s) order in memory, with the reader's word and through runs on disk; selection; a shard's processes (a block of them, or by modulo); a spill or a merge that fails is said; no file left" {
 	mkdir "$BATS_TEST_TMPDIR/tmp"
 	TMPDIR="$BATS_TEST_TMPDIR/tmp" group_passes front
 	assert_equal "$(ls -A "$BATS_TEST_TMPDIR/tmp")" ""

@@ -85,7 +85,7 @@ same() {
 	for r in 0 1 2 3; do
 		line=$(grep "^tr-analyze: rank $r analysed [0-9]* events of its shard in tr-deps; sent" <<< "$stderr")
 		[ "$(awk '{print $5}' <<< "$line")" = $((events / 4)) ] || fail "rank $r: $line (of $events)"
-		# neighbours are other shards' processes: facts go between the ranks
+		# a block's outer neighbours and every collective's other members are other shards': facts go between the ranks
 		facts=$(sed 's/.* and \([0-9]*\) bytes of facts.*/\1/' <<< "$line")
 		[ "$facts" -gt 0 ] || fail "rank $r sent no facts: $line"
 	done
@@ -95,12 +95,12 @@ same() {
 
 @test "a shard that fails: rank 0 says which and why in one line, exit 1, no output left; usage errors stay 2" {
 	gen-otf2 -r 4 -i 5 "$TMP/g/t" > /dev/null
-	rm "$TMP/g/t/2.evt"
-	# process 2 is in shard 2 of 3 (rank 2): the others read to their end
+	rm "$TMP/g/t/3.evt"
+	# in blocks (libstream/shard.h), processes 0 and 1 are rank 0's, 2 rank 1's, 3 rank 2's: the others read to their end
 	run --separate-stderr mpirun -n 3 tr-analyze --mpi --stream "$TMP/s.tr" "$TMP/g/t.otf2"
 	assert_failure
 	assert_equal "$(grep '^tr-analyze' <<< "$stderr")" \
-		"tr-analyze: $TMP/g/t.otf2: rank 2: $TMP/g/t/2.evt: missing (the events of location 2, Master thread)"
+		"tr-analyze: $TMP/g/t.otf2: rank 2: $TMP/g/t/3.evt: missing (the events of location 3, Master thread)"
 	[ ! -e "$TMP/s.tr" ]
 	run ls -A "$TMP"
 	assert_output "g"

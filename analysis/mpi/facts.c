@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../../libstream/error.h"
+#include "../../libstream/shard.h"
 #include "facts.h"
 
 /* The bytes a fact of this kind travels in: up to the end of its part of the union. */
@@ -16,7 +17,7 @@ static uint32_t fact_len(uint8_t kind)
 
 uint32_t an_fact_owner(const struct an_remote *r, const struct ls_defs *d, uint32_t proc)
 {
-	return (uint32_t)(d->procs[proc].id % r->shards);
+	return ls_shard_of(d->procs[proc].id, d->nprocs, r->shards);
 }
 
 int an_fact_msg(const struct an_remote *r, const struct ls_defs *d, int64_t t, uint64_t s,

@@ -1,8 +1,9 @@
 /*
  * tr-analyze --mpi: the trace read and analysed by several MPI ranks.
  * Each of the P ranks reads a shard of the application's processes (a
- * process with all its threads and GPU streams; process id modulo P), so
- * that libotf2 opens only the locations of that shard, and runs tr-deps
+ * block of consecutive ones, libstream/shard.h; a process with all its
+ * threads and GPU streams), so that libotf2 opens only the locations of
+ * that shard, and runs tr-deps
  * on it: what crosses shards (a message's sides, a collective's members)
  * goes between the ranks that own its ends as facts (port.h). Each sends
  * the stream it made (its events, the edges its events complete) to rank

@@ -651,6 +651,7 @@ int otf2in_write_definitions(struct otf2in *in, const char *path)
 		if (owns_process(in, g) && (rc = write_process(in, g->process, g)) < 0)
 			return rc;
 	}
+	ls_front_processes(in->front, in->nprocesses);
 	for (uint32_t i = 0; i < in->nlocs; i++) {
 		struct location *l = &in->locs[i];
 

@@ -23,6 +23,7 @@
 #include "../../libstream/enc.h"
 #include "../../libstream/error.h"
 #include "../../libstream/front.h"
+#include "../../libstream/shard.h"
 #include "../../libstream/idmap.h"
 #include "../../libstream/idset.h"
 #include "../../libstream/json.h"
@@ -671,6 +672,37 @@ static void front_shard(void)
 	ls_ranges_release(&opt.processes);
 }
 
+/*
+ * The reader says how many processes there are (16): shards hold blocks,
+ * by hand p * 3 / 16: 0-5 shard 0, 6-10 shard 1, 11-15 shard 2; an id
+ * past them goes by modulo, as every id where the count is not said.
+ */
+static void front_shard_blocks(void)
+{
+	struct ls_front_options opt = LS_FRONT_OPTIONS_INIT;
+	static const uint32_t want[16] = { 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2 };
+	struct ls_front_report r;
+	struct ls_front f;
+	struct ls_writer w;
+
+	for (uint64_t p = 0; p < 16; p++)
+		CHECK(ls_shard_of(p, 16, 3) == want[p] && ls_shard_of(p, 0, 3) == p % 3);
+	CHECK(ls_shard_of(20, 16, 3) == 2 && ls_shard_of(16, 16, 3) == 1);
+	CHECK(ls_shard_of(UINT64_MAX - 1, UINT64_MAX, 3) == (UINT64_MAX - 1) % 3);	/* p * 3 would not fit */
+	opt.shard = 1;
+	opt.shards = 3;
+	ls_writer_init(&w, -1, LS_FMT_MSGPACK);
+	ls_front_init(&f, &w, &opt, &r);
+	ls_front_processes(&f, 16);
+	for (uint64_t s = 0; s < 17; s++)
+		CHECK(ls_front_stream(&f, s, s == 16 ? 4 : s) == 0);	/* stream 16: a thread of process 4 */
+	CHECK(r.selected == 5);
+	for (uint64_t s = 0; s < 17; s++)
+		CHECK(ls_front_selected(&f, s) == (s >= 6 && s <= 10));
+	ls_front_release(&f);
+	ls_writer_release(&w);
+}
+
 static void test_front(void)
 {
 	struct ls_front_options opt = { LS_RANGES_INIT, LS_RANGES_INIT, true, 10, 20, 0, 0, 0 };
@@ -679,6 +711,7 @@ static void test_front(void)
 	struct ls_writer w;
 	struct ls_event *ev;
 
+	front_shard_blocks();
 	front_run(false, false);
 	front_run(true, false);
 	front_run(false, true);
