@@ -56,10 +56,19 @@ static int todo(struct an_clock *c, uint32_t i)
 	return 0;
 }
 
+/* Whether nodes x and y are events of one process (its threads and GPU streams). */
+static bool same_process(const struct an_clock *c, uint32_t x, uint32_t y)
+{
+	return c->tr.defs.streams[c->rt.g.n[x].s].process == c->tr.defs.streams[c->rt.g.n[y].s].process;
+}
+
 /*
  * How much later node x may be: as far as the edges it is the source of
- * allow where their target cannot move along (written, no longer kept, or
- * a host call that waited for the GPU).
+ * allow where their target cannot move along (written, no longer kept, a
+ * host call that waited for the GPU, or another process's event: moving
+ * that process for this one's clock would carry the error over, and what
+ * it leads to could come back here and raise x's stream again, without
+ * end).
  */
 static int64_t slack(const struct an_clock *c, uint32_t x)
 {
@@ -69,7 +78,7 @@ static int64_t slack(const struct an_clock *c, uint32_t x)
 		const struct an_rt_edge *e = &c->rt.e[k];
 		int64_t r;
 
-		if (e->to != LS_NONE && e->moves && !c->rt.n[e->to].written)
+		if (e->to != LS_NONE && e->moves && !c->rt.n[e->to].written && same_process(c, x, e->to))
 			continue;
 		r = e->to == LS_NONE ? 0 : c->rt.n[e->to].L - e->latency - c->rt.n[x].L;
 		if (r < room)
