@@ -264,6 +264,22 @@ OUT
 OUT
 }
 
+@test "OpenMP: a join at the very time of a team thread's end, before it in the stream: the same join wait" {
+	# The scenario above after tr-deps, its join (27) moved onto thread
+	# 1's team end (26) at 910, as tr-clock moves a target onto its
+	# source: the order (time, then stream) puts the join first, its edge
+	# after the team end. The join wait is the one above: the master ends
+	# its share at 810, thread 1 at 910: 100, blamed on thread 1's compute.
+	run --separate-stderr bash -c "cat '$DATA/cuda/defs.ndjson' '$DATA/cuda/openmp-join-tie.ndjson' |
+		tr-waits -J | grep -E '\"pattern\":\"omp_fork_join\"'"
+	assert_success
+	assert_output - <<'OUT'
+{"k":"wait","at":0,"t":810,"dur":100,"pattern":"omp_fork_join","s":0,"cause":26,"r":0}
+{"k":"blame","to":5,"r":12,"ns":100,"pattern":"omp_fork_join","wait":0,"s":1}
+OUT
+	assert_equal "$stderr" ""
+}
+
 @test "OpenMP: a lock acquire stamped before the release it waited for: linked, waited until the acquire" {
 	# The scenario above, but thread 1's acquire stamped at 705, before
 	# thread 0's release (710): OMPT calls back after the fact, and under

@@ -169,10 +169,19 @@ int an_omp_waits_accrue(struct an_omp_waits *o, uint32_t s, const struct an_fram
 int an_omp_waits_flush(struct an_omp_waits *o, const struct ls_record *rec)
 {
 	uint64_t to;
+	int64_t t;
 
 	if (!o->batch)
 		return 0;
 	if (rec && rec->kind == LS_K_EDGE && ls_get_u64(rec, LS_F_TO, &to) == 0 && to == o->to)
+		return 0;
+	/*
+	 * An event at the join's very time may come after it (the stream's
+	 * order breaks ties by stream): a team thread's end that tr-clock
+	 * raised onto the join, its edge after it.
+	 */
+	if (rec && ls_kind_spec(rec->kind)->cls == LS_C_EVENT && ls_get_i64(rec, LS_F_T, &t) == 0 &&
+	    t == o->bjoin)
 		return 0;
 	o->batch = false;
 	return decide_join(o);
