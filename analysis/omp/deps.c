@@ -23,15 +23,19 @@ static struct an_team *team_of(struct an_omp_deps *o, uint32_t p)
 	return &o->team[p];
 }
 
-/* Index of stream s among the active team's members, or LS_NONE. */
-static uint32_t member(const struct an_team *t, uint32_t s)
+/* Index of stream s among the team's last members, or LS_NONE. */
+static uint32_t member_of(const struct an_team *t, uint32_t s)
 {
-	if (!t->active)
-		return LS_NONE;
 	for (uint32_t i = 0; i < t->n; i++)
 		if (t->m[i].s == s)
 			return i;
 	return LS_NONE;
+}
+
+/* Index of stream s among the active team's members, or LS_NONE. */
+static uint32_t member(const struct an_team *t, uint32_t s)
+{
+	return t->active ? member_of(t, s) : LS_NONE;
 }
 
 static void barriers_drop(struct an_omp_deps *o, struct an_team *t)
@@ -48,6 +52,7 @@ static int fork_event(struct an_omp_deps *o, struct an_team *t, const struct an_
 	t->fork = ev->id;
 	t->master = ev->s;
 	t->active = true;
+	t->joined = false;
 	t->n = 0;
 	return 0;
 }
@@ -68,6 +73,16 @@ static int team_end(struct an_omp_deps *o, struct an_team *t, const struct an_ev
 {
 	uint32_t i = member(t, ev->s);
 
+	/*
+	 * At the very time of the join, after it in the stream (ties go by
+	 * stream): a member's end the join could not name yet, its edge now.
+	 */
+	if (i == LS_NONE && t->joined && ev->t == t->join_t && (i = member_of(t, ev->s)) != LS_NONE &&
+	    !t->m[i].ended && ev->s != t->master) {
+		t->m[i].end = ev->id;
+		t->m[i].ended = true;
+		return an_edges_write(o->out, ev->id, t->join, LS_E_JOIN);
+	}
 	if (i == LS_NONE) {
 		o->st.outside++;
 		return 0;
@@ -91,6 +106,9 @@ static int join_event(struct an_omp_deps *o, struct an_team *t, const struct an_
 			return rc;
 	barriers_drop(o, t);
 	t->active = false;
+	t->joined = true;
+	t->join = ev->id;
+	t->join_t = ev->t;
 	return 0;
 }
 

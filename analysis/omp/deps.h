@@ -42,6 +42,9 @@ struct an_team {
 	uint64_t fork;
 	uint32_t master;	/* stream index */
 	bool active;
+	bool joined;		/* its join came (join, join_t), no fork since */
+	uint64_t join;
+	int64_t join_t;
 	struct an_team_member *m;
 	uint32_t n, cap;
 	struct an_barrier *b;	/* open barrier instances, oldest first */
