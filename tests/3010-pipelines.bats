@@ -127,16 +127,19 @@ teardown() {
 
 @test "tools/shard-traffic: what would cross shards of processes, by hand on a late sender; bad usage" {
 	# tests/data/mpi late-sender: ranks 0, 1, 2 (streams 0, 1, 2); 12 events,
-	# 7 on rank 0. At P = 2 rank 1 is alone in its shard: the message edge
-	# (rank 0 to 1) crosses, the path hands over once (0 to 1), and both
-	# shares of rank 1's wait blame rank 0. (40 + 32 + 2 x 40) / 12 bytes.
+	# 7 on rank 0, 5 on rank 1. At P = 2 ranks 0 and 1 are one block (p * 2
+	# / 3 = 0), rank 2 (no events) the other: all 12 events in one shard
+	# (12 against a mean of 6), nothing crosses. At P = 3 rank 1 is alone in
+	# its shard: the message edge (rank 0 to 1) crosses, the path hands over
+	# once (0 to 1), and both shares of rank 1's wait blame rank 0.
+	# (40 + 32 + 2 x 40) / 12 bytes.
 	set -o pipefail
 	cat "$DATA/mpi/defs.ndjson" "$DATA/mpi/late-sender.ndjson" | tr-deps -M | tr-waits -M | tr-critpath -M > "$TMP/a.tr"
 	run bash -c "tr-cat -J '$TMP/a.tr' | '$TOP/tools/shard-traffic' 2 3"
 	assert_success
 	assert_output '| P | events | largest shard / mean | edges crossing | path hand-overs | blame crossing | bytes/event |
 |---|---|---|---|---|---|---|
-| 2 | 12 | 1.17 | 1 of 1 (msg 1) | 1 | 2 of 2 | 12.67 |
+| 2 | 12 | 2.00 | 0 of 1 () | 0 | 0 of 2 | 0.00 |
 | 3 | 12 | 1.75 | 1 of 1 (msg 1) | 1 | 2 of 2 | 12.67 |'
 	run bash -c "tr-cat -J '$TMP/a.tr' | '$TOP/tools/shard-traffic' 0"
 	assert_failure 1
