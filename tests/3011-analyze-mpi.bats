@@ -83,14 +83,14 @@ same() {
 	run --separate-stderr mpirun -n 4 tr-analyze --mpi -q -v "$TMP/b/t.otf2"
 	assert_success
 	for r in 0 1 2 3; do
-		line=$(grep "^tr-analyze: rank $r analysed [0-9]* events of its shard in tr-deps; sent" <<< "$stderr")
+		line=$(grep "^tr-analyze: rank $r analysed [0-9]* events of its shard in tr-deps in [0-9]*\.[0-9][0-9] s of CPU; sent" <<< "$stderr")
 		[ "$(awk '{print $5}' <<< "$line")" = $((events / 4)) ] || fail "rank $r: $line (of $events)"
 		# a block's outer neighbours and every collective's other members are other shards': facts go between the ranks
 		facts=$(sed 's/.* and \([0-9]*\) bytes of facts.*/\1/' <<< "$line")
 		[ "$facts" -gt 0 ] || fail "rank $r sent no facts: $line"
 	done
 	assert_equal "$(grep -c 'bytes of stream to rank 0' <<< "$stderr")" 4
-	grep -q "^tr-analyze: rank 0 analysed all $events events in the stages after tr-deps$" <<< "$stderr"
+	grep -q "^tr-analyze: rank 0 analysed all $events events in the stages after tr-deps: [0-9]*\.[0-9][0-9] s of CPU in all, its shard's included$" <<< "$stderr"
 }
 
 @test "a shard that fails: rank 0 says which and why in one line, exit 1, no output left; usage errors stay 2" {

@@ -40,6 +40,7 @@ struct fan_work {
 	uint64_t events;	/* of its shard: read and taken by its stage */
 	uint64_t to_rank0;	/* bytes of its stream sent to rank 0 */
 	uint64_t to_ranks;	/* bytes of facts sent to the other ranks */
+	uint64_t cpu_ns;	/* CPU time of the thread that read and analysed its shard */
 };
 
 struct fan {
