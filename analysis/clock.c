@@ -153,13 +153,14 @@ static int enforce(struct an_clock *c, uint32_t a, uint32_t b, int64_t latency, 
 		uint32_t x = c->todo[--c->ntodo];
 
 		for (uint32_t k = c->rt.n[x].out; k != LS_NONE; k = c->rt.e[k].next) {
-			const struct an_rt_edge *e = &c->rt.e[k];
+			struct an_rt_edge *e = &c->rt.e[k];
 			int64_t need = c->rt.n[x].L + e->latency;
 
 			if (e->to == LS_NONE || c->rt.n[e->to].L >= need)
 				continue;
-			if (!e->moves) {
-				c->st.gpu_late++;
+			if (!e->moves) {	/* each such edge counted once, however often its source moves */
+				c->st.gpu_late += !e->marked;
+				e->marked = true;
 				continue;
 			}
 			if (++raises > RAISES_MAX) {	/* edges in a cycle */
@@ -205,7 +206,11 @@ static int edge(struct an_clock *c, const struct ls_record *rec, const char **wh
 	if ((rc = an_retime_edge(&c->rt, a, b, latency, moves)) < 0)
 		return rc;
 	if (!moves) {
-		c->st.gpu_late += c->rt.n[a].L + latency > c->rt.n[b].L;
+		bool late = c->rt.n[a].L + latency > c->rt.n[b].L;
+
+		c->st.gpu_late += late;
+		if (late && !c->rt.n[a].written)	/* an_retime_edge put it first among a's */
+			c->rt.e[c->rt.n[a].out].marked = true;
 		return 0;
 	}
 	return enforce(c, a, b, latency, e);

@@ -413,7 +413,7 @@ int an_retime_edge(struct an_retime *rt, uint32_t a, uint32_t b, int64_t latency
 		return 0;
 	if (ls_pool_take(&rt->e, &rt->ne, &rt->e_cap, sizeof(*rt->e), &rt->free_e, &k) < 0)
 		return LS_ERR_NOMEM;
-	rt->e[k] = (struct an_rt_edge){ b, rt->n[a].out, latency, moves };
+	rt->e[k] = (struct an_rt_edge){ b, rt->n[a].out, latency, moves, false };
 	rt->n[a].out = k;
 	return 0;
 }

@@ -51,6 +51,7 @@ struct an_rt_edge {
 	uint32_t next;		/* the source's next out-edge */
 	int64_t latency;
 	bool moves;		/* the stage moves the target along with the source */
+	bool marked;		/* the stage's own mark (tr-clock: counted once) */
 };
 
 /*

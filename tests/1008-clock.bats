@@ -305,6 +305,26 @@ OUT
 	assert_equal "$(grep '^tr-clock' <<< "$stderr")" ""
 }
 
+@test "edges in a cycle: each GPU activity left late counted once, as many as the output shows" {
+	# gen-otf2 -a puts a call of every API on rank 0 before its loop, an
+	# MPI_Finalize among them, which tr-deps matches with rank 1's real
+	# one: a cycle (rank 0's first Finalize after rank 1's, rank 1's after
+	# their Allreduce, rank 0's Allreduce after its first Finalize). Each
+	# round of it moves the GPU work before it again; a GPU activity that
+	# ends after the host call that waited for it was counted each time
+	# (94 on 5 such edges), where it is one edge in the output.
+	gen-otf2 -a -r 2 -t 1 -i 1 "$TMP/g/t" > /dev/null
+	tr-read -M "$TMP/g/t.otf2" | tr-deps -M > "$TMP/d.tr"
+	run --separate-stderr tr-clock -J "$TMP/d.tr"
+	assert_success
+	late=$(jq -s '([.[] | select(.k != "edge" and .id != null and .t != null) | {key: (.id | tostring), value: .t}] |
+		from_entries) as $t | [.[] | select(.k == "edge" and (.type == "sync" or .type == "event") and
+		$t[.from | tostring] > $t[.to | tostring])] | length' <<< "$output")
+	[ "$late" -ge 1 ] || fail "no late GPU activity in the output: the scenario changed"
+	assert_equal "$(grep '^tr-clock' <<< "$stderr" | grep 'GPU activities')" \
+		"tr-clock: $TMP/d.tr: $late GPU activities that ended after the host call that waited for them (the GPU's clock runs late there): left as they are"
+}
+
 @test "tr-clock goes after tr-deps and before tr-waits; bad options are refused" {
 	cat "$DATA/mpi/defs.ndjson" "$DATA/mpi/late-sender.ndjson" > "$TMP/in.ndjson"
 	tr-deps -M "$TMP/in.ndjson" | tr-waits -M > "$TMP/w.tr"
