@@ -2,7 +2,7 @@
 # The recipes of pipelines/ run as a user runs them: analyze.mk's targets,
 # made again only when what they are made of changes; the shell questions
 # against docs/stream.md's example by hand and against the streams of
-# generated archives; tools/compare-builds and tools/shard-traffic, as the team runs them.
+# generated archives; tools/compare-builds, tools/shard-traffic and tools/clock-fixpoint, as the team runs them.
 
 load common
 
@@ -123,6 +123,27 @@ teardown() {
 		"$TMP/g/t.otf2: rank differs" "1 inputs, 3 outputs differ")"
 	run "$TOP/tools/compare-builds" "$TOP/bin"
 	assert_failure 2
+}
+
+@test "tools/clock-fixpoint: tr-clock's new times on the hand scenarios, where they differ on a skewed run; bad usage" {
+	set -o pipefail
+	# tests/1008's receive before its send, by hand there: the same 7 of 14 moved
+	cat "$DATA/mpi/defs.ndjson" "$DATA/clock/recv-early.ndjson" | tr-deps -J > "$TMP/d.json"
+	tr-clock -J "$TMP/d.json" > "$TMP/c.json"
+	run "$TOP/tools/clock-fixpoint" "$TMP/d.json" "$TMP/c.json"
+	assert_success
+	assert_output "14 events, 7 moved, 0 differ from tr-clock's (by 0 ns at most)"
+	# rank 1's clock 50000 ticks off: tr-clock's backward moves read other
+	# processes' times before their own moves were done, and moved less
+	gen-otf2 -r 4 -t 2 -k 50000 -i 5 "$TMP/g/t" > /dev/null
+	tr-read -M "$TMP/g/t.otf2" | tr-deps -J > "$TMP/d.json"
+	tr-clock -J "$TMP/d.json" > "$TMP/c.json" 2> /dev/null
+	run "$TOP/tools/clock-fixpoint" "$TMP/d.json" "$TMP/c.json"
+	assert_success
+	[[ "${lines[0]}" =~ ^[0-9]+\ events,\ [0-9]+\ moved,\ [1-9][0-9]*\ differ ]] || fail "${lines[0]}"
+	run "$TOP/tools/clock-fixpoint" "$TMP/d.json"
+	assert_failure 1
+	assert_output "usage: tools/clock-fixpoint DEPS.ndjson CLOCK.ndjson"
 }
 
 @test "tools/shard-traffic: what would cross shards of processes, by hand on a late sender; bad usage" {
