@@ -125,7 +125,7 @@ teardown() {
 	assert_failure 2
 }
 
-@test "tools/clock-fixpoint: tr-clock's new times on the hand scenarios, where they differ on a skewed run; bad usage" {
+@test "tools/clock-fixpoint: tr-clock's new times and stream on a hand scenario, where they differ on a skewed run; bad usage" {
 	set -o pipefail
 	# tests/1008's receive before its send, by hand there: the same 7 of 14 moved
 	cat "$DATA/mpi/defs.ndjson" "$DATA/clock/recv-early.ndjson" | tr-deps -J > "$TMP/d.json"
@@ -133,6 +133,10 @@ teardown() {
 	run "$TOP/tools/clock-fixpoint" "$TMP/d.json" "$TMP/c.json"
 	assert_success
 	assert_output "14 events, 7 moved, 0 differ from tr-clock's (by 0 ns at most)"
+	# and the stream it writes is tr-clock's, record for record, but for the header's stages
+	"$TOP/tools/clock-fixpoint" --write "$TMP/d.json" > "$TMP/f.json"
+	cmp <(grep -v '"k":"header"' "$TMP/f.json") <(grep -v '"k":"header"' "$TMP/c.json")
+	tr-cat --check "$TMP/f.json"
 	# rank 1's clock 50000 ticks off: tr-clock's backward moves read other
 	# processes' times before their own moves were done, and moved less
 	gen-otf2 -r 4 -t 2 -k 50000 -i 5 "$TMP/g/t" > /dev/null
@@ -143,7 +147,7 @@ teardown() {
 	[[ "${lines[0]}" =~ ^[0-9]+\ events,\ [0-9]+\ moved,\ [1-9][0-9]*\ differ ]] || fail "${lines[0]}"
 	run "$TOP/tools/clock-fixpoint" "$TMP/d.json"
 	assert_failure 1
-	assert_output "usage: tools/clock-fixpoint DEPS.ndjson CLOCK.ndjson"
+	assert_output "usage: tools/clock-fixpoint DEPS.ndjson CLOCK.ndjson, or --write DEPS.ndjson"
 }
 
 @test "tools/shard-traffic: what would cross shards of processes, by hand on a late sender; bad usage" {
