@@ -62,6 +62,12 @@ static bool same_process(const struct an_clock *c, uint32_t x, uint32_t y)
 	return c->tr.defs.streams[c->rt.g.n[x].s].process == c->tr.defs.streams[c->rt.g.n[y].s].process;
 }
 
+/* Whether edge e keeps its source from moving further than its target allows (slack). */
+static bool limits(const struct an_clock *c, const struct an_rt_edge *e)
+{
+	return e->to == LS_NONE || !e->moves || c->rt.n[e->to].written || !same_process(c, e->from, e->to);
+}
+
 /*
  * How much later node x may be: as far as the edges it is the source of
  * allow where their target cannot move along (written, no longer kept, a
@@ -78,7 +84,7 @@ static int64_t slack(const struct an_clock *c, uint32_t x)
 		const struct an_rt_edge *e = &c->rt.e[k];
 		int64_t r;
 
-		if (e->to != LS_NONE && e->moves && !c->rt.n[e->to].written && same_process(c, x, e->to))
+		if (!limits(c, e))
 			continue;
 		r = e->to == LS_NONE ? 0 : c->rt.n[e->to].L - e->latency - c->rt.n[x].L;
 		if (r < room)
@@ -88,16 +94,45 @@ static int64_t slack(const struct an_clock *c, uint32_t x)
 }
 
 /*
+ * The events of a stream from node y back, not yet written, each as late
+ * as the next one's shift puts it, as far as slack and the window allow
+ * (a clock off by a constant is thus moved as a whole): the latest first,
+ * until one does not move. Every event moved is checked again (todo), so
+ * that what its edges lead to moves along. Returns 0 or LS_ERR_NOMEM.
+ */
+static int pull_back(struct an_clock *c, uint32_t y)
+{
+	int rc;
+
+	for (; y != LS_NONE && !c->rt.n[y].written; y = c->rt.g.n[y].prev) {
+		uint32_t z = c->rt.n[y].next;
+		int64_t want, room;
+
+		if (z == LS_NONE)
+			break;
+		want = c->rt.n[z].L - (c->rt.g.n[z].t - c->rt.g.n[y].t);
+		room = slack(c, y);
+		if (room < want - c->rt.n[y].L)
+			want = c->rt.n[y].L + room;
+		if (want - c->rt.g.n[y].t > c->o.window)
+			want = c->rt.g.n[y].t + c->o.window;
+		if (want <= c->rt.n[y].L)
+			break;
+		c->rt.n[y].L = want;
+		if ((rc = todo(c, y)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/*
  * Node b must be d ns later: it and the rest of its stream move by d;
- * the events of its stream before it, not yet written, move by as much,
- * the latest first, as far as slack allows (a clock off by a constant is
- * thus moved as a whole). Every event moved has its out-edges checked, so
- * that what they lead to moves along. Returns 0 (a raise past the window
- * or of a written event is counted, not made) or LS_ERR_NOMEM.
+ * the events before it move back along (pull_back). Returns 0 (a raise
+ * past the window or of a written event is counted, not made) or
+ * LS_ERR_NOMEM.
  */
 static int raise(struct an_clock *c, uint32_t b, int64_t d)
 {
-	int64_t allowed = d;
 	int rc;
 
 	if (c->rt.n[b].written) {
@@ -120,20 +155,7 @@ static int raise(struct an_clock *c, uint32_t b, int64_t d)
 		if ((rc = todo(c, x)) < 0)
 			return rc;
 	}
-	for (uint32_t x = c->rt.g.n[b].prev; x != LS_NONE && !c->rt.n[x].written; x = c->rt.g.n[x].prev) {
-		int64_t room = slack(c, x);
-
-		if (room < allowed)
-			allowed = room;
-		if (c->rt.n[x].L + allowed - c->rt.g.n[x].t > c->o.window)
-			allowed = c->o.window - (c->rt.n[x].L - c->rt.g.n[x].t);
-		if (allowed <= 0)
-			break;
-		c->rt.n[x].L += allowed;
-		if ((rc = todo(c, x)) < 0)
-			return rc;
-	}
-	return 0;
+	return pull_back(c, c->rt.g.n[b].prev);
 }
 
 /* The edge from node a to node b: b no earlier than a plus its latency. */
@@ -151,6 +173,15 @@ static int enforce(struct an_clock *c, uint32_t a, uint32_t b, int64_t latency, 
 		return rc;
 	while (c->ntodo) {
 		uint32_t x = c->todo[--c->ntodo];
+
+		/*
+		 * x is later now: the sources whose move back it held, on other
+		 * processes or GPU streams, may go further (whatever order the
+		 * moves came in, every event ends as late as the rules allow)
+		 */
+		for (uint32_t k = c->rt.n[x].in; k != LS_NONE; k = c->rt.e[k].next_in)
+			if (limits(c, &c->rt.e[k]) && (rc = pull_back(c, c->rt.e[k].from)) < 0)
+				return rc;
 
 		for (uint32_t k = c->rt.n[x].out; k != LS_NONE; k = c->rt.e[k].next) {
 			struct an_rt_edge *e = &c->rt.e[k];

@@ -265,8 +265,16 @@ static int written(struct an_retime *rt, uint32_t i)
 
 	x->written = true;
 	while (x->out != LS_NONE) {
+		struct an_rt_edge *e = &rt->e[x->out];
+
 		k = x->out;
-		x->out = rt->e[k].next;
+		x->out = e->next;
+		if (e->next_in != LS_NONE)
+			rt->e[e->next_in].prev_in = e->prev_in;
+		if (e->prev_in != LS_NONE)
+			rt->e[e->prev_in].next_in = e->next_in;
+		else if (e->to != LS_NONE)
+			rt->n[e->to].in = e->next_in;
 		ls_pool_give(rt->e, sizeof(*rt->e), &rt->free_e, k);
 	}
 	while (rt->first_held < rt->g.nn && rt->n[rt->first_held].written)
@@ -362,8 +370,10 @@ static int collect(struct an_retime *rt)
 		struct an_rt_node *x = &rt->n[i];
 
 		x->next = an_graph_moved(g, x->next);
-		for (uint32_t k = x->out; k != LS_NONE; k = rt->e[k].next)
+		for (uint32_t k = x->out; k != LS_NONE; k = rt->e[k].next) {
+			rt->e[k].from = i;
 			rt->e[k].to = an_graph_moved(g, rt->e[k].to);
+		}
 		if (x->written)
 			continue;
 		memmove(rt->evb.p + at, rt->evb.p + x->at, x->len);
@@ -394,7 +404,7 @@ int an_retime_event(struct an_retime *rt, const struct ls_record *rec, uint64_t 
 	if (rt->aux_size)
 		memset(an_retime_aux(rt, *i), 0, rt->aux_size);
 	rt->n[*i] = (struct an_rt_node){ .seq = rt->seq++, .len = rec->len, .next = LS_NONE,
-					 .out = LS_NONE, .waiters = LS_NONE };
+					 .out = LS_NONE, .in = LS_NONE, .waiters = LS_NONE };
 	rt->n[*i].L = rt->earlier ? AN_RT_NOT_YET : an_retime_go_on(rt, *i);
 	if ((rc = bytes_add(&rt->evb, rec, &rt->n[*i].at)) < 0)
 		return rc;
@@ -413,8 +423,11 @@ int an_retime_edge(struct an_retime *rt, uint32_t a, uint32_t b, int64_t latency
 		return 0;
 	if (ls_pool_take(&rt->e, &rt->ne, &rt->e_cap, sizeof(*rt->e), &rt->free_e, &k) < 0)
 		return LS_ERR_NOMEM;
-	rt->e[k] = (struct an_rt_edge){ b, rt->n[a].out, latency, moves, false };
+	rt->e[k] = (struct an_rt_edge){ a, b, rt->n[a].out, rt->n[b].in, LS_NONE, latency, moves, false };
 	rt->n[a].out = k;
+	if (rt->n[b].in != LS_NONE)
+		rt->e[rt->n[b].in].prev_in = k;
+	rt->n[b].in = k;
 	return 0;
 }
 

@@ -41,14 +41,17 @@ struct an_rt_node {
 	uint32_t len;
 	uint32_t next;		/* the next node on its stream, LS_NONE: none yet */
 	uint32_t out;		/* its first out-edge, LS_NONE: none */
+	uint32_t in;		/* its first in-edge (from a node not yet written), LS_NONE: none */
 	uint32_t waiters;	/* the first edge record waiting for it to be written */
 	bool written;
 };
 
 /* An edge out of an event not yet written (dropped when it is written). */
 struct an_rt_edge {
+	uint32_t from;		/* node */
 	uint32_t to;		/* node, LS_NONE: no longer kept */
 	uint32_t next;		/* the source's next out-edge */
+	uint32_t next_in, prev_in;	/* the target's other in-edges (prev_in LS_NONE: its first) */
 	int64_t latency;
 	bool moves;		/* the stage moves the target along with the source */
 	bool marked;		/* the stage's own mark (tr-clock: counted once) */
