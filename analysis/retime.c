@@ -486,12 +486,21 @@ int an_retime_step(struct an_retime *rt)
 {
 	int rc;
 
-	/* every eighth of a window, write what the window has passed */
-	if (!rt->earlier && rt->now != INT64_MIN &&
-	    (rt->stepped == INT64_MIN || rt->now - rt->window / 8 > rt->stepped)) {
-		rt->stepped = rt->now;
-		if ((rc = write_before(rt, rt->now - rt->window)) < 0)
-			return rc;
+	/*
+	 * at each multiple of an eighth of a window the input passes, write
+	 * what the window has passed: when an event is written depends on the
+	 * times alone, not on which events there are (a shard of the trace
+	 * steps where the whole trace would)
+	 */
+	if (!rt->earlier && rt->now != INT64_MIN) {
+		int64_t step = rt->window / 8 > 0 ? rt->window / 8 : 1;
+		int64_t g = rt->now - ((rt->now % step) + step) % step;
+
+		if (rt->stepped == INT64_MIN || g > rt->stepped) {
+			rt->stepped = g;
+			if ((rc = write_before(rt, g - rt->window)) < 0)
+				return rc;
+		}
 	}
 	if (an_retime_held(rt) > rt->peak)
 		rt->peak = an_retime_held(rt);

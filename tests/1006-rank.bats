@@ -429,7 +429,7 @@ OUT
 		"$BATS_TEST_TMPDIR/out" > "$BATS_TEST_TMPDIR/words"
 	run cat "$BATS_TEST_TMPDIR/words"
 	assert_output "$(cat "$BATS_TEST_TMPDIR/table")"
-	assert_line --index 0 "copy_kernel 0.386375 14.33% 0.522419 58.13%"
+	assert_line --index 0 "copy_kernel 0.386371 14.33% 0.522418 58.13%"
 	# and who waited: the host's copies on both ranks, for the kernel (blame_kernel)
 	run grep -c '^ 1\. copy_kernel: .* on CUDA\[0:2\] of MPI Rank 0 ([0-9]* %) and CUDA\[0:2\] of MPI Rank 1 ([0-9]* %)\. .*: cuMemcpyHtoD_v2 on MPI Rank 1 and MPI Rank 0 waited for it 0\.52[0-9]* s (blame_kernel)' "$BATS_TEST_TMPDIR/out"
 	assert_output 1

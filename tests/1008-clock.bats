@@ -318,6 +318,21 @@ OUT
   held at most 72 events at once"
 }
 
+@test "events are written at each multiple of an eighth of the window the input passes, whatever events the trace has" {
+	# A window of 2000 ns, written at each multiple of 250. Rank 1's recv (2)
+	# at 100 came before rank 0's send (3) at 2200. When the send is read
+	# the input has passed 2000, so what is before 0 is written: nothing;
+	# the recv is still held, and its move of 2100 is past the window:
+	# counted as such. Writing an eighth of a window after the last write
+	# (at 0, then at 2200: what is before 200) wrote the recv first, and
+	# when depended on which events came between: a shard of the processes
+	# would have written elsewhere than the whole trace.
+	run --separate-stderr clock mpi clock/grid --window 0.000002
+	assert_success
+	assert_line '{"k":"recv","id":2,"t":100,"s":1,"peer":0,"tag":0,"comm":0}'
+	assert_equal "$(grep '^tr-clock' <<< "$stderr")" "tr-clock: <stdin>: 1 events that would move further than the window (or edges in a cycle): not moved"
+}
+
 @test "the window limits a move: an event that would move further than it stays, counted" {
 	# Rank 1's receive (200) came before rank 0's send (510): rank 1 moves
 	# 310 later, its send to rank 2 from 220 to 530. Rank 2's receive

@@ -48,7 +48,9 @@ teardown() {
 		tr-clock --summary > "$TMP/c.tr" 2> "$TMP/err"
 	run cat "$TMP/err"
 	assert_line "tr-clock: <stdin>: 23 GPU activities that ended after the host call that waited for them (the GPU's clock runs late there): left as they are"
-	assert_line "<stdin>: 227 edges broke the clock condition; 23772 of 300808 events moved, by 0.000087116 s at most, 0.963495013 s in all"
+	# (0.963495013 s in all when writes came an eighth of a window after the
+	# last, not at its multiples: an event written a little later may still move)
+	assert_line "<stdin>: 227 edges broke the clock condition; 23772 of 300808 events moved, by 0.000087116 s at most, 0.963498138 s in all"
 	assert_line "  launch                227"
 	# its two ranks' Sendrecvs both ways: 10.434 us at least
 	assert_line "  least message latency the trace shows: 10434 ns (half the least round trip, over 1 pairs of processes): --latency msg=10434"

@@ -70,5 +70,5 @@ teardown() {
 	done
 	run bash -c "join '$TMP/c.t' '$TMP/back.t' |
 		awk '{ d = \$3 - \$2; if (d) n++; if (d < -1 || d > 1) far++ } END { print n + 0, far + 0 }'"
-	assert_output "946 0"
+	assert_output "959 0"
 }
