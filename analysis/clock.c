@@ -111,11 +111,13 @@ static int pull_back(struct an_clock *c, uint32_t y)
 		if (z == LS_NONE)
 			break;
 		want = c->rt.n[z].L - (c->rt.g.n[z].t - c->rt.g.n[y].t);
+		if (want - c->rt.g.n[y].t > c->o.window)
+			want = c->rt.g.n[y].t + c->o.window;
+		if (want <= c->rt.n[y].L)	/* as late as its next already: no edge to ask */
+			break;
 		room = slack(c, y);
 		if (room < want - c->rt.n[y].L)
 			want = c->rt.n[y].L + room;
-		if (want - c->rt.g.n[y].t > c->o.window)
-			want = c->rt.g.n[y].t + c->o.window;
 		if (want <= c->rt.n[y].L)
 			break;
 		c->rt.n[y].L = want;

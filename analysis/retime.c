@@ -494,11 +494,10 @@ int an_retime_step(struct an_retime *rt)
 	 */
 	if (!rt->earlier && rt->now != INT64_MIN) {
 		int64_t step = rt->window / 8 > 0 ? rt->window / 8 : 1;
-		int64_t g = rt->now - ((rt->now % step) + step) % step;
 
-		if (rt->stepped == INT64_MIN || g > rt->stepped) {
-			rt->stepped = g;
-			if ((rc = write_before(rt, g - rt->window)) < 0)
+		if (rt->stepped == INT64_MIN || rt->now - rt->stepped >= step) {
+			rt->stepped = rt->now - ((rt->now % step) + step) % step;
+			if ((rc = write_before(rt, rt->stepped - rt->window)) < 0)
 				return rc;
 		}
 	}
