@@ -1,9 +1,11 @@
 /*
  * The re-timing engine of the stages that move events (tr-clock,
  * tr-project): every event of the stream held in the event graph with a
- * new time and the edges out of it, so that a stage's rule can move an
- * event and what it leads to; and the re-timed stream, written in the
- * order of the new times once the input is a window past them, or, for a
+ * new time and the edges out of it and into it, so that a stage's rule
+ * can move an event and what it leads to, and go back to what held it;
+ * and the re-timed stream, written in the order of the new times once
+ * the input is a window past them (at each multiple of an eighth of the
+ * window the input passes: when depends on the times alone), or, for a
  * rule that also moves events earlier, once they are before the time it
  * says no event still to come can be earlier than (docs/stream.md rule 4):
  * an edge once its two ends and the events read before it that did not
@@ -190,9 +192,9 @@ static inline int an_retime_edge_rec(struct an_retime *rt, const struct ls_recor
 }
 
 /*
- * After each record: write what the window has passed (every eighth of a
- * window; not for a rule that moves events earlier), and drop what is no
- * longer needed. Returns 0 or an error.
+ * After each record: write what the window has passed (when the input
+ * passes a multiple of an eighth of the window; not for a rule that moves
+ * events earlier), and drop what is no longer needed. Returns 0 or an error.
  */
 int an_retime_step(struct an_retime *rt);
 
