@@ -15,6 +15,7 @@
 
 #define DEFAULT_WINDOW INT64_C(10000000)	/* ns */
 #define RAISES_MAX 1000000	/* raises one edge may cause: past it, a cycle */
+#define AGAIN_MAX 2		/* times what an edge's raise led to may break that edge again: past it, a cycle */
 
 struct an_clock {
 	struct an_trace tr;
@@ -163,7 +164,7 @@ static int raise(struct an_clock *c, uint32_t b, int64_t d)
 /* The edge from node a to node b: b no earlier than a plus its latency. */
 static int enforce(struct an_clock *c, uint32_t a, uint32_t b, int64_t latency, enum ls_edge type)
 {
-	uint32_t raises = 0;
+	uint32_t raises = 0, again = 0;
 	int rc;
 
 	if (c->rt.n[a].L + latency <= c->rt.n[b].L)
@@ -196,7 +197,12 @@ static int enforce(struct an_clock *c, uint32_t a, uint32_t b, int64_t latency, 
 				e->marked = true;
 				continue;
 			}
-			if (++raises > RAISES_MAX) {	/* edges in a cycle */
+			/*
+			 * edges in a cycle: each round raises the same events again
+			 * (its edges contradict each other, or a move back feeds the
+			 * move that caused it), and would go on to the window
+			 */
+			if (++raises > RAISES_MAX || (x == a && e->to == b && ++again > AGAIN_MAX)) {
 				c->st.too_far++;
 				c->ntodo = 0;
 				return 0;

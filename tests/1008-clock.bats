@@ -352,18 +352,25 @@ OUT
 	assert_equal "$(grep '^tr-clock' <<< "$stderr")" ""
 }
 
-@test "edges in a cycle: each GPU activity left late counted once, as many as the output shows" {
+@test "edges in a cycle: stopped after two rounds, not at the window; each GPU activity left late counted once, as many as the output shows" {
 	# gen-otf2 -a puts a call of every API on rank 0 before its loop, an
 	# MPI_Finalize among them, which tr-deps matches with rank 1's real
 	# one: a cycle (rank 0's first Finalize after rank 1's, rank 1's after
 	# their Allreduce, rank 0's Allreduce after its first Finalize). Each
 	# round of it moves the GPU work before it again; a GPU activity that
 	# ends after the host call that waited for it was counted each time
-	# (94 on 5 such edges), where it is one edge in the output.
+	# (94 on 5 such edges), where it is one edge in the output. A round
+	# moves both ranks by some 107 us: once the edge the rounds began with
+	# has been broken again twice, tr-clock stops there (it went on until
+	# every event had moved by the window, 10 ms).
 	gen-otf2 -a -r 2 -t 1 -i 1 "$TMP/g/t" > /dev/null
 	tr-read -M "$TMP/g/t.otf2" | tr-deps -M > "$TMP/d.tr"
-	run --separate-stderr tr-clock -J "$TMP/d.tr"
+	run --separate-stderr tr-clock -J --summary "$TMP/d.tr"
 	assert_success
+	grep -qF "tr-clock: $TMP/d.tr: 1 events that would move further than the window (or edges in a cycle): not moved" <<< "$stderr" ||
+		fail "$stderr"
+	most=$(sed -n 's/.* events moved, by \([0-9.]*\) s at most.*/\1/p' <<< "$stderr")
+	awk -v m="$most" 'BEGIN { exit !(m > 0.0002 && m < 0.0004) }' || fail "moved by $most s at most"
 	late=$(jq -s '([.[] | select(.k != "edge" and .id != null and .t != null) | {key: (.id | tostring), value: .t}] |
 		from_entries) as $t | [.[] | select(.k == "edge" and (.type == "sync" or .type == "event") and
 		$t[.from | tostring] > $t[.to | tostring])] | length' <<< "$output")
