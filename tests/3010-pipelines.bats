@@ -150,7 +150,9 @@ teardown() {
 	assert_output "712 events, 534 moved, 0 differ from tr-clock's (by 0 ns at most)"
 	run "$TOP/tools/clock-fixpoint" "$TMP/d.json"
 	assert_failure 1
-	assert_output "usage: tools/clock-fixpoint DEPS.ndjson CLOCK.ndjson, or --write DEPS.ndjson"
+	assert_output "usage: tools/clock-fixpoint [--window SECONDS] DEPS.ndjson CLOCK.ndjson, or [--window SECONDS] --write DEPS.ndjson"
+	run "$TOP/tools/clock-fixpoint" --window 0 "$TMP/d.json" "$TMP/c.json"
+	assert_failure 1
 }
 
 @test "tools/shard-traffic: what would cross shards of processes, by hand on a late sender; bad usage" {
