@@ -216,7 +216,7 @@ static int enforce(struct an_clock *c, uint32_t a, uint32_t b, int64_t latency, 
 
 static int edge(struct an_clock *c, const struct ls_record *rec, const char **why)
 {
-	uint32_t a, b;
+	uint32_t a, b, k;
 	enum ls_edge e;
 	int64_t latency;
 	bool moves;
@@ -242,14 +242,14 @@ static int edge(struct an_clock *c, const struct ls_record *rec, const char **wh
 	 * only keeps its source from moving further.
 	 */
 	moves = !c->tr.defs.streams[c->rt.g.n[a].s].gpu || c->tr.defs.streams[c->rt.g.n[b].s].gpu;
-	if ((rc = an_retime_edge(&c->rt, a, b, latency, moves)) < 0)
+	if ((rc = an_retime_edge(&c->rt, a, b, latency, moves, &k)) < 0)
 		return rc;
 	if (!moves) {
 		bool late = c->rt.n[a].L + latency > c->rt.n[b].L;
 
 		c->st.gpu_late += late;
-		if (late && !c->rt.n[a].written)	/* an_retime_edge put it first among a's */
-			c->rt.e[c->rt.n[a].out].marked = true;
+		if (k != LS_NONE)	/* counted: not again when its source moves */
+			c->rt.e[k].marked = late;
 		return 0;
 	}
 	return enforce(c, a, b, latency, e);

@@ -293,7 +293,7 @@ static int edge(struct an_project *p, const struct ls_record *rec, const char **
 		return 0;
 	}
 	y->waiting++;
-	return an_retime_edge(&p->rt, a, b, 0, true);
+	return an_retime_edge(&p->rt, a, b, 0, true, NULL);
 }
 
 /* Settling */

@@ -415,10 +415,13 @@ int an_retime_event(struct an_retime *rt, const struct ls_record *rec, uint64_t 
 	return 0;
 }
 
-int an_retime_edge(struct an_retime *rt, uint32_t a, uint32_t b, int64_t latency, bool moves)
+int an_retime_edge(struct an_retime *rt, uint32_t a, uint32_t b, int64_t latency, bool moves,
+		   uint32_t *kept)
 {
 	uint32_t k;
 
+	if (kept)
+		*kept = LS_NONE;
 	if (rt->n[a].written)
 		return 0;
 	if (ls_pool_take(&rt->e, &rt->ne, &rt->e_cap, sizeof(*rt->e), &rt->free_e, &k) < 0)
@@ -428,6 +431,8 @@ int an_retime_edge(struct an_retime *rt, uint32_t a, uint32_t b, int64_t latency
 	if (rt->n[b].in != LS_NONE)
 		rt->e[rt->n[b].in].prev_in = k;
 	rt->n[b].in = k;
+	if (kept)
+		*kept = k;
 	return 0;
 }
 

@@ -151,8 +151,13 @@ static inline int64_t an_retime_go_on(const struct an_retime *rt, uint32_t x)
 int an_retime_event(struct an_retime *rt, const struct ls_record *rec, uint64_t id, int64_t t,
 		    uint32_t s, uint32_t *i);
 
-/* Remember the edge from node a (if it is not written yet) to node b. Returns 0 or LS_ERR_NOMEM. */
-int an_retime_edge(struct an_retime *rt, uint32_t a, uint32_t b, int64_t latency, bool moves);
+/*
+ * Remember the edge from node a (if it is not written yet) to node b: its
+ * index in *kept (NULL: not asked), LS_NONE where a is written. Returns 0
+ * or LS_ERR_NOMEM.
+ */
+int an_retime_edge(struct an_retime *rt, uint32_t a, uint32_t b, int64_t latency, bool moves,
+		   uint32_t *kept);
 
 /*
  * Hold a record that is not an event until the events read before it are

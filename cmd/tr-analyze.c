@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <getopt.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sched.h>
 #include <stdbool.h>
@@ -30,6 +29,7 @@
 #include "run/maxmem.h"
 #include "run/stage.h"
 #include "output/otf2-write.h"
+#include "common/cputime.h"
 #include "common/progress.h"
 #include "render/rank-table.h"
 #include "common/selection.h"
@@ -721,9 +721,7 @@ static bool link_for(const struct an_stage *def, struct options *o, struct chain
 /* Under --mpi with -v: what each rank did, a line each on stderr (rank 0 has their ends). */
 static void say_work(const struct fan *fan)
 {
-	struct rusage u;
 	uint64_t all = 0;
-	double cpu = 0;
 
 	for (int r = 0; r < fan->size; r++) {
 		const struct fan_work *w = &fan->work[r];
@@ -733,10 +731,8 @@ static void say_work(const struct fan *fan)
 			   " bytes of stream to rank 0 and %" PRIu64 " bytes of facts to the other ranks",
 			   r, w->events, (double)w->cpu_ns / 1e9, w->to_rank0, w->to_ranks);
 	}
-	if (getrusage(RUSAGE_SELF, &u) == 0)
-		cpu = (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 	tool_error("rank 0 analysed all %" PRIu64 " events in the stages after tr-deps: %.2f s of CPU in all, "
-		   "its shard's included", all, cpu);
+		   "its shard's included", all, (double)cpu_time_ns(RUSAGE_SELF) / 1e9);
 }
 
 /* The rating on standard output: 0, or 1 after a message. */

@@ -2,7 +2,6 @@
 #include <mpi.h>
 #include <pthread.h>
 #include <signal.h>
-#include <sys/resource.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,7 @@
 #include "port.h"
 #include "nap.h"
 #include "../output/staging.h"
+#include "../common/cputime.h"
 #include "../common/tool.h"
 
 #define BATCH (64 * 1024)	/* bytes of whole records a message carries */
@@ -231,17 +231,6 @@ static int pack_strings(const struct ls_front_report *r, struct ls_buf *b)
 	return rc;
 }
 
-/* The CPU time (user and system) of the calling thread so far. */
-static uint64_t thread_cpu_ns(void)
-{
-	struct rusage u;
-
-	if (getrusage(RUSAGE_THREAD, &u) < 0)
-		return 0;
-	return (uint64_t)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000000000u +
-	       (uint64_t)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1000u;
-}
-
 static int fan_end(struct fan *f, struct ls_writer *w, int status, const char *err,
 		   const struct ls_front_report *r, const struct an_count *odd, size_t nodd, uint64_t events)
 {
@@ -257,7 +246,7 @@ static int fan_end(struct fan *f, struct ls_writer *w, int status, const char *e
 		flushed = -1;
 	f->port = NULL;
 	snprintf(e.err, sizeof(e.err), "%s", err ? err : "");
-	e.work.cpu_ns = thread_cpu_ns();
+	e.work.cpu_ns = cpu_time_ns(RUSAGE_THREAD);
 	e.report = *r;
 	memcpy(e.odd, odd, nodd * sizeof(*odd));
 	e.work.to_rank0 = f->to_rank0;
