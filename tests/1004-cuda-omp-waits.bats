@@ -135,6 +135,36 @@ OUT
 OUT
 }
 
+@test "null stream after a stream wait (tests/programs/cuda-patterns.cu): one wait for two sources" {
+	# KA (11) on stream 2; stream 3 waits for its event, so KB (13),
+	# launched at 140, waits for KA's end: stream_wait 140..500 = 360. KN
+	# (15) on the null stream, launched at 152, waits for both: null_stream
+	# edges from KB (14) and KA (12), one wait 152..700 = 548, caused by the
+	# later, KB. Blamed by overlap with [152, 700]: KA ran 340 (160..500),
+	# KB 190 (510..700): 548 * 340 / 530 = 351.5 -> 352 on KA, 196 on KB.
+	# (A wait per edge counted 348 of it twice, as on the H100.)
+	run --separate-stderr analyse null-stream-after-wait
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":11,"type":"launch"}
+{"k":"idle","at":11,"t":500,"dur":10,"pattern":"gpu_idle","s":2,"r":2}
+{"k":"blame","to":0,"r":0,"ns":10,"pattern":"gpu_idle","wait":11,"s":0}
+{"k":"edge","from":7,"to":13,"type":"launch"}
+{"k":"edge","from":12,"to":13,"type":"stream_wait"}
+{"k":"wait","at":13,"t":140,"dur":360,"pattern":"stream_wait","s":3,"cause":12,"r":2}
+{"k":"blame","to":11,"r":2,"ns":360,"pattern":"stream_wait","wait":13,"s":2}
+{"k":"idle","at":13,"t":700,"dur":10,"pattern":"gpu_idle","s":3,"r":2}
+{"k":"blame","to":0,"r":0,"ns":10,"pattern":"gpu_idle","wait":13,"s":0}
+{"k":"edge","from":9,"to":15,"type":"launch"}
+{"k":"edge","from":14,"to":15,"type":"null_stream"}
+{"k":"edge","from":12,"to":15,"type":"null_stream"}
+{"k":"wait","at":15,"t":152,"dur":548,"pattern":"null_stream","s":5,"cause":14,"r":2}
+{"k":"blame","to":13,"r":2,"ns":196,"pattern":"null_stream","wait":15,"s":3}
+{"k":"blame","to":11,"r":2,"ns":352,"pattern":"null_stream","wait":15,"s":2}
+OUT
+	[ -z "$stderr" ]
+}
+
 @test "CUPTI-style out-of-order record: the sync comes before the event record" {
 	# The event sync (4) names event 7, whose record (7) comes after it: the
 	# edge from kernel 3 is written once the record is read. blame_kernel

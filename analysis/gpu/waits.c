@@ -308,29 +308,55 @@ void an_gpu_waits_popped(struct an_gpu_waits *g, const struct an_event *ev)
 }
 
 /* A device activity was held back by another stream's work (src). */
+/* A null_stream or stream_wait edge: part of its activity's batch. */
 static int held_back(struct an_gpu_waits *g, uint64_t from, uint64_t to, enum ls_pattern p)
 {
 	uint32_t si, di;
-	const struct an_dev_act *src, *dst;
-	int64_t end;
-	struct an_wait x;
-	int rc;
 
-	if (!ls_idmap_get(&g->dev_leave, from, &si) || !ls_idmap_get(&g->dev_enter, to, &di)) {
+	if (!ls_idmap_get(&g->dev_leave, from, &si) ||
+	    (!g->batch && !ls_idmap_get(&g->dev_enter, to, &di))) {
 		g->stray++;
 		return 0;
 	}
-	src = &g->dev[si];
-	dst = &g->dev[di];
-	end = src->t1 < dst->t0 ? src->t1 : dst->t0;
+	if (!g->batch) {
+		g->batch = g->held = true;
+		g->to = to;
+		g->hdev = di;
+		g->nbdev = 0;
+	}
+	if (ls_vec_room(&g->bdev, &g->bdev_cap, g->nbdev, sizeof(*g->bdev)) < 0)
+		return LS_ERR_NOMEM;
+	g->bdev[g->nbdev++] = si;
+	if (g->nbdev == 1 || g->dev[si].t1 > g->dev[g->hlast].t1) {
+		g->hlast = si;
+		g->hpattern = (uint8_t)p;
+	}
+	return 0;
+}
+
+/*
+ * An activity held back by work on other streams: one wait from when it
+ * could have begun until its latest source ended, blamed on the sources'
+ * work by how much of that time each ran.
+ */
+static int decide_held(struct an_gpu_waits *g)
+{
+	const struct an_dev_act *dst = &g->dev[g->hdev], *l = &g->dev[g->hlast];
+	int64_t end = l->t1 < dst->t0 ? l->t1 : dst->t0;
+	struct an_wait x;
+	int rc;
+
 	if (end <= dst->ready)
 		return 0;
-	x = (struct an_wait){ dst->enter, dst->ready, (uint64_t)(end - dst->ready), from,
-			      dst->s, (uint8_t)p, true, dst->region };
+	if (ls_vec_room(&g->bss, &g->bss_cap, g->nbdev - 1, sizeof(*g->bss)) < 0)
+		return LS_ERR_NOMEM;
+	for (uint32_t i = 0; i < g->nbdev; i++)
+		g->bss[i] = g->dev[g->bdev[i]].s;
+	x = (struct an_wait){ dst->enter, dst->ready, (uint64_t)(end - dst->ready), l->leave,
+			      dst->s, g->hpattern, true, dst->region };
 	if ((rc = an_waitrec_wait(g->out, &x)) < 0)
 		return rc;
-	return blame_overlap(g, &x, &src->s, 1, dst->ready, end, src->enter, src->region,
-			     src->s);
+	return blame_overlap(g, &x, g->bss, g->nbdev, dst->ready, end, l->enter, l->region, l->s);
 }
 
 static int launch_edge(struct an_gpu_waits *g, uint64_t from, uint64_t to)
@@ -486,6 +512,10 @@ int an_gpu_waits_flush(struct an_gpu_waits *g, const struct ls_record *rec)
 	    to == g->to)
 		return 0;
 	g->batch = false;
+	if (g->held) {
+		g->held = false;
+		return decide_held(g);
+	}
 	return decide_sync(g);
 }
 

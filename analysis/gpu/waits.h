@@ -3,8 +3,10 @@
  * stream_wait and null_stream edges, and GPU idleness.
  *
  * A synchronization's edges come together, right after the edge's target
- * is resolved. They are taken as one batch, decided when the next record
- * that is not one of them comes.
+ * is resolved, and so do the null_stream and stream_wait edges that hold
+ * back one kernel or copy. Each such group is taken as one batch, decided
+ * when the next record that is not one of them comes: one wait, until its
+ * latest source ended.
  */
 #ifndef AN_GPU_WAITS_H
 #define AN_GPU_WAITS_H
@@ -83,10 +85,12 @@ struct an_gpu_waits {
 	uint32_t gs_cap;
 	struct an_gidle *idle;		/* per process index */
 	uint32_t idle_cap;
-	/* the synchronization being read */
-	bool batch;
+	/* the synchronization, or the activity held back, being read */
+	bool batch, held;		/* held: a held-back activity's */
 	uint64_t to;
 	uint32_t bcall;			/* the call */
+	uint32_t hdev, hlast;		/* the activity held back, its latest source */
+	uint8_t hpattern;		/* the latest source's edge's */
 	uint32_t *bdev;			/* the devs its edges come from */
 	uint32_t nbdev, bdev_cap;
 	uint32_t *bss, bss_cap;		/* their streams (scratch) */
