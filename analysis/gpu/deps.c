@@ -718,7 +718,7 @@ static int sync_begin(struct an_gpu_deps *o, struct an_frame *f, const struct ls
 	if ((rc = sync_new(o, ev->s, event ? LS_E_EVENT : LS_E_SYNC, &g)) < 0)
 		return rc;
 	f->a = g + 1;
-	o->sync[g].implicit = f->role == LS_R_MEMCPY || f->role == LS_R_MEMSET ||
+	o->sync[g].implicit = f->role == LS_R_MEMCPY ||
 			      f->role == LS_R_ALLOC || f->role == LS_R_FREE;
 	o->sync[g].failed = ls_get_i64(rec, LS_F_RESULT, &result) == 0 && result != 0;
 	if (event) {
