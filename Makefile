@@ -28,6 +28,8 @@ VERSION = 0.1.0
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DTR_VERSION='"$(VERSION)"' $(CHECKS) $(WARN) $(CFLAGS) \
 	-MMD -MP $(shell pkg-config --cflags msgpack otf2)
 LIBS = $(shell pkg-config --libs msgpack) -lm
+# the log reader's C++ demangler (__cxa_demangle): kernels' names as people read them
+TRLOGIN_LIBS = -lstdc++
 OTF2_LIBS = $(shell pkg-config --libs otf2)
 
 LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/defs.o libstream/event.o \
@@ -159,7 +161,7 @@ analysis/libanalysis.a: $(ANALYSIS_OBJS)
 bin/tr-read: cmd/tr-read.o cmd/common/progress.o cmd/common/selection.o formats/readers.o formats/stdin.o $(TOOL_OBJS) formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
 		formats/kineto/libkinetoin.a formats/nsys/libnsysin.a libstream/libstream.a
 	@mkdir -p bin
-	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS) -lz -lsqlite3
+	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS) $(TRLOGIN_LIBS) -lz -lsqlite3
 
 # the rating as a table, and told in words
 RANK_TABLE_OBJS = cmd/render/rank-table.o cmd/render/rating-words.o cmd/render/pattern-words.o cmd/render/xml.o
@@ -172,7 +174,7 @@ bin/tr-analyze: cmd/tr-analyze.o cmd/fan/fan-load.o cmd/common/libdir.o cmd/run/
 		$(RANK_TABLE_OBJS) formats/readers.o formats/stdin.o formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
 		formats/kineto/libkinetoin.a formats/nsys/libnsysin.a formats/otf2/libotf2out.a $(STAGE_OBJS)
 	@mkdir -p bin
-	$(CC) $(LDFLAGS) -rdynamic -o $@ $^ $(OTF2_LIBS) $(LIBS) -lz -lsqlite3 -lpthread -ldl
+	$(CC) $(LDFLAGS) -rdynamic -o $@ $^ $(OTF2_LIBS) $(LIBS) $(TRLOGIN_LIBS) -lz -lsqlite3 -lpthread -ldl
 
 bin/tr-otf2: cmd/tr-otf2.o cmd/output/otf2-write.o cmd/output/archive.o cmd/output/staging.o cmd/common/progress.o $(TOOL_OBJS) formats/otf2/libotf2out.a \
 		libstream/libstream.a
@@ -306,7 +308,7 @@ tests/fuzz/out/fuzz-otf2in: tests/fuzz/otf2in.c tests/fuzz/input.c cmd/output/st
 tests/fuzz/out/fuzz-trlogin: tests/fuzz/reader.c tests/fuzz/input.c $(TRLOGIN_OBJS:.o=.c) $(LIBSTREAM_SRCS) \
 		$(FUZZ_HEADERS)
 	@mkdir -p tests/fuzz/out
-	$(FUZZ_CC) $(FUZZ_FLAGS) -DFUZZ_TRLOGIN -o $@ $(filter %.c,$^) $(LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DFUZZ_TRLOGIN -o $@ $(filter %.c,$^) $(LIBS) $(TRLOGIN_LIBS)
 
 tests/fuzz/out/fuzz-kinetoin: tests/fuzz/reader.c tests/fuzz/input.c $(KINETOIN_OBJS:.o=.c) $(LIBSTREAM_SRCS) \
 		$(FUZZ_HEADERS)

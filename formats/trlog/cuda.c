@@ -129,6 +129,25 @@ static int on_stream_look(struct log *l, struct cur *c, uint32_t *gpu, uint64_t 
 	return corr_says(l, *corr, *gpu, -1);
 }
 
+/* The C++ ABI's demangler, libstdc++'s. */
+char *__cxa_demangle(const char *mangled, char *out, size_t *length, int *status);
+
+/*
+ * A name as people read it, and as Nsight Systems and Kineto show it:
+ * CUPTI gives a C++ kernel's mangled name (_Z4spiny), the log keeps it,
+ * its region is spin(unsigned long long). Other names stay as they are.
+ */
+static char *readable(char *name)
+{
+	int status = 0;
+	char *plain;
+
+	if (strncmp(name, "_Z", 2) || !(plain = __cxa_demangle(name, NULL, NULL, &status)) || status)
+		return name;
+	free(name);
+	return plain;
+}
+
 static int look_name(struct log *l, struct cur *c)
 {
 	uint64_t id = cur_uint(c);
@@ -149,7 +168,7 @@ static int look_name(struct log *l, struct cur *c)
 	}
 	if (!(name = cur_strdup(c)))
 		return c->bad ? LS_ERR_SYNTAX : LS_ERR_NOMEM;
-	l->names[l->nnames++] = name;
+	l->names[l->nnames++] = readable(name);
 	return 0;
 }
 
