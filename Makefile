@@ -60,7 +60,6 @@ COLLECTORS = lib/tr/libtr-log.so lib/tr/libtr-mpi.so
 # and what tr-analyze loads under --mpi
 MODULES = lib/tr/libtr-fan.so
 CUDA_HOME ?= /usr/local/cuda
-CUPTI_LIB = $(CUDA_HOME)/lib64/libcupti.so
 HAVE_CUPTI := $(wildcard $(CUDA_HOME)/include/cupti.h)
 # OMPT's header (omp-tools.h): LLVM's, beside clang's own headers
 OMPT_INC ?= $(shell clang -print-resource-dir 2>/dev/null)/include
@@ -74,7 +73,7 @@ MAN7 = doc/tr.7
 
 ifneq ($(HAVE_CUPTI),)
 COLLECTORS += lib/tr/libtr-cuda.so
-HELPERS += tests/helper/cupti-feed bench/cupti-records
+HELPERS += tests/helper/cupti-feed tests/helper/nvtx-ranges bench/cupti-records
 endif
 ifneq ($(HAVE_OMPT),)
 COLLECTORS += lib/tr/libtr-omp.so
@@ -99,7 +98,7 @@ RECORD_FLAGS = -std=gnu11 -D_GNU_SOURCE -DTR_VERSION='"$(VERSION)"' $(WARN) -O2 
 RECORD_LOG_SRCS = record/log.c record/names.c libstream/buf.c
 RECORD_MPI_SRCS = record/mpi/c.c record/mpi/coll.c record/mpi/calls.c record/mpi/comms.c \
 	record/mpi/requests.c record/mpi/run.c record/mpi/fortran.c
-RECORD_CUDA_SRCS = record/cuda/activity.c record/cuda/api.c record/cuda/inject.c
+RECORD_CUDA_SRCS = record/cuda/activity.c record/cuda/api.c record/cuda/inject.c record/cuda/nvtx.c
 RECORD_LINK = -Llib/tr -ltr-log -Wl,-rpath,'$$ORIGIN' -lpthread
 
 lib/tr/libtr-log.so: $(RECORD_LOG_SRCS) record/log.h record/names.h formats/trlog/trlog.h libstream/enc.h
@@ -134,6 +133,10 @@ bench/cupti-records: bench/cupti-records.c record/cuda/activity.c $(RECORD_LOG_S
 tests/helper/cupti-feed: tests/helper/cupti-feed.c record/cuda/activity.c record/cuda/api.c $(RECORD_LOG_SRCS) \
 		record/cuda/cudarec.h record/log.h
 	$(CC) $(RECORD_FLAGS) -I$(CUDA_HOME)/include -o $@ $(filter %.c,$^) -lpthread
+
+# a program with NVTX ranges and nothing else, for the collector's NVTX side (tests/3006)
+tests/helper/nvtx-ranges: tests/helper/nvtx-ranges.c
+	$(CC) $(RECORD_FLAGS) -I$(CUDA_HOME)/include -o $@ $< -ldl
 
 libstream/libstream.a: $(LIBSTREAM_OBJS)
 	$(AR) rcs $@ $^
@@ -200,9 +203,6 @@ bin/tr-report: cmd/tr-report.o cmd/render/timeline.o cmd/render/timeline-data.o 
 		$(RANK_TABLE_OBJS) cmd/render/rank-diff.o $(STAGE_OBJS)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
-
-# where tr-record points NVTX for CUPTI's
-cmd/tr-record.o: ALL_CFLAGS += -DTR_CUPTI_LIB='"$(CUPTI_LIB)"'
 
 bin/tr-%: cmd/tr-%.o $(TOOL_OBJS) libstream/libstream.a
 	@mkdir -p bin

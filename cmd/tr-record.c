@@ -149,7 +149,7 @@ static int check_dir(const char *dir, const char *job, bool *made)
 
 /*
  * CUDA through CUPTI, where the CUDA collector was built: CUDA loads it
- * (CUDA_INJECTION64_PATH), NVTX hands its ranges to CUPTI
+ * (CUDA_INJECTION64_PATH), and so does NVTX for its ranges
  * (NVTX_INJECTION64_PATH). Another tool's injection is left alone, said.
  */
 static int inject_cuda(void)
@@ -165,10 +165,8 @@ static int inject_cuda(void)
 	}
 	if (setenv("CUDA_INJECTION64_PATH", lib, 1) < 0)
 		return -1;
-#ifdef TR_CUPTI_LIB
-	if (!getenv("NVTX_INJECTION64_PATH") && setenv("NVTX_INJECTION64_PATH", TR_CUPTI_LIB, 1) < 0)
+	if (!getenv("NVTX_INJECTION64_PATH") && setenv("NVTX_INJECTION64_PATH", lib, 1) < 0)
 		return -1;
-#endif
 	return 0;
 }
 

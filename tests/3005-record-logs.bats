@@ -175,7 +175,7 @@ tr-read: $TMP/cut: 1 logs without their end (a process that did not exit normall
 	fi
 	if [ -e "$TOP/lib/tr/libtr-cuda.so" ]; then
 		assert_line "CUDA_INJECTION64_PATH=$TOP/bin/../lib/tr/libtr-cuda.so"
-		assert_line --regexp '^NVTX_INJECTION64_PATH=.*/libcupti\.so$'
+		assert_line "NVTX_INJECTION64_PATH=$TOP/bin/../lib/tr/libtr-cuda.so"
 	fi
 	# another tool's injection is left alone, and said
 	if [ -e "$TOP/lib/tr/libtr-cuda.so" ]; then

@@ -85,3 +85,20 @@ records() {
 	assert_success
 	assert_regex "$stderr" "1 logs cut inside a record"
 }
+
+@test "NVTX ranges come from NVTX itself (its header-only nvtx3, no GPU): nested, with NVTX's answers kept" {
+	[ -x "$TOP/tests/helper/nvtx-ranges" ] || skip_unless cuda "no CUDA toolkit here: the NVTX helper is not built"
+	run --separate-stderr nvtx-ranges
+	assert_output "-2 -2 -2 -2 -2"
+	run --separate-stderr tr-record -o "$TMP/nvtx" -- "$TOP/tests/helper/nvtx-ranges"
+	assert_success
+	assert_output "0 1 1 0 -1"
+	[ -z "$stderr" ]
+	tr-read -J "$TMP/nvtx" > "$TMP/nvtx.ndjson"
+	# the program's own region, then outer around inner; the pop too many is not recorded
+	run jq -r -s '(map(select(.k == "region")) | map({key: (.id | tostring), value: .name}) | from_entries) as $n |
+		.[] | select(.k == "enter" or .k == "leave") | "\(.k) \($n[.r | tostring])"' "$TMP/nvtx.ndjson"
+	assert_output "$(printf '%s\n' 'enter nvtx-ranges' 'enter outer' 'enter inner' 'leave inner' 'leave outer' 'leave nvtx-ranges')"
+	run jq -r 'select(.k == "region" and .name != "nvtx-ranges") | "\(.name) \(.role) \(.paradigm)"' "$TMP/nvtx.ndjson"
+	assert_output "$(printf '%s\n' 'outer cpu user' 'inner cpu user')"
+}

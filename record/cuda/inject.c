@@ -6,15 +6,12 @@
  * enables the activity kinds recorded, gives CUPTI buffers and takes them
  * back full, and subscribes to runtime and driver API calls (a driver call
  * made inside a runtime call is the runtime call's, not recorded again).
- * NVTX ranges reach CUPTI through NVTX_INJECTION64_PATH (tr-record points
- * it to libcupti), and come to the collector on the thread that pushed or
- * popped them. At exit everything still buffered is flushed.
+ * NVTX ranges come from NVTX itself (nvtx.c). At exit everything still
+ * buffered is flushed.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <generated_nvtx_meta.h>
 
 #include "../log.h"
 #include "cudarec.h"
@@ -66,35 +63,6 @@ static void plain_name(const char *name, char *out, size_t n)
 	snprintf(out, n, "%.*s", (int)len, name ? name : "?");
 }
 
-/* An NVTX range's message, where it is text. */
-static const char *message(const nvtxEventAttributes_t *a)
-{
-	return a && a->messageType == NVTX_MESSAGE_TYPE_ASCII && a->message.ascii ? a->message.ascii : "?";
-}
-
-/* NVTX: a range pushed or popped, on the calling thread. */
-static void nvtx_called(CUpti_CallbackId cbid, const CUpti_NvtxData *d)
-{
-	switch (cbid) {
-	case CUPTI_CBID_NVTX_nvtxRangePushA:
-		rec_cuda_range(((const nvtxRangePushA_params *)d->functionParams)->message, rec_now());
-		break;
-	case CUPTI_CBID_NVTX_nvtxRangePushEx:
-		rec_cuda_range(message(((const nvtxRangePushEx_params *)d->functionParams)->eventAttrib), rec_now());
-		break;
-	case CUPTI_CBID_NVTX_nvtxDomainRangePushEx:
-		rec_cuda_range(message(((const nvtxDomainRangePushEx_params *)d->functionParams)->core.eventAttrib),
-			       rec_now());
-		break;
-	case CUPTI_CBID_NVTX_nvtxRangePop:
-	case CUPTI_CBID_NVTX_nvtxDomainRangePop:
-		rec_cuda_range(NULL, rec_now());
-		break;
-	default:
-		break;
-	}
-}
-
 static void CUPTIAPI api_called(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
 				const void *data)
 {
@@ -103,10 +71,7 @@ static void CUPTIAPI api_called(void *userdata, CUpti_CallbackDomain domain, CUp
 	char name[128];
 
 	(void)userdata;
-	if (domain == CUPTI_CB_DOMAIN_NVTX) {
-		nvtx_called(cbid, data);
-		return;
-	}
+	(void)cbid;
 	if (!runtime && in_runtime)
 		return;		/* the runtime call's own driver calls */
 	if (cb->callbackSite == CUPTI_API_ENTER) {
@@ -152,8 +117,7 @@ int InitializeInjection(void)
 			return 0;
 	if (failed(cuptiSubscribe(&subscriber, api_called, NULL), "takes no subscriber") ||
 	    failed(cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API), "gives no runtime calls") ||
-	    failed(cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API), "gives no driver calls") ||
-	    failed(cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_NVTX), "gives no NVTX ranges"))
+	    failed(cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API), "gives no driver calls"))
 		return 0;
 	started = true;
 	atexit(flush_at_exit);
