@@ -358,9 +358,12 @@ bench-casita: all
 	PATH="$(CURDIR)/bin:$$PATH" tools/casita-speed "$(TR_CASITA)" "$(CORPUS)"
 
 # make bench-project: tr-project's projections of real 2-rank MPI runs
-# (mpirun) against the runs they project, beside the run-to-run spread
+# (mpirun), and of a kernel's speed-up on 1 to 4 streams of an H100
+# (tests/data/gpu/streams), against the runs they project, beside the
+# run-to-run spread
 bench-project: all
 	bench/accuracy/run
+	bench/accuracy/gpu
 
 # make bench-json: libstream's NDJSON parser against yajl doing the same
 # (libyajl-dev, not a dependency of the tools: apt-get install libyajl-dev)

@@ -3,8 +3,8 @@
 # tests/helper/cupti-feed (no GPU needed): the log it writes, and the
 # stream tr-read makes of it, to the ns. Times below are from the NVTX
 # range's start, B in cupti-feed.c. Built only where a CUDA toolkit with
-# CUPTI is (make says so otherwise); on a machine with a GPU, real
-# recordings are the test (tests/data/trlog/README.md).
+# CUPTI is (make says so otherwise); real recordings from an H100 are
+# tests/3012's (tests/data/gpu).
 
 load common
 

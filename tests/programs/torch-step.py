@@ -1,14 +1,17 @@
 """A small PyTorch training step on a GPU, for comparing tr-read on a
 Kineto trace with tr-read on tr-record's log of the same run (the GPU
 fixtures' tools/gpu-fixtures): a convolution, two linear layers, ReLU,
-cross-entropy and Adam, on fixed random data, ITERATIONS steps after one
-outside the trace, each in an NVTX range "step".
+cross-entropy and Adam, on fixed random data: one step, then WINDOWS
+windows of ITERATIONS steps each, each step in an NVTX range "step",
+each window in one named "window".
 
-    python3 torch-step.py [--iterations N] [--profile KINETO.json]
+    python3 torch-step.py [--iterations N] [--windows W] [--profile KINETO]
 
-With --profile the steps run under torch.profiler (record_shapes) and
-its Chrome trace (Kineto's JSON) is written to KINETO.json; under
-tr-record the CUDA collector records the same run where CUPTI lets both.
+With --profile each window runs under its own torch.profiler
+(record_shapes) and its Chrome trace (Kineto's JSON) is written to
+KINETO-W.json, W from 1. Under tr-record the CUDA collector records the
+run; with --profile too, Kineto finds CUPTI taken (one subscriber at a
+time) and records no GPU activity.
 """
 import argparse
 
@@ -18,7 +21,8 @@ import torch
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--iterations", type=int, default=3)
-    ap.add_argument("--profile", metavar="KINETO.json")
+    ap.add_argument("--windows", type=int, default=1)
+    ap.add_argument("--profile", metavar="KINETO")
     args = ap.parse_args()
 
     torch.manual_seed(0)
@@ -40,17 +44,23 @@ def main():
         torch.cuda.nvtx.range_pop()
         return loss.item()
 
-    step()  # warm-up: cuDNN and cuBLAS choose their kernels outside the trace
-    if args.profile:
-        acts = [torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA]
-        with torch.profiler.profile(activities=acts, record_shapes=True) as prof:
-            for _ in range(args.iterations):
-                loss = step()
-        prof.export_chrome_trace(args.profile)
-    else:
+    def window():
+        torch.cuda.nvtx.range_push("window")
         for _ in range(args.iterations):
             loss = step()
-    print(f"torch-step: {args.iterations} steps, loss {loss:.4f}")
+        torch.cuda.nvtx.range_pop()
+        return loss
+
+    step()  # warm-up: cuDNN and cuBLAS choose their kernels outside the trace
+    acts = [torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA]
+    for w in range(1, args.windows + 1):
+        if args.profile:
+            with torch.profiler.profile(activities=acts, record_shapes=True) as prof:
+                loss = window()
+            prof.export_chrome_trace(f"{args.profile}-{w}.json")
+        else:
+            loss = window()
+    print(f"torch-step: {args.windows} windows of {args.iterations} steps, loss {loss:.4f}")
 
 
 if __name__ == "__main__":
