@@ -7,6 +7,7 @@
  * refused, and each log is created exclusively.
  */
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -170,6 +171,24 @@ static int inject_cuda(void)
 	return 0;
 }
 
+/*
+ * Whether the MPI collector loads here: it needs the MPI library it was
+ * built with (Open MPI's libmpi.so.40). Where that is missing (a GPU
+ * machine without MPI) ld.so would say so in every process of the
+ * program, which then has no MPI to record: said once, here, instead.
+ */
+static bool mpi_loads(const char *lib)
+{
+	void *h = dlopen(lib, RTLD_LAZY | RTLD_LOCAL);
+
+	if (!h) {
+		tool_error("the MPI collector does not load here (%s): MPI is not recorded", dlerror());
+		return false;
+	}
+	dlclose(h);
+	return true;
+}
+
 /* LD_PRELOAD with lib first, what was there after it. */
 static int preload(const char *lib)
 {
@@ -235,7 +254,7 @@ int main(int argc, char **argv)
 	/* preloaded: OpenMP's (where built) after MPI's, both before what was there */
 	if (libdir_path(OMP_COLLECTOR, lib, sizeof(lib), false) && preload(lib) < 0)
 		return 1;
-	if (!libdir_path(MPI_COLLECTOR, lib, sizeof(lib), true) || preload(lib) < 0)
+	if (!libdir_path(MPI_COLLECTOR, lib, sizeof(lib), true) || (mpi_loads(lib) && preload(lib) < 0))
 		return 1;
 	if (inject_cuda() < 0) {
 		tool_error("cannot set the environment: %s", strerror(errno));

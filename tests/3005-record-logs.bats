@@ -188,6 +188,22 @@ tr-read: $TMP/cut: 1 logs without their end (a process that did not exit normall
 	[ -z "$(ls "$TMP/env")" ]
 }
 
+@test "tr-record where the MPI collector cannot load (no MPI library, as on a GPU machine without MPI): one line, and the program runs without it" {
+	# an installation whose MPI collector needs a library that is gone
+	mkdir -p "$TMP/inst/bin" "$TMP/inst/lib/tr" "$TMP/build"
+	cp "$TOP/bin/tr-record" "$TMP/inst/bin/"
+	echo 'int gone(void) { return 0; }' > "$TMP/build/gone.c"
+	echo 'int gone(void); int uses(void) { return gone(); }' > "$TMP/build/mpi.c"
+	cc -shared -fPIC -o "$TMP/build/libgone.so" "$TMP/build/gone.c"
+	cc -shared -fPIC -o "$TMP/inst/lib/tr/libtr-mpi.so" "$TMP/build/mpi.c" -L"$TMP/build" -lgone
+	rm "$TMP/build/libgone.so"
+	run --separate-stderr "$TMP/inst/bin/tr-record" -o "$TMP/run" -- sh -c 'echo "ran: ${LD_PRELOAD:-nothing preloaded}"'
+	assert_success
+	assert_output "ran: nothing preloaded"
+	[ "${#stderr_lines[@]}" -eq 1 ] || fail "$stderr"
+	assert_regex "$stderr" "^tr-record: the MPI collector does not load here \(.*libgone\.so.*\): MPI is not recorded$"
+}
+
 @test "the collector's buffer write-outs show in the stream, in the time of the thread they took it from" {
 	# 200000 calls a rank, 26 bytes each: 5 MB of log, four write-outs of 1 MiB a rank
 	# (messages of a few hundred ns, within the clock correction's error:
