@@ -37,7 +37,7 @@ records() {
 	assert_output "$(printf '%s\n' 'Master thread host null' 'CUDA[0:7] gpu true' 'CUDA[0:8] gpu null')"
 	run records region name role paradigm dir
 	assert_line "solver cpu user null"
-	assert_line "jacobi_kernel kernel cuda null"
+	assert_line "jacobi_kernel(float const*, float*, int) kernel cuda null"	# demangled
 	assert_line "memcpy DtoH dev_memcpy cuda dtoh"
 	assert_line "memset dev_memset cuda null"
 	assert_line "cudaLaunchKernel launch cuda null"

@@ -117,7 +117,7 @@ int main(void)
 	rec_cuda_activity((CUpti_Activity *)&ctx);
 
 	rec_cuda_range("solver", B);
-	kernel(7, 4000, 104000, 10, "jacobi_kernel");
+	kernel(7, 4000, 104000, 10, "_Z13jacobi_kernelPKfPfi");	/* mangled, as CUPTI names a C++ kernel */
 	copy(7, 104000, 114000, 11, CUPTI_ACTIVITY_MEMCPY_KIND_DTOH, 4096);
 	api("cudaLaunchKernel", 1000, 3000, 10);
 	api("cudaMemcpyAsync", 5000, 6000, 11);
