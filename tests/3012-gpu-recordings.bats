@@ -140,3 +140,16 @@ kernels() {
 	run bash -c "tr-cat -J '$TMP/b.tr' | jq -r 'select(.k == \"region\" and .paradigm == \"user\") | .name'"
 	assert_output "$(printf 'python3.12\nstep\nwindow')"
 }
+
+@test "tr-project on the H100's runs of one kernel on 1 to 4 streams (bench/accuracy/gpu): each median error under 2.5 %, as measured" {
+	run --separate-stderr env OUT="$TMP/acc" "$TOP/bench/accuracy/gpu"
+	assert_success
+	assert_line --regexp '^kernel 0\.911 ms at WORK, 1\.820 ms at 2 WORK on 1 stream: factor 1\.998'
+	# streams, the two loops with their spreads, then median and max error each way
+	run awk '$1 ~ /^[1-4]$/ { print $1, $10, $14 }' <<< "$output"
+	assert_equal "${#lines[@]}" 4
+	for l in "${lines[@]}"; do
+		read -r n up down <<< "$l"
+		awk -v u="$up" -v d="$down" 'BEGIN { exit !(u < 2.5 && d < 2.5) }' || fail "$n streams: $up % and $down %"
+	done
+}
