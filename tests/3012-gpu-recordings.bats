@@ -153,3 +153,19 @@ kernels() {
 		awk -v u="$up" -v d="$down" 'BEGIN { exit !(u < 2.5 && d < 2.5) }' || fail "$n streams: $up % and $down %"
 	done
 }
+
+@test "tools/gpu-fixtures: prepare builds the CUDA programs and a runnable Open MPI; bad usage" {
+	run "$TOP/tools/gpu-fixtures"
+	assert_failure 2
+	assert_output --partial "usage: tools/gpu-fixtures prepare DIR | record DIR OUT"
+	command -v "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" > /dev/null || skip_unless cuda "no nvcc here: nothing to prepare"
+	"$TOP/tools/gpu-fixtures" prepare "$TMP/gpu" > /dev/null
+	for p in cuda-patterns imbalance-cuda streams; do
+		[ -x "$TMP/gpu/programs/$p" ] || fail "$p not built"
+	done
+	# the bundled mpirun, with its libraries and Open MPI's own folders, runs here
+	run env LD_LIBRARY_PATH="$TMP/gpu/ompi/lib" "$TMP/gpu/ompi/bin/mpirun" --version
+	assert_success
+	assert_line --partial "Open MPI"
+	[ -d "$TMP/gpu/ompi/openmpi/lib/openmpi3" ] && [ -d "$TMP/gpu/ompi/pmix2" ] || fail "Open MPI's plugins not bundled"
+}
