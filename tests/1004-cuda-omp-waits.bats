@@ -36,6 +36,28 @@ analyse() {
 OUT
 }
 
+@test "blocking copy to the device: it waits for the work before it, not for its own copy, which runs after it returned" {
+	# K1 (3) on stream 2, 120..300. cuMemcpyHtoD (4, 200..350) returns once
+	# the host's data is staged (pageable memory); its copy (7) runs
+	# 360..500, linked to it (launch 4 -> 7), and no sync edge comes back
+	# from it. The call waits for K1: 200..300 = 100 (blame_kernel, on K1).
+	# Stream 2 idles 300..360: 50 while the host is in the copy call, 10 in
+	# main.
+	run --separate-stderr analyse blocking-copy-htod
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":3,"type":"launch"}
+{"k":"edge","from":5,"to":6,"type":"sync"}
+{"k":"wait","at":4,"t":200,"dur":100,"pattern":"blame_kernel","s":0,"cause":5,"r":16}
+{"k":"blame","to":3,"r":2,"ns":100,"pattern":"blame_kernel","wait":4,"s":2}
+{"k":"idle","at":3,"t":300,"dur":60,"pattern":"gpu_idle","s":2,"r":2}
+{"k":"blame","to":4,"r":16,"ns":50,"pattern":"gpu_idle","wait":3,"s":0}
+{"k":"blame","to":0,"r":0,"ns":10,"pattern":"gpu_idle","wait":3,"s":0}
+{"k":"edge","from":4,"to":7,"type":"launch"}
+OUT
+	[ -z "$stderr" ]
+}
+
 @test "context sync over three streams; a late sync leaves a stream idle" {
 	# The sync (11, 400..610) waits for the last work of streams 2, 3, 4.
 	# blame_kernel: 400 until the latest end 600 = 200; overlaps: a (7)

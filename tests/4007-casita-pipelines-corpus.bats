@@ -174,7 +174,8 @@ OUT
 	assert_success
 	assert_line "### casita-2_cuda_simple"
 	assert_line "Run time: 0.709912 s, CASITA 0.710087 s (-0.0 %)"
-	assert_line "| init_cuda | 0.419443 | 0.419458 | -0.0 % | 0.008873 | 0.008869 | +0.0 % | 0.008872 | 0.008869 | +0.0 % | 0.000031 |"
+	assert_line "| init_cuda | 0.419458 | 0.419458 | +0.0 % | 0.008873 | 0.008869 | +0.0 % | 0.008873 | 0.008869 | +0.0 % | 0.000031 |"
+	assert_line "| cuMemcpyHtoD_v2 | 0.046977 | 0.046875 | +0.2 % | 0.001842 | 0.094756 | -98.1 % | 0.001062 | 0.047904 | -97.8 % | 0.003108 |"
 	assert_line "| MPI collective | 0.019517 | 0.019517 | +0.0 % |"
 	assert_line "| OpenMP barrier | 0.003353 | 0.003353 | +0.0 % |"
 	assert_line "| GPU idle (CASITA: Idle device) | 0.066247 | 0.071185 | -6.9 % |"

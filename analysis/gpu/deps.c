@@ -571,6 +571,8 @@ static int device_enter(struct an_gpu_deps *o, const struct ls_record *rec,
 	if (o->work[w].has_launch)
 		lost = lost_before(o, ev->s, w);
 	o->work[w].state = AN_WORK_RUNNING;
+	if (o->work[w].kind == AN_KIND_COPY && k > AN_KIND_COPY)
+		o->work[w].kind = (uint8_t)k;	/* the direction the copy ran in */
 	o->work[w].enter = ev->id;
 	o->work[w].t0 = ev->t;
 	o->work[w].ran = ev->s;
@@ -609,6 +611,7 @@ static int sync_new(struct an_gpu_deps *o, uint32_t s, enum ls_edge type, uint32
 	g->s = s;
 	g->type = (uint8_t)type;
 	g->event_key = 0;
+	g->own = LS_NONE;
 	g->left = g->failed = g->parked = false;
 	*out = i;
 	return 0;
@@ -742,6 +745,17 @@ static int sync_begin(struct an_gpu_deps *o, struct an_frame *f, const struct ls
  * Sync g is done if it has left and all its work has ended: its edges are
  * written and it is freed (returns 1). Returns 0 if it has to wait.
  */
+/*
+ * Target k of g, work w, is a blocking copy's own copy to the device: from
+ * pageable memory (the usual case; no trace says which) the call returns
+ * once the host's data is staged, before its copy need have run, so it
+ * waits for the work before it, not for its own copy.
+ */
+static bool own_to_device(const struct an_gsync *g, uint32_t k, const struct an_work *w)
+{
+	return g->target[k] == g->own && w->kind == AN_KIND_HTOD;
+}
+
 static int resolve(struct an_gpu_deps *o, uint32_t i)
 {
 	struct an_gsync *g = &o->sync[i];
@@ -760,6 +774,8 @@ static int resolve(struct an_gpu_deps *o, uint32_t i)
 
 		struct an_work *w = &o->work[g->target[k]];
 
+		if (own_to_device(g, k, w))
+			continue;	/* not waited for: it may run after the call */
 		if (state == AN_WORK_QUEUED && !seen(o, w->proc, w->kind)) {
 			/* the trace has no device activities of its kind */
 			w->state = AN_WORK_LOST;
@@ -772,7 +788,7 @@ static int resolve(struct an_gpu_deps *o, uint32_t i)
 	for (uint32_t k = 0; k < g->n; k++) {
 		struct an_work *w = &o->work[g->target[k]];
 
-		if (w->state == AN_WORK_LOST)
+		if (w->state == AN_WORK_LOST || own_to_device(g, k, w))
 			continue;
 		w->synced = true;
 		if ((rc = an_edges_write(o->out, w->leave, g->leave, g->type)) < 0)
@@ -911,8 +927,10 @@ int an_gpu_deps_enter(struct an_gpu_deps *o, struct an_frame *f,
 		/* a blocking copy also waits for the copy it makes */
 		if ((rc = enqueue(o, rec, ev, k, f->a != 0, &w)) < 0)
 			return rc;
-		if (f->a)
+		if (f->a) {
 			rc = sync_add(o, f->a - 1, w);
+			o->sync[f->a - 1].own = w;
+		}
 		work_unref(o, w);
 		if (rc < 0)
 			return rc;

@@ -97,6 +97,7 @@ struct an_gsync {
 	uint32_t *target;	/* work indices */
 	uint32_t n, cap;
 	uint32_t s;
+	uint32_t own;		/* a blocking copy's own copy, LS_NONE */
 	uint8_t type;		/* LS_E_SYNC or LS_E_EVENT */
 	bool left, failed, parked;
 	bool implicit;		/* a copy, set, alloc or free: syncs as a side effect */
