@@ -160,7 +160,7 @@ kernels() {
 	assert_output --partial "usage: tools/gpu-fixtures prepare DIR | record DIR OUT"
 	command -v "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" > /dev/null || skip_unless cuda "no nvcc here: nothing to prepare"
 	"$TOP/tools/gpu-fixtures" prepare "$TMP/gpu" > /dev/null
-	for p in cuda-patterns imbalance-cuda streams; do
+	for p in cuda-patterns imbalance-cuda streams cuda-semantics; do
 		[ -x "$TMP/gpu/programs/$p" ] || fail "$p not built"
 	done
 	# the bundled mpirun, with its libraries and Open MPI's own folders, runs here
