@@ -742,10 +742,6 @@ static int sync_begin(struct an_gpu_deps *o, struct an_frame *f, const struct ls
 }
 
 /*
- * Sync g is done if it has left and all its work has ended: its edges are
- * written and it is freed (returns 1). Returns 0 if it has to wait.
- */
-/*
  * Target k of g, work w, is a blocking copy's own copy to the device: from
  * pageable memory (the usual case; no trace says which) the call returns
  * once the host's data is staged, before its copy need have run, so it
@@ -756,6 +752,10 @@ static bool own_to_device(const struct an_gsync *g, uint32_t k, const struct an_
 	return g->target[k] == g->own && w->kind == AN_KIND_HTOD;
 }
 
+/*
+ * Sync g is done if it has left and all its work has ended: its edges are
+ * written and it is freed (returns 1). Returns 0 if it has to wait.
+ */
 static int resolve(struct an_gpu_deps *o, uint32_t i)
 {
 	struct an_gsync *g = &o->sync[i];

@@ -100,7 +100,7 @@ struct an_gsync {
 	uint32_t own;		/* a blocking copy's own copy, LS_NONE */
 	uint8_t type;		/* LS_E_SYNC or LS_E_EVENT */
 	bool left, failed, parked;
-	bool implicit;		/* a copy, set, alloc or free: syncs as a side effect */
+	bool implicit;		/* a copy, alloc or free: syncs as a side effect */
 };
 
 struct an_gpu_deps_stats {

@@ -307,7 +307,6 @@ void an_gpu_waits_popped(struct an_gpu_waits *g, const struct an_event *ev)
 		g->idle[ev->proc].busy--;
 }
 
-/* A device activity was held back by another stream's work (src). */
 /* A null_stream or stream_wait edge: part of its activity's batch. */
 static int held_back(struct an_gpu_waits *g, uint64_t from, uint64_t to, enum ls_pattern p)
 {
