@@ -158,6 +158,17 @@ kernels() {
 	run "$TOP/tools/gpu-fixtures"
 	assert_failure 2
 	assert_output --partial "usage: tools/gpu-fixtures prepare DIR | record DIR OUT"
+	# it replaces no folder it did not make, and no log or tarball
+	mkdir "$TMP/theirs" "$TMP/out"
+	echo keep > "$TMP/theirs/f"
+	echo keep > "$TMP/out/log"
+	run "$TOP/tools/gpu-fixtures" prepare "$TMP/theirs"
+	assert_failure 1
+	assert_output "tools/gpu-fixtures: $TMP/theirs exists and is not one prepare made: not replaced"
+	run "$TOP/tools/gpu-fixtures" record "$TMP/theirs" "$TMP/out"
+	assert_failure 1
+	assert_output "tools/gpu-fixtures: $TMP/out/log is there already: not replaced"
+	assert_equal "$(cat "$TMP/theirs/f") $(cat "$TMP/out/log")" "keep keep"
 	command -v "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" > /dev/null || skip_unless cuda "no nvcc here: nothing to prepare"
 	"$TOP/tools/gpu-fixtures" prepare "$TMP/gpu" > /dev/null
 	for p in cuda-patterns imbalance-cuda streams cuda-semantics; do
@@ -168,4 +179,12 @@ kernels() {
 	assert_success
 	assert_line --partial "Open MPI"
 	[ -d "$TMP/gpu/ompi/openmpi/lib/openmpi3" ] && [ -d "$TMP/gpu/ompi/pmix2" ] || fail "Open MPI's plugins not bundled"
+	# its own folder it makes again; stopped by a signal, it leaves nothing
+	"$TOP/tools/gpu-fixtures" prepare "$TMP/gpu" > /dev/null
+	"$TOP/tools/gpu-fixtures" prepare "$TMP/killed" > /dev/null 2>&1 &
+	sleep 1
+	kill -TERM $!
+	wait $! || true
+	run ls "$TMP"
+	assert_output "$(printf 'gpu\nout\ntheirs')"
 }
