@@ -58,6 +58,49 @@ OUT
 	[ -z "$stderr" ]
 }
 
+@test "blocking copies whose call names no direction (cudaMemcpy): their copies to the device are not waited for, begun or not" {
+	# Call A (4, 200..350) as above, its copy (7, 360..500) not yet begun
+	# when A returns, the trace's first copy: not waited for, and linked
+	# when it comes (launch 4 -> 7), not taken for lost. Call B (9,
+	# 600..650): its copy (10) begins at 620 and ends at 700, after B
+	# returned; it ran host to device, so B waits for the work before it
+	# (copy A, sync 8 -> 11, ended before B began: no wait), not for it.
+	# Stream 2 idles 500..620: 100 in main, 20 in B.
+	run --separate-stderr analyse blocking-copy-untold
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":3,"type":"launch"}
+{"k":"edge","from":5,"to":6,"type":"sync"}
+{"k":"wait","at":4,"t":200,"dur":100,"pattern":"blame_kernel","s":0,"cause":5,"r":16}
+{"k":"blame","to":3,"r":2,"ns":100,"pattern":"blame_kernel","wait":4,"s":2}
+{"k":"idle","at":3,"t":300,"dur":60,"pattern":"gpu_idle","s":2,"r":2}
+{"k":"blame","to":4,"r":16,"ns":50,"pattern":"gpu_idle","wait":3,"s":0}
+{"k":"blame","to":0,"r":0,"ns":10,"pattern":"gpu_idle","wait":3,"s":0}
+{"k":"edge","from":4,"to":7,"type":"launch"}
+{"k":"idle","at":7,"t":500,"dur":120,"pattern":"gpu_idle","s":2,"r":17}
+{"k":"blame","to":0,"r":0,"ns":100,"pattern":"gpu_idle","wait":7,"s":0}
+{"k":"blame","to":9,"r":16,"ns":20,"pattern":"gpu_idle","wait":7,"s":0}
+{"k":"edge","from":9,"to":10,"type":"launch"}
+{"k":"edge","from":8,"to":11,"type":"sync"}
+OUT
+	[ -z "$stderr" ]
+}
+
+@test "a blocking set (cudaMemset) is no synchronization: no edge from the kernel running, no wait" {
+	# K1 (3) runs 120..400 on stream 2; cudaMemset (4, 200..210) returns
+	# at once; its set (7) runs after K1, 410..430, linked to it. No sync
+	# edge, no blame_kernel; the stream idles 400..410 while main runs.
+	run --separate-stderr analyse blocking-set
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":3,"type":"launch"}
+{"k":"idle","at":3,"t":400,"dur":10,"pattern":"gpu_idle","s":2,"r":2}
+{"k":"blame","to":0,"r":0,"ns":10,"pattern":"gpu_idle","wait":3,"s":0}
+{"k":"edge","from":4,"to":7,"type":"launch"}
+OUT
+	[ -z "$stderr" ]
+}
+
 @test "context sync over three streams; a late sync leaves a stream idle" {
 	# The sync (11, 400..610) waits for the last work of streams 2, 3, 4.
 	# blame_kernel: 400 until the latest end 600 = 200; overlaps: a (7)

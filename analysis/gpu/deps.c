@@ -745,11 +745,14 @@ static int sync_begin(struct an_gpu_deps *o, struct an_frame *f, const struct ls
  * Target k of g, work w, is a blocking copy's own copy to the device: from
  * pageable memory (the usual case; no trace says which) the call returns
  * once the host's data is staged, before its copy need have run, so it
- * waits for the work before it, not for its own copy.
+ * waits for the work before it, not for its own copy. A copy whose call
+ * names no direction (cudaMemcpy) and that has not begun when it is asked
+ * can only be one such.
  */
 static bool own_to_device(const struct an_gsync *g, uint32_t k, const struct an_work *w)
 {
-	return g->target[k] == g->own && w->kind == AN_KIND_HTOD;
+	return g->target[k] == g->own &&
+	       (w->kind == AN_KIND_HTOD || (w->kind == AN_KIND_COPY && w->state == AN_WORK_QUEUED));
 }
 
 /*
