@@ -36,14 +36,19 @@ analyse() {
 OUT
 }
 
-@test "blocking copy to the device: it waits for the work before it, not for its own copy, which runs after it returned" {
-	# K1 (3) on stream 2, 120..300. cuMemcpyHtoD (4, 200..350) returns once
-	# the host's data is staged (pageable memory); its copy (7) runs
-	# 360..500, linked to it (launch 4 -> 7), and no sync edge comes back
-	# from it. The call waits for K1: 200..300 = 100 (blame_kernel, on K1).
-	# Stream 2 idles 300..360: 50 while the host is in the copy call, 10 in
-	# main.
-	run --separate-stderr analyse blocking-copy-htod
+@test "blocking copies to the device wait for the work before them, not for their own copies, which run after they return" {
+	# K1 (3) on stream 2, 120..300. Call A, cudaMemcpy (4, 200..350), names
+	# no direction: its copy (7, 360..500), the trace's first, has not begun
+	# when A returns (staged pageable memory), so it is not waited for, and
+	# it is linked when it comes (launch 4 -> 7), not taken for lost. A
+	# waits for K1: 200..300 = 100 (blame_kernel, on K1). Call B,
+	# cuMemcpyHtoD (9, 600..650): waits for copy A (sync 8 -> 10, ended
+	# before: no wait), not for its own (11, 660..700). Call C, cudaMemcpy
+	# (13, 800..850): its copy (14) begins at 820 and ends at 900, after C
+	# returned; it ran host to device, so C waits for copy B (12 -> 15),
+	# not for it. Stream 2 idles 300..360 (50 in A, 10 in main), 500..660
+	# (100 + 10 in main, 50 in B), 700..820 (100 in main, 20 in C).
+	run --separate-stderr analyse blocking-copies-to-device
 	assert_success
 	assert_output - <<'OUT'
 {"k":"edge","from":1,"to":3,"type":"launch"}
@@ -54,34 +59,16 @@ OUT
 {"k":"blame","to":4,"r":16,"ns":50,"pattern":"gpu_idle","wait":3,"s":0}
 {"k":"blame","to":0,"r":0,"ns":10,"pattern":"gpu_idle","wait":3,"s":0}
 {"k":"edge","from":4,"to":7,"type":"launch"}
-OUT
-	[ -z "$stderr" ]
-}
-
-@test "blocking copies whose call names no direction (cudaMemcpy): their copies to the device are not waited for, begun or not" {
-	# Call A (4, 200..350) as above, its copy (7, 360..500) not yet begun
-	# when A returns, the trace's first copy: not waited for, and linked
-	# when it comes (launch 4 -> 7), not taken for lost. Call B (9,
-	# 600..650): its copy (10) begins at 620 and ends at 700, after B
-	# returned; it ran host to device, so B waits for the work before it
-	# (copy A, sync 8 -> 11, ended before B began: no wait), not for it.
-	# Stream 2 idles 500..620: 100 in main, 20 in B.
-	run --separate-stderr analyse blocking-copy-untold
-	assert_success
-	assert_output - <<'OUT'
-{"k":"edge","from":1,"to":3,"type":"launch"}
-{"k":"edge","from":5,"to":6,"type":"sync"}
-{"k":"wait","at":4,"t":200,"dur":100,"pattern":"blame_kernel","s":0,"cause":5,"r":16}
-{"k":"blame","to":3,"r":2,"ns":100,"pattern":"blame_kernel","wait":4,"s":2}
-{"k":"idle","at":3,"t":300,"dur":60,"pattern":"gpu_idle","s":2,"r":2}
-{"k":"blame","to":4,"r":16,"ns":50,"pattern":"gpu_idle","wait":3,"s":0}
-{"k":"blame","to":0,"r":0,"ns":10,"pattern":"gpu_idle","wait":3,"s":0}
-{"k":"edge","from":4,"to":7,"type":"launch"}
-{"k":"idle","at":7,"t":500,"dur":120,"pattern":"gpu_idle","s":2,"r":17}
-{"k":"blame","to":0,"r":0,"ns":100,"pattern":"gpu_idle","wait":7,"s":0}
-{"k":"blame","to":9,"r":16,"ns":20,"pattern":"gpu_idle","wait":7,"s":0}
-{"k":"edge","from":9,"to":10,"type":"launch"}
-{"k":"edge","from":8,"to":11,"type":"sync"}
+{"k":"edge","from":8,"to":10,"type":"sync"}
+{"k":"idle","at":7,"t":500,"dur":160,"pattern":"gpu_idle","s":2,"r":17}
+{"k":"blame","to":0,"r":0,"ns":110,"pattern":"gpu_idle","wait":7,"s":0}
+{"k":"blame","to":9,"r":18,"ns":50,"pattern":"gpu_idle","wait":7,"s":0}
+{"k":"edge","from":9,"to":11,"type":"launch"}
+{"k":"idle","at":11,"t":700,"dur":120,"pattern":"gpu_idle","s":2,"r":17}
+{"k":"blame","to":0,"r":0,"ns":100,"pattern":"gpu_idle","wait":11,"s":0}
+{"k":"blame","to":13,"r":16,"ns":20,"pattern":"gpu_idle","wait":11,"s":0}
+{"k":"edge","from":13,"to":14,"type":"launch"}
+{"k":"edge","from":12,"to":15,"type":"sync"}
 OUT
 	[ -z "$stderr" ]
 }

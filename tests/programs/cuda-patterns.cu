@@ -18,23 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-__global__ void spin(unsigned long long ns)
-{
-	unsigned long long start, now;
-
-	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-	do
-		asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-	while (now - start < ns);
-}
-
-static void check(cudaError_t rc, const char *what)
-{
-	if (rc != cudaSuccess) {
-		fprintf(stderr, "cuda-patterns: %s: %s\n", what, cudaGetErrorString(rc));
-		exit(1);
-	}
-}
+#include "cuda-common.cuh"
 
 int main(int argc, char **argv)
 {

@@ -25,25 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cuda-common.cuh"
+
 enum { SMALL = 1 << 20, BIG = 64 << 20 };
-
-__global__ void spin(unsigned long long ns)
-{
-	unsigned long long start, now;
-
-	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-	do
-		asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-	while (now - start < ns);
-}
-
-static void check(cudaError_t rc, const char *what)
-{
-	if (rc != cudaSuccess) {
-		fprintf(stderr, "cuda-semantics: %s: %s\n", what, cudaGetErrorString(rc));
-		exit(1);
-	}
-}
 
 /* A kernel of ns running on s, then the probe named what, then the device synchronized. */
 #define PROBE(what, call)                                              \
