@@ -162,15 +162,13 @@ static int raise(struct an_clock *c, uint32_t b, int64_t d)
 }
 
 /* The edge from node a to node b: b no earlier than a plus its latency. */
-static int enforce(struct an_clock *c, uint32_t a, uint32_t b, int64_t latency, enum ls_edge type)
+static int enforce(struct an_clock *c, uint32_t a, uint32_t b, int64_t latency)
 {
 	uint32_t raises = 0, again = 0;
 	int rc;
 
 	if (c->rt.n[a].L + latency <= c->rt.n[b].L)
 		return 0;
-	if (type < LS_E__COUNT)
-		c->st.violations[type]++;
 	c->ntodo = 0;
 	if ((rc = raise(c, b, c->rt.n[a].L + latency - c->rt.n[b].L)) < 0)
 		return rc;
@@ -252,7 +250,10 @@ static int edge(struct an_clock *c, const struct ls_record *rec, const char **wh
 			c->rt.e[k].marked = late;
 		return 0;
 	}
-	return enforce(c, a, b, latency, e);
+	/* broken as recorded: whatever moved before, and in whatever order the edges come */
+	if (e < LS_E__COUNT && c->rt.g.n[a].t + latency > c->rt.g.n[b].t)
+		c->st.violations[e]++;
+	return enforce(c, a, b, latency);
 }
 
 /* Taking records */

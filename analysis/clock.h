@@ -42,7 +42,7 @@ struct an_clock_stats {
 	uint64_t events;		/* events taken */
 	uint64_t moved;			/* of them, written at a later time */
 	uint64_t max_shift, total_shift;	/* ns, over the events moved */
-	uint64_t violations[LS_E__COUNT];	/* edges whose target came too early */
+	uint64_t violations[LS_E__COUNT];	/* edges whose target came too early as recorded (enforced) */
 	uint64_t gpu_late;		/* GPU events after the host call that waited for them: left */
 	uint64_t late;			/* edges that broke the condition into events already written: not enforced */
 	uint64_t unheld;		/* edges into events the window no longer held: not checked */
