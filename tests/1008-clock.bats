@@ -58,6 +58,27 @@ OUT
 	assert_line '{"k":"leave","id":13,"t":1350,"s":1,"r":0}'
 }
 
+@test "edges that broke the clock condition are counted in the times as recorded, the least latency included" {
+	# Rank 1's first recv (5) lands on its send (4) at 100, its second (11)
+	# 10 ns after its send (10) at 300. With latency 0 neither is broken:
+	# nothing moves. With 40 both are as recorded (100 + 40 > 100, 300 +
+	# 40 > 310): the first moves rank 1 by 40 as a whole (recv 5 to 140,
+	# recv 11 to 350, no edge holds its events before it back), which
+	# mends the second (340 <= 350) before it comes; it counts all the same.
+	run --separate-stderr clock mpi clock/recorded-count --summary
+	assert_success
+	assert_line '{"k":"recv","id":11,"t":310,"s":1,"peer":0,"tag":0,"comm":0}'
+	[[ "$stderr" == *"<stdin>: 0 edges broke the clock condition; 0 of 16 events moved"* ]] || fail "$stderr"
+	run --separate-stderr clock mpi clock/recorded-count --summary --latency msg=40
+	assert_success
+	assert_line '{"k":"enter","id":1,"t":40,"s":1,"r":0}'
+	assert_line '{"k":"recv","id":5,"t":140,"s":1,"peer":0,"tag":0,"comm":0}'
+	assert_line '{"k":"recv","id":11,"t":350,"s":1,"peer":0,"tag":0,"comm":0}'
+	assert_line '{"k":"leave","id":15,"t":1040,"s":1,"r":0}'
+	[[ "$stderr" == *"<stdin>: 2 edges broke the clock condition; 8 of 16 events moved, by 0.000000040 s at most, 0.000000320 s in all"* ]] || fail "$stderr"
+	[[ "$stderr" == *"  msg                     2"* ]] || fail "$stderr"
+}
+
 @test "a move held back by another process's event: no feedback through the collectives, every violation mended" {
 	# MPI_Init over the world: rank 1 enters last (4, at 300), ranks 0 and
 	# 2 left at 100 (2, 3): both move by 200 as a whole (0 and 1 to 200,
