@@ -307,10 +307,25 @@ void an_gpu_waits_popped(struct an_gpu_waits *g, const struct an_event *ev)
 		g->idle[ev->proc].busy--;
 }
 
+/* Device activity d, the source of an edge into event to, in the batch of to's edges (begun where none is). */
+static int batch_add(struct an_gpu_waits *g, uint64_t to, uint32_t d)
+{
+	if (!g->batch) {
+		g->batch = true;
+		g->to = to;
+		g->nbdev = 0;
+	}
+	if (ls_vec_room(&g->bdev, &g->bdev_cap, g->nbdev, sizeof(*g->bdev)) < 0)
+		return LS_ERR_NOMEM;
+	g->bdev[g->nbdev++] = d;
+	return 0;
+}
+
 /* A null_stream or stream_wait edge: part of its activity's batch. */
 static int held_back(struct an_gpu_waits *g, uint64_t from, uint64_t to, enum ls_pattern p)
 {
 	uint32_t si, di;
+	int rc;
 
 	if (!ls_idmap_get(&g->dev_leave, from, &si) ||
 	    (!g->batch && !ls_idmap_get(&g->dev_enter, to, &di))) {
@@ -318,14 +333,11 @@ static int held_back(struct an_gpu_waits *g, uint64_t from, uint64_t to, enum ls
 		return 0;
 	}
 	if (!g->batch) {
-		g->batch = g->held = true;
-		g->to = to;
+		g->held = true;
 		g->hdev = di;
-		g->nbdev = 0;
 	}
-	if (ls_vec_room(&g->bdev, &g->bdev_cap, g->nbdev, sizeof(*g->bdev)) < 0)
-		return LS_ERR_NOMEM;
-	g->bdev[g->nbdev++] = si;
+	if ((rc = batch_add(g, to, si)) < 0)
+		return rc;
 	if (g->nbdev == 1 || g->dev[si].t1 > g->dev[g->hlast].t1) {
 		g->hlast = si;
 		g->hpattern = (uint8_t)p;
@@ -381,16 +393,9 @@ static int sync_edge(struct an_gpu_waits *g, uint64_t from, uint64_t to)
 		g->stray++;
 		return 0;
 	}
-	if (!g->batch) {
-		g->batch = true;
-		g->to = to;
+	if (!g->batch)
 		g->bcall = c;
-		g->nbdev = 0;
-	}
-	if (ls_vec_room(&g->bdev, &g->bdev_cap, g->nbdev, sizeof(*g->bdev)) < 0)
-		return LS_ERR_NOMEM;
-	g->bdev[g->nbdev++] = d;
-	return 0;
+	return batch_add(g, to, d);
 }
 
 /* Polling: unsuccessful queries of c's target before its work ended at end. */
