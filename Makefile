@@ -173,13 +173,13 @@ bin/tr-rank: cmd/render/rank-diff.o $(RANK_TABLE_OBJS)
 bin/tr-record: cmd/common/libdir.o
 
 # the stages of the filters in one process, on threads (cmd/run/chain.c)
-bin/tr-analyze: cmd/tr-analyze.o cmd/fan/fan-load.o cmd/common/libdir.o cmd/run/chain.o cmd/output/stream-file.o cmd/output/staging.o cmd/output/archive.o cmd/output/otf2-write.o cmd/common/progress.o cmd/common/selection.o \
+bin/tr-analyze: cmd/tr-analyze.o cmd/fan/fan-load.o cmd/common/libdir.o cmd/run/chain.o cmd/output/apart.o cmd/output/stream-file.o cmd/output/staging.o cmd/output/archive.o cmd/output/otf2-write.o cmd/common/progress.o cmd/common/selection.o \
 		$(RANK_TABLE_OBJS) formats/readers.o formats/stdin.o formats/otf2/libotf2in.a formats/trlog/libtrlogin.a \
 		formats/kineto/libkinetoin.a formats/nsys/libnsysin.a formats/otf2/libotf2out.a $(STAGE_OBJS)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -rdynamic -o $@ $^ $(OTF2_LIBS) $(LIBS) $(TRLOGIN_LIBS) -lz -lsqlite3 -lpthread -ldl
 
-bin/tr-otf2: cmd/tr-otf2.o cmd/output/otf2-write.o cmd/output/archive.o cmd/output/staging.o cmd/common/progress.o $(TOOL_OBJS) formats/otf2/libotf2out.a \
+bin/tr-otf2: cmd/tr-otf2.o cmd/output/apart.o cmd/output/otf2-write.o cmd/output/archive.o cmd/output/staging.o cmd/common/progress.o $(TOOL_OBJS) formats/otf2/libotf2out.a \
 		libstream/libstream.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS)

@@ -23,6 +23,7 @@
 #include "../formats/readers.h"
 #include "../libstream/error.h"
 #include "../libstream/tmpfile.h"
+#include "output/apart.h"
 #include "output/archive.h"
 #include "run/chain.h"
 #include "fan/fan.h"
@@ -443,6 +444,27 @@ static int keep(struct args *a, const char *flag, const char *arg)
 	return keep_in(a->read, &a->nread, MAX_ARGS, flag, arg);
 }
 
+/*
+ * The --stream file and the -o archive apart from each other, from the
+ * traces and from standard output (apart.h): 0, 2 (a misuse) or 1 after
+ * a message.
+ */
+static int outputs_kept_apart(const struct options *o, char *const *traces, int ntraces)
+{
+	struct output_place outs[2];
+	size_t nout = 0;
+	char err[512];
+	int rc;
+
+	if (o->stream)
+		outs[nout++] = (struct output_place){ "--stream", o->stream, false };
+	if (o->output)
+		outs[nout++] = (struct output_place){ "-o", o->output, true };
+	if ((rc = outputs_apart(outs, nout, traces, ntraces, err, sizeof(err))) == 0)
+		return 0;
+	tool_error("%s", err);
+	return rc == -1 ? 2 : 1;
+}
 
 /* One option: 0, or the status to exit with (after a message). */
 static int option(int ch, const char *arg, struct options *o)
@@ -618,6 +640,13 @@ static int parse(int argc, char **argv, struct options *o)
 		tool_error("--force replaces the --stream file or the -o archive: give one");
 		return 2;
 	}
+	if (o->stream && strcmp(o->stream, "-") == 0) {
+		tool_error("--stream -: standard output takes the rating; give a file (./- for one named -), "
+			   "or run the filters to pipe the stream");
+		return 2;
+	}
+	if ((rc = outputs_kept_apart(o, argv + optind, argc - optind)))
+		return rc;
 	/* a bad TR_MAX_MEM is a misuse, as for every stage: said before any work */
 	if (maxmem_limit(&limit) < 0)
 		return 2;

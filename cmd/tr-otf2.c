@@ -17,6 +17,7 @@
 #include "../formats/otf2/otf2out.h"
 #include "../libstream/error.h"
 #include "../libstream/fd.h"
+#include "output/apart.h"
 #include "output/archive.h"
 #include "output/otf2-write.h"
 #include "common/progress.h"
@@ -157,6 +158,11 @@ int main(int argc, char **argv)
 	if (!out_path || argc - optind > 1) {
 		usage(stderr);
 		return 2;
+	}
+	if ((status = outputs_apart(&(struct output_place){ "-o", out_path, true }, 1, argv + optind,
+				    argc - optind, err, sizeof(err)))) {
+		tool_error("%s", err);
+		return status == -1 ? 2 : 1;
 	}
 	if (archive_prepare(&a, out_path, force, err, sizeof(err)) < 0) {
 		tool_error("%s", err);

@@ -217,6 +217,71 @@ filters() {
 	assert_output "$(printf 'g\nh\np.tr\ns.tr\nthesis.tex')"
 }
 
+@test "outputs that would meet (each other, an input, standard output): refused in one line before anything is written" {
+	gen-otf2 -i 20 "$TMP/g/t" > /dev/null
+	mkdir "$TMP/w"
+	cd "$TMP/w"
+	# refused is exit 2, one line, nothing written: --force changes none of it
+	refused() {
+		local want=$1
+		shift
+		for f in "" --force; do
+			run --separate-stderr tr-analyze -q $f "$@"
+			assert_failure 2
+			assert_equal "$stderr" "tr-analyze: $want"
+			assert_equal "$(ls -A "$TMP/w")" ""
+		done
+	}
+	refused "--stream r.def and -o r would both write r.def: give them paths apart" \
+		--stream r.def -o r "$TMP/g/t.otf2"
+	refused "--stream q.otf2 and -o ./q would both write q.otf2: give them paths apart" \
+		--stream q.otf2 -o ./q "$TMP/g/t.otf2"
+	refused "--stream x.otf2 and -o sub/../x.otf2 would both write x.otf2: give them paths apart" \
+		--stream x.otf2 -o sub/../x.otf2 "$TMP/g/t.otf2"
+	refused "--stream a/s.tr would write a/s.tr inside a, which -o a writes: give them paths apart" \
+		--stream a/s.tr -o a "$TMP/g/t.otf2"
+	refused "-o s/a would write s/a.otf2 inside s, which --stream s writes: give them paths apart" \
+		--stream s -o s/a "$TMP/g/t.otf2"
+	# the same through a link to the folder
+	ln -s "$TMP/w" "$TMP/link"
+	refused "--stream $TMP/link/r.def and -o r would both write $TMP/link/r.def: give them paths apart" \
+		--stream "$TMP/link/r.def" -o r "$TMP/g/t.otf2"
+	rm "$TMP/link"
+	# an input: the archive's anchor, its definitions, into its folder
+	refused "--stream $TMP/g/t.otf2 would replace $TMP/g/t.otf2, an input: write it elsewhere" \
+		--stream "$TMP/g/t.otf2" "$TMP/g/t.otf2"
+	refused "-o $TMP/g/t would replace $TMP/g/t.otf2, an input: write it elsewhere" \
+		-o "$TMP/g/t" "$TMP/g/t.otf2"
+	refused "-o $TMP/g/t/x would write $TMP/g/t/x.otf2 inside $TMP/g/t, an input: write it elsewhere" \
+		-o "$TMP/g/t/x" "$TMP/g/t.otf2"
+	refused "--stream ../g/t.def would replace ../g/t.def, an input: write it elsewhere" \
+		--stream ../g/t.def "$TMP/g/t.otf2"
+	# standard output, where the rating goes
+	run --separate-stderr bash -c "tr-analyze -q --stream /dev/stdout '$TMP/g/t.otf2' > '$TMP/out.txt'"
+	assert_failure 2
+	assert_equal "$stderr" "tr-analyze: --stream /dev/stdout: /dev/stdout is standard output, which takes the rating: give a file of its own"
+	run --separate-stderr tr-analyze -q --stream - "$TMP/g/t.otf2"
+	assert_failure 2
+	assert_equal "$stderr" "tr-analyze: --stream -: standard output takes the rating; give a file (./- for one named -), or run the filters to pipe the stream"
+	# tr-otf2 keeps its archive off its input the same way
+	tr-analyze -q --stream "$TMP/s.tr" "$TMP/g/t.otf2" > /dev/null
+	run --separate-stderr tr-otf2 -f -o "$TMP/s.tr/a" "$TMP/s.tr"
+	assert_failure 2
+	assert_equal "$stderr" "tr-otf2: -o $TMP/s.tr/a would write $TMP/s.tr/a.otf2 inside $TMP/s.tr, an input: write it elsewhere"
+	assert_equal "$(ls -A "$TMP/w")" ""
+	# a device or a named pipe is written as it is, nothing staged beside it
+	tr-analyze -q --stream /dev/null "$TMP/g/t.otf2" > /dev/null
+	mkfifo "$TMP/fifo"
+	tr-cat --check "$TMP/fifo" > "$TMP/checked" 2>&1 &
+	tr-analyze -q --stream "$TMP/fifo" "$TMP/g/t.otf2" > /dev/null
+	wait $!
+	[ ! -s "$TMP/checked" ] || fail "the stream through the pipe: $(cat "$TMP/checked")"
+	filters "$TMP/g/t.otf2"
+	cmp "$TMP/p.tr" "$TMP/s.tr"
+	run ls -A "$TMP"
+	assert_output "$(printf 'checked\nfifo\ng\nout.txt\np.tr\ns.tr\nw')"
+}
+
 @test "--stream: a failure, a full file system or a signal leaves no file and no staging folder" {
 	gen-otf2 -i 4000 "$TMP/g/t" > /dev/null
 	mkdir "$TMP/out"

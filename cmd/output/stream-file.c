@@ -41,6 +41,14 @@ int stream_file_open(struct stream_file *f, const char *path, bool force, bool p
 		snprintf(err, n, "out of memory");
 		goto failed;
 	}
+	if (place && stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+		if (!(f->tmp = strdup(path)) || (fd = open(path, O_WRONLY | O_CLOEXEC)) < 0) {
+			snprintf(err, n, "%s: %s", path, f->tmp ? strerror(errno) : "out of memory");
+			goto failed;
+		}
+		f->straight = true;
+		goto opened;
+	}
 	if (place && lstat(path, &st) == 0) {
 		if (!force) {
 			snprintf(err, n, "%s is there already: give --force to replace it", path);
@@ -57,6 +65,7 @@ int stream_file_open(struct stream_file *f, const char *path, bool force, bool p
 		snprintf(err, n, "%s: %s", path, strerror(errno));
 		goto failed;
 	}
+opened:
 	ls_writer_init(&f->w, fd, LS_FMT_MSGPACK);
 	free(d);
 	free(b);
@@ -73,7 +82,8 @@ failed:
 
 int stream_file_end(struct stream_file *f, char *err, size_t n)
 {
-	int rc = ls_write_trailer(&f->w) < 0 || ls_writer_flush(&f->w) < 0 || fsync(f->w.fd) < 0 ? -1 : 0;
+	int rc = ls_write_trailer(&f->w) < 0 || ls_writer_flush(&f->w) < 0 ||
+		 (!f->straight && fsync(f->w.fd) < 0) ? -1 : 0;
 
 	if (close(f->w.fd) < 0)
 		rc = -1;
@@ -87,14 +97,14 @@ int stream_file_close(struct stream_file *f, bool ok, char *err, size_t n)
 {
 	int rc = 0;
 
-	if (ok && f->place && rename(f->tmp, f->path) < 0) {
+	if (ok && f->place && !f->straight && rename(f->tmp, f->path) < 0) {
 		snprintf(err, n, "%s: %s", f->path, strerror(errno));
 		rc = -1;
 	}
 	if (f->w.fd >= 0)
 		close(f->w.fd);
 	ls_writer_release(&f->w);
-	if (staging_remove(f->stage) < 0 && rc == 0 && ok) {
+	if (f->stage && staging_remove(f->stage) < 0 && rc == 0 && ok) {
 		snprintf(err, n, "%s: %s", f->stage, strerror(errno));
 		rc = -1;
 	}

@@ -2,7 +2,9 @@
  * A record stream written to a file the way no user's data is lost: into
  * a staging folder beside it (staging.h), moved in only whole; an
  * existing file is replaced only when asked and only if it is a record
- * stream itself. Or a stream only staged, read again and removed (the
+ * stream itself. A device or a named pipe (/dev/null, a FIFO another
+ * program reads) has nothing to lose and no folder to stage in: it is
+ * written straight. Or a stream only staged, read again and removed (the
  * stream tr-analyze -o writes an archive from).
  */
 #ifndef STREAM_FILE_H
@@ -16,15 +18,16 @@
 struct stream_file {
 	const char *path;	/* where it goes */
 	bool place;		/* moved there in the end (else only staged) */
-	char *stage;		/* the staging folder */
-	char *tmp;		/* the file in it */
+	bool straight;		/* a device or a pipe, written as it is: no staging */
+	char *stage;		/* the staging folder; NULL where straight */
+	char *tmp;		/* the file in it (where straight, path) */
 	struct ls_writer w;	/* msgpack, to tmp */
 };
 
 /*
  * Start writing path (where place, refused where something is there
- * unless force, and then unless it is a record stream; else only beside
- * it). Returns 0, or -1 with a one-line message in err[0..n) (nothing to
+ * unless force, and then unless it is a record stream, a device or a
+ * pipe being written as they are; else only beside it). Returns 0, or -1 with a one-line message in err[0..n) (nothing to
  * release then).
  */
 int stream_file_open(struct stream_file *f, const char *path, bool force, bool place, char *err,
