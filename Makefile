@@ -95,7 +95,7 @@ endif
 # CUDA toolkit with CUPTI is found (CUDA_HOME).
 MPICC ?= mpicc
 RECORD_FLAGS = -std=gnu11 -D_GNU_SOURCE -DTR_VERSION='"$(VERSION)"' $(WARN) -O2 -g -fPIC
-RECORD_LOG_SRCS = record/log.c record/names.c libstream/buf.c
+RECORD_LOG_SRCS = record/log.c record/names.c record/signals.c libstream/buf.c
 RECORD_MPI_SRCS = record/mpi/c.c record/mpi/coll.c record/mpi/calls.c record/mpi/comms.c \
 	record/mpi/requests.c record/mpi/run.c record/mpi/fortran.c
 RECORD_CUDA_SRCS = record/cuda/activity.c record/cuda/api.c record/cuda/inject.c record/cuda/nvtx.c

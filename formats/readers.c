@@ -90,6 +90,11 @@ const struct reader *reader_for(const char *path, char *err, size_t n)
 			if (readers[i].sniff_dir && readers[i].sniff_dir(path))
 				return &readers[i];
 	}
+	if (S_ISFIFO(st.st_mode)) {
+		/* read as standard input, copied first: never opened here, where it would block */
+		snprintf(err, n, "a named pipe, not a file: give it as standard input (tr-read - < %s)", path);
+		return NULL;
+	}
 	if (!S_ISREG(st.st_mode)) {
 		none_fits(path, err, n);
 		return NULL;

@@ -363,6 +363,19 @@ void ls_front_odd_definitions(struct ls_front *f, uint64_t n, const char *what)
 	odd(f, n, what, true);
 }
 
+void ls_front_odd_named(struct ls_front *f, uint64_t n, const char *fmt, ...)
+{
+	struct ls_front_report *r = f->report;
+	va_list ap;
+
+	if (!n || r->nodd_words >= sizeof(r->odd_words) / sizeof(r->odd_words[0]))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->odd_words[r->nodd_words], sizeof(r->odd_words[0]), fmt, ap);
+	va_end(ap);
+	odd(f, n, r->odd_words[r->nodd_words++], true);
+}
+
 void ls_front_note(struct ls_front *f, const char *fmt, ...)
 {
 	va_list ap;

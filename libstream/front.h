@@ -80,6 +80,8 @@ struct ls_front_report {
 		bool of_definitions;	/* counted in the definitions: every shard counts them all */
 	} odd[LS_FRONT_MAX_ODD];
 	uint32_t nodd;
+	char odd_words[2][256];		/* the words of odd[] the reader made (ls_front_odd_named) */
+	uint32_t nodd_words;
 	char note[2][256];		/* what the reader says for --stats (ls_front_note) */
 	uint32_t nnotes;
 	struct ls_front_input inputs[LS_FRONT_MAX_INPUTS];	/* by the input's kinds (ls_front_input) */
@@ -200,6 +202,13 @@ void ls_front_odd(struct ls_front *f, uint64_t n, const char *what);
 
 /* As ls_front_odd, for what the reader found in the definitions (which every shard reads whole). */
 void ls_front_odd_definitions(struct ls_front *f, uint64_t n, const char *what);
+
+/*
+ * As ls_front_odd_definitions, the words made from fmt and kept in the
+ * report: for an oddity that names what it is (a file); two at most.
+ */
+void ls_front_odd_named(struct ls_front *f, uint64_t n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* A line the reader has to say about the whole input, for --stats (two at most). */
 void ls_front_note(struct ls_front *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

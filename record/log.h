@@ -4,7 +4,9 @@
  * under the process's MPI rank where the launcher says it and its pid
  * otherwise; created exclusively, so that nothing is ever replaced.
  * Records are built in one buffer under a lock and written out when it
- * fills, at MPI_Finalize and at exit.
+ * fills, a second after the last write-out, at MPI_Init, MPI_Finalize,
+ * MPI_Abort and at exit, and by the signals that end the process
+ * (signals.c).
  */
 #ifndef REC_LOG_H
 #define REC_LOG_H
@@ -32,8 +34,25 @@ struct ls_buf *rec_begin(uint64_t *thread);
 /* End the record started: writes the buffer out if full; drops the lock. */
 void rec_end(void);
 
-/* Write out what the buffer holds (at MPI_Finalize). */
+/* Write out what the buffer holds (at MPI_Init, MPI_Finalize, MPI_Abort). */
 void rec_flush(void);
+
+/*
+ * The process is ending by signal signo (or MPI_Abort: 0): write out
+ * every whole record the buffer holds and a TRLOG_SIGNAL record, and
+ * record nothing more. Safe in a signal handler, on any thread, the one
+ * holding the log's lock included (it takes no lock: a write-out under
+ * way on another thread is waited for, one on this thread goes on where
+ * it was interrupted); only the first call writes.
+ */
+void rec_dying(int signo);
+
+/*
+ * Write the log out when a signal ends the process (signals.c): first
+ * (when the collector loads) the signals at their default; then (after
+ * MPI_Init) also those MPI took, chained to its handlers.
+ */
+void rec_take_signals(bool first);
 
 /* Say something about recording on stderr, once per process, as "tr-record: ...". */
 void rec_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -73,6 +73,78 @@ tr-read: $TMP/cut: 1 logs without their end (a process that did not exit normall
 	tr-read "$TMP/cut" 2>/dev/null | tr-deps | tr-waits | tr-critpath > /dev/null
 }
 
+@test "a rank that dies (MPI_Abort, SIGSEGV, SIGINT, SIGTERM): every rank's log written out, the run read, the death said" {
+	# rank 0 sends 100 ms late to rank 1, which then dies; mpirun ends ranks 0 and 2 (SIGTERM,
+	# and SIGKILL soon after: on 2 cores a rank may not have run its handler by then unless
+	# given the time, as a loaded node's user would give it)
+	export OMPI_MCA_odls_base_sigkill_timeout=3
+	for how in abort:MPI_Abort segv:SIGSEGV int:SIGINT term:SIGTERM; do
+		run mpirun -n 3 tr-record -o "$TMP/$how" -- mpi-patterns "dies-${how%%:*}" 100
+		assert_failure
+		run --separate-stderr bash -c "tr-read '$TMP/$how' > '$TMP/$how.tr'"
+		assert_success
+		assert_equal "$stderr" "tr-read: $TMP/$how: 3 logs without their end (a process that did not exit normally): its program's activity ends at its last record
+tr-read: $TMP/$how: 3 logs ended by a signal or MPI_Abort (rank-$([ "${how%%:*}" = term ] && echo 0 || echo 1).trlog by ${how#*:} and more): read up to it"
+		tr-cat --check "$TMP/$how.tr"
+		# what each rank did before: the late sender, in rank 1's log and rank 0's
+		run bash -c "tr-deps < '$TMP/$how.tr' | tr-waits | tr-critpath | tr-rank --json | jq -r 'select(.k == \"wait_summary\" and .pattern == \"late_sender\" and .process == null) | .ns'"
+		assert_success
+		[ "$output" -ge 90000000 ] && [ "$output" -le 110000000 ] || fail "$how: late sender $output ns, not 100 ms within 10 %"
+	done
+	# MPI_Abort is a call of the rank that made it
+	run bash -c "tr-cat -J '$TMP/abort:MPI_Abort.tr' | jq -rs '(map(select(.k == \"region\" and .name == \"MPI_Abort\")) | .[0].id) as \$r | [.[] | select(.k == \"enter\" and .r == \$r) | .s] | @csv'"
+	assert_output "1"
+	# killed outright: the log holds what MPI_Init wrote out (the run, the clocks), so the run reads whole
+	run mpirun -n 3 tr-record -o "$TMP/kill" -- mpi-patterns dies-kill 100
+	assert_failure
+	run --separate-stderr bash -c "tr-read '$TMP/kill' | tr-cat --check"
+	assert_success
+	assert_regex "$stderr" "2 logs ended by a signal or MPI_Abort \(rank-0.trlog by SIGTERM and more\)"
+}
+
+@test "logs of ranks that died before their first write-out: read as their launcher's ranks, said in one line" {
+	# two header-only logs of one job (tr-record before it wrote out at MPI_Init and on signals)
+	run --separate-stderr bash -c "tr-read '$DATA/trlog/died-early' | tee '$TMP/early.tr' | tr-cat -J | jq -rc 'select(.k == \"process\") | [.id, .name]'"
+	assert_success
+	assert_output "$(printf '[0,"MPI Rank 0"]\n[1,"MPI Rank 1"]')"
+	assert_equal "$stderr" "tr-read: $DATA/trlog/died-early: 2 logs without their end (a process that did not exit normally): its program's activity ends at its last record
+tr-read: $DATA/trlog/died-early: 2 logs that end before MPI_Init's record (rank-0.trlog and more: a process that died or was killed before its first write-out, or a log damaged there): read as the launcher's rank, its MPI calls unknown"
+	tr-cat --check "$TMP/early.tr"
+	# beside a whole log of the same job: the run is that log's (rank 1 cut to its header,
+	# which ends with the job's id, a short string)
+	mkdir "$TMP/mixed"
+	cp "$REC/rank-0.trlog" "$TMP/mixed/"
+	perl -0777 -ne '/^(.*?\xa3job)([\xa0-\xbf])/s or die "no job\n"; print substr($_, 0, length($1) + 1 + (ord($2) & 31))' \
+		"$REC/rank-1.trlog" > "$TMP/mixed/rank-1.trlog"
+	run --separate-stderr bash -c "tr-read '$TMP/mixed' | tee '$TMP/mixed.tr' | tr-cat -J | jq -rc 'select(.k == \"stream\") | .process' | paste -sd' '"
+	assert_success
+	assert_output "0 1"
+	assert_regex "$stderr" "1 logs that end before MPI_Init's record \(rank-1.trlog: a process"
+	assert_regex "$stderr" "2 ranks of the run without a log"
+	tr-cat --check "$TMP/mixed.tr"
+	# another job's: two runs, said as before
+	cp "$DATA/trlog/died-early/rank-1.trlog" "$TMP/mixed/rank-1.trlog"
+	run --separate-stderr tr-read "$TMP/mixed"
+	assert_failure 1
+	assert_regex "$stderr" "rank-0.trlog and rank-1.trlog are logs of two runs"
+}
+
+@test "a folder, a named pipe named like a log: left out of a folder, never waited on; by name, one line" {
+	mkdir "$TMP/odd"
+	cp "$REC"/rank-*.trlog "$TMP/odd/"
+	mkdir "$TMP/odd/rank-9.trlog"
+	mkfifo "$TMP/odd/rank-8.trlog"
+	run --separate-stderr timeout 20 bash -c "tr-read '$TMP/odd' | tr-cat --check"
+	assert_success
+	assert_regex "$stderr" "tr-read: $TMP/odd: 2 entries named like logs that are no files \(folders, pipes\), left out"
+	run --separate-stderr timeout 20 tr-read "$TMP/odd/rank-8.trlog"
+	assert_failure 1
+	assert_equal "$stderr" "tr-read: $TMP/odd/rank-8.trlog: a named pipe, not a file: give it as standard input (tr-read - < $TMP/odd/rank-8.trlog)"
+	run --separate-stderr timeout 20 tr-read "$TMP/odd/rank-0.trlog" "$TMP/odd/rank-9.trlog"
+	assert_failure 1
+	assert_equal "$stderr" "tr-read: $TMP/odd/rank-0.trlog: $TMP/odd/rank-9.trlog: holds no tr-record log (NAME.trlog)"
+}
+
 @test "an empty folder, a folder of no logs: one line each" {
 	mkdir "$TMP/empty"
 	run --separate-stderr tr-read "$TMP/empty"
@@ -89,7 +161,7 @@ tr-read: $TMP/cut: 1 logs without their end (a process that did not exit normall
 	perl -0777 -pi -e 's/\xa5major\x01/\xa5major\x02/' "$TMP/newer/rank-3.trlog"
 	run --separate-stderr tr-read "$TMP/newer"
 	assert_failure 1
-	[ "$stderr" = "tr-read: $TMP/newer: $TMP/newer/rank-3.trlog: a log of format 2.0, which this tr-read (of format 1.0) does not read: read it with a newer tr-read" ]
+	[ "$stderr" = "tr-read: $TMP/newer: $TMP/newer/rank-3.trlog: a log of format 2.1, which this tr-read (of format 1.1) does not read: read it with a newer tr-read" ]
 }
 
 @test "logs of two runs in one folder: one line naming both; the logs of one run by name are read" {
@@ -218,7 +290,7 @@ tr-read: $TMP/cut: 1 logs without their end (a process that did not exit normall
 	# a file size limit of 2 MiB (SIGXFSZ ignored: writes fail with EFBIG, as on a full disk) for each rank
 	run --separate-stderr mpirun -n 2 bash -c "trap '' XFSZ; ulimit -f 2048; exec tr-record -o '$TMP/full' -- record-calls 200000"
 	assert_success
-	[ "$(grep -c '^tr-record: writing the log: File too large; recording stops here$' <<< "$stderr")" = 2 ]
+	[ "$(grep -c "^tr-record: writing $TMP/full/rank-[01].trlog: File too large; recording stops here$" <<< "$stderr")" = 2 ]
 	run --separate-stderr bash -c "tr-read '$TMP/full' | tr-cat --check"
 	assert_success
 	# a write cut at the limit ends inside a record, but for one in ~26 that ends right there

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,13 +120,6 @@ static bool key_is(const struct mp_item *key, const char *name)
 
 /* --- the header --- */
 
-/*
- * Times a log can hold: CLOCK_MONOTONIC's, from 0 to 2^62 ns (146 years);
- * offsets to rank 0 up to 2^53 ns. Anything else is damage, and the sums
- * of the clock correction cannot overflow.
- */
-#define MAX_T ((int64_t)1 << 62)
-#define MAX_OFFSET ((int64_t)1 << 53)
 
 static bool a_time(int64_t t)
 {
@@ -166,7 +160,7 @@ static int read_header(struct trlogin *in, struct log *l)
 		else if (key_is(&key, "start"))
 			l->start = cur_int(&c);
 		else if (key_is(&key, "realtime"))
-			l->realtime = cur_int(&c);
+			l->realtime = cur_int(&c);	/* where not a time, unknown: 0 */
 		else if (key_is(&key, "launcher_rank"))
 			l->launcher_rank = cur_int(&c);
 		else
@@ -183,6 +177,8 @@ static int read_header(struct trlogin *in, struct log *l)
 			 TRLOG_MINOR, major > TRLOG_MAJOR ? ": read it with a newer tr-read" : "");
 		return LS_ERR_VERSION;
 	}
+	if (!a_time(l->realtime))
+		l->realtime = 0;
 	l->body = (size_t)(c.p - l->map);
 	l->last_t = l->start;
 	return 0;
@@ -252,14 +248,18 @@ static int first_look(struct trlogin *in, struct log *l, struct cur *c)
 	int rc;
 
 	switch (type) {
-	case TRLOG_INIT:
-		l->mpi = true;
-		l->rank = cur_uint(c);
-		l->size_of_world = cur_uint(c);
+	case TRLOG_INIT: {
+		uint64_t rank = cur_uint(c), size = cur_uint(c);
+
+		/* a log damaged here is no rank's: the launcher's rank may still place it (check_run) */
 		cur_str(c, l->run, sizeof(l->run));
-		if (l->rank >= l->size_of_world || l->size_of_world > (1 << 24))
+		if (c->bad || rank >= size || size > (1 << 24) || !l->run[0])
 			return LS_ERR_SYNTAX;
+		l->mpi = true;
+		l->rank = rank;
+		l->size_of_world = size;
 		break;
+	}
 	case TRLOG_SYNC: {
 		uint64_t phase = cur_uint(c);
 		struct sync s = { true, 0, 0, 0 };
@@ -306,6 +306,17 @@ static int first_look(struct trlogin *in, struct log *l, struct cur *c)
 		if (t1 > l->last_t)
 			l->last_t = t1;
 		break;
+	case TRLOG_SIGNAL: {
+		int64_t t = cur_int(c);
+		uint64_t signo = cur_uint(c);
+
+		if (c->bad || !a_time(t) || signo >= 128)
+			return LS_ERR_SYNTAX;
+		l->ended_by = (int)signo + 1;
+		if (t > l->last_t)
+			l->last_t = t;
+		break;
+	}
 	case TRLOG_END:
 		l->end_t = cur_int(c);
 		l->ended = !c->bad && a_time(l->end_t);
@@ -372,6 +383,17 @@ static int scan(struct trlogin *in, struct log *l)
 	in->cut += l->cut;
 	in->damaged += l->damaged;
 	in->unended += !l->ended;
+	/* the first named, unless a SIGTERM (what mpirun sends the others when one dies) and this one is not */
+	if (l->ended_by && (!in->signalled++ || (in->signalled_term && l->ended_by != SIGTERM + 1))) {
+		in->signalled_term = l->ended_by == SIGTERM + 1;
+		const char *sig = l->ended_by > 1 ? sigabbrev_np(l->ended_by - 1) : NULL;
+
+		snprintf(in->signalled_first, sizeof(in->signalled_first), "%s by %s%s", l->name,
+			 l->ended_by == 1 ? "MPI_Abort" : sig ? "SIG" : "signal ", sig ? sig : "");
+		if (l->ended_by > 1 && !sig)
+			snprintf(in->signalled_first, sizeof(in->signalled_first), "%s by signal %d", l->name,
+				 l->ended_by - 1);
+	}
 	if (!l->ended)
 		l->end_t = l->last_t;
 	return 0;
@@ -393,11 +415,18 @@ static int add_log(struct trlogin *in, const char *path)
 		return LS_ERR_NOMEM;
 	l->name = strrchr(l->path, '/') ? strrchr(l->path, '/') + 1 : l->path;
 	in->nlogs++;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 || fstat(fd, &st) < 0) {
+	/* not blocking: a named pipe is refused, not waited on */
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0 || fstat(fd, &st) < 0) {
 		snprintf(in->err, in->errlen, "%s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return LS_ERR_IO;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(in->err, in->errlen, "%s: not a tr-record log (%s, not a file)", path,
+			 S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a named pipe" : "a device or socket");
+		close(fd);
+		return LS_ERR_SYNTAX;
 	}
 	l->size = (size_t)st.st_size;
 	l->map = l->size ? mmap(NULL, l->size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
@@ -433,8 +462,15 @@ static int add_folder(struct trlogin *in, const char *dir)
 		return LS_ERR_IO;
 	}
 	while ((e = readdir(d)) && rc == 0) {
+		struct stat st;
+
 		if (!trlog_named(e->d_name))
 			continue;
+		/* only files: a folder or a pipe named like a log is no log (a pipe would block) */
+		if (fstatat(dirfd(d), e->d_name, &st, 0) == 0 && !S_ISREG(st.st_mode)) {
+			in->not_files++;
+			continue;
+		}
 		if ((rc = ls_vec_room(&names, &cap, n, sizeof(*names))) == 0 &&
 		    !(names[n++] = strdup(e->d_name)))
 			rc = LS_ERR_NOMEM;
@@ -472,20 +508,75 @@ static int by_rank(const void *a, const void *b)
 	return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
+/*
+ * A log without MPI's record, of a rank the launcher named in a job:
+ * a process that died (MPI_Abort, a signal, a crash) before the record
+ * was written out, or whose log is damaged before it.
+ */
+static bool died_early(const struct log *l)
+{
+	return !l->mpi && l->launcher_rank >= 0 && l->job[0];
+}
+
+/*
+ * Such logs of the run's job taken as its ranks: the launcher's rank is
+ * the world rank. The run is that of a log with MPI's record and the
+ * same job, or where no log has one and all died early in one job, the
+ * job's. Counted, the first of them named (in->early, in->early_name).
+ */
+static void adopt_early(struct trlogin *in)
+{
+	const struct log *ref = NULL;
+	uint64_t size = 0;
+
+	for (uint32_t i = 0; i < in->nlogs && !ref; i++)
+		if (in->logs[i].mpi && in->logs[i].job[0])
+			ref = &in->logs[i];
+	for (uint32_t i = 0; i < in->nlogs && !ref; i++)
+		if (!died_early(&in->logs[i]) || strcmp(in->logs[i].job, in->logs[0].job))
+			return;
+		else if ((uint64_t)in->logs[i].launcher_rank >= size)
+			size = (uint64_t)in->logs[i].launcher_rank + 1;
+	for (uint32_t i = 0; i < in->nlogs; i++) {
+		struct log *l = &in->logs[i];
+
+		if (!died_early(l) || (ref && (strcmp(l->job, ref->job) ||
+					      (uint64_t)l->launcher_rank >= ref->size_of_world)))
+			continue;
+		l->mpi = true;
+		l->rank = (uint64_t)l->launcher_rank;
+		l->size_of_world = ref ? ref->size_of_world : size;
+		if (ref)
+			snprintf(l->run, sizeof(l->run), "%s", ref->run);
+		else
+			snprintf(l->run, sizeof(l->run), "job %.72s", l->job);
+		if (!in->early++)
+			snprintf(in->early_name, sizeof(in->early_name), "%s", l->name);
+	}
+}
+
 /* All logs of one run, each rank once; processes numbered by rank. */
 static int check_run(struct trlogin *in)
 {
 	char first[320], other[320];
 
+	adopt_early(in);
 	run_of(&in->logs[0], first, sizeof(first));
 	for (uint32_t i = 1; i < in->nlogs; i++) {
-		run_of(&in->logs[i], other, sizeof(other));
-		if (strcmp(first, other)) {
+		const struct log *a = &in->logs[0], *b = &in->logs[i];
+
+		run_of(b, other, sizeof(other));
+		if (!strcmp(first, other))
+			continue;
+		if ((a->damaged && !a->mpi) || (b->damaged && !b->mpi))
+			snprintf(in->err, in->errlen,
+				 "%s is damaged before MPI_Init's record, which names its run: give the other logs by name",
+				 a->damaged && !a->mpi ? a->name : b->name);
+		else
 			snprintf(in->err, in->errlen,
 				 "%s and %s are logs of two runs (%s, %s): give the logs of one run",
-				 in->logs[0].name, in->logs[i].name, first, other);
-			return LS_ERR_SYNTAX;
-		}
+				 a->name, b->name, first, other);
+		return LS_ERR_SYNTAX;
 	}
 	if (!in->logs[0].mpi)
 		return 0;

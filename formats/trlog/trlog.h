@@ -11,7 +11,7 @@
 #include <string.h>
 
 #define TRLOG_MAJOR 1
-#define TRLOG_MINOR 0
+#define TRLOG_MINOR 1
 #define TRLOG_SUFFIX ".trlog"
 
 /* Whether a file's name is a log's: NAME.trlog, NAME not empty. */
@@ -42,6 +42,7 @@ enum trlog_rec {
 	/* OpenMP, through OMPT */
 	TRLOG_OMP = 16,		/* [16, thread, t, what, a, b]: an OpenMP event (TRLOG_OMP_*) */
 	TRLOG_FLUSH = 17,	/* [17, thread, t0, t1]: the collector wrote its buffer out, in thread's time */
+	TRLOG_SIGNAL = 18,	/* [18, t, signal]: the process ends by a signal (0: MPI_Abort), its last record (1.1) */
 };
 
 /*
@@ -162,7 +163,8 @@ enum trlog_class {
 	X(START, 60, "MPI_Start", TRLOG_C_START) \
 	X(STARTALL, 61, "MPI_Startall", TRLOG_C_START) \
 	X(REQUEST_FREE, 62, "MPI_Request_free", TRLOG_C_PLAIN) \
-	X(CANCEL, 63, "MPI_Cancel", TRLOG_C_PLAIN)
+	X(CANCEL, 63, "MPI_Cancel", TRLOG_C_PLAIN) \
+	X(ABORT, 64, "MPI_Abort", TRLOG_C_PLAIN)
 
 #define TRLOG_FN_ENUM(id, num, name, cls) TRLOG_FN_##id = num,
 enum { TRLOG_FUNCTIONS(TRLOG_FN_ENUM) TRLOG_NFN };

@@ -193,6 +193,7 @@ static void report(struct trlogin *in)
 		{ offsetof(struct trlogin, damaged), "logs damaged (not as docs/trlog.md says): read up to the damage" },
 		{ offsetof(struct trlogin, unended), "logs without their end (a process that did not exit normally): its program's activity ends at its last record" },
 		{ offsetof(struct trlogin, ranks_missing), "ranks of the run without a log (processes without streams: what they sent and received is unmatched)" },
+		{ offsetof(struct trlogin, not_files), "entries named like logs that are no files (folders, pipes), left out" },
 		{ offsetof(struct trlogin, newer_records), "records of a newer log format, left out" },
 		{ offsetof(struct trlogin, unknown_fns), "calls of functions this tr-read does not know, left out" },
 		{ offsetof(struct trlogin, unknown_comms), "messages and collectives on communicators the log does not describe, left out" },
@@ -200,8 +201,19 @@ static void report(struct trlogin *in)
 		{ offsetof(struct trlogin, drift_dropped), "clock drifts over 1000 ppm between MPI_Init and MPI_Finalize, taken as measurement errors: the offset at MPI_Init kept" },
 	};
 
-	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
+	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
 		ls_front_odd(in->front, *(const uint64_t *)((const char *)in + odd[i].at), odd[i].what);
+		if (odd[i].at == offsetof(struct trlogin, unended))
+			ls_front_odd_named(in->front, in->signalled,
+					   "logs ended by a signal or MPI_Abort (%s%s): read up to it",
+					   in->signalled_first, in->signalled > 1 ? " and more" : "");
+		if (odd[i].at == offsetof(struct trlogin, unended))
+			ls_front_odd_named(in->front, in->early,
+					   "logs that end before MPI_Init's record (%s%s: a process that died or was "
+					   "killed before its first write-out, or a log damaged there): read as the "
+					   "launcher's rank, its MPI calls unknown",
+					   in->early_name, in->early > 1 ? " and more" : "");
+	}
 	if (!(in->nlogs > 1 || in->logs[0].sync[0].have))
 		return;
 	if (!in->max_offset && !in->max_drift_ppb)

@@ -28,6 +28,14 @@ void cur_str(struct cur *c, char *buf, size_t n);
 char *cur_strdup(struct cur *c);
 void cur_skip(struct cur *c);
 
+/*
+ * Times a log can hold: CLOCK_MONOTONIC's, from 0 to 2^62 ns (146 years);
+ * offsets to rank 0 up to 2^53 ns. Anything else is damage, and the sums
+ * of the clock correction cannot overflow.
+ */
+#define MAX_T ((int64_t)1 << 62)
+#define MAX_OFFSET ((int64_t)1 << 53)
+
 /* One process's clock against rank 0's, measured at MPI_Init and MPI_Finalize. */
 struct sync {
 	bool have;
@@ -65,6 +73,7 @@ struct log {
 	char run[80];
 	struct sync sync[2];
 	bool ended;
+	int ended_by;			/* TRLOG_SIGNAL's signal + 1 (1: MPI_Abort), 0: none */
 	int64_t end_t, last_t;
 	uint64_t nthreads;
 	uint32_t process, first_stream, root_region;
@@ -116,6 +125,12 @@ struct trlogin {
 	uint32_t nstreams;
 	uint64_t newer_records, unknown_fns, comm_members_differ, cut, damaged, unended, ranks_missing;
 	uint64_t unknown_comms, drift_dropped;
+	uint64_t not_files;		/* entries of a folder named like logs that are no files */
+	uint64_t early;			/* logs without MPI's record taken as their launcher's rank */
+	char early_name[64];		/* the first of them */
+	uint64_t signalled;		/* logs a signal or MPI_Abort ended (TRLOG_SIGNAL) */
+	char signalled_first[96];	/* the first: "rank-1.trlog by SIGSEGV" */
+	bool signalled_term;		/* ... by SIGTERM */
 	int64_t origin;			/* the corrected time that becomes 0 */
 	int64_t max_offset, max_drift_ppb;
 	uint64_t bound;			/* the correction's error bound: half the longest kept round trip */

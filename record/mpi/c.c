@@ -8,7 +8,7 @@
 #include "../log.h"
 #include "mpirec.h"
 
-/* --- init and finalize --- */
+/* --- init, finalize and abort --- */
 
 int MPI_Init(int *argc, char ***argv)
 {
@@ -39,6 +39,12 @@ int MPI_Finalize(void)
 	rc = PMPI_Finalize();
 	rec_mpi_ended(t0);
 	return rc;
+}
+
+int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+	rec_mpi_abort();
+	return PMPI_Abort(comm, errorcode);
 }
 
 /* --- blocking point-to-point --- */

@@ -68,7 +68,8 @@ extern F mpi_fortran_in_place_[] __attribute__((weak));
 	X(comm_dup, (F *comm, F *newcomm), (comm, newcomm)) \
 	X(cart_create, (F *comm, F *ndims, F *dims, F *periods, F *reorder, F *newcomm), \
 		(comm, ndims, dims, periods, reorder, newcomm)) \
-	X(comm_free, (F *comm), (comm))
+	X(comm_free, (F *comm), (comm)) \
+	X(abort, (F *comm, F *errorcode), (comm, errorcode))
 
 /*
  * The PMPI twins are weak: their addresses are taken (a wrapper is given
@@ -455,6 +456,12 @@ static void f_comm_free(PM(comm_free), F *comm, F *ierr)
 
 	rec_comm_freed(gone);
 	rec_call_plain(TRLOG_FN_COMM_FREE, t0, t1);
+}
+
+static void f_abort(PM(abort), F *comm, F *errorcode, F *ierr)
+{
+	rec_mpi_abort();
+	pm(comm, errorcode, ierr);
 }
 
 /*

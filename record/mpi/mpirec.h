@@ -108,6 +108,9 @@ void rec_call_complete(int fn, int64_t t0, int64_t t1, int n, const MPI_Request 
 /* After PMPI_Init(_thread): the run's id and the first clock sync. */
 void rec_mpi_started(int fn, int64_t t0);
 
+/* Before PMPI_Abort: the call (it never returns), and the log written out. */
+void rec_mpi_abort(void);
+
 /* Before PMPI_Finalize: the last clock sync; after it, rec_mpi_ended. */
 void rec_mpi_ending(void);
 void rec_mpi_ended(int64_t t0);

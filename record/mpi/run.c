@@ -118,6 +118,9 @@ void rec_mpi_started(int fn, int64_t t0)
 	}
 	rec_comm(MPI_COMM_WORLD);
 	rec_call_plain(fn, t0, rec_now());
+	/* MPI's handlers chained to the log's; the run's name on disk, should the process die early */
+	rec_take_signals(false);
+	rec_flush();
 }
 
 void rec_mpi_ending(void)
@@ -126,6 +129,14 @@ void rec_mpi_ending(void)
 		return;
 	sync_clocks(TRLOG_SYNC_FINALIZE);
 	PMPI_Comm_free(&private_comm);
+}
+
+void rec_mpi_abort(void)
+{
+	int64_t t = rec_now();
+
+	rec_call_plain(TRLOG_FN_ABORT, t, t);
+	rec_dying(0);
 }
 
 void rec_mpi_ended(int64_t t0)

@@ -24,8 +24,12 @@
  *   many          rank 1 sleeps, then sends 40 messages to rank 0, which
  *                 waits for their 40 Irecvs in one MPI_Waitall (more
  *                 requests than the recorder keeps on its stack)
+ *   dies-HOW      late-sender, then rank 1 dies in a barrier's stead
+ *                 (HOW: abort, MPI_Abort; segv, int, term, kill, raising
+ *                 that signal) and the launcher ends the others
  */
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +152,22 @@ int main(int argc, char **argv)
 			MPI_Cancel(&req);
 			MPI_Wait(&req, MPI_STATUS_IGNORE);
 		}
+	} else if (!strncmp(what, "dies-", 5)) {
+		static const struct { const char *how; int sig; } ways[] = {
+			{ "abort", 0 }, { "segv", SIGSEGV }, { "int", SIGINT }, { "term", SIGTERM }, { "kill", SIGKILL },
+		};
+
+		if (rank == 0) {
+			sleep_ms(ms);
+			MPI_Send(&x, 1, MPI_INT, 1, 7, MPI_COMM_WORLD);
+		} else if (rank == 1) {
+			MPI_Recv(&x, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			for (size_t i = 0; i < sizeof(ways) / sizeof(ways[0]); i++)
+				if (!strcmp(what + 5, ways[i].how) && ways[i].sig)
+					raise(ways[i].sig);
+			MPI_Abort(MPI_COMM_WORLD, 3);
+		}
+		MPI_Barrier(MPI_COMM_WORLD);
 	} else {
 		if (rank == 0)
 			fprintf(stderr, "mpi-patterns: no scenario %s\n", what);
