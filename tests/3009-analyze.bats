@@ -325,6 +325,37 @@ filters() {
 	done
 }
 
+@test "what a killed run left (SIGKILL) is taken back by the next run in its folder, but a live run's and an old archive's only copy" {
+	gen-otf2 -i 16000 "$TMP/long/t" > /dev/null
+	gen-otf2 -i 20 "$TMP/g/t" > /dev/null
+	mkdir "$TMP/out"
+	# killed outright, once it has begun writing both
+	tr-analyze -q --stream "$TMP/out/s.tr" -o "$TMP/out/a" "$TMP/long/t.otf2" > /dev/null &
+	for _ in $(seq 200); do [ "$(ls -A "$TMP/out" | wc -l)" -ge 2 ] && break; sleep 0.05; done
+	kill -KILL $!
+	wait $! || true
+	[ "$(ls -A "$TMP/out" | grep -c '^\.')" -eq 2 ] || fail "not the two staging folders: $(ls -A "$TMP/out")"
+	# the backup of an old archive whose anchor is gone (a run killed while it moved the parts) stays
+	mkdir -p "$TMP/out/.b.tr-analyze-Xy12Z9/old"
+	echo "the only copy" > "$TMP/out/.b.tr-analyze-Xy12Z9/old/b.otf2"
+	# one whose old archive is still in place (the same file) goes
+	mkdir -p "$TMP/out/.c.tr-analyze-Ab34Cd/old"
+	echo "the old archive" > "$TMP/out/c.otf2"
+	ln "$TMP/out/c.otf2" "$TMP/out/.c.tr-analyze-Ab34Cd/old/c.otf2"
+	# a user's folder named alike, and another tool's, are not taken
+	mkdir "$TMP/out/.notes.tr-analyze-mine" "$TMP/out/.x.tr-otf2-Qw12Er"
+	# a live run's: kept while it writes, its output placed whole
+	tr-analyze -q --stream "$TMP/out/live.tr" "$TMP/long/t.otf2" > /dev/null &
+	live=$!
+	for _ in $(seq 200); do ls -A "$TMP/out" | grep -q '^\.live' && break; sleep 0.05; done
+	tr-analyze -q --stream "$TMP/out/s2.tr" "$TMP/g/t.otf2" > /dev/null
+	wait "$live"
+	tr-cat --check "$TMP/out/live.tr"
+	run ls -A "$TMP/out"
+	assert_output "$(printf '.b.tr-analyze-Xy12Z9\n.notes.tr-analyze-mine\n.x.tr-otf2-Qw12Er\nc.otf2\nlive.tr\ns2.tr')"
+	[ "$(cat "$TMP/out/.b.tr-analyze-Xy12Z9/old/b.otf2")" = "the only copy" ]
+}
+
 @test "bad usage is exit 2 with a message; a trace that cannot be read, exit 1 and one line" {
 	run --separate-stderr tr-analyze
 	assert_failure 2

@@ -195,6 +195,27 @@ thesis.tex"
 	done
 }
 
+@test "rank 1 killed (SIGKILL) while rank 0 writes: nothing of the run left once the next run in the folder has begun" {
+	gen-otf2 -i 16000 "$TMP/long/t" > /dev/null
+	gen-otf2 -i 20 "$TMP/g/t" > /dev/null
+	mkdir "$TMP/out"
+	for wait in 0.2 0.6; do
+		mpirun -n 2 sh -c 'echo $$ > "$0/pid.$OMPI_COMM_WORLD_RANK"; exec tr-analyze --mpi -q --stream "$0/out/s.tr" -o "$0/out/a" "$0/long/t.otf2"' \
+			"$TMP" > /dev/null 2>&1 &
+		for _ in $(seq 200); do [ -n "$(ls -A "$TMP/out")" ] && break; sleep 0.05; done
+		sleep "$wait"
+		kill -KILL "$(cat "$TMP/pid.1")"
+		status=0
+		wait $! || status=$?
+		[ "$status" -ne 0 ] || fail "the run ended before rank 1 was killed ($wait s)"
+		[ ! -e "$TMP/out/s.tr" ] && [ ! -e "$TMP/out/a.otf2" ] || fail "a killed run placed its outputs"
+		mpirun -n 2 tr-analyze --mpi -q --stream "$TMP/out/after.tr" "$TMP/g/t.otf2" > /dev/null
+		run ls -A "$TMP/out"
+		assert_output "after.tr"
+		rm "$TMP/out/after.tr"
+	done
+}
+
 @test "MPI is loaded under --mpi only (lib/tr/libtr-fan.so); without that library, one line" {
 	run bash -c "ldd '$TOP/bin/tr-analyze' | grep -c 'libmpi'"
 	assert_output 0

@@ -1,4 +1,8 @@
-/* A tool's staging folder: made beside its output, gone however the tool ends. */
+/*
+ * A tool's staging folder: made beside its output, gone however the tool
+ * ends; what a killed run left, taken back by the next run in its folder.
+ */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -24,6 +29,8 @@ static const int ending[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGALRM, SIGUSR1
 static char doomed[FOLDERS][PATH_MAX];
 static char made_for[FOLDERS][PATH_MAX];	/* the outermost folder made for its DIR, "" none */
 static volatile sig_atomic_t armed[FOLDERS];
+/* Each folder open and locked while its tool lives: a lock a killed process can only let go */
+static int lock_fd[FOLDERS] = { -1, -1 };
 
 /* What getdents64 returns, one after another. */
 struct dent64 {
@@ -200,10 +207,80 @@ static void catch_signals(void)
 			sigaction(ending[i], &sa, NULL);
 }
 
+/* Is entry a staging folder's name of tool's (.NAME.TOOL-XXXXXX)? NAME's length in *n. */
+static bool staging_name(const char *entry, const char *tool, size_t *n)
+{
+	size_t len = strlen(entry), tail = strlen(tool) + 8;	/* ".TOOL-XXXXXX" */
+
+	if (entry[0] != '.' || len < tail + 2 || entry[len - tail] != '.' ||
+	    strncmp(entry + len - tail + 1, tool, strlen(tool)) != 0 || entry[len - 7] != '-')
+		return false;
+	for (size_t i = len - 6; i < len; i++)
+		if (!isalnum((unsigned char)entry[i]))
+			return false;
+	*n = len - tail - 1;
+	return true;
+}
+
+/*
+ * Whether the unlocked staging folder (open as fd, of the archive or
+ * stream NAME in the folder open as dir) may go: unless it holds the
+ * backup of an old archive (old/NAME.otf2) that is not still in place,
+ * as when its run was killed while it moved the archive's parts: then
+ * the backup may be the only whole copy, and stays.
+ */
+static bool nothing_only_here(int dir, int fd, const char *name)
+{
+	char anchor[NAME_MAX + 16];
+	struct stat backup, placed;
+
+	snprintf(anchor, sizeof(anchor), "old/%s.otf2", name);
+	if (fstatat(fd, "old", &backup, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT;
+	if (fstatat(fd, anchor, &backup, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT;	/* the backup begun, the anchor not yet in it: the old is in place */
+	return fstatat(dir, anchor + 4, &placed, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       placed.st_dev == backup.st_dev && placed.st_ino == backup.st_ino;
+}
+
+/*
+ * Remove the staging folders of tool's in dir (open as dfd) that no
+ * living run holds (their lock free: the run was killed), but where one
+ * holds the only copy of an old archive.
+ */
+static void reclaim(int dfd, const char *dir, const char *tool)
+{
+	DIR *d;
+	struct dirent *e;
+	int fd = dup(dfd);
+
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((e = readdir(d))) {
+		char path[PATH_MAX], name[NAME_MAX + 1];
+		size_t n;
+		int sub;
+
+		if (!staging_name(e->d_name, tool, &n) ||
+		    (sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+			continue;
+		memcpy(name, e->d_name + 1, n);
+		name[n] = '\0';
+		if (flock(sub, LOCK_EX | LOCK_NB) == 0 && nothing_only_here(dfd, sub, name) &&
+		    (size_t)snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < sizeof(path))
+			staging_remove_tree(path);
+		close(sub);
+	}
+	closedir(d);
+}
+
 char *staging_make(const char *dir, const char *name, const char *tool, const char *made)
 {
 	char *path;
-	int e, i;
+	int e, i, dfd;
 
 	if (asprintf(&path, "%s/.%s.%s-XXXXXX", dir, name, tool) < 0) {
 		errno = ENOMEM;
@@ -215,13 +292,22 @@ char *staging_make(const char *dir, const char *name, const char *tool, const ch
 		return NULL;
 	}
 	staging_hold();
+	/* dir locked while folders are reclaimed and this one made and locked: none is taken for another's */
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0 && flock(dfd, LOCK_EX) == 0)
+		reclaim(dfd, dir, tool);
 	if ((i = slot_of(NULL)) < 0 || !mkdtemp(path)) {
 		e = i < 0 ? EMFILE : errno;
+		if (dfd >= 0)
+			close(dfd);
 		staging_go_on();
 		free(path);
 		errno = e;
 		return NULL;
 	}
+	if ((lock_fd[i] = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0)
+		flock(lock_fd[i], LOCK_EX | LOCK_NB);
+	if (dfd >= 0)
+		close(dfd);
 	strcpy(doomed[i], path);
 	strcpy(made_for[i], made ? made : "");
 	armed[i] = 1;
@@ -230,12 +316,22 @@ char *staging_make(const char *dir, const char *name, const char *tool, const ch
 	return path;
 }
 
+/* Slot i's lock let go. */
+static void unlock(int i)
+{
+	if (lock_fd[i] >= 0)
+		close(lock_fd[i]);
+	lock_fd[i] = -1;
+}
+
 void staging_keep(const char *path)
 {
 	int i = slot_of(path);
 
-	if (i >= 0)
+	if (i >= 0) {
 		armed[i] = 0;
+		unlock(i);
+	}
 }
 
 int staging_remove(const char *path)
@@ -246,6 +342,8 @@ int staging_remove(const char *path)
 	if ((i = slot_of(path)) >= 0)
 		armed[i] = 0;
 	rc = staging_remove_tree(path);
+	if (i >= 0)
+		unlock(i);
 	e = errno;
 	staging_go_on();
 	errno = e;

@@ -2,8 +2,10 @@
  * A hidden folder beside a tool's output, where the output is made before
  * it is moved in. It is removed on every way the tool can end: success,
  * failure, and the signals that end a process (HUP, INT, QUIT, TERM,
- * ALRM, USR1, USR2); only SIGKILL leaves it. Two per process at most (an
- * archive's and a stream file's). Signals must come to the thread that
+ * ALRM, USR1, USR2); only SIGKILL leaves it, and the next run that
+ * makes one in the same folder takes it back (the folder is locked while
+ * its run lives). Two per process at most (an archive's and a stream
+ * file's). Signals must come to the thread that
  * holds them (the main one): other threads block them.
  */
 #ifndef STAGING_H
@@ -12,8 +14,10 @@
 #include <signal.h>
 
 /*
- * Make DIR/.NAME.TOOL-XXXXXX (tool: the tool's name) and have it removed
- * if a signal ends the tool, with the folders the tool made for DIR
+ * Make DIR/.NAME.TOOL-XXXXXX (tool: the tool's name), first removing
+ * those of tool's in DIR that killed runs left (any NAME; but one that
+ * holds the backup of an old archive no longer in place: the only whole
+ * copy), and have it removed if a signal ends the tool, with the folders the tool made for DIR
  * (made: the outermost of them, a prefix of dir; NULL: none) where they
  * are empty then. Returns its path (the caller frees it), or NULL with
  * errno set.
