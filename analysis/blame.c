@@ -49,3 +49,103 @@ void an_interval_release(struct an_interval *iv)
 	free(iv->v);
 	*iv = (struct an_interval){ NULL, 0, 0, 0 };
 }
+
+/* An addition of exclusive time to a share. */
+struct an_add {
+	uint32_t share;
+	uint64_t ns;
+};
+
+struct an_history {
+	struct an_share *shares;	/* act and region (ns unused) */
+	uint32_t nshares, shares_cap;
+	struct an_add *adds;
+	size_t nadds, adds_cap;
+	uint32_t refs;			/* the stretch's, and a snapshot's each */
+};
+
+static void history_drop(struct an_history *h)
+{
+	if (!h || --h->refs)
+		return;
+	free(h->shares);
+	free(h->adds);
+	free(h);
+}
+
+int an_stretch_add(struct an_stretch *st, uint32_t *slot, uint64_t act, uint32_t region, uint64_t ns)
+{
+	struct an_history *h = st->h;
+
+	if (!h) {
+		if (!(h = st->h = calloc(1, sizeof(*h))))
+			return LS_ERR_NOMEM;
+		h->refs = 1;
+	}
+	if (!*slot || *slot > h->nshares || h->shares[*slot - 1].act != act) {
+		if (ls_vec_room(&h->shares, &h->shares_cap, h->nshares, sizeof(*h->shares)) < 0)
+			return LS_ERR_NOMEM;
+		h->shares[h->nshares++] = (struct an_share){ act, 0, region };
+		*slot = h->nshares;
+	}
+	if (h->nadds == h->adds_cap) {
+		size_t cap = h->adds_cap ? 2 * h->adds_cap : 16;
+		struct an_add *grown = realloc(h->adds, cap * sizeof(*grown));
+
+		if (!grown)
+			return LS_ERR_NOMEM;
+		h->adds = grown;
+		h->adds_cap = cap;
+	}
+	h->adds[h->nadds++] = (struct an_add){ *slot - 1, ns };
+	st->total += ns;
+	return 0;
+}
+
+struct an_snapshot an_stretch_snapshot(const struct an_stretch *st)
+{
+	struct an_history *h = st->h;
+
+	if (!h)
+		return (struct an_snapshot){ NULL, 0, 0, 0 };
+	h->refs++;
+	return (struct an_snapshot){ h, h->nadds, h->nshares, st->total };
+}
+
+struct an_snapshot an_stretch_end(struct an_stretch *st)
+{
+	struct an_snapshot sn = an_stretch_snapshot(st);
+
+	an_stretch_release(st);
+	return sn;
+}
+
+void an_stretch_release(struct an_stretch *st)
+{
+	history_drop(st->h);
+	*st = (struct an_stretch){ NULL, 0 };
+}
+
+int an_snapshot_interval(const struct an_snapshot *sn, struct an_interval *out)
+{
+	const struct an_history *h = sn->h;
+
+	out->n = 0;
+	out->total = sn->total;
+	if (!h || !sn->nshares)
+		return 0;
+	if (ls_vec_room(&out->v, &out->cap, sn->nshares - 1, sizeof(*out->v)) < 0)
+		return LS_ERR_NOMEM;
+	for (uint32_t i = 0; i < sn->nshares; i++)
+		out->v[i] = h->shares[i];
+	for (size_t i = 0; i < sn->nadds; i++)
+		out->v[h->adds[i].share].ns += h->adds[i].ns;
+	out->n = sn->nshares;
+	return 0;
+}
+
+void an_snapshot_release(struct an_snapshot *sn)
+{
+	history_drop(sn->h);
+	*sn = (struct an_snapshot){ NULL, 0, 0, 0 };
+}

@@ -6,6 +6,7 @@
 #ifndef AN_BLAME_H
 #define AN_BLAME_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct an_share {
@@ -39,5 +40,48 @@ int an_interval_copy(struct an_interval *dst, const struct an_interval *src);
 void an_blame_split(const struct an_interval *iv, uint64_t dur, uint64_t *out);
 
 void an_interval_release(struct an_interval *iv);
+
+/*
+ * A stretch of a stream's exclusive time that activities take snapshots
+ * of (the MPI one: each nonblocking call blames what came before it; a
+ * stream with many calls outstanding kept a copy of the stretch each,
+ * memory quadratic in them): its shares as they first appeared and each
+ * addition to them, kept once, shared by the snapshots (counted); a
+ * snapshot is a length of it.
+ */
+struct an_history;
+
+struct an_stretch {
+	struct an_history *h;	/* NULL until time is added */
+	uint64_t total;
+};
+
+/* The stretch as it was when the snapshot was taken. */
+struct an_snapshot {
+	struct an_history *h;	/* NULL: empty */
+	size_t nadds;
+	uint32_t nshares;
+	uint64_t total;
+};
+
+/* As an_interval_add, to a stretch (its slots are share numbers, 1 the first). */
+int an_stretch_add(struct an_stretch *st, uint32_t *slot, uint64_t act, uint32_t region, uint64_t ns);
+
+/* The stretch as it is now, kept until an_snapshot_release (whatever is added to it after). */
+struct an_snapshot an_stretch_snapshot(const struct an_stretch *st);
+
+/* The stretch as it is now, and the stretch begun anew (empty). */
+struct an_snapshot an_stretch_end(struct an_stretch *st);
+
+void an_stretch_release(struct an_stretch *st);
+
+/*
+ * The interval the snapshot shows, its shares in order of first
+ * appearance, into *out (whose buffer is reused: an_interval_release it
+ * once done). Returns 0, or LS_ERR_NOMEM.
+ */
+int an_snapshot_interval(const struct an_snapshot *sn, struct an_interval *out);
+
+void an_snapshot_release(struct an_snapshot *sn);
 
 #endif

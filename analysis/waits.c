@@ -37,8 +37,8 @@ struct an_stream_time {
 	int64_t last;		/* when the top activity last changed */
 	uint32_t in_sync;	/* blocking MPI activities and barriers open */
 	bool kept_mpi, kept_omp;
-	struct an_interval mpi;	/* since the last blocking MPI call (frames' b: their share) */
-	struct an_interval omp;	/* since the last OpenMP barrier (frames' c) */
+	struct an_stretch mpi;	/* since the last blocking MPI call (frames' b: their share) */
+	struct an_stretch omp;	/* since the last OpenMP barrier (frames' c) */
 };
 
 struct an_waits {
@@ -76,7 +76,7 @@ static bool sync_point(enum ls_role r)
 }
 
 /* The stretch a wait in an activity of role r is blamed on. */
-static struct an_interval *stretch(struct an_stream_time *st, enum ls_role r)
+static struct an_stretch *stretch(struct an_stream_time *st, enum ls_role r)
 {
 	return r == LS_R_OMP_BARRIER ? &st->omp : &st->mpi;
 }
@@ -94,9 +94,9 @@ static int accrue(struct an_waits *a, uint32_t s, int64_t t)
 	if (top) {	/* an activity open: an event came before, and set last */
 		ns = (uint64_t)(t - st->last);
 		if (!st->in_sync && st->kept_mpi)
-			rc = an_interval_add(&st->mpi, &top->b, top->id, top->region, ns);
+			rc = an_stretch_add(&st->mpi, &top->b, top->id, top->region, ns);
 		if (rc == 0 && !st->in_sync && st->kept_omp)
-			rc = an_interval_add(&st->omp, &top->c, top->id, top->region, ns);
+			rc = an_stretch_add(&st->omp, &top->c, top->id, top->region, ns);
 		if (rc == 0)
 			rc = an_omp_waits_accrue(&a->omp, s, top, ns);
 	}
@@ -124,7 +124,9 @@ static int enter(struct an_waits *a, const struct ls_record *rec,
 	else
 		return 0;
 	st->in_sync += sync_point(f->role);
-	return an_mpi_waits_enter(&a->mpi, f, ev, stretch(st, f->role), sync_point(f->role));
+	/* a synchronization ends its stretch: it is what came before it */
+	return an_mpi_waits_enter(&a->mpi, f, ev, sync_point(f->role) ? an_stretch_end(stretch(st, f->role)) :
+					      an_stretch_snapshot(stretch(st, f->role)));
 }
 
 static int leave(struct an_waits *a, const struct ls_record *rec,
@@ -361,8 +363,8 @@ void an_waits_free(struct an_waits *a)
 		return;
 	an_mpi_waits_release(&a->mpi);
 	for (uint32_t s = 0; s < a->tr.defs.nstreams; s++) {
-		an_interval_release(&a->time[s].mpi);
-		an_interval_release(&a->time[s].omp);
+		an_stretch_release(&a->time[s].mpi);
+		an_stretch_release(&a->time[s].omp);
 	}
 	free(a->time);
 	an_waitrec_release(&a->out);

@@ -453,3 +453,29 @@ OUT
 {"k":"edge","from":22,"to":23,"type":"join"}
 OUT
 }
+
+@test "a posted receive blames the time before it as it was then, not as it grew after" {
+	# Rank 1's Send (entered at 10) waits for rank 0's post: the Irecv
+	# entered at 110, so 100 ns of late receiver. Before the Irecv rank 0
+	# ran main 0..40 and 100..110 (50) and compute 40..100 (60): 100 *
+	# 50/110 = 45.5 -> 45, 100 * 60/110 = 54.5 -> 54 + 1 (the largest) =
+	# 55. main runs on 785 ns after the post; taken as it is at the
+	# Waitall, the split would be 100 * 835/895 and 100 * 60/895.
+	run --separate-stderr analyse post-snapshot
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":4,"to":12,"type":"msg"}
+{"k":"wait","at":3,"t":10,"dur":100,"pattern":"late_receiver","s":1,"cause":8,"r":1}
+{"k":"blame","to":0,"r":0,"ns":45,"pattern":"late_receiver","wait":3,"s":0}
+{"k":"blame","to":5,"r":14,"ns":55,"pattern":"late_receiver","wait":3,"s":0}
+OUT
+}
+
+@test "16 000 receives posted at once: memory linear in them (it was quadratic: 3 GB)" {
+	# each post keeps what its stream ran before it, as a length of the
+	# stream's one history, not a copy of its own
+	gen-posts 16000 | tr-deps > "$TMP/posts.tr"
+	run --separate-stderr env TR_MAX_MEM=32M tr-waits -J "$TMP/posts.tr"
+	assert_success
+	[ "$(jq -c 'select(.k == "wait")' <<< "$output" | wc -l)" -eq 1 ]
+}

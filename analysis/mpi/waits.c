@@ -46,7 +46,7 @@ static void act_unref(struct an_mpi_waits *m, uint32_t i)
 
 	if (--x->refs)
 		return;
-	an_interval_release(&x->before);
+	an_snapshot_release(&x->before);
 	x->live = false;
 	ls_pool_give(m->acts, sizeof(*m->acts), &m->free_act, i);
 }
@@ -136,7 +136,9 @@ static int wait_record(struct an_mpi_waits *m, const struct an_mpi_act *x, uint6
 		return rc;
 	if (c->before.total == 0)	/* nothing ran before the cause: itself */
 		return an_waitrec_blame(m->out, c->id, c->region, dur, x->pattern, x->id, c->s);
-	return an_waitrec_blame_split(m->out, &w, &c->before, NULL, c->s);
+	if ((rc = an_snapshot_interval(&c->before, &m->shown)) < 0)
+		return rc;
+	return an_waitrec_blame_split(m->out, &w, &m->shown, NULL, c->s);
 }
 
 /* All of x's inputs are in: its wait is decided. */
@@ -410,7 +412,7 @@ int an_mpi_waits_request(struct an_mpi_waits *m, const struct ls_record *rec, co
 }
 
 int an_mpi_waits_coll(struct an_mpi_waits *m, const struct ls_record *rec, const struct an_event *ev,
-		      const struct an_interval *mpi)
+		      const struct an_stretch *mpi)
 {
 	struct an_frame *top = an_stack_top(&m->tr->stacks[ev->s]);
 	struct an_mpi_act *x;
@@ -421,9 +423,9 @@ int an_mpi_waits_coll(struct an_mpi_waits *m, const struct ls_record *rec, const
 
 	if (top && top->role == LS_R_KERNEL && !top->a && rec->kind == LS_K_COLL_BEGIN) {
 		/* a kernel that runs a collective (NCCL): an activity of its own */
-		if ((rc = act_new(m, top, ev, &i)) < 0 ||
-		    (rc = an_interval_copy(&m->acts[i].before, mpi)) < 0)
+		if ((rc = act_new(m, top, ev, &i)) < 0)
 			return rc;
+		m->acts[i].before = an_stretch_snapshot(mpi);
 		top->a = i + 1;
 	}
 	if (!(x = top && top->a ? &m->acts[top->a - 1] : NULL))
@@ -470,21 +472,17 @@ int an_mpi_waits_close(struct an_mpi_waits *m, const struct an_frame *f, const s
 }
 
 int an_mpi_waits_enter(struct an_mpi_waits *m, struct an_frame *f, const struct an_event *ev,
-		       struct an_interval *stretch, bool ends)
+		       struct an_snapshot before)
 {
-	struct an_mpi_act *x;
 	uint32_t i;
 	int rc;
 
-	if ((rc = act_new(m, f, ev, &i)) < 0)
+	if ((rc = act_new(m, f, ev, &i)) < 0) {
+		an_snapshot_release(&before);
 		return rc;
+	}
 	f->a = i + 1;
-	x = &m->acts[i];
-	if (!ends)
-		return an_interval_copy(&x->before, stretch);
-	/* a synchronization ends its stretch: it is what came before it */
-	x->before = *stretch;
-	*stretch = (struct an_interval){ NULL, 0, 0, 0 };
+	m->acts[i].before = before;
 	return 0;
 }
 
@@ -512,7 +510,8 @@ void an_mpi_waits_release(struct an_mpi_waits *m)
 {
 	for (uint32_t i = 0; i < m->nacts; i++)
 		if (m->acts[i].live)
-			an_interval_release(&m->acts[i].before);
+			an_snapshot_release(&m->acts[i].before);
+	an_interval_release(&m->shown);
 	free(m->acts);
 	free(m->pend);
 	free(m->order);

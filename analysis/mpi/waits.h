@@ -44,7 +44,7 @@ struct an_mpi_act {
 	int64_t cause_t;	/* t0 while there is none */
 	uint64_t cause_ev;
 	uint32_t cause_act;	/* whose interval the wait is blamed on */
-	struct an_interval before;	/* the causing stream's time before it */
+	struct an_snapshot before;	/* the causing stream's time before it */
 };
 
 /* A send, receive or posted receive waiting for its edge. */
@@ -87,6 +87,7 @@ struct an_mpi_waits {
 	struct an_mpi_waits_counts st;
 	struct an_trace *tr;
 	struct an_waitrec *out;
+	struct an_interval shown;	/* a snapshot's interval, while its blame is written */
 };
 
 /* The rules see the trace state tr (its frames get their activity) and write through out (both borrowed). */
@@ -94,12 +95,12 @@ void an_mpi_waits_init(struct an_mpi_waits *m, struct an_trace *tr, struct an_wa
 
 /*
  * Frame f (an MPI call that communicates, or an OpenMP barrier) was
- * entered at ev: its activity (f->a, 1-based), blamed on stretch; where
- * ends (a blocking call, a barrier) the stretch is moved into it and left
- * empty, else copied. Returns 0 or LS_ERR_NOMEM.
+ * entered at ev: its activity (f->a, 1-based), blamed on before, the
+ * stretch of its stream's time up to it (taken: released with it).
+ * Returns 0 or LS_ERR_NOMEM.
  */
 int an_mpi_waits_enter(struct an_mpi_waits *m, struct an_frame *f, const struct an_event *ev,
-		       struct an_interval *stretch, bool ends);
+		       struct an_snapshot before);
 
 /* Frame f ends at ev: its own leave (own), or a leave of one enclosing it. 0 or a negative error. */
 int an_mpi_waits_close(struct an_mpi_waits *m, const struct an_frame *f, const struct an_event *ev, bool own);
@@ -110,7 +111,7 @@ int an_mpi_waits_send(struct an_mpi_waits *m, const struct ls_record *rec, const
 int an_mpi_waits_recv(struct an_mpi_waits *m, const struct ls_record *rec, const struct an_event *ev);
 int an_mpi_waits_request(struct an_mpi_waits *m, const struct ls_record *rec, const struct an_event *ev);
 int an_mpi_waits_coll(struct an_mpi_waits *m, const struct ls_record *rec, const struct an_event *ev,
-		      const struct an_interval *mpi);
+		      const struct an_stretch *mpi);
 
 /* An edge of type e (msg, coll, barrier) from event from to event to. 0 or a negative error. */
 int an_mpi_waits_edge(struct an_mpi_waits *m, enum ls_edge e, uint64_t from, uint64_t to);
