@@ -286,7 +286,8 @@ int an_clock_take(struct an_clock *c, const struct ls_record *rec, const char **
 		rc = event(c, rec, why);
 		break;
 	default:
-		rc = rec->kind == LS_K_EDGE ? edge(c, rec, why) :
+		rc = (rc = an_trace_derived(&c->tr, rec, why)) < 0 ? rc :
+		     rec->kind == LS_K_EDGE ? edge(c, rec, why) :
 		     an_retime_other(&c->rt, rec, LS_NONE, LS_NONE);
 		break;
 	}

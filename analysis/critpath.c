@@ -676,6 +676,8 @@ int an_crit_take(struct an_crit *c, const struct ls_record *rec,
 			return rc;
 		break;
 	default:
+		if ((rc = an_trace_derived(&c->tr, rec, why)) < 0)
+			return rc;
 		if (rec->kind == LS_K_EDGE)
 			edge(c, rec);
 		else if (rec->kind == LS_K_WAIT)

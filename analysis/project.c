@@ -478,7 +478,8 @@ int an_project_take(struct an_project *p, const struct ls_record *rec, const cha
 		rc = event(p, rec, why);
 		break;
 	default:
-		rc = rec->kind == LS_K_EDGE ? edge(p, rec, why) :
+		rc = (rc = an_trace_derived(&p->tr, rec, why)) < 0 ? rc :
+		     rec->kind == LS_K_EDGE ? edge(p, rec, why) :
 		     an_retime_other(&p->rt, rec, LS_NONE, LS_NONE);
 		break;
 	}

@@ -31,6 +31,7 @@ int an_trace_event(struct an_trace *tr, const struct ls_record *rec,
 		   struct an_event *ev, const char **why)
 {
 	uint64_t s;
+	int rc;
 
 	if (ls_get_u64(rec, LS_F_ID, &ev->id) < 0 ||
 	    ls_get_i64(rec, LS_F_T, &ev->t) < 0 ||
@@ -57,10 +58,48 @@ int an_trace_event(struct an_trace *tr, const struct ls_record *rec,
 		*why = "event on an undefined stream";
 		return LS_ERR_SYNTAX;
 	}
+	/* an id twice would join what the stages keep by id (edges, waits, the path) wrongly */
+	if ((rc = ls_idset_add(&tr->ids, ev->id)) <= 0) {
+		if (rc < 0)
+			return rc;
+		snprintf(tr->why, sizeof(tr->why), "%s id %" PRIu64 " is not unique (rule 4)",
+			 ls_kind_name(rec->kind), ev->id);
+		*why = tr->why;
+		return LS_ERR_SYNTAX;
+	}
 	tr->any = true;
 	tr->last_t = ev->t;
 	tr->last_s = s;
 	ev->proc = tr->defs.streams[ev->s].process;
+	return 0;
+}
+
+int an_trace_derived(struct an_trace *tr, const struct ls_record *rec, const char **why)
+{
+	const struct ls_kind_spec *spec = ls_kind_spec(rec->kind);
+	uint64_t id, dur;
+	int64_t t;
+
+	for (int i = 0; i < spec->nfields; i++) {
+		const struct ls_field_spec *fs = &spec->fields[i];
+
+		if (fs->type != LS_V_ID || ls_get_u64(rec, fs->field, &id) < 0 || ls_idset_has(&tr->ids, id))
+			continue;
+		snprintf(tr->why, sizeof(tr->why), "%s field \"%s\" points at event %" PRIu64
+			 ", which is not earlier in the stream", ls_kind_name(rec->kind),
+			 ls_field_name(fs->field), id);
+		*why = tr->why;
+		return LS_ERR_SYNTAX;
+	}
+	if ((rec->kind == LS_K_WAIT || rec->kind == LS_K_IDLE) && ls_get_i64(rec, LS_F_T, &t) == 0 &&
+	    ls_get_u64(rec, LS_F_DUR, &dur) == 0 && tr->any &&
+	    (t > tr->last_t || dur > (uint64_t)(tr->last_t - t))) {
+		snprintf(tr->why, sizeof(tr->why), "%s at t=%" PRId64 " of %" PRIu64 " ns ends after the "
+			 "last event read (t=%" PRId64 "): a wait is written once decided",
+			 ls_kind_name(rec->kind), t, dur, tr->last_t);
+		*why = tr->why;
+		return LS_ERR_SYNTAX;
+	}
 	return 0;
 }
 
@@ -123,6 +162,7 @@ void an_trace_release(struct an_trace *tr)
 	for (uint32_t s = 0; s < tr->defs.nstreams; s++)
 		an_stack_release(&tr->stacks[s]);
 	free(tr->stacks);
+	ls_idset_release(&tr->ids);
 	ls_defs_release(&tr->defs);
 	an_trace_init(tr);
 }

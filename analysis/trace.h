@@ -10,6 +10,7 @@
 
 #include "../libstream/record.h"
 #include "../libstream/defs.h"
+#include "../libstream/idset.h"
 #include "stack.h"
 
 struct an_event {
@@ -27,10 +28,20 @@ struct an_trace {
 	bool any;		/* an event was read: last_t, last_s are its */
 	int64_t last_t;
 	uint64_t last_s;	/* stream id */
+	struct ls_idset ids;	/* the event ids read: each once (runs of them, a few) */
 	char why[160];		/* what was wrong with the last event, for *why */
 };
 
 void an_trace_init(struct an_trace *tr);
+
+/*
+ * A derived record (edge, wait, idle, blame, crit, path_blame) against
+ * the events read: each event id it names was read before it (rule 5),
+ * and a wait or idle period ends no later than the last event read (it
+ * is written once decided). Returns 0, or LS_ERR_SYNTAX with *why (as
+ * tr-cat --check says it).
+ */
+int an_trace_derived(struct an_trace *tr, const struct ls_record *rec, const char **why);
 
 /*
  * Take a definition (ls_defs_take). Returns 1 if rec was one, 0 if not,

@@ -210,10 +210,11 @@ static int definition(struct an_waits *a, const struct ls_record *rec,
 		     LS_KIND_BIT(LS_K_TEAM_END) | LS_KIND_BIT(LS_K_JOIN) | \
 		     LS_KIND_BIT(LS_K_LOCK_ACQUIRE) | LS_KIND_BIT(LS_K_LOCK_RELEASE))
 
+/* Every event is read, for its id, time and stream (an_trace_event): the rules read EVENTS_READ. */
 uint64_t an_waits_reads(void)
 {
 	return LS_DEFS_KINDS | LS_KIND_BIT(LS_K_EDGE) | LS_KIND_BIT(LS_K_INSTANCE) |
-	       EVENTS_READ;
+	       ls_class_kinds(LS_C_EVENT);
 }
 
 int an_waits_take(struct an_waits *a, const struct ls_record *rec,
@@ -229,12 +230,12 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 	if (LS_DEFS_KINDS & LS_KIND_BIT(rec->kind))
 		return definition(a, rec, why);
 	if (rec->kind == LS_K_EDGE)
-		return edge(a, rec, why);
+		return (rc = an_trace_derived(&a->tr, rec, why)) < 0 ? rc : edge(a, rec, why);
 	if (rec->kind == LS_K_INSTANCE)
 		return an_mpi_waits_instance(&a->mpi, rec, why);
-	if (!(EVENTS_READ & LS_KIND_BIT(rec->kind)))
+	if (ls_kind_spec(rec->kind)->cls != LS_C_EVENT)
 		return 0;
-	if ((rc = an_trace_event(&a->tr, rec, &ev, why)) < 0)
+	if ((rc = an_trace_event(&a->tr, rec, &ev, why)) < 0 || !(EVENTS_READ & LS_KIND_BIT(rec->kind)))
 		return rc;
 	switch (rec->kind) {
 	case LS_K_ENTER:

@@ -137,6 +137,57 @@ IN
 	done
 }
 
+@test "an event id used twice: every stage stops at it, as tr-cat --check does (turn4)" {
+	for tool in $STAGES tr-clock tr-cat; do
+		opt=; [ "$tool" = tr-cat ] && opt=--check
+		run --separate-stderr "$tool" $opt "$REPRO/stages-id-reuse.ndjson"
+		assert_failure 1
+		[[ $stderr == "$tool: $REPRO/stages-id-reuse.ndjson: line 7: enter id 0 is not unique"* ]] || fail "$tool: $stderr"
+	done
+	# one a stage passes on unread is still one it counts (tr-waits reads a fork for its id)
+	doc_examples > "$TMP/doc.ndjson"
+	sed 's/"k":"send_done","id":13,/"k":"send_done","id":8,/' "$TMP/doc.ndjson" > "$TMP/twice.ndjson"
+	for tool in $STAGES; do
+		run --separate-stderr "$tool" "$TMP/twice.ndjson"
+		assert_failure 1
+		assert_equal "$stderr" "$tool: $TMP/twice.ndjson: line 31: send_done id 8 is not unique (rule 4)"
+	done
+}
+
+@test "a derived record that names an event not read before it, or a wait past the last event: the stages that read it refuse it (turn4)" {
+	doc_examples > "$TMP/doc.ndjson"
+	sed 's/"k":"blame","to":1,"r":0,"ns":50/"k":"blame","to":77,"r":0,"ns":50/' "$TMP/doc.ndjson" > "$TMP/nowhere.ndjson"
+	for tool in tr-rank tr-cat; do
+		opt=; [ "$tool" = tr-cat ] && opt=--check
+		run --separate-stderr "$tool" $opt "$TMP/nowhere.ndjson"
+		assert_failure 1
+		assert_equal "$stderr" "$tool: $TMP/nowhere.ndjson: line 60: blame field \"to\" points at event 77, which is not earlier in the stream"
+	done
+	# 146 years of waiting in a run of 5 us: its record comes once the wait is decided
+	sed 's/"k":"wait","at":6,"t":1950,"dur":50,/"k":"wait","at":6,"t":1950,"dur":4611686018427385000,/' \
+		"$TMP/doc.ndjson" > "$TMP/long.ndjson"
+	for tool in tr-critpath tr-rank; do
+		run --separate-stderr "$tool" "$TMP/long.ndjson"
+		assert_failure 1
+		assert_regex "$stderr" "^$tool: $TMP/long.ndjson: line 58: wait at t=1950 of 4611686018427385000 ns ends after the last event read \(t=[0-9]+\): a wait is written once decided$"
+	done
+	# an edge from an event to come
+	sed 's/"k":"edge","from":8,"to":10,/"k":"edge","from":99,"to":10,/' "$TMP/doc.ndjson" > "$TMP/edge.ndjson"
+	grep -q '"from":99' "$TMP/edge.ndjson" || fail "no such edge in docs/stream.md's examples"
+	for tool in tr-waits tr-critpath tr-rank; do
+		run --separate-stderr "$tool" "$TMP/edge.ndjson"
+		assert_failure 1
+		assert_regex "$stderr" "^$tool: $TMP/edge.ndjson: line [0-9]+: edge field \"from\" points at event 99, which is not earlier in the stream$"
+	done
+	# and into the stages that re-time tr-deps' stream
+	tr-cat -J "$REPRO/c10-deps.tr" | sed '496s/"from":179,/"from":999999,/' > "$TMP/deps.ndjson"
+	for tool in tr-clock tr-project; do
+		run --separate-stderr "$tool" "$TMP/deps.ndjson"
+		assert_failure 1
+		assert_equal "$stderr" "$tool: $TMP/deps.ndjson: line 496: edge field \"from\" points at event 999999, which is not earlier in the stream"
+	done
+}
+
 @test "a team's stream of a process that is not a member: every stage and tr-otf2 refuse it in one line, tr-otf2 writes nothing" {
 	doc_examples | sed '/"CUDA_COMM"/s/"members":\[0\]/"members":[1]/' > "$TMP/s.ndjson"
 	for tool in $STAGES; do

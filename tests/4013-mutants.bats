@@ -85,13 +85,22 @@ read_mutants() {
 	read_mutants nsys "$CORPUS/nsys/pipit-saxpy-mpi-cuda-rank0.sqlite"
 }
 
-@test "damaged streams into the stages after tr-deps: tr-clock and tr-project" {
+@test "damaged streams into the stages: tr-deps, tr-clock, tr-project and tr-waits; tr-critpath after tr-waits" {
 	tr-cat -J "$DATA/repros/c10-deps.tr" > "$TMP/deps.ndjson"
 	mutants.py stream "$TMP/deps.ndjson" "$TMP/m" "$COUNT" "$SEED" > "$TMP/list"
 	while read -r m what; do
-		run_tool tr-clock "$m" "$TMP/out.tr" "$m ($what)"
-		[ "$status" -ne 0 ] || check_stream "$TMP/out.tr" "$m ($what)" "$m"
+		for tool in tr-deps tr-clock tr-waits; do
+			run_tool "$tool" "$m" "$TMP/out.tr" "$m ($what)"
+			[ "$status" -ne 0 ] || check_stream "$TMP/out.tr" "$m ($what)" "$m"
+		done
 		run_tool tr-project "$m" "$TMP/out.tr" "$m ($what)" --scale '*=0.5'
+		[ "$status" -ne 0 ] || check_stream "$TMP/out.tr" "$m ($what)" "$m"
+	done < "$TMP/list"
+	rm -r "$TMP/m"
+	tr-waits "$DATA/repros/c10-deps.tr" | tr-cat -J > "$TMP/waits.ndjson"
+	mutants.py stream "$TMP/waits.ndjson" "$TMP/m" "$COUNT" "$SEED" > "$TMP/list"
+	while read -r m what; do
+		run_tool tr-critpath "$m" "$TMP/out.tr" "$m ($what)"
 		[ "$status" -ne 0 ] || check_stream "$TMP/out.tr" "$m ($what)" "$m"
 	done < "$TMP/list"
 }
