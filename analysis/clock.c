@@ -7,6 +7,7 @@
 
 #include "../libstream/error.h"
 #include "../libstream/record.h"
+#include "../libstream/times.h"
 #include "../libstream/vec.h"
 #include "clock.h"
 #include "retime.h"
@@ -129,12 +130,13 @@ static int pull_back(struct an_clock *c, uint32_t y)
 }
 
 /*
- * Node b must be d ns later: it and the rest of its stream move by d;
- * the events before it move back along (pull_back). Returns 0 (a raise
+ * Node b must be no earlier than to (later than it is): it moves there,
+ * the rest of its stream after it as far as that takes them; the events
+ * before it move back along (pull_back). Returns 0 (a raise
  * past the window or of a written event is counted, not made) or
  * LS_ERR_NOMEM.
  */
-static int raise(struct an_clock *c, uint32_t b, int64_t d)
+static int raise(struct an_clock *c, uint32_t b, int64_t to)
 {
 	int rc;
 
@@ -142,11 +144,12 @@ static int raise(struct an_clock *c, uint32_t b, int64_t d)
 		c->st.late++;
 		return 0;
 	}
-	if (c->rt.n[b].L + d - c->rt.g.n[b].t > c->o.window || !ls_time_ok(c->rt.n[b].L + d)) {
+	/* to is a time plus a latency (at most 1 s): past the window of any time, checked apart */
+	if (!ls_time_ok(to) || ls_span(c->rt.g.n[b].t, to) > (uint64_t)c->o.window) {
 		c->st.too_far++;
 		return 0;
 	}
-	c->rt.n[b].L += d;
+	c->rt.n[b].L = to;
 	if ((rc = todo(c, b)) < 0)
 		return rc;
 	for (uint32_t x = c->rt.n[b].next; x != LS_NONE; x = c->rt.n[x].next) {
@@ -170,7 +173,7 @@ static int enforce(struct an_clock *c, uint32_t a, uint32_t b, int64_t latency)
 	if (c->rt.n[a].L + latency <= c->rt.n[b].L)
 		return 0;
 	c->ntodo = 0;
-	if ((rc = raise(c, b, c->rt.n[a].L + latency - c->rt.n[b].L)) < 0)
+	if ((rc = raise(c, b, c->rt.n[a].L + latency)) < 0)
 		return rc;
 	while (c->ntodo) {
 		uint32_t x = c->todo[--c->ntodo];
@@ -205,7 +208,7 @@ static int enforce(struct an_clock *c, uint32_t a, uint32_t b, int64_t latency)
 				c->ntodo = 0;
 				return 0;
 			}
-			if ((rc = raise(c, e->to, need - c->rt.n[e->to].L)) < 0)
+			if ((rc = raise(c, e->to, need)) < 0)
 				return rc;
 		}
 	}

@@ -9,6 +9,7 @@
 
 #include "../libstream/error.h"
 #include "../libstream/record.h"
+#include "../libstream/times.h"
 #include "../libstream/vec.h"
 #include "project.h"
 #include "retime.h"
@@ -67,6 +68,7 @@ struct an_project {
 	struct pj_proc run;
 	struct an_project_stats s;
 	struct ls_writer *w;
+	char why[160];		/* an event projected out of the times a stream holds */
 };
 
 static struct pj_node *node(const struct an_project *p, uint32_t i)
@@ -298,10 +300,6 @@ static int edge(struct an_project *p, const struct ls_record *rec, const char **
 
 /* Settling */
 
-static int64_t scaled(int64_t ns, double factor)
-{
-	return factor == 1 ? ns : (int64_t)llround((double)ns * factor);
-}
 
 /*
  * The activities open on stream s, as event x settles at *L: an enter is
@@ -314,8 +312,8 @@ static int nesting(struct an_project *p, struct pj_stream *s, const struct pj_no
 		int64_t floor = p->floor[x->region], entered = s->entered[x->depth];
 
 		s->nentered = x->depth;
-		if (floor >= 0 && *L < entered + floor) {
-			*L = entered + floor;
+		if (floor >= 0 && *L < ls_time_plus_held(entered, floor)) {
+			*L = ls_time_plus_held(entered, floor);
 			p->s.floored++;
 		}
 	}
@@ -335,7 +333,7 @@ static int settle(struct an_project *p, uint32_t i)
 	const struct an_gnode *g = &p->rt.g.n[i];
 	struct pj_stream *s = &p->st[g->s];
 	struct pj_proc *pr = &p->pr[p->tr.defs.streams[g->s].process];
-	int64_t L;
+	int64_t L = g->t, d;
 	int rc;
 
 	if (x->in_orig != INT64_MIN) {
@@ -344,9 +342,10 @@ static int settle(struct an_project *p, uint32_t i)
 
 		if (s->any && s->L > base)
 			base = s->L;
-		L = base + scaled(g->t - from, x->factor);
-	} else {
-		L = s->any ? s->L + scaled(x->gap, x->factor) : g->t;
+		if (!ls_ns_scaled(g->t - from, x->factor, &d) || !ls_time_plus(base, d, &L))
+			goto past;
+	} else if (s->any && (!ls_ns_scaled(x->gap, x->factor, &d) || !ls_time_plus(s->L, d, &L))) {
+		goto past;
 	}
 	if (x->factor != 1)
 		p->s.scaled++;
@@ -386,6 +385,10 @@ static int settle(struct an_project *p, uint32_t i)
 		y->waiting--;
 	}
 	return 0;
+past:
+	snprintf(p->why, sizeof(p->why), "event %" PRIu64 " at t=%" PRId64 " would move out of the times a "
+		 "stream may hold ([-2^62, 2^62) ns)", g->id, g->t);
+	return LS_ERR_SYNTAX;
 }
 
 /*
@@ -428,14 +431,14 @@ static int64_t frontier(const struct an_project *p)
 
 	for (uint32_t k = 0; k < p->tr.defs.nstreams; k++) {
 		const struct pj_stream *s = &p->st[k];
-		int64_t lb;
+		int64_t lb, d;
 
 		if (s->unsettled && !s->any)
 			return INT64_MIN;
 		if (s->unsettled || (s->depth && s->may_wait))
 			lb = s->L;
-		else if (s->depth)
-			lb = s->L + scaled(p->rt.now - s->t, p->f_min);
+		else if (s->depth)	/* a bound: held to the times, never written */
+			lb = ls_ns_scaled(p->rt.now - s->t, p->f_min, &d) ? ls_time_plus_held(s->L, d) : LS_TIME_MAX;
 		else
 			continue;	/* idle: what comes next has an edge into it */
 		if (lb < F)
@@ -485,7 +488,9 @@ int an_project_take(struct an_project *p, const struct ls_record *rec, const cha
 	}
 	if (rc == LS_ERR_SYNTAX)	/* what came before the bad record is written */
 		return an_project_finish(p) < 0 ? LS_ERR_IO : rc;
-	return rc < 0 ? rc : step(p);
+	if (rc == 0 && (rc = step(p)) == LS_ERR_SYNTAX)
+		*why = p->why;
+	return rc;
 }
 
 int an_project_finish(struct an_project *p)
@@ -566,8 +571,12 @@ static int take_project(void *ctx, const struct ls_record *rec, const char **why
 
 static int finish_project(void *ctx, const char **why)
 {
-	(void)why;
-	return an_project_finish(ctx);
+	struct an_project *p = ctx;
+	int rc = an_project_finish(p);
+
+	if (rc == LS_ERR_SYNTAX)
+		*why = p->why;
+	return rc;
 }
 
 static size_t odd_project(const void *ctx, struct an_count *out)

@@ -19,6 +19,7 @@
 #include "../libstream/error.h"
 #include "../libstream/idmap.h"
 #include "../libstream/reader.h"
+#include "../libstream/times.h"
 #include "../libstream/vec.h"
 #include "render/json-text.h"
 #include "render/names.h"
@@ -231,7 +232,7 @@ static void piece(struct chrome *c, const struct ls_record *rec)
 	}
 	c->have_piece = true;
 	c->piece_s = s;
-	c->piece_end = (int64_t)((uint64_t)t + dur);	/* no overflow on a broken stream */
+	c->piece_end = ls_time_plus_held(t, (int64_t)(dur > LS_DUR_MAX ? LS_DUR_MAX : dur));
 }
 
 /* Pass 2: one record. */

@@ -15,8 +15,9 @@
 
 /*
  * Times lie in [-2^62, 2^62) ns (146 years either side of 0), so that the
- * difference of two is a duration below 2^63 and no sum of a time and a
- * duration overflows int64; durations lie in [0, 2^63). docs/stream.md.
+ * difference of two is a duration below 2^63; durations lie in [0, 2^63).
+ * A time and a duration may add up past int64: times.h checks such sums.
+ * docs/stream.md.
  */
 #define LS_TIME_MIN (-(INT64_C(1) << 62))
 #define LS_TIME_MAX ((INT64_C(1) << 62) - 1)

@@ -416,3 +416,14 @@ OUT
 {"k":"projection","spec":"compute=0.5","before":900,"after":870}
 OUT
 }
+
+@test "a projection past the times a stream holds: one line naming the event, exit 1, no undefined sum (turn4)" {
+	# main spans -2^62 .. 2^62 - 1: twice as long it would end 2^63 ns past its start
+	run --separate-stderr bash -c "tr-deps < '$DATA/repros/project-full-range.ndjson' | tr-project --scale main=2 | tr-cat -J"
+	assert_failure
+	[[ $stderr == "tr-project: <stdin>: event 1 at t=4611686018427387903 would move out of the times a stream may hold ([-2^62, 2^62) ns)"* ]] ||
+		fail "$stderr"
+	# as it is, the same stream passes
+	run --separate-stderr bash -c "tr-deps < '$DATA/repros/project-full-range.ndjson' | tr-project --scale main=1 | tr-cat --check"
+	assert_success
+}

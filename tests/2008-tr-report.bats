@@ -256,3 +256,15 @@ path_within() {
 	grep -qx "crit 1000000" "$TMP/facts"
 	grep -qx "view 0 0.001 [0-9]*" "$TMP/facts"
 }
+
+@test "a run spanning the whole range of times (2^63 ns): the page and the pictures, no undefined sum (turn4)" {
+	run --separate-stderr tr-report "$DATA/repros/report-full-range.tr"
+	assert_success
+	assert_equal "$stderr" ""
+	[[ $output == *"</html>" ]] || fail "not a whole page"
+	# (the sanitizer build: the offsets from the first event, 2^63 - 1 at most, in unsigned arithmetic)
+	for tool in tr-svg tr-chrome; do
+		run --separate-stderr "$tool" "$DATA/repros/report-full-range.tr"
+		assert_success
+	done
+}

@@ -46,11 +46,18 @@ static bool room(struct tl_data *d)
 	return true;
 }
 
-void tl_data_act(struct tl_data *d, uint32_t l, int64_t t0, int64_t t1, unsigned paint, unsigned depth,
+/* b - a of two offsets below 2^63: it fits either way. */
+static int64_t since(uint64_t a, uint64_t b)
+{
+	return b >= a ? (int64_t)(b - a) : -(int64_t)(a - b);
+}
+
+void tl_data_act(struct tl_data *d, uint32_t l, uint64_t t0, uint64_t t1, unsigned paint, unsigned depth,
 		 uint32_t region)
 {
 	struct tl_lane *x = &d->lane[l];
-	int64_t v[] = { t0 - x->last_act, t1 - t0, paint, depth, region == UINT32_MAX ? -1 : (int64_t)region };
+	int64_t v[] = { since(x->last_act, t0), since(t0, t1), paint, depth,
+			region == UINT32_MAX ? -1 : (int64_t)region };
 
 	if (!room(d))
 		return;
@@ -58,10 +65,10 @@ void tl_data_act(struct tl_data *d, uint32_t l, int64_t t0, int64_t t1, unsigned
 	x->last_act = t0;
 }
 
-void tl_data_wait(struct tl_data *d, uint32_t l, int64_t t0, uint64_t dur)
+void tl_data_wait(struct tl_data *d, uint32_t l, uint64_t t0, uint64_t dur)
 {
 	struct tl_lane *x = &d->lane[l];
-	int64_t v[] = { t0 - x->last_wait, (int64_t)dur };
+	int64_t v[] = { since(x->last_wait, t0), (int64_t)(dur > INT64_MAX ? INT64_MAX : dur) };
 
 	if (d->over || d->oom)
 		return;
@@ -69,9 +76,9 @@ void tl_data_wait(struct tl_data *d, uint32_t l, int64_t t0, uint64_t dur)
 	x->last_wait = t0;
 }
 
-void tl_data_piece(struct tl_data *d, uint32_t l, int64_t t0, uint64_t dur)
+void tl_data_piece(struct tl_data *d, uint32_t l, uint64_t t0, uint64_t dur)
 {
-	int64_t v[] = { l, t0 - d->last_piece, (int64_t)dur };
+	int64_t v[] = { l, since(d->last_piece, t0), (int64_t)(dur > INT64_MAX ? INT64_MAX : dur) };
 
 	if (!room(d))
 		return;

@@ -3,8 +3,9 @@
  * script, timeline-zoom.c): each lane's activities (the parts where each
  * was the innermost, as the picture draws them) and wait states, and the
  * critical path's pieces in path order, as JSON in the page. Times are
- * ns from the run's first event, each item's start as a difference from
- * the one before it, so that a run's worth stays small.
+ * ns from the run's first event (at most 2^63 - 1: the span of two
+ * times), each item's start as a difference from the one before it, so
+ * that a run's worth stays small.
  */
 #ifndef TIMELINE_DATA_H
 #define TIMELINE_DATA_H
@@ -23,7 +24,7 @@
 
 struct tl_lane {
 	struct ls_buf acts, waits;
-	int64_t last_act, last_wait;	/* the previous item's start */
+	uint64_t last_act, last_wait;	/* the previous item's start */
 	uint64_t nacts, nwaits;
 };
 
@@ -31,7 +32,7 @@ struct tl_data {
 	struct tl_lane *lane;
 	uint32_t nlanes;
 	struct ls_buf path;
-	int64_t last_piece;
+	uint64_t last_piece;
 	uint64_t nitems;	/* activities and pieces */
 	uint64_t max;		/* the most kept */
 	bool over;		/* more than max: none kept */
@@ -42,13 +43,13 @@ struct tl_data {
 int tl_data_init(struct tl_data *d, uint32_t nlanes);
 
 /* An activity's part on lane l from t0 to t1, painted paint at depth, of region index region. */
-void tl_data_act(struct tl_data *d, uint32_t l, int64_t t0, int64_t t1, unsigned paint, unsigned depth,
+void tl_data_act(struct tl_data *d, uint32_t l, uint64_t t0, uint64_t t1, unsigned paint, unsigned depth,
 		 uint32_t region);
 
-void tl_data_wait(struct tl_data *d, uint32_t l, int64_t t0, uint64_t dur);
+void tl_data_wait(struct tl_data *d, uint32_t l, uint64_t t0, uint64_t dur);
 
 /* A piece of the path on lane l (the next in path order). */
-void tl_data_piece(struct tl_data *d, uint32_t l, int64_t t0, uint64_t dur);
+void tl_data_piece(struct tl_data *d, uint32_t l, uint64_t t0, uint64_t dur);
 
 /* Whether the items are kept: false past TIMELINE_DATA_MAX, or out of memory. */
 bool tl_data_kept(const struct tl_data *d);

@@ -26,6 +26,7 @@
 
 #include "../../libstream/error.h"
 #include "../../libstream/reader.h"
+#include "../../libstream/times.h"
 #include "json-text.h"
 #include "names.h"
 #include "timeline-data.h"
@@ -131,7 +132,13 @@ struct svg {
 /* b - a for a <= b, whatever they are (in uint64_t no difference overflows). */
 static double span_ns(int64_t a, int64_t b)
 {
-	return b > a ? (double)((uint64_t)b - (uint64_t)a) : 0;
+	return (double)ls_span(a, b);
+}
+
+/* Where something of dur from t ends, held to the times a stream holds (a broken stream's may not fit). */
+static int64_t end_of(int64_t t, uint64_t dur)
+{
+	return ls_time_plus_held(t, (int64_t)(dur > LS_DUR_MAX ? LS_DUR_MAX : dur));
 }
 
 static double x_of(const struct svg *g, int64_t t)
@@ -287,7 +294,7 @@ static void activity(struct svg *g, uint32_t l, int64_t a, int64_t b, uint32_t d
 	if (b < g->from || a > g->to)
 		return;
 	if (g->zoomable)
-		tl_data_act(&g->data, l, (int64_t)span_ns(g->first, a), (int64_t)span_ns(g->first, b),
+		tl_data_act(&g->data, l, ls_span(g->first, a), ls_span(g->first, b),
 			    reg ? g->paint[ri] : P_USER, d, ri);
 	if (x1 - x0 < 0.5) {	/* too short to draw: its lane's density */
 		size_t col = (size_t)(x0 - LABEL_W);
@@ -335,13 +342,13 @@ static void draw(struct svg *g, const struct ls_record *rec)
 			ls->stack[ls->depth - 1].since = t;
 		break;
 	case LS_K_WAIT:
-		if (ls_get_u64(rec, LS_F_DUR, &dur) < 0 || t > g->to || (int64_t)((uint64_t)t + dur) < g->from)
+		if (ls_get_u64(rec, LS_F_DUR, &dur) < 0 || t > g->to || end_of(t, dur) < g->from)
 			break;
 		if (g->zoomable)
-			tl_data_wait(&g->data, l, (int64_t)span_ns(g->first, t), dur);
-		if (x_of(g, (int64_t)((uint64_t)t + dur)) - x_of(g, t) >= 0.5)
+			tl_data_wait(&g->data, l, ls_span(g->first, t), dur);
+		if (x_of(g, end_of(t, dur)) - x_of(g, t) >= 0.5)
 			printf("<rect class=\"wait\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"/>\n",
-			       x_of(g, t), g->lane_y[l], x_of(g, (int64_t)((uint64_t)t + dur)) - x_of(g, t),
+			       x_of(g, t), g->lane_y[l], x_of(g, end_of(t, dur)) - x_of(g, t),
 			       ACT_H - 1);
 		break;
 	default:
@@ -402,12 +409,12 @@ static void path(struct svg *g, const struct ls_record *rec)
 
 	if (rec->kind != LS_K_CRIT || ls_get_u64(rec, LS_F_S, &s) < 0 || ls_get_i64(rec, LS_F_T, &t) < 0 ||
 	    ls_get_u64(rec, LS_F_DUR, &dur) < 0 || (si = names_index(&g->streams, s)) == UINT32_MAX ||
-	    (l = g->lane_of[si]) == UINT32_MAX || t > g->to || (int64_t)((uint64_t)t + dur) < g->from)
+	    (l = g->lane_of[si]) == UINT32_MAX || t > g->to || end_of(t, dur) < g->from)
 		return;
 	if (g->zoomable)
-		tl_data_piece(&g->data, l, (int64_t)span_ns(g->first, t), dur);
+		tl_data_piece(&g->data, l, ls_span(g->first, t), dur);
 	x0 = x_of(g, t);
-	x1 = x_of(g, (int64_t)((uint64_t)t + dur));
+	x1 = x_of(g, end_of(t, dur));
 	ls = &g->lanes[l];
 	if (g->have_piece && g->piece_lane != l && g->piece_x - g->run_x >= 1 && fabs(x0 - g->hop_x) >= 1) {
 		printf("<line class=\"hop\" x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\"/>\n", g->piece_x,
@@ -522,9 +529,9 @@ static int picture(struct svg *g, struct ls_reader *r, double from_s, double to_
 			tool_error("-t %g,%g: the run lasts %.9f s", from_s, to_s, run / 1e9);
 			return 2;
 		}
-		/* within the run: no sum overflows */
-		g->from = (int64_t)((uint64_t)g->first + (uint64_t)(from_s * 1e9));
-		g->to = to_s * 1e9 >= run ? g->last : (int64_t)((uint64_t)g->first + (uint64_t)(to_s * 1e9));
+		/* within the run (below 2^63 ns): each a time */
+		g->from = ls_time_plus_held(g->first, (int64_t)(from_s * 1e9));
+		g->to = to_s * 1e9 >= run ? g->last : ls_time_plus_held(g->first, (int64_t)(to_s * 1e9));
 	}
 	g->scale = (g->width - LABEL_W) / (g->to > g->from ? span_ns(g->from, g->to) : 1);
 	if (lay_out(g) < 0) {
