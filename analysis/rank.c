@@ -307,9 +307,10 @@ int an_rank_take(struct an_rank *k, const struct ls_record *rec, const char **wh
 	case LS_C_EVENT:
 		return event(k, rec, why);
 	default:
-		if ((rc = an_trace_derived(&k->tr, rec, why)) < 0)
+		/* its own fields first, then what it names */
+		if ((rc = derived(k, rec, why)) < 0)
 			return rc;
-		return derived(k, rec, why);
+		return an_trace_derived(&k->tr, rec, why);
 	}
 }
 

@@ -172,12 +172,12 @@ int an_retime_edge(struct an_retime *rt, uint32_t a, uint32_t b, int64_t latency
 int an_retime_other(struct an_retime *rt, const struct ls_record *rec, uint32_t a, uint32_t b);
 
 /*
- * Take edge record rec: its type in *e, its ends in *a and *b. Held as
- * an_retime_edge_rec holds it. Returns 1 where both ends are still kept
- * (the rule's to follow); 0 where one is not, the edge counted in *late
- * (its target no longer kept: written long ago) or *lost (its source);
- * LS_ERR_SYNTAX with *why set (an end not in the stream, where no event
- * has been let go of yet, is known to be one), or LS_ERR_NOMEM.
+ * Take edge record rec (whose ends were read: an_trace_derived): its
+ * type in *e, its ends in *a and *b. Held as an_retime_edge_rec holds it.
+ * Returns 1 where both ends are still kept (the rule's to follow); 0
+ * where one is not, the edge counted in *late (its target no longer kept:
+ * written long ago) or *lost (its source); LS_ERR_SYNTAX with *why set,
+ * or LS_ERR_NOMEM.
  */
 int an_retime_take_edge(struct an_retime *rt, const struct ls_record *rec, enum ls_edge *e,
 			uint32_t *a, uint32_t *b, uint64_t *late, uint64_t *lost, const char **why);
