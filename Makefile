@@ -190,7 +190,7 @@ bin/tr-deps bin/tr-clock bin/tr-waits bin/tr-critpath bin/tr-rank bin/tr-project
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) -lpthread
 
 # the pictures of a stream: the definitions they name things by
-bin/tr-chrome: cmd/tr-chrome.o cmd/render/json-text.o cmd/render/names.o $(TOOL_OBJS) libstream/libstream.a
+bin/tr-chrome: cmd/tr-chrome.o cmd/render/chrome.o cmd/render/json-text.o cmd/render/names.o $(TOOL_OBJS) libstream/libstream.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
@@ -199,7 +199,7 @@ bin/tr-svg: cmd/tr-svg.o cmd/render/timeline.o cmd/render/timeline-data.o cmd/re
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # the report: the rating, charts and the timeline in one HTML page
-bin/tr-report: cmd/tr-report.o cmd/render/timeline.o cmd/render/timeline-data.o cmd/render/json-text.o cmd/render/timeline-zoom.o cmd/render/names.o cmd/render/page.o cmd/render/diff-page.o \
+bin/tr-report: cmd/tr-report.o cmd/render/report.o cmd/render/timeline.o cmd/render/timeline-data.o cmd/render/json-text.o cmd/render/timeline-zoom.o cmd/render/names.o cmd/render/page.o cmd/render/diff-page.o \
 		$(RANK_TABLE_OBJS) cmd/render/rank-diff.o $(STAGE_OBJS)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
@@ -273,7 +273,8 @@ FUZZ_FLAGS = -std=gnu11 -D_GNU_SOURCE -DTR_VERSION='"$(VERSION)"' -DLS_CHECK_BUI
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	$(shell pkg-config --cflags msgpack otf2)
 FUZZ_STAGES = deps clock project waits critpath rank
-FUZZ_TARGETS = read front $(FUZZ_STAGES) otf2out otf2in trlogin kinetoin nsysin
+FUZZ_RENDERERS = svg report chrome
+FUZZ_TARGETS = read front $(FUZZ_STAGES) $(FUZZ_RENDERERS) otf2out otf2in trlogin kinetoin nsysin
 FUZZ_BINS = $(addprefix tests/fuzz/out/fuzz-,$(FUZZ_TARGETS))
 FUZZ_HEADERS = $(wildcard libstream/*.h analysis/*.h analysis/*/*.h formats/*.h formats/otf2/*.h formats/trlog/*.h \
 	formats/kineto/*.h formats/nsys/*.h cmd/*.h cmd/*/*.h tests/fuzz/*.h)
@@ -293,6 +294,12 @@ $(addprefix tests/fuzz/out/fuzz-,$(FUZZ_STAGES)): tests/fuzz/out/fuzz-%: tests/f
 	@mkdir -p tests/fuzz/out
 	$(FUZZ_CC) $(FUZZ_FLAGS) -DFUZZ_$(shell echo $* | tr a-z A-Z) -o $@ $(filter %.c,$^) $(LIBS) \
 		-lpthread
+
+$(addprefix tests/fuzz/out/fuzz-,$(FUZZ_RENDERERS)): tests/fuzz/out/fuzz-%: tests/fuzz/render.c \
+		tests/fuzz/input.c cmd/common/tool.c $(wildcard cmd/render/*.c) $(ANALYSIS_SRCS) $(LIBSTREAM_SRCS) \
+		$(FUZZ_HEADERS)
+	@mkdir -p tests/fuzz/out
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DFUZZ_$(shell echo $* | tr a-z A-Z) -o $@ $(filter %.c,$^) $(LIBS) -lpthread
 
 tests/fuzz/out/fuzz-otf2out: tests/fuzz/otf2out.c tests/fuzz/input.c cmd/output/staging.c \
 		$(OTF2OUT_OBJS:.o=.c) $(LIBSTREAM_SRCS) $(FUZZ_HEADERS)
