@@ -60,7 +60,7 @@ struct an_history {
 	struct an_share *shares;	/* act and region (ns unused) */
 	uint32_t nshares, shares_cap;
 	struct an_add *adds;
-	size_t nadds, adds_cap;
+	uint32_t nadds, adds_cap;
 	uint32_t refs;			/* the stretch's, and a snapshot's each */
 };
 
@@ -88,15 +88,8 @@ int an_stretch_add(struct an_stretch *st, uint32_t *slot, uint64_t act, uint32_t
 		h->shares[h->nshares++] = (struct an_share){ act, 0, region };
 		*slot = h->nshares;
 	}
-	if (h->nadds == h->adds_cap) {
-		size_t cap = h->adds_cap ? 2 * h->adds_cap : 16;
-		struct an_add *grown = realloc(h->adds, cap * sizeof(*grown));
-
-		if (!grown)
-			return LS_ERR_NOMEM;
-		h->adds = grown;
-		h->adds_cap = cap;
-	}
+	if (h->nadds == UINT32_MAX || ls_vec_room(&h->adds, &h->adds_cap, h->nadds, sizeof(*h->adds)) < 0)
+		return LS_ERR_NOMEM;
 	h->adds[h->nadds++] = (struct an_add){ *slot - 1, ns };
 	st->total += ns;
 	return 0;
@@ -138,7 +131,7 @@ int an_snapshot_interval(const struct an_snapshot *sn, struct an_interval *out)
 		return LS_ERR_NOMEM;
 	for (uint32_t i = 0; i < sn->nshares; i++)
 		out->v[i] = h->shares[i];
-	for (size_t i = 0; i < sn->nadds; i++)
+	for (uint32_t i = 0; i < sn->nadds; i++)
 		out->v[h->adds[i].share].ns += h->adds[i].ns;
 	out->n = sn->nshares;
 	return 0;

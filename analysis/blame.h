@@ -6,7 +6,6 @@
 #ifndef AN_BLAME_H
 #define AN_BLAME_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 struct an_share {
@@ -59,8 +58,7 @@ struct an_stretch {
 /* The stretch as it was when the snapshot was taken. */
 struct an_snapshot {
 	struct an_history *h;	/* NULL: empty */
-	size_t nadds;
-	uint32_t nshares;
+	uint32_t nadds, nshares;
 	uint64_t total;
 };
 
