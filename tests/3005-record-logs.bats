@@ -145,6 +145,23 @@ tr-read: $DATA/trlog/died-early: 2 logs that end before MPI_Init's record (rank-
 	assert_equal "$stderr" "tr-read: $TMP/odd/rank-0.trlog: $TMP/odd/rank-9.trlog: holds no tr-record log (NAME.trlog)"
 }
 
+@test "damaged call records (arguments missing, a completion not a list or naming a request twice or of no kind known, a communicator defined twice, a peer of 2^40, a negative rank): counted as damage, read up to it (turn4)" {
+	trlog-damaged.py "$TMP/d"
+	for d in "$TMP"/d/*; do
+		run --separate-stderr bash -c "tr-read '$d' > '$d.tr'"
+		assert_success
+		if [ "${d##*/}" = whole ]; then
+			assert_equal "$stderr" ""
+		else
+			assert_equal "$stderr" "tr-read: $d: 1 logs damaged (not as docs/trlog.md says): read up to the damage
+tr-read: $d: 1 logs without their end (a process that did not exit normally): its program's activity ends at its last record"
+		fi
+		tr-cat --check "$d.tr"
+		# the exchange before the damage, once (a request named twice made three receives of it)
+		[ "$(tr-cat -J "$d.tr" | jq -c 'select(.k == "recv")' | wc -l)" -eq 1 ] || fail "${d##*/}: not the one receive"
+	done
+}
+
 @test "an empty folder, a folder of no logs: one line each" {
 	mkdir "$TMP/empty"
 	run --separate-stderr tr-read "$TMP/empty"

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../../libstream/error.h"
+#include "../../libstream/idset.h"
 #include "../../libstream/roles.h"
 #include "../../libstream/vec.h"
 #include "trlogin_private.h"
@@ -211,6 +212,8 @@ static int comm_define(struct trlogin *in, struct log *l, int64_t local, uint64_
 			d->differs = true;
 		free(members);
 	}
+	if ((uint32_t)local < l->ncomm && l->comm[local] != UINT32_MAX && l->comm[local] != id)
+		return LS_ERR_SYNTAX;	/* one local number for two communicators */
 	if ((uint32_t)local >= l->ncomm) {
 		uint32_t want = (uint32_t)local + 16;
 		uint32_t *grown = realloc(l->comm, sizeof(*grown) * want);
@@ -236,6 +239,91 @@ static int fn_region(struct trlogin *in, uint64_t fn)
 	for (size_t k = 0; name[4 + k] && k < sizeof(in->fn_op[fn]) - 1; k++)
 		in->fn_op[fn][k] = (char)tolower((unsigned char)name[4 + k]);
 	return fmt_region(&in->regions, name, role == LS_R_UNKNOWN ? LS_R_MPI_OTHER : role, "mpi", NULL, &in->fn_region[fn]);
+}
+
+/* A peer or root: a world rank of l's run, or TRLOG_NO_RANK. */
+static bool a_rank(const struct log *l, int64_t r)
+{
+	return r == TRLOG_NO_RANK || (r >= 0 && r < (1 << 24) && (!l->mpi || (uint64_t)r < l->size_of_world));
+}
+
+/* A local communicator number: one the process made, or none (-1). */
+static bool a_comm(int64_t local)
+{
+	return local >= -1 && local < (1 << 24);
+}
+
+/*
+ * A list of requests [[req, how, comm, peer, tag, bytes], ...]: each a
+ * known completion (or start) of a request named once. Returns 0 or an
+ * error (LS_ERR_SYNTAX: damaged).
+ */
+static int requests_ok(struct trlogin *in, const struct log *l, struct cur *c, uint64_t most_how)
+{
+	uint32_t n = cur_array(c);
+	int rc = 0;
+
+	ls_idset_clear(&in->reqs_seen);
+	for (uint32_t i = 0; i < n && rc == 0 && !c->bad; i++) {
+		uint32_t k = cur_array(c);
+		uint64_t req = cur_uint(c), how = cur_uint(c);
+		int64_t comm = cur_int(c), peer = cur_int(c);
+
+		cur_int(c);	/* tag */
+		cur_int(c);	/* bytes */
+		for (uint32_t extra = 6; extra < k; extra++)
+			cur_skip(c);
+		if (c->bad || k < 6 || how > most_how || !a_comm(comm) || !a_rank(l, peer))
+			return LS_ERR_SYNTAX;
+		if ((rc = ls_idset_add(&in->reqs_seen, req)) == 0)
+			return LS_ERR_SYNTAX;	/* one request twice */
+		rc = rc < 0 ? rc : 0;
+	}
+	return c->bad ? LS_ERR_SYNTAX : rc;
+}
+
+/*
+ * The arguments of a call of function fn (n: the record's elements) as
+ * docs/trlog.md gives them by the function's class, read from a copy of
+ * c. Returns 0 or an error (LS_ERR_SYNTAX: damaged).
+ */
+static int call_args_ok(struct trlogin *in, const struct log *l, uint64_t fn, uint32_t n, const struct cur *at)
+{
+	static const uint32_t nargs[] = {
+		[TRLOG_C_PLAIN] = 0, [TRLOG_C_SEND] = 4, [TRLOG_C_RECV] = 4, [TRLOG_C_SENDRECV] = 7,
+		[TRLOG_C_ISEND] = 5, [TRLOG_C_IRECV] = 2, [TRLOG_C_COMPLETE] = 1, [TRLOG_C_COLL] = 4,
+		[TRLOG_C_ICOLL] = 5, [TRLOG_C_COMM] = 2, [TRLOG_C_START] = 1,
+	};
+	enum trlog_class cls = trlog_fn_class[fn];
+	struct cur c = *at;
+	int64_t v[7];
+
+	if (n < 5 + nargs[cls])
+		return LS_ERR_SYNTAX;	/* an argument missing */
+	switch (cls) {
+	case TRLOG_C_COMPLETE:
+		return requests_ok(in, l, &c, TRLOG_REQ_CANCELLED);
+	case TRLOG_C_START:
+		return requests_ok(in, l, &c, TRLOG_REQ_RECV);
+	case TRLOG_C_IRECV:
+		v[0] = cur_int(&c);
+		cur_uint(&c);
+		return c.bad || !a_comm(v[0]) ? LS_ERR_SYNTAX : 0;
+	case TRLOG_C_COMM:
+		v[0] = cur_int(&c);
+		v[1] = cur_int(&c);
+		return c.bad || !a_comm(v[0]) || !a_comm(v[1]) ? LS_ERR_SYNTAX : 0;
+	case TRLOG_C_PLAIN:
+		return 0;
+	default:
+		break;
+	}
+	/* comm, then peers, tags and bytes (a send's peer, a receive's source, a collective's root), a request */
+	for (uint32_t i = 0; i < nargs[cls] && i < 7; i++)
+		v[i] = cls != TRLOG_C_ISEND && cls != TRLOG_C_ICOLL ? cur_int(&c) : i < 4 ? cur_int(&c) : (int64_t)cur_uint(&c);
+	if (c.bad || !a_comm(v[0]) || !a_rank(l, v[1]) || (cls == TRLOG_C_SENDRECV && !a_rank(l, v[4])))
+		return LS_ERR_SYNTAX;
+	return 0;
 }
 
 /* One record of l, at c (which ends where it ends). Returns 0, or an error (damaged: LS_ERR_SYNTAX). */
@@ -291,6 +379,8 @@ static int first_look(struct trlogin *in, struct log *l, struct cur *c)
 		t1 = cur_int(c);
 		if (c->bad || thread >= (1 << 16) || !a_time(t0) || !a_time(t1) || t1 < t0)
 			return LS_ERR_SYNTAX;
+		if (fn < TRLOG_NFN && (rc = call_args_ok(in, l, fn, n, c)) < 0)
+			return rc;
 		if (thread >= l->nthreads)
 			l->nthreads = thread + 1;
 		if (fn < TRLOG_NFN && !in->fn_used[fn] && (rc = fn_region(in, fn)) < 0)
@@ -622,6 +712,7 @@ void trlog_close(struct trlogin *in)
 		free(in->comms[i].members);
 	free(in->logs);
 	free(in->comms);
+	ls_idset_release(&in->reqs_seen);
 	ls_idmap_release(&in->comm_ix);
 	fmt_regions_release(&in->regions);
 }

@@ -8,6 +8,7 @@
 
 #include "../../libstream/front.h"
 #include "../../libstream/idmap.h"
+#include "../../libstream/idset.h"
 #include "../../libstream/mp.h"
 #include "../../libstream/schema.h"
 #include "../regions.h"
@@ -126,6 +127,7 @@ struct trlogin {
 	uint64_t newer_records, unknown_fns, comm_members_differ, cut, damaged, unended, ranks_missing;
 	uint64_t unknown_comms, drift_dropped;
 	uint64_t not_files;		/* entries of a folder named like logs that are no files */
+	struct ls_idset reqs_seen;	/* the requests of the call being looked at */
 	uint64_t early;			/* logs without MPI's record taken as their launcher's rank */
 	char early_name[64];		/* the first of them */
 	uint64_t signalled;		/* logs a signal or MPI_Abort ended (TRLOG_SIGNAL) */
