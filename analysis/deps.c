@@ -424,10 +424,9 @@ static int icolls_left(struct an_deps *d, const struct an_frame *f, const struct
 		     LS_KIND_BIT(LS_K_TEAM_END) | LS_KIND_BIT(LS_K_LOCK_ACQUIRE) | \
 		     LS_KIND_BIT(LS_K_LOCK_RELEASE))
 
-/* Every event is read, for its id, time and stream (an_trace_event): the rules read EVENTS_READ. */
 uint64_t an_deps_reads(void)
 {
-	return LS_DEFS_KINDS | ls_class_kinds(LS_C_EVENT);
+	return LS_DEFS_KINDS | EVENTS_READ;
 }
 
 int an_deps_take(struct an_deps *d, const struct ls_record *rec,
@@ -442,9 +441,9 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 			return rc;
 		return rec->kind == LS_K_STREAM ? an_gpu_deps_stream(&d->gpu) : 0;
 	}
-	if (ls_kind_spec(rec->kind)->cls != LS_C_EVENT)
+	if (!(EVENTS_READ & LS_KIND_BIT(rec->kind)))
 		return 0;
-	if ((rc = an_trace_event(&d->tr, rec, &ev, why)) < 0 || !(EVENTS_READ & LS_KIND_BIT(rec->kind)))
+	if ((rc = an_trace_event(&d->tr, rec, &ev, why)) < 0)
 		return rc;
 	/* the other shards' facts matter to the matching alone (message, member_left), which takes them */
 	if (d->remote)

@@ -210,11 +210,10 @@ static int definition(struct an_waits *a, const struct ls_record *rec,
 		     LS_KIND_BIT(LS_K_TEAM_END) | LS_KIND_BIT(LS_K_JOIN) | \
 		     LS_KIND_BIT(LS_K_LOCK_ACQUIRE) | LS_KIND_BIT(LS_K_LOCK_RELEASE))
 
-/* Every event is read, for its id, time and stream (an_trace_event): the rules read EVENTS_READ. */
 uint64_t an_waits_reads(void)
 {
 	return LS_DEFS_KINDS | LS_KIND_BIT(LS_K_EDGE) | LS_KIND_BIT(LS_K_INSTANCE) |
-	       ls_class_kinds(LS_C_EVENT);
+	       EVENTS_READ;
 }
 
 int an_waits_take(struct an_waits *a, const struct ls_record *rec,
@@ -229,13 +228,14 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 		return rc;
 	if (LS_DEFS_KINDS & LS_KIND_BIT(rec->kind))
 		return definition(a, rec, why);
+	/* its edges' ends are not all of the kinds it reads: the stages that read every event check them */
 	if (rec->kind == LS_K_EDGE)
-		return (rc = an_trace_derived(&a->tr, rec, why)) < 0 ? rc : edge(a, rec, why);
+		return edge(a, rec, why);
 	if (rec->kind == LS_K_INSTANCE)
 		return an_mpi_waits_instance(&a->mpi, rec, why);
-	if (ls_kind_spec(rec->kind)->cls != LS_C_EVENT)
+	if (!(EVENTS_READ & LS_KIND_BIT(rec->kind)))
 		return 0;
-	if ((rc = an_trace_event(&a->tr, rec, &ev, why)) < 0 || !(EVENTS_READ & LS_KIND_BIT(rec->kind)))
+	if ((rc = an_trace_event(&a->tr, rec, &ev, why)) < 0)
 		return rc;
 	switch (rec->kind) {
 	case LS_K_ENTER:
