@@ -74,22 +74,45 @@ int an_trace_event(struct an_trace *tr, const struct ls_record *rec,
 	return 0;
 }
 
+/* Was the event id read before (the newest run of ids first: where most references point)? */
+static bool read_before(const struct an_trace *tr, uint64_t id)
+{
+	const struct ls_idset *set = &tr->ids;
+
+	return (set->n && id >= set->run[set->n - 1].lo && id <= set->run[set->n - 1].hi) ||
+	       ls_idset_has(set, id);
+}
+
+/* The message for field f of rec naming event id, which was not read: LS_ERR_SYNTAX. */
+static int not_read(struct an_trace *tr, const struct ls_record *rec, enum ls_field f, uint64_t id,
+		    const char **why)
+{
+	snprintf(tr->why, sizeof(tr->why), "%s field \"%s\" points at event %" PRIu64
+		 ", which is not earlier in the stream", ls_kind_name(rec->kind), ls_field_name(f), id);
+	*why = tr->why;
+	return LS_ERR_SYNTAX;
+}
+
 int an_trace_derived(struct an_trace *tr, const struct ls_record *rec, const char **why)
 {
-	const struct ls_kind_spec *spec = ls_kind_spec(rec->kind);
+	const struct ls_kind_spec *spec;
 	uint64_t id, dur;
 	int64_t t;
 
+	/* an edge, most of them: its two ends */
+	if (rec->kind == LS_K_EDGE) {
+		if (ls_get_u64(rec, LS_F_FROM, &id) == 0 && !read_before(tr, id))
+			return not_read(tr, rec, LS_F_FROM, id, why);
+		if (ls_get_u64(rec, LS_F_TO, &id) == 0 && !read_before(tr, id))
+			return not_read(tr, rec, LS_F_TO, id, why);
+		return 0;
+	}
+	spec = ls_kind_spec(rec->kind);
 	for (int i = 0; i < spec->nfields; i++) {
 		const struct ls_field_spec *fs = &spec->fields[i];
 
-		if (fs->type != LS_V_ID || ls_get_u64(rec, fs->field, &id) < 0 || ls_idset_has(&tr->ids, id))
-			continue;
-		snprintf(tr->why, sizeof(tr->why), "%s field \"%s\" points at event %" PRIu64
-			 ", which is not earlier in the stream", ls_kind_name(rec->kind),
-			 ls_field_name(fs->field), id);
-		*why = tr->why;
-		return LS_ERR_SYNTAX;
+		if (fs->type == LS_V_ID && ls_get_u64(rec, fs->field, &id) == 0 && !read_before(tr, id))
+			return not_read(tr, rec, fs->field, id, why);
 	}
 	if ((rec->kind == LS_K_WAIT || rec->kind == LS_K_IDLE) && ls_get_i64(rec, LS_F_T, &t) == 0 &&
 	    ls_get_u64(rec, LS_F_DUR, &dur) == 0 && tr->any &&
