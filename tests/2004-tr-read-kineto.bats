@@ -65,6 +65,19 @@ leave 1620000"
 	assert_equal "$(echo "$output" | sort -n | head -1)" 0
 }
 
+@test "baseTimeNanoseconds after traceEvents, where Kineto writes it, or before: the ranks aligned by their bases either way (turn4)" {
+	# two ranks, bases 1.7e18 and 1.7e18 + 1e9 ns, one op at ts 1000 us each
+	want='{"s":0,"t":0} {"s":1,"t":1000000000}'
+	run bash -c "tr-read '$DATA/repros/kineto-base-after-events' | tr-cat -J | jq -c 'select(.k == \"enter\") | {s, t}' | paste -sd' '"
+	assert_output "$want"
+	mkdir "$TMP/before"
+	for f in "$DATA"/repros/kineto-base-after-events/*.json; do
+		jq -c '{baseTimeNanoseconds} + .' "$f" > "$TMP/before/${f##*/}"
+	done
+	run bash -c "tr-read '$TMP/before' | tr-cat -J | jq -c 'select(.k == \"enter\") | {s, t}' | paste -sd' '"
+	assert_output "$want"
+}
+
 @test "activities nest whatever order the file gives them in" {
 	# record_param_comms [30, 40] holds the NCCL launch [32, 37]; ProfilerStep [0, 480] holds both
 	run bash -c "tr-cat -J '$FIX/run.tr' | jq -r 'select((.k == \"enter\" or .k == \"leave\") and .s == 0 and .t < 500000) | \"\(.k) \(.t) \(.r)\"'"

@@ -219,6 +219,7 @@ static int pass(struct kinetoin *in, int which)
 
 	for (uint32_t i = 0; i < in->nfiles && rc == 0; i++) {
 		struct kfile *f = &in->files[i];
+		struct kj_top again;
 		struct kj j;
 
 		if (kj_open(&j, f->path, in->label ? f->path : NULL, in->err, in->errlen) == KJ_ERROR)
@@ -231,7 +232,12 @@ static int pass(struct kinetoin *in, int which)
 			return LS_ERR_NOMEM;
 		}
 		in->j = &j;
-		rc = kj_walk(&j, &f->top, which == 1 ? kineto_look : kineto_events, in);
+		/*
+		 * the second pass keeps what the first read of the top object:
+		 * a key after traceEvents (baseTimeNanoseconds, where Kineto
+		 * writes it) holds for the events before it too
+		 */
+		rc = kj_walk(&j, which == 1 ? &f->top : &again, which == 1 ? kineto_look : kineto_events, in);
 		in->read_before += kj_offset(&j);
 		kj_close(&j);
 		if (rc == 0 && which == 1)
