@@ -124,6 +124,11 @@ static int check_value(const struct ls_record *rec, const struct ls_field_spec *
 	default:
 		ok = false;
 	}
+	if (!ok && it->type == MP_FLOAT && fs->type != LS_V_NUM)
+		/* "t":1e18 in NDJSON: in the range, but a JSON number with an exponent is a float */
+		return problem(msg, n, "%s field \"%s\" is %.17g, a number with a fraction or an exponent: "
+			       "give it as %s written in digits", ls_kind_name(rec->kind), ls_field_name(fs->field),
+			       it->v.f, type_names[fs->type]);
 	if (!ok)
 		return problem(msg, n, "%s field \"%s\" is not %s", ls_kind_name(rec->kind),
 			       ls_field_name(fs->field),

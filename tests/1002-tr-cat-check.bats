@@ -62,6 +62,8 @@ check_fails() {
 @test "a field has the wrong type" {
 	check_fails '/"id":4,"t":1800/s/"t":1800/"t":"1800"/' 'line 22: enter field "t" is not a time in [-2^62, 2^62) ns'
 	check_fails '/"id":4,"t":1800/s/"id":4/"id":-4/' 'line 22: enter field "id" is not a non-negative integer'
+	# in the range, but a float: said as one (turn4)
+	check_fails '/"id":4,"t":1800/s/"t":1800/"t":1.8e3/' 'line 22: enter field "t" is 1800, a number with a fraction or an exponent: give it as a time in [-2^62, 2^62) ns written in digits'
 	check_fails '/"k":"measure","id":30/s/"on":false/"on":0/' 'line 48: measure field "on" is not a boolean'
 	check_fails '/"k":"comm"/s/"members":\[0,1\]/"members":[0,"1"]/' 'line 15: comm field "members" is not an array of non-negative integers'
 }
