@@ -216,7 +216,7 @@ static int keep_record(void *ctx, const struct ls_record *rec, const char **why)
 	if ((rc = an_floors_pass_take(k->floors, rec)) < 0)
 		return rc;
 	if ((rc = ls_write_record(&k->w, rec)) < 0) {
-		tool_error("cannot keep the stream for tr-project in a temporary file in %s: %s", ls_tmp_dir(),
+		tool_error("cannot keep the stream for tr-project in a temporary file in %s: %s", ls_tmp_named(),
 			   strerror(k->w.err));
 		return LS_ERR_IO;
 	}
@@ -231,7 +231,7 @@ static int read_kept(struct chain *c, struct kept *k, const char *input)
 	int rc = 0;
 
 	if (ls_write_trailer(&k->w) < 0 || ls_writer_flush(&k->w) < 0) {
-		tool_error("cannot keep the stream for tr-project in a temporary file in %s: %s", ls_tmp_dir(),
+		tool_error("cannot keep the stream for tr-project in a temporary file in %s: %s", ls_tmp_named(),
 			   strerror(k->w.err));
 		return chain_end(c, false) | 1;
 	}
@@ -267,7 +267,7 @@ static int keep_for_project(char *const *traces, int n, const struct chain_link 
 
 	if ((k->fd = ls_tmp_fd("project")) < 0) {
 		tool_error("cannot make a temporary file in %s to keep the stream for tr-project: %s",
-			   ls_tmp_dir(), strerror(errno));
+			   ls_tmp_named(), strerror(errno));
 		return 1;
 	}
 	ls_writer_init(&k->w, k->fd, LS_FMT_MSGPACK);

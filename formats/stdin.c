@@ -135,7 +135,7 @@ int stdin_as_file(bool (*known)(const uint8_t *head, size_t n), char *err, size_
 	if (!known(head, (size_t)got))
 		return STDIN_UNKNOWN;
 	if ((fd = ls_tmp_fd("stdin")) < 0) {
-		snprintf(err, n, "standard input: cannot keep a copy in %s to read: %s", ls_tmp_dir(),
+		snprintf(err, n, "standard input: cannot keep a copy in %s to read: %s", ls_tmp_named(),
 			 strerror(errno));
 		return -1;
 	}
@@ -143,11 +143,11 @@ int stdin_as_file(bool (*known)(const uint8_t *head, size_t n), char *err, size_
 		if (rc > 0)
 			snprintf(err, n, "standard input: its copy in %s reached %.1f %s, and more would "
 				 "leave it nearly full: give the trace as a file (or TMPDIR a roomier folder)",
-				 ls_tmp_dir(), copied >= 1000000000 ? (double)copied / 1e9 : (double)copied / 1e6,
+				 ls_tmp_named(), copied >= 1000000000 ? (double)copied / 1e9 : (double)copied / 1e6,
 				 copied >= 1000000000 ? "GB" : "MB");
 		else
 			snprintf(err, n, "standard input: cannot keep a copy in %s to read: %s",
-				 ls_tmp_dir(), strerror(errno));
+				 ls_tmp_named(), strerror(errno));
 		close(fd);
 		return -1;
 	}

@@ -222,10 +222,10 @@ static int sort_failed(struct ls_front *f)
 		return fail(f, LS_ERR_NOMEM, "out of memory");
 	if (!strcmp(x->failed, "make"))
 		return fail(f, LS_ERR_IO, "cannot make a temporary file in %s to sort events in: %s",
-			    ls_tmp_dir(), strerror(x->err));
+			    ls_tmp_named(), strerror(x->err));
 	if (!strcmp(x->failed, "read"))
 		return fail(f, LS_ERR_IO, "cannot read back sorted events: %s", strerror(x->err));
-	return fail(f, LS_ERR_IO, "cannot sort events in a temporary file in %s: %s", ls_tmp_dir(),
+	return fail(f, LS_ERR_IO, "cannot sort events in a temporary file in %s: %s", ls_tmp_named(),
 		    strerror(x->err));
 }
 

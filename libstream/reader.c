@@ -56,7 +56,7 @@ int ls_reader_rewindable(struct ls_reader *r)
 		return 0;
 	if ((fd = ls_tmp_fd("input")) < 0) {
 		snprintf(r->err, sizeof(r->err), "cannot make a temporary file in %s to read the "
-			 "input twice: %s", ls_tmp_dir(), strerror(errno));
+			 "input twice: %s", ls_tmp_named(), strerror(errno));
 		return LS_ERR_IO;
 	}
 	while ((n = read(r->fd, r->buf, r->cap)) != 0) {
@@ -66,7 +66,7 @@ int ls_reader_rewindable(struct ls_reader *r)
 			int e = errno;
 
 			snprintf(r->err, sizeof(r->err), "cannot keep the input in a temporary file in "
-				 "%s to read it twice: %s", ls_tmp_dir(), strerror(e));
+				 "%s to read it twice: %s", ls_tmp_named(), strerror(e));
 			close(fd);
 			errno = e;
 			return LS_ERR_IO;

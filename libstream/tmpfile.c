@@ -13,6 +13,17 @@ const char *ls_tmp_dir(void)
 	return d && *d ? d : "/tmp";
 }
 
+const char *ls_tmp_named(void)
+{
+	static __thread char named[4096 + 8];
+	const char *d = getenv("TMPDIR");
+
+	if (!d || !*d)
+		return ls_tmp_dir();
+	snprintf(named, sizeof(named), "TMPDIR=%s", d);
+	return named;
+}
+
 int ls_tmp_fd(const char *what)
 {
 	char path[4096];

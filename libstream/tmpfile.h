@@ -9,6 +9,12 @@
 const char *ls_tmp_dir(void);
 
 /*
+ * The same for a message: "TMPDIR=DIR" where the environment names it
+ * (so that the user sees what to change), else the default folder.
+ */
+const char *ls_tmp_named(void);
+
+/*
  * A new unlinked temporary file named for what (tr-WHAT-XXXXXX while it
  * has a name), open for reading and writing. Returns its descriptor, or
  * -1 with errno set.

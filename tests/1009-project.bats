@@ -285,7 +285,7 @@ OUT
 	mkdir "$TMP/tmp"
 	run --separate-stderr bash -c "ulimit -S -f 16; cat '$TMP/in.tr' | TMPDIR='$TMP/tmp' tr-project > /dev/null"
 	assert_failure 1
-	assert_equal "$stderr" "tr-project: <stdin>: cannot keep the input in a temporary file in $TMP/tmp to read it twice: File too large"
+	assert_equal "$stderr" "tr-project: <stdin>: cannot keep the input in a temporary file in TMPDIR=$TMP/tmp to read it twice: File too large"
 	run ls -A "$TMP/tmp"
 	assert_output ""
 }

@@ -363,7 +363,7 @@ THREAD_RELEASE_LOCK 2000 2"
 	cmp <(otf2-print "$TMP/out/a.otf2") <(otf2-print "$TMP/out/b.otf2")
 	run --separate-stderr env TMPDIR="$TMP/none" tr-otf2 -o "$TMP/out/c" "$TMP/s.tr"
 	assert_failure 1
-	assert_equal "$stderr" "tr-otf2: $TMP/out/c: cannot keep what goes on the streams in a temporary file in $TMP/none: No such file or directory"
+	assert_equal "$stderr" "tr-otf2: $TMP/out/c: cannot keep what goes on the streams in a temporary file in TMPDIR=$TMP/none: No such file or directory"
 	run ls -A "$TMP/out"
 	assert_output "$(printf 'a\na.def\na.otf2\nb\nb.def\nb.otf2')"
 }

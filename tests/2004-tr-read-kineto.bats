@@ -172,7 +172,7 @@ false 2 1"
 	assert_output ""
 	run --separate-stderr bash -c "cat '$TMP/gz/rank-0.json.gz' | TMPDIR='$TMP/none' tr-read -"
 	assert_failure 1
-	assert_equal "$stderr" "tr-read: -: standard input: cannot keep a copy in $TMP/none to read: No such file or directory"
+	assert_equal "$stderr" "tr-read: -: standard input: cannot keep a copy in TMPDIR=$TMP/none to read: No such file or directory"
 	# with another trace, or where no trace comes
 	run --separate-stderr bash -c "tr-read - '$TMP/gz/rank-0.json.gz' < /dev/null"
 	assert_failure 1
@@ -201,7 +201,7 @@ false 2 1"
 	run --separate-stderr bash -c "(printf '{\"traceEvents\":['; head -c 50000000 /dev/zero | tr '\0' ' ') |
 		TMPDIR='$TMP/small' tr-read -"
 	umount_and() { umount "$TMP/small"; "$@"; }
-	[[ "$stderr" == "tr-read: -: standard input: its copy in $TMP/small reached 1"*" MB, and more would leave it nearly full: give the trace as a file (or TMPDIR a roomier folder)" ]] ||
+	[[ "$stderr" == "tr-read: -: standard input: its copy in TMPDIR=$TMP/small reached 1"*" MB, and more would leave it nearly full: give the trace as a file (or TMPDIR a roomier folder)" ]] ||
 		umount_and fail "$stderr"
 	umount_and assert_failure 1
 }

@@ -150,7 +150,7 @@ filters() {
 	rm -f "$TMP/a.tr"
 	TMPDIR="$TMP/none" run --separate-stderr tr-analyze -q --scale main=2 --stream "$TMP/a.tr" "$TMP/g/t.otf2"
 	assert_failure 1
-	assert_equal "$stderr" "tr-analyze: cannot make a temporary file in $TMP/none to keep the stream for tr-project: No such file or directory"
+	assert_equal "$stderr" "tr-analyze: cannot make a temporary file in TMPDIR=$TMP/none to keep the stream for tr-project: No such file or directory"
 	[ ! -e "$TMP/a.tr" ]
 	[ -z "$(ls -A "$TMP" | grep '^\.')" ]
 	# the file system full while it is kept (the size limit: EFBIG): one line, nothing left there or beside the output
@@ -158,7 +158,7 @@ filters() {
 	gen-otf2 -i 4000 "$TMP/big/t" > /dev/null
 	TMPDIR="$TMP/tmp" run --separate-stderr bash -c "ulimit -f 200; tr-analyze -q --scale main=2 --stream '$TMP/a.tr' '$TMP/big/t.otf2'"
 	assert_failure 1
-	assert_equal "$stderr" "tr-analyze: cannot keep the stream for tr-project in a temporary file in $TMP/tmp: File too large"
+	assert_equal "$stderr" "tr-analyze: cannot keep the stream for tr-project in a temporary file in TMPDIR=$TMP/tmp: File too large"
 	[ ! -e "$TMP/a.tr" ]
 	assert_equal "$(ls -A "$TMP/tmp")" ""
 	[ -z "$(ls -A "$TMP" | grep '^\.')" ]

@@ -65,7 +65,7 @@ static int changed(struct kinetoin *in, const struct kfile *f)
 static int next_call(struct kinetoin *in, struct kfile *f, const struct kref **r)
 {
 	if (!(*r = kineto_ref(in)) && in->refs.err) {
-		snprintf(in->err, in->errlen, "cannot read back a temporary file in %s: %s", ls_tmp_dir(),
+		snprintf(in->err, in->errlen, "cannot read back a temporary file in %s: %s", ls_tmp_named(),
 			 strerror(in->refs.err));
 		return LS_ERR_IO;
 	}

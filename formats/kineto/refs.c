@@ -42,7 +42,7 @@ static int by_place(const void *a, const void *b)
 /* A sort that failed: what the error says. */
 static int sort_failed(struct kinetoin *in, const struct ls_xsort *x)
 {
-	snprintf(in->err, in->errlen, "cannot sort in a temporary file in %s: %s", ls_tmp_dir(),
+	snprintf(in->err, in->errlen, "cannot sort in a temporary file in %s: %s", ls_tmp_named(),
 		 x->err ? strerror(x->err) : "out of memory");
 	return LS_ERR_IO;
 }

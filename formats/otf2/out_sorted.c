@@ -213,7 +213,7 @@ const char *out_sorted_error(const struct out_sorted *x, char *buf, size_t n)
 {
 	if (!x->err)
 		return "";
-	snprintf(buf, n, "a temporary file in %s: %s", ls_tmp_dir(), strerror(x->err));
+	snprintf(buf, n, "a temporary file in %s: %s", ls_tmp_named(), strerror(x->err));
 	return buf;
 }
 

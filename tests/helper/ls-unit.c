@@ -583,7 +583,7 @@ static void front_spill_fails(void)
 			refused = !ls_front_add(&f, 0, k, LS_K_ENTER);
 		CHECK(refused);
 		want = round == 0 ?
-		       "cannot make a temporary file in /nonexistent-tr-test to sort events in: " :
+		       "cannot make a temporary file in TMPDIR=/nonexistent-tr-test to sort events in: " :
 		       "cannot sort events in a temporary file in ";
 		CHECK(strncmp(ls_front_error(&f), want, strlen(want)) == 0);
 		CHECK(ls_front_failure(&f) == LS_ERR_IO);	/* not out of memory, nor bad input */
