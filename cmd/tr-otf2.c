@@ -38,7 +38,7 @@ static void usage(FILE *to)
  * Standard input (or anything that cannot be read twice) is copied into
  * the staging folder first. Returns the path to read, or NULL after a message.
  */
-static char *readable_twice(const char *input, const char *stage)
+static char *readable_twice(const char *input, const char *stage, const char *out_path)
 {
 	const char *name = input ? input : "<stdin>";
 	char buf[1 << 16], *copy;
@@ -80,7 +80,9 @@ static char *readable_twice(const char *input, const char *stage)
 	}
 	return copy;
 write_failed:
-	tool_error("%s: %s (a copy of %s, which is read twice)", copy, strerror(errno), name);
+	/* named by the archive asked for, the hidden copy after */
+	tool_error("%s: cannot keep a copy of %s, which is read twice: %s (%s)", out_path, name, strerror(errno),
+		   copy);
 out:
 	if (out >= 0)
 		close(out);
@@ -106,7 +108,7 @@ static int run(struct archive *a, const char *input, const char *out_path, bool 
 	progress_start(&g.line, "tr-otf2", "records", quiet || !input || !strcmp(input, "-") ||
 		       stat(input, &st) < 0 || !S_ISREG(st.st_mode));
 	g.size = g.line.on ? (uint64_t)st.st_size : 0;
-	if ((path = readable_twice(input, a->stage)) &&
+	if ((path = readable_twice(input, a->stage, out_path)) &&
 	    otf2_pass(o, path, name, out_path, otf2out_take, &g) == 0 &&
 	    otf2_archive(o, a, path, name, out_path, force, stats, &g) == 0)
 		status = 0;

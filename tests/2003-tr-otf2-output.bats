@@ -242,7 +242,7 @@ start_on_fifo() {
 	mkdir "$TMP/d"
 	run --separate-stderr bash -c "ulimit -f 64; tr-otf2 -o '$TMP/d/t' < '$FIX/big.tr'"
 	assert_failure 1
-	assert_regex "$stderr" "^tr-otf2: $TMP/d/\.t\.tr-otf2-....../stream: File too large \(a copy of <stdin>, which is read twice\)$"
+	assert_regex "$stderr" "^tr-otf2: $TMP/d/t: cannot keep a copy of <stdin>, which is read twice: File too large \($TMP/d/\.t\.tr-otf2-....../stream\)$"
 	run ls -A "$TMP/d"
 	assert_output ""
 }
@@ -296,7 +296,7 @@ OUT
 	head -c 120000 /dev/zero > "$TMP/full/filler"
 	run --separate-stderr tr-otf2 --force -o "$TMP/full/t" < "$FIX/big.tr"
 	assert_failure 1
-	assert_regex "$stderr" "^tr-otf2: $TMP/full/\.t\.tr-otf2-....../stream: No space left on device \(a copy of <stdin>, which is read twice\)$"
+	assert_regex "$stderr" "^tr-otf2: $TMP/full/t: cannot keep a copy of <stdin>, which is read twice: No space left on device \($TMP/full/\.t\.tr-otf2-....../stream\)$"
 	run --separate-stderr tr-otf2 --force -o "$TMP/full/t" "$FIX/big.tr"
 	assert_failure 1
 	assert_regex "$stderr" "^tr-otf2: $TMP/full/t: cannot write the archive: .*: No space left on device$"
