@@ -1,5 +1,6 @@
 /* Definitions, events and open activities: what every stage follows. */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -93,27 +94,32 @@ static int not_read(struct an_trace *tr, const struct ls_record *rec, enum ls_fi
 	return LS_ERR_SYNTAX;
 }
 
+/* Per kind, the fields that name events (the schema's LS_V_ID), learnt once: the most a kind has is 4. */
+#define MAX_ID_FIELDS 4
+static enum ls_field id_fields[LS_K__COUNT][MAX_ID_FIELDS];
+static uint8_t nid_fields[LS_K__COUNT];
+static pthread_once_t learnt = PTHREAD_ONCE_INIT;
+
+static void learn_id_fields(void)
+{
+	for (int k = 0; k < LS_K__COUNT; k++) {
+		const struct ls_kind_spec *spec = ls_kind_spec((enum ls_kind)k);
+
+		for (int i = 0; i < spec->nfields && nid_fields[k] < MAX_ID_FIELDS; i++)
+			if (spec->fields[i].type == LS_V_ID)
+				id_fields[k][nid_fields[k]++] = spec->fields[i].field;
+	}
+}
+
 int an_trace_derived(struct an_trace *tr, const struct ls_record *rec, const char **why)
 {
-	const struct ls_kind_spec *spec;
 	uint64_t id, dur;
 	int64_t t;
 
-	/* an edge, most of them: its two ends */
-	if (rec->kind == LS_K_EDGE) {
-		if (ls_get_u64(rec, LS_F_FROM, &id) == 0 && !read_before(tr, id))
-			return not_read(tr, rec, LS_F_FROM, id, why);
-		if (ls_get_u64(rec, LS_F_TO, &id) == 0 && !read_before(tr, id))
-			return not_read(tr, rec, LS_F_TO, id, why);
-		return 0;
-	}
-	spec = ls_kind_spec(rec->kind);
-	for (int i = 0; i < spec->nfields; i++) {
-		const struct ls_field_spec *fs = &spec->fields[i];
-
-		if (fs->type == LS_V_ID && ls_get_u64(rec, fs->field, &id) == 0 && !read_before(tr, id))
-			return not_read(tr, rec, fs->field, id, why);
-	}
+	pthread_once(&learnt, learn_id_fields);
+	for (int i = 0; i < nid_fields[rec->kind]; i++)
+		if (ls_get_u64(rec, id_fields[rec->kind][i], &id) == 0 && !read_before(tr, id))
+			return not_read(tr, rec, id_fields[rec->kind][i], id, why);
 	if ((rec->kind == LS_K_WAIT || rec->kind == LS_K_IDLE) && ls_get_i64(rec, LS_F_T, &t) == 0 &&
 	    ls_get_u64(rec, LS_F_DUR, &dur) == 0 && tr->any &&
 	    (t > tr->last_t || dur > (uint64_t)(tr->last_t - t))) {

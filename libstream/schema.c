@@ -1,4 +1,5 @@
 /* The stream vocabulary: name tables, lookups, and what each kind requires. */
+#include <pthread.h>
 #include <string.h>
 
 #include "schema.h"
@@ -337,14 +338,20 @@ const struct ls_kind_spec *ls_kind_spec(enum ls_kind k)
 	return &specs[k];
 }
 
+/* The kinds of each class, made once: tools ask per record (what a stage reads). */
+static uint64_t class_kinds[LS_C_TRAILER + 1];
+static pthread_once_t classes_made = PTHREAD_ONCE_INIT;
+
+static void make_classes(void)
+{
+	for (int k = 0; k < LS_K__COUNT; k++)
+		class_kinds[specs[k].cls] |= UINT64_C(1) << k;
+}
+
 uint64_t ls_class_kinds(enum ls_class cls)
 {
-	uint64_t kinds = 0;
-
-	for (int k = 0; k < LS_K__COUNT; k++)
-		if (specs[k].cls == cls)
-			kinds |= UINT64_C(1) << k;
-	return kinds;
+	pthread_once(&classes_made, make_classes);
+	return class_kinds[cls];
 }
 
 enum ls_role ls_role_lookup(const char *s, uint32_t n)
