@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "apart.h"
+#include "archive.h"
 
 /* One file or folder an output writes or an input is read from. */
 struct spot {
@@ -16,9 +17,6 @@ struct spot {
 	char *real;		/* the same, absolute, its folders' links resolved */
 };
 
-/* An OTF2 archive's parts after DIR/NAME: the anchor, the definitions, the folder. */
-static const char *const part_suffix[] = { ".otf2", ".def", "" };
-#define PARTS (sizeof(part_suffix) / sizeof(part_suffix[0]))
 
 /*
  * path absolute, "." and ".." gone, every component's symbolic link
@@ -74,9 +72,9 @@ out:
 /* DIR/NAME of an archive given as DIR/NAME or DIR/NAME.otf2, or NULL. */
 static char *archive_base(const char *path)
 {
-	size_t len = strlen(path), sfx = strlen(part_suffix[0]);
+	size_t len = strlen(path), sfx = strlen(archive_part_suffix[0]);
 
-	if (len > sfx && strcmp(path + len - sfx, part_suffix[0]) == 0)
+	if (len > sfx && strcmp(path + len - sfx, archive_part_suffix[0]) == 0)
 		len -= sfx;
 	return strndup(path, len);
 }
@@ -142,7 +140,7 @@ static bool is_stdout(const struct spot *o)
 int outputs_apart(const struct output_place *outs, size_t nout, char *const *inputs,
 		  int ninputs, char *err, size_t n)
 {
-	size_t cap = (nout + 2 * (size_t)ninputs) * PARTS, nspot = 0, nouts;
+	size_t cap = (nout + 2 * (size_t)ninputs) * ARCHIVE_PARTS, nspot = 0, nouts;
 	struct spot *s = calloc(cap ? cap : 1, sizeof(*s));
 	int rc = 0;
 
@@ -153,9 +151,9 @@ int outputs_apart(const struct output_place *outs, size_t nout, char *const *inp
 
 		if (outs[i].archive && !base)
 			goto nomem;
-		for (size_t p = 0; p < (outs[i].archive ? PARTS : 1); p++)
+		for (size_t p = 0; p < (outs[i].archive ? ARCHIVE_PARTS : 1); p++)
 			if (add(s, &nspot, &outs[i], (int)i, base ? base : outs[i].path,
-				base ? part_suffix[p] : "", false) < 0) {
+				base ? archive_part_suffix[p] : "", false) < 0) {
 				free(base);
 				goto nomem;
 			}
@@ -163,8 +161,8 @@ int outputs_apart(const struct output_place *outs, size_t nout, char *const *inp
 	}
 	nouts = nspot;
 	for (int i = 0; i < ninputs; i++) {
-		size_t len = strlen(inputs[i]), sfx = strlen(part_suffix[0]);
-		bool archive = len > sfx && strcmp(inputs[i] + len - sfx, part_suffix[0]) == 0;
+		size_t len = strlen(inputs[i]), sfx = strlen(archive_part_suffix[0]);
+		bool archive = len > sfx && strcmp(inputs[i] + len - sfx, archive_part_suffix[0]) == 0;
 		char *base = archive ? archive_base(inputs[i]) : NULL;
 
 		if (strcmp(inputs[i], "-") == 0)
@@ -172,10 +170,10 @@ int outputs_apart(const struct output_place *outs, size_t nout, char *const *inp
 		if (archive && !base)
 			goto nomem;
 		/* the input as given, and what its links lead to */
-		for (size_t p = 0; p < (archive ? PARTS : 1); p++)
-			if (add(s, &nspot, NULL, i, archive ? base : inputs[i], archive ? part_suffix[p] : "",
+		for (size_t p = 0; p < (archive ? ARCHIVE_PARTS : 1); p++)
+			if (add(s, &nspot, NULL, i, archive ? base : inputs[i], archive ? archive_part_suffix[p] : "",
 				false) < 0 ||
-			    add(s, &nspot, NULL, i, archive ? base : inputs[i], archive ? part_suffix[p] : "",
+			    add(s, &nspot, NULL, i, archive ? base : inputs[i], archive ? archive_part_suffix[p] : "",
 				true) < 0) {
 				free(base);
 				goto nomem;

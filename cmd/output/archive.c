@@ -16,7 +16,8 @@
 
 /* The archive's parts, in the order they are moved out; moved in the other way round. */
 enum part { ANCHOR, DEFS, FOLDER, PARTS };
-static const char *const suffix[PARTS] = { ".otf2", ".def", "" };
+const char *const archive_part_suffix[ARCHIVE_PARTS] = { ".otf2", ".def", "" };
+_Static_assert(PARTS == ARCHIVE_PARTS, "an archive's parts, one suffix each");
 
 static int fail(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -159,7 +160,7 @@ static int inspect(const struct archive *a, bool force, bool later, bool there[P
 	int first = -1;
 
 	for (int p = 0; p < PARTS; p++) {
-		char *path = path_of(a->dir, a->name, suffix[p]);
+		char *path = path_of(a->dir, a->name, archive_part_suffix[p]);
 
 		if (!path)
 			return fail(err, n, "out of memory");
@@ -180,7 +181,7 @@ static int inspect(const struct archive *a, bool force, bool later, bool there[P
 	if (first >= 0 && !force)
 		return fail(err, n, later ? "%s/%s%s appeared meanwhile; not replacing it" :
 				   "%s/%s%s exists; give --force to replace the archive",
-			    a->dir, a->name, suffix[first]);
+			    a->dir, a->name, archive_part_suffix[first]);
 	return 0;
 }
 
@@ -197,9 +198,9 @@ int archive_prepare(struct archive *a, const char *path, bool force, char *err, 
 	if (!a->dir || !a->name)
 		return fail(err, n, "out of memory");
 	/* DIR/NAME.otf2, the anchor's name, names the archive DIR/NAME too */
-	if (strlen(a->name) > strlen(suffix[ANCHOR]) &&
-	    strcmp(a->name + strlen(a->name) - strlen(suffix[ANCHOR]), suffix[ANCHOR]) == 0)
-		a->name[strlen(a->name) - strlen(suffix[ANCHOR])] = '\0';
+	if (strlen(a->name) > strlen(archive_part_suffix[ANCHOR]) &&
+	    strcmp(a->name + strlen(a->name) - strlen(archive_part_suffix[ANCHOR]), archive_part_suffix[ANCHOR]) == 0)
+		a->name[strlen(a->name) - strlen(archive_part_suffix[ANCHOR])] = '\0';
 	if (!a->name[0] || strcmp(a->name, ".") == 0 || strcmp(a->name, "..") == 0)
 		return fail(err, n, "%s: give the archive as DIR/NAME (NAME.otf2 is its anchor)", path);
 	/* a signal between making the folders and arming the staging folder would leave them */
@@ -295,7 +296,7 @@ static int sync_staged(const struct archive *a, char **what)
 	int e = 0;
 
 	for (int p = 0; p < PARTS && e == 0; p++) {
-		char *path = path_of(a->stage, a->name, suffix[p]);
+		char *path = path_of(a->stage, a->name, archive_part_suffix[p]);
 
 		e = path ? sync_part(path, p == FOLDER, what) : ENOMEM;
 		free(path);
@@ -345,7 +346,7 @@ static int back_up(const struct archive *a, const bool there[PARTS], char **what
 		*what = strdup(old);
 	}
 	for (int p = FOLDER; p >= ANCHOR && e == 0; p--) {
-		char *from = path_of(a->dir, a->name, suffix[p]), *to = path_of(old, a->name, suffix[p]);
+		char *from = path_of(a->dir, a->name, archive_part_suffix[p]), *to = path_of(old, a->name, archive_part_suffix[p]);
 
 		if (!from || !to)
 			e = ENOMEM;
@@ -380,11 +381,11 @@ static int plan(const struct archive *a, const bool there[PARTS], struct move m[
 	for (int p = 0; p < PARTS; p++) {
 		struct move *out = &m[p], *in = &m[MOVES - 1 - p];
 
-		if (there[p] && (!(out->from = path_of(a->dir, a->name, suffix[p])) ||
-				 !(out->to = path_of(a->stage, "out", suffix[p]))))
+		if (there[p] && (!(out->from = path_of(a->dir, a->name, archive_part_suffix[p])) ||
+				 !(out->to = path_of(a->stage, "out", archive_part_suffix[p]))))
 			return -1;
-		if (!(in->from = path_of(a->stage, a->name, suffix[p])) ||
-		    !(in->to = path_of(a->dir, a->name, suffix[p])))
+		if (!(in->from = path_of(a->stage, a->name, archive_part_suffix[p])) ||
+		    !(in->to = path_of(a->dir, a->name, archive_part_suffix[p])))
 			return -1;
 	}
 	return 0;

@@ -16,6 +16,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* An archive's parts after DIR/NAME, in the order they are moved out: the anchor, the definitions, the folder. */
+#define ARCHIVE_PARTS 3
+extern const char *const archive_part_suffix[ARCHIVE_PARTS];
+
 struct archive {
 	char *dir, *name;	/* DIR and NAME of DIR/NAME */
 	char *stage;		/* the staging folder the new archive is written into */
