@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../libstream/error.h"
+#include "../libstream/times.h"
 #include "../libstream/vec.h"
 #include "retime.h"
 
@@ -493,7 +494,7 @@ int an_retime_step(struct an_retime *rt)
 	if (!rt->earlier && rt->now != INT64_MIN) {
 		int64_t step = rt->window / 8 > 0 ? rt->window / 8 : 1;
 
-		if (rt->stepped == INT64_MIN || rt->now - rt->stepped >= step) {
+		if (rt->stepped == INT64_MIN || ls_span(rt->stepped, rt->now) >= (uint64_t)step) {
 			rt->stepped = rt->now - ((rt->now % step) + step) % step;
 			if ((rc = write_before(rt, rt->stepped - rt->window)) < 0)
 				return rc;
