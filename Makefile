@@ -116,10 +116,13 @@ lib/tr/libtr-cuda.so: $(RECORD_CUDA_SRCS) record/cuda/cudarec.h lib/tr/libtr-log
 # libstream and tool.c comes from tr-analyze, which exports its symbols.
 # Built with tr-analyze's sanitizer, which it runs in (its rank 0 reader's thread too)
 FAN_SRCS = cmd/fan/fan.c cmd/fan/ids.c cmd/fan/port.c cmd/fan/nap.c
-lib/tr/libtr-fan.so: $(FAN_SRCS) cmd/fan/fan.h cmd/fan/ids.h cmd/fan/port.h cmd/fan/nap.h
+# (every header it may include a prerequisite: one -MF file cannot list
+# the headers of several sources, and a struct of libstream's that changed
+# under a stale module is memory corrupted at run time)
+lib/tr/libtr-fan.so: $(FAN_SRCS) $(wildcard cmd/fan/*.h libstream/*.h analysis/*.h cmd/common/*.h cmd/output/*.h)
 	@mkdir -p lib/tr
-	$(MPICC) $(RECORD_FLAGS) $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer) -MMD -MP \
-		-MF lib/tr/libtr-fan.d -shared -o $@ $(FAN_SRCS)
+	$(MPICC) $(RECORD_FLAGS) $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer) \
+		-shared -o $@ $(FAN_SRCS)
 
 lib/tr/libtr-omp.so: record/omp/ompt.c lib/tr/libtr-log.so
 	$(CC) $(RECORD_FLAGS) -idirafter $(OMPT_INC) -shared -o $@ record/omp/ompt.c $(RECORD_LINK)
