@@ -232,6 +232,12 @@ static int edge(struct an_clock *c, const struct ls_record *rec, const char **wh
 						  c->rt.g.n[b].t - c->rt.g.n[a].t)) < 0)
 		return rc;
 	latency = e < LS_E__COUNT ? c->o.latency[e] : 0;
+	/*
+	 * broken as recorded: whatever moved before, in whatever order the
+	 * edges come, and whether it is enforced or (counted below) not
+	 */
+	if (e < LS_E__COUNT && c->rt.g.n[a].t + latency > c->rt.g.n[b].t)
+		c->st.violations[e]++;
 	if (c->rt.n[b].written) {	/* it can no longer move: counted where it should have */
 		c->st.late += c->rt.n[a].L + latency > c->rt.n[b].L;
 		return 0;
@@ -253,9 +259,6 @@ static int edge(struct an_clock *c, const struct ls_record *rec, const char **wh
 			c->rt.e[k].marked = late;
 		return 0;
 	}
-	/* broken as recorded: whatever moved before, and in whatever order the edges come */
-	if (e < LS_E__COUNT && c->rt.g.n[a].t + latency > c->rt.g.n[b].t)
-		c->st.violations[e]++;
 	return enforce(c, a, b, latency);
 }
 

@@ -558,6 +558,8 @@ static size_t odd_deps(const void *ctx, struct an_count *out)
 		{ g->no_launch, "GPU activities no launch or copy call was found for" },
 		{ g->never_ran, "launches or copies whose GPU activity never came" },
 		{ g->idle_syncs, "GPU synchronizations with nothing to wait for" },
+		{ g->unwaited, "GPU activities a stream synchronization naming no stream did not wait for "
+			       "(they ended after the call returned): not linked to it" },
 		{ g->unresolved, "GPU synchronizations whose work never ended" },
 		{ g->unrecorded, "waits on CUDA events never recorded" },
 		{ g->late, "GPU activities that came before the call that enqueued them (host and device clocks differ)" },

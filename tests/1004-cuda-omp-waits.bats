@@ -111,6 +111,26 @@ OUT
 OUT
 }
 
+@test "a stream sync naming no stream: the work that ended by its return, not another stream's that ran on past it (turn4)" {
+	# cuStreamSynchronize (9, 400..510) names no stream: the last work of
+	# streams 2, 3 and 4 are a (7, 160..500), b (8, 170..900) and c (12,
+	# 700..800). a ended before the call returned: waited for. b ran on
+	# past the return and c began after it: another stream's work, not
+	# waited for (counted, not linked). blame_kernel: 400 until a's end
+	# 500 = 100, all on a.
+	run --separate-stderr analyse stream-sync-unnamed
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":7,"type":"launch"}
+{"k":"edge","from":3,"to":8,"type":"launch"}
+{"k":"edge","from":5,"to":12,"type":"launch"}
+{"k":"edge","from":10,"to":11,"type":"sync"}
+{"k":"wait","at":9,"t":400,"dur":100,"pattern":"blame_kernel","s":0,"cause":10,"r":3}
+{"k":"blame","to":7,"r":2,"ns":100,"pattern":"blame_kernel","wait":9,"s":2}
+OUT
+	assert_equal "$stderr" "tr-deps: <stdin>: 2 GPU activities a stream synchronization naming no stream did not wait for (they ended after the call returned): not linked to it"
+}
+
 @test "event query polled five times, the fourth successful" {
 	# Event 9 recorded after the launch: it stands for kernel 5 (150..450).
 	# Queries 6, 8, 10 fail while it runs: 10 ns each, blamed on it; the

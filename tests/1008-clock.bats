@@ -339,6 +339,10 @@ OUT
 	assert_success
 	assert_equal "$(grep '^tr-clock' <<< "$stderr")" "tr-clock: <stdin>: 1 edges that put their target before their source, read after the target was written: not enforced (a longer --window lets them in before it)"
 	assert_line '{"k":"recv","id":4,"t":200,"s":1,"peer":0,"tag":0,"comm":0}'
+	# the summary counts it among those that broke the condition: the two
+	# lines agree (it said 0 beside the 1 above: turn4's case 4)
+	run --separate-stderr clock mpi clock/recv-early --window 0.0000001 --summary
+	[[ "$stderr" == *"<stdin>: 1 edges broke the clock condition; 0 of "* ]] || fail "$stderr"
 	# edges into events already written where the condition holds (a
 	# collective's, come at its end): no news. tr-clock said "4 edges into
 	# events already written (...?): not enforced" of this trace beside

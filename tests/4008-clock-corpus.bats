@@ -55,8 +55,13 @@ teardown() {
 	# a jq count of the edges over tr-deps' output finds, source later than
 	# target, GPU-to-host edges aside); 227 of them had to move the stream,
 	# the rest the moves before them had mended
-	assert_line "<stdin>: 9870 edges broke the clock condition; 23775 of 300808 events moved, by 0.000087116 s at most, 0.963526798 s in all"
+	# the rest, 13 sync edges from kernels that end after the call that
+	# waited for them as recorded: not enforced, but broken all the same
+	# (counted among the 18 above, which the moves of launches add 5 to;
+	# the summary left them out before turn4's case 4)
+	assert_line "<stdin>: 9883 edges broke the clock condition; 23775 of 300808 events moved, by 0.000087116 s at most, 0.963526798 s in all"
 	assert_line "  launch               9870"
+	assert_line "  sync                   13"
 	# its two ranks' Sendrecvs both ways: 10.434 us at least
 	assert_line "  least message latency the trace shows: 10434 ns (half the least round trip, over 1 pairs of processes): --latency msg=10434"
 	# no kernel begins before its launch any more

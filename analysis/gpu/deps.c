@@ -612,7 +612,7 @@ static int sync_new(struct an_gpu_deps *o, uint32_t s, enum ls_edge type, uint32
 	g->type = (uint8_t)type;
 	g->event_key = 0;
 	g->own = LS_NONE;
-	g->left = g->failed = g->parked = false;
+	g->left = g->failed = g->parked = g->unnamed = false;
 	*out = i;
 	return 0;
 }
@@ -736,8 +736,10 @@ static int sync_begin(struct an_gpu_deps *o, struct an_frame *f, const struct ls
 		o->sync[g].event_key = key;	/* its record may come yet */
 		return park(o, g);
 	}
-	if ((s = ref_stream(o, rec, ev->proc)) == LS_NONE)
+	if ((s = ref_stream(o, rec, ev->proc)) == LS_NONE) {
+		o->sync[g].unnamed = f->role == LS_R_STREAM_SYNC || f->role == LS_R_STREAM_QUERY;
 		return device_wide(o, g, ev->proc);
+	}
 	return o->gs[s].last == LS_NONE ? 0 : sync_add(o, g, o->gs[s].last);
 }
 
@@ -793,6 +795,10 @@ static int resolve(struct an_gpu_deps *o, uint32_t i)
 
 		if (w->state == AN_WORK_LOST || own_to_device(g, k, w))
 			continue;
+		if (g->unnamed && w->t1 > g->t_leave) {
+			o->st.unwaited++;	/* it ran on past the call: on another stream */
+			continue;
+		}
 		w->synced = true;
 		if ((rc = an_edges_write(o->out, w->leave, g->leave, g->type)) < 0)
 			return rc;
@@ -838,6 +844,7 @@ static int sync_leave(struct an_gpu_deps *o, const struct an_frame *f,
 
 	o->sync[g].left = true;
 	o->sync[g].leave = ev->id;
+	o->sync[g].t_leave = ev->t;
 	if (ls_get_i64(rec, LS_F_RESULT, &result) == 0)
 		o->sync[g].failed = result != 0;
 	if (o->sync[g].parked)

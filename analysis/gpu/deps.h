@@ -101,12 +101,20 @@ struct an_gsync {
 	uint8_t type;		/* LS_E_SYNC or LS_E_EVENT */
 	bool left, failed, parked;
 	bool implicit;		/* a copy, alloc or free: syncs as a side effect */
+	/*
+	 * a stream synchronization (or query) whose call names no stream: it
+	 * waits for the last work on every GPU stream of its process that
+	 * ended by the time it returned (t_leave), none that ran on past it
+	 */
+	bool unnamed;
+	int64_t t_leave;
 };
 
 struct an_gpu_deps_stats {
 	uint64_t no_launch;	/* device work no enqueueing call was found for */
 	uint64_t never_ran;	/* enqueued work that never ran */
 	uint64_t idle_syncs;	/* synchronizations with nothing to wait for */
+	uint64_t unwaited;	/* work a synchronization naming no stream did not wait for */
 	uint64_t unresolved;	/* synchronizations whose work never ended */
 	uint64_t unrecorded;	/* event waits on events never recorded */
 	uint64_t late;		/* correlations resolved after the device work began */
