@@ -35,7 +35,8 @@ struct an_crit {
 	uint8_t *ends_on;	/* per stream index: its last event may end the path (AN_END_RUN: it did
 				 * main work; AN_END_STREAM: it is named so) */
 	uint8_t *end_region;	/* per region index: named as AN_END_REGION asks */
-	uint32_t ends_on_cap, end_region_cap;
+	uint8_t *forked;	/* per stream index: its last event is a fork */
+	uint32_t ends_on_cap, end_region_cap, forked_cap;
 	uint32_t gc_at;		/* collect when the graph holds that many nodes */
 	struct an_crit_mark *mark;
 	uint32_t *roots, *chain, *origins;
@@ -112,9 +113,11 @@ static int new_stream(struct an_crit *c, const struct ls_record *rec)
 
 	if (an_graph_stream(&c->g) < 0 ||
 	    ls_vec_room(&c->per_stream, &c->per_stream_cap, s, sizeof(*c->per_stream)) < 0 ||
-	    ls_vec_room(&c->ends_on, &c->ends_on_cap, s, sizeof(*c->ends_on)) < 0)
+	    ls_vec_room(&c->ends_on, &c->ends_on_cap, s, sizeof(*c->ends_on)) < 0 ||
+	    ls_vec_room(&c->forked, &c->forked_cap, s, sizeof(*c->forked)) < 0)
 		return LS_ERR_NOMEM;
 	c->per_stream[s] = 0;
+	c->forked[s] = 0;
 	c->ends_on[s] = c->want.kind == AN_END_STREAM && named(c, rec, c->tr.defs.streams[s].id);
 	return 0;
 }
@@ -323,6 +326,21 @@ static void wait_state(struct an_crit *c, const struct ls_record *rec)
 	depend(c, cause, c->n[ei].leave, LS_E_MSG);
 }
 
+/*
+ * A team's start on the thread that forked it: from its fork to its own
+ * team_begin the thread was in the OpenMP runtime's team start, as a team
+ * thread is from the fork to its start, not in the function that forked.
+ */
+static void master_start(struct an_crit *c, uint32_t s, bool forked)
+{
+	uint32_t fork = c->g.last[s];
+
+	if (!forked || fork == LS_NONE || c->pieces.team_region == LS_NONE)
+		return;
+	c->n[fork].after = AN_NO_ACT;
+	c->n[fork].after_r = c->pieces.team_region;
+}
+
 static int event(struct an_crit *c, const struct ls_record *rec, const char **why)
 {
 	const struct ls_stream *sd;
@@ -330,6 +348,7 @@ static int event(struct an_crit *c, const struct ls_record *rec, const char **wh
 	struct an_frame *f, *top;
 	struct an_event ev;
 	uint32_t i, enter = LS_NONE;
+	bool forked;
 	int rc = 0;
 
 	if ((rc = an_trace_event(&c->tr, rec, &ev, why)) < 0)
@@ -338,6 +357,10 @@ static int event(struct an_crit *c, const struct ls_record *rec, const char **wh
 	if (!sd->host && !sd->gpu)
 		return 0;
 	st = &c->tr.stacks[ev.s];
+	forked = c->forked[ev.s];
+	c->forked[ev.s] = rec->kind == LS_K_FORK;
+	if (rec->kind == LS_K_TEAM_BEGIN)
+		master_start(c, ev.s, forked);
 	switch (rec->kind) {
 	case LS_K_ENTER:
 		if (!(f = an_trace_enter(&c->tr, rec, &ev, &rc, why)))
@@ -382,6 +405,7 @@ static int event(struct an_crit *c, const struct ls_record *rec, const char **wh
 		return add_node(c, &ev, top, top, INT64_MIN, &i);
 	}
 }
+
 
 /* Collection */
 
@@ -810,6 +834,7 @@ void an_crit_free(struct an_crit *c)
 	free(c->origins);
 	free(c->per_stream);
 	free(c->ends_on);
+	free(c->forked);
 	free(c->end_region);
 	an_pieces_release(&c->pieces);
 	free(c);

@@ -89,8 +89,10 @@ static void resolve_sub(struct an_pieces *p, const struct an_gnode *g,
 		}
 		if (g[a].s != g[b].s)	/* across an edge */
 			rest = transit(p, g, nodes, a, b, &pc, &carried);
-		if (pc.dur)
+		if (pc.dur) {
 			add(out, &n, pc);
+			team += pc.act == AN_NO_ACT ? pc.dur : 0;	/* a master's own team start */
+		}
 		if (rest.dur) {
 			add(out, &n, rest);
 			over += carried;

@@ -37,6 +37,7 @@ struct an_stream_time {
 	int64_t last;		/* when the top activity last changed */
 	uint32_t in_sync;	/* blocking MPI activities and barriers open */
 	bool kept_mpi, kept_omp;
+	bool forked;		/* its last event is a fork */
 	struct an_stretch mpi;	/* since the last blocking MPI call (frames' b: their share) */
 	struct an_stretch omp;	/* since the last OpenMP barrier (frames' c) */
 };
@@ -207,7 +208,7 @@ static int definition(struct an_waits *a, const struct ls_record *rec,
 		     LS_KIND_BIT(LS_K_SEND) | LS_KIND_BIT(LS_K_RECV) | \
 		     LS_KIND_BIT(LS_K_RECV_POST) | LS_KIND_BIT(LS_K_REQ_CANCEL) | \
 		     LS_KIND_BIT(LS_K_COLL_BEGIN) | LS_KIND_BIT(LS_K_COLL_END) | LS_KIND_BIT(LS_K_TEAM_BEGIN) | \
-		     LS_KIND_BIT(LS_K_TEAM_END) | LS_KIND_BIT(LS_K_JOIN) | \
+		     LS_KIND_BIT(LS_K_TEAM_END) | LS_KIND_BIT(LS_K_FORK) | LS_KIND_BIT(LS_K_JOIN) | \
 		     LS_KIND_BIT(LS_K_LOCK_ACQUIRE) | LS_KIND_BIT(LS_K_LOCK_RELEASE))
 
 uint64_t an_waits_reads(void)
@@ -220,6 +221,7 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 		  const char **why)
 {
 	struct an_event ev;
+	bool forked;
 	int rc;
 
 	/* most records find no batch open: that is checked before the call */
@@ -237,6 +239,8 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 		return 0;
 	if ((rc = an_trace_event(&a->tr, rec, &ev, why)) < 0)
 		return rc;
+	forked = a->time[ev.s].forked;
+	a->time[ev.s].forked = rec->kind == LS_K_FORK;
 	switch (rec->kind) {
 	case LS_K_ENTER:
 		return enter(a, rec, &ev, why);
@@ -250,9 +254,18 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 		return an_mpi_waits_coll(&a->mpi, rec, &ev, &a->time[ev.s].mpi);
 	case LS_K_RECV_POST: case LS_K_REQ_CANCEL:
 		return an_mpi_waits_request(&a->mpi, rec, &ev);
+	case LS_K_FORK:
+		/* the forking activity ran until the fork: then the team's start (below) */
+		return accrue(a, ev.s, ev.t);
 	case LS_K_TEAM_BEGIN:
 		/* a team thread: its activities can be blamed */
 		a->time[ev.s].kept_omp = true;
+		/*
+		 * the thread that forked it, at its own start: the time since the
+		 * fork was the OpenMP runtime's team start, no activity's own
+		 */
+		if (forked)
+			a->time[ev.s].last = ev.t;
 		return 0;
 	default:
 		/* a lock's holder is blamed for its time from acquire to release */

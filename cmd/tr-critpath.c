@@ -72,8 +72,8 @@ static void summary(const char *input, const struct an_crit *c, bool verbose)
 	fprintf(stderr, "  %" PRIu64 " steps across an edge outlasted their source's activity, "
 		"charged to the target's stream after it ended\n", st.overrun);
 	if (st.team_start)
-		fprintf(stderr, "  %.9f s in the OpenMP runtime's team start (from a fork to a team "
-			"thread's start)\n", tool_secs(st.team_start));
+		fprintf(stderr, "  %.9f s in the OpenMP runtime's team start (from a fork to each "
+			"thread's own start in the team)\n", tool_secs(st.team_start));
 }
 
 enum { OPT_END = 256 };

@@ -548,10 +548,43 @@ OUT
 	# --summary says how long the path was in it
 	cat "$DATA/cuda/defs.ndjson" "$DATA/crit/team-start.ndjson" | tr-deps -M | tr-waits -M |
 		tr-critpath -M --summary > "$BATS_TEST_TMPDIR/a.tr" 2> "$BATS_TEST_TMPDIR/summary"
-	grep -qxF "  0.000000200 s in the OpenMP runtime's team start (from a fork to a team thread's start)" \
+	grep -qxF "  0.000000200 s in the OpenMP runtime's team start (from a fork to each thread's own start in the team)" \
 		"$BATS_TEST_TMPDIR/summary" || fail "$(cat "$BATS_TEST_TMPDIR/summary")"
 	run bash -c "tr-rank --json -n 0 '$BATS_TEST_TMPDIR/a.tr' | jq -r 'select(.k == \"rating\" and .name == \"OpenMP team start\") | \"\(.calls) \(.excl) \(.cp)\"'"
 	assert_output "0 0 200"
+}
+
+@test "OpenMP team start on the master: its fork to its own team_begin is the runtime's, on the path and in no blame stretch (turn4)" {
+	# The master forks at 100 in main and begins its own share at 400 (the
+	# runtime took 300); thread 1 begins at 150, computes 160..200 and
+	# waits in the barrier 200..510 for the master, the last to arrive
+	# (500). Back from main's end (600): main 520..600 (the join at 530
+	# waited for the master's own team end at 520), parallel 510..520, the
+	# barrier 500..510, compute 410..500, parallel 400..410, then 100..400
+	# in the master's team start (16), main 0..100.
+	run --separate-stderr path_of cuda team-start-master
+	assert_success
+	assert_output - <<'OUT'
+{"k":"crit","s":0,"t":0,"dur":100,"act":0,"r":0}
+{"k":"crit","s":0,"t":100,"dur":300,"r":16}
+{"k":"crit","s":0,"t":400,"dur":10,"act":8,"r":12}
+{"k":"crit","s":0,"t":410,"dur":90,"act":9,"r":11}
+{"k":"crit","s":0,"t":500,"dur":10,"act":11,"r":13}
+{"k":"crit","s":0,"t":510,"dur":10,"act":8,"r":12}
+{"k":"crit","s":0,"t":520,"dur":80,"act":0,"r":0}
+OUT
+	# thread 1's barrier wait (200..500, 300) is blamed on the master's
+	# time in the team before the barrier: parallel 400..410 (10) and
+	# compute 410..500 (90): 30 and 270. Its team start is no activity's
+	# own time, and main before the fork none of the team's (main had 240
+	# of it, charged with 0..400).
+	run bash -c "cat '$DATA/cuda/defs.ndjson' '$DATA/crit/team-start-master.ndjson' | tr-deps -M | tr-waits -J |
+		grep -E '\"k\":\"(wait|blame)\"'"
+	assert_output - <<'OUT'
+{"k":"wait","at":6,"t":200,"dur":300,"pattern":"omp_barrier","s":1,"cause":11,"r":13}
+{"k":"blame","to":8,"r":12,"ns":30,"pattern":"omp_barrier","wait":6,"s":0}
+{"k":"blame","to":9,"r":11,"ns":270,"pattern":"omp_barrier","wait":6,"s":0}
+OUT
 }
 
 @test "OpenMP lock: the path goes from the acquire back to the release, the unset call carrying its transit" {

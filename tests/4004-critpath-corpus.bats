@@ -243,9 +243,12 @@ OUT
 	# Score-P forks inside 'jacobi'; charged to it, the team's start put
 	# 0.017775 s of jacobi_blame_cpu_015's path and 0.002720 s of
 	# cuda_simple's on it (CASITA: 0.006555, 0.000227). The team start is a
-	# region of its own now, on the team threads only (not the first host
-	# thread of a process, which forks), and jacobi's time on the path is
-	# within a factor 2 of CASITA's.
+	# region of its own now, in no activity, on the team threads and on the
+	# first host thread of a process too, which forks: its own fork to its
+	# team_begin (turn4's case 1: 0.011721 s of jacobi there before,
+	# 0.009608 s now; its blame 0.002279 s before, 0.002052 s now, CASITA
+	# 0.002135 s), and jacobi's time on the path is within a factor 2 of
+	# CASITA's.
 	local name peer cp casita
 	for name in casita-2_jacobi_blame_cpu_015 casita-2_cuda_simple; do
 		analyse "$name"
@@ -253,8 +256,8 @@ OUT
 			(map(select(.k == \"region\" and .role == \"omp_team_start\")) | .[0].id) as \$r |
 			(map(select(.k == \"stream\" and .type == \"host\")) | group_by(.process) | map(.[0].id)) as \$first |
 			map(select(.k == \"crit\" and .r == \$r)) |
-			\"\(length > 0) \(map(select(.act != null or (.s | IN(\$first[])))) | length)\"'"
-		assert_output "true 0"
+			\"\(length > 0) \(map(select(.act != null)) | length) \(any(.[]; .s | IN(\$first[])))\"'"
+		assert_output "true 0 true"
 		cp=$(tr-rank --json -n 0 "$TMP/$name.tr" | jq -r 'select(.k == "rating" and .name == "jacobi") | .cp / 1e9')
 		casita=$(awk -F';' '$1 == "jacobi" { print $4 }' "$CORPUS/peer-output/casita-1.9/$name/casita_rating.csv")
 		awk -v a="$cp" -v b="$casita" 'BEGIN { exit !(a < 2 * b && b < 2 * a) }' || fail "$name: jacobi $cp s on the path, CASITA $casita"

@@ -174,8 +174,10 @@ OUT
 	assert_success
 	assert_line "### casita-2_cuda_simple"
 	assert_line "Run time: 0.709912 s, CASITA 0.710087 s (-0.0 %)"
-	assert_line "| init_cuda | 0.419458 | 0.419458 | +0.0 % | 0.008873 | 0.008869 | +0.0 % | 0.008873 | 0.008869 | +0.0 % | 0.000031 |"
-	assert_line "| cuMemcpyHtoD_v2 | 0.046977 | 0.046875 | +0.2 % | 0.001842 | 0.094756 | -98.1 % | 0.001062 | 0.047904 | -97.8 % | 0.003108 |"
+	# (blame 0.008873 and 0.001842 s before the masters' team start left
+	# the blame stretches: turn4's case 1)
+	assert_line "| init_cuda | 0.419458 | 0.419458 | +0.0 % | 0.008876 | 0.008869 | +0.1 % | 0.008876 | 0.008869 | +0.1 % | 0.000031 |"
+	assert_line "| cuMemcpyHtoD_v2 | 0.046977 | 0.046875 | +0.2 % | 0.001846 | 0.094756 | -98.1 % | 0.001063 | 0.047904 | -97.8 % | 0.003108 |"
 	assert_line "| MPI collective | 0.019517 | 0.019517 | +0.0 % |"
 	assert_line "| OpenMP barrier | 0.003353 | 0.003353 | +0.0 % |"
 	assert_line "| GPU idle (CASITA: Idle device) | 0.066247 | 0.071185 | -6.9 % |"
@@ -229,8 +231,12 @@ OUT
 }
 
 @test "blame on the path is CASITA's Blame on CP wherever our blame is CASITA's, but in activities with calls inside" {
-	# 87 regions of the corpus whose blame agrees with CASITA's (0.1 %, or
-	# 2 us); on 78 blame on the path agrees as well. The others, but one,
+	# 85 regions of the corpus whose blame agrees with CASITA's (0.1 %, or
+	# 2 us); on 76 blame on the path agrees as well (87 and 78 before the
+	# masters' own team start left the blame stretches, turn4's case 1:
+	# the blame of the functions that fork, handle_command_line_arguments
+	# and !$omp task @jacobi_target.c:222, moved off CASITA's, and of the
+	# activities beside them in the stretch, init_host, moved). The others, but one,
 	# are activities with calls inside: CASITA counts the blame of each
 	# stretch between two events that lies on the path, we spread an
 	# activity's blame over all its exclusive time (tr-critpath(1)); where
@@ -245,7 +251,7 @@ OUT
 			tr-waits 2> /dev/null | tr-critpath 2> /dev/null | tr-rank --json -n 0 > "$TMP/ours.json"
 		"$TOP/tests/helper/casita-path-blame.py" "$TMP/ours.json" "$d/casita_rating.csv" | sed "s/^/$n /"
 	done > "$TMP/all"
-	[ "$(grep -c '^[^ ]* = ' "$TMP/all")" -eq 78 ] || fail "$(cat "$TMP/all")"
+	[ "$(grep -c '^[^ ]* = ' "$TMP/all")" -eq 76 ] || fail "$(cat "$TMP/all")"
 	run bash -c "grep '^[^ ]* ! ' '$TMP/all' | cut -d' ' -f1,3- | sed 's/ [0-9.]* [0-9.]*$//'"
 	assert_output - <<'OUT'
 casita-10_scorep_mpi_tags _Z10latesenderii
@@ -253,7 +259,7 @@ casita-2_cloverleaf_oaccregions_cudafull advec_mom_kernel_120_gpu_1
 casita-2_cloverleaf_oaccregions_cudafull initialise
 casita-2_cloverleaf_oaccregions_cudafull acc_data@start.f90:103
 casita-2_cloverleaf_oaccregions_cudafull cuMemAlloc_v2
-casita-2_jacobi_blame_cpu_015 init_host
+casita-2_cuda_simple init_host
 casita-2_jacobi_blame_cpu_015 !$omp parallel @jacobi_cuda.c:348
 casita-2_jacobi_blame_cpu_015 !$omp for @jacobi_cuda.c:325
 casita-4_mpi_ls_barr barrier
