@@ -101,6 +101,40 @@ OUT
 OUT
 }
 
+@test "equal times at the pattern boundaries: a send at the receive's own completion is late; a post at the send's end is not waited for; a message sent as the receive begins is no wrong order (turn4's test gaps)" {
+	# Late sender: the Recv (100..800) completes at 800, the instant the
+	# Send enters (800, its send event at 800): late_sender 700, as in
+	# late-sender (main 262, compute 438). (With "received before sent"
+	# taken at <=: no wait, and the message counted as clock skew.)
+	run --separate-stderr analyse late-sender-same-instant
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":6,"to":7,"type":"msg"}
+{"k":"wait","at":2,"t":100,"dur":700,"pattern":"late_sender","s":1,"cause":6,"r":2}
+{"k":"blame","to":0,"r":0,"ns":262,"pattern":"late_sender","wait":2,"s":0}
+{"k":"blame","to":3,"r":14,"ns":438,"pattern":"late_sender","wait":2,"s":0}
+OUT
+	assert_equal "$stderr" ""
+	# Late receiver: the Send (100..600) ends the instant the Recv is
+	# posted (600): it did not wait for the post, no wait. (Taken at <=:
+	# late_receiver 500.)
+	run --separate-stderr analyse late-receiver-at-end
+	assert_success
+	assert_output '{"k":"edge","from":4,"to":8,"type":"msg"}'
+	# Wrong order: rank 1's message (sent at 200) arrives the instant rank
+	# 2's first Recv begins (200), not before it: the wait for rank 0's
+	# (sent at 500) is a plain late_sender 300, all on rank 0's main.
+	# (Taken at <=: late_sender_wrong_order.)
+	run --separate-stderr analyse wrong-order-same-instant
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":8,"to":10,"type":"msg"}
+{"k":"wait","at":5,"t":200,"dur":300,"pattern":"late_sender","s":2,"cause":8,"r":2}
+{"k":"blame","to":0,"r":0,"ns":300,"pattern":"late_sender","wait":5,"s":0}
+{"k":"edge","from":4,"to":13,"type":"msg"}
+OUT
+}
+
 @test "a ring where every rank sends before it receives does not deadlock" {
 	# rank i: Send to i+1 (eager, 10 ns), then Recv from i-1; ranks start
 	# sending at 100, 200, 300. Only rank 0 waits: Recv entered at 110,
@@ -265,8 +299,9 @@ OUT
 		[ "$name" = defs ] && continue
 		analyse "$name" 2>/dev/null > "$TMP/out" || fail "$name: the pipeline failed"
 		# an invariant holds of nothing too: each scenario has wait states
-		# (but send-outside's, whose send lies in no MPI call)
-		[ "$name" = send-outside ] || [ "$(jq -s 'map(select(.k == "wait")) | length' "$TMP/out")" -gt 0 ] ||
+		# (but send-outside's, whose send lies in no MPI call, and
+		# late-receiver-at-end's, whose point is that it has none)
+		[ "$name" = send-outside ] || [ "$name" = late-receiver-at-end ] || [ "$(jq -s 'map(select(.k == "wait")) | length' "$TMP/out")" -gt 0 ] ||
 			fail "$name: no wait state"
 		waits=$(jq -s 'map(select(.k == "wait") | .dur) | add // 0' "$TMP/out")
 		blame=$(jq -s 'map(select(.k == "blame") | .ns) | add // 0' "$TMP/out")
