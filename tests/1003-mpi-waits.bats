@@ -135,6 +135,23 @@ OUT
 OUT
 }
 
+@test "matching keeps communicators apart: one tag on two communicators between one pair of ranks (turn4's test gaps)" {
+	# rank 0 sends tag 1 on comm 1 (at 100), then tag 1 on comm 0 (at
+	# 200); rank 1 receives on comm 0 first (50..250), then on comm 1
+	# (260..270). comm 0's receive gets comm 0's message: late_sender
+	# 50..200 = 150, blamed on rank 0's main since its first Send (110..200);
+	# comm 1's receive the first message, no wait. (Matched by tag alone:
+	# edges 4->9 and 7->12, a wait of 50.)
+	run --separate-stderr analyse two-comms-one-tag
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":7,"to":9,"type":"msg"}
+{"k":"wait","at":2,"t":50,"dur":150,"pattern":"late_sender","s":1,"cause":7,"r":2}
+{"k":"blame","to":0,"r":0,"ns":150,"pattern":"late_sender","wait":2,"s":0}
+{"k":"edge","from":4,"to":12,"type":"msg"}
+OUT
+}
+
 @test "a ring where every rank sends before it receives does not deadlock" {
 	# rank i: Send to i+1 (eager, 10 ns), then Recv from i-1; ranks start
 	# sending at 100, 200, 300. Only rank 0 waits: Recv entered at 110,
