@@ -131,6 +131,21 @@ OUT
 	assert_equal "$stderr" "tr-deps: <stdin>: 2 GPU activities a stream synchronization naming no stream did not wait for (they ended after the call returned): not linked to it"
 }
 
+@test "cuMemFree synchronizes: it waits for the kernel running (turn4's test gaps)" {
+	# A kernel on stream 2 runs 130..700 (launched 100..110); the host is
+	# in cuMemFree (a region of role free) over 200..710: a sync edge from
+	# the kernel's end, and blame_kernel 200..700 = 500 on the kernel.
+	# (With free not among the synchronizing calls: neither.)
+	run --separate-stderr analyse free-syncs
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":3,"type":"launch"}
+{"k":"edge","from":5,"to":6,"type":"sync"}
+{"k":"wait","at":4,"t":200,"dur":500,"pattern":"blame_kernel","s":0,"cause":5,"r":16}
+{"k":"blame","to":3,"r":2,"ns":500,"pattern":"blame_kernel","wait":4,"s":2}
+OUT
+}
+
 @test "event query polled five times, the fourth successful" {
 	# Event 9 recorded after the launch: it stands for kernel 5 (150..450).
 	# Queries 6, 8, 10 fail while it runs: 10 ns each, blamed on it; the
