@@ -222,6 +222,32 @@ OUT
 OUT
 }
 
+@test "null stream after a stream's own work: the stream's next kernel waits for the null stream's (turn4's test gaps)" {
+	# Launches on stream 2 (KA), the null stream (KN), stream 2 again (KB):
+	# KA 160..400, KN 420..600, KB 610..800. KN waits for KA (launched at
+	# 120, KA ends at 400: 280, as in null-stream); KB, placed after KN,
+	# waits for it too, from its own stream's KA's end (400) to KN's end
+	# (600): 200, blamed on KN. (With the null stream's last work taken as
+	# placed before the stream's own: KB's edge and wait are gone.)
+	run --separate-stderr analyse null-stream-after-own
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":7,"type":"launch"}
+{"k":"idle","at":7,"t":400,"dur":20,"pattern":"gpu_idle","s":2,"r":2}
+{"k":"blame","to":0,"r":0,"ns":20,"pattern":"gpu_idle","wait":7,"s":0}
+{"k":"edge","from":3,"to":9,"type":"launch"}
+{"k":"edge","from":8,"to":9,"type":"null_stream"}
+{"k":"wait","at":9,"t":120,"dur":280,"pattern":"null_stream","s":5,"cause":8,"r":2}
+{"k":"blame","to":7,"r":2,"ns":280,"pattern":"null_stream","wait":9,"s":2}
+{"k":"idle","at":9,"t":600,"dur":10,"pattern":"gpu_idle","s":5,"r":2}
+{"k":"blame","to":0,"r":0,"ns":10,"pattern":"gpu_idle","wait":9,"s":0}
+{"k":"edge","from":5,"to":11,"type":"launch"}
+{"k":"edge","from":10,"to":11,"type":"null_stream"}
+{"k":"wait","at":11,"t":400,"dur":200,"pattern":"null_stream","s":2,"cause":10,"r":2}
+{"k":"blame","to":9,"r":2,"ns":200,"pattern":"null_stream","wait":11,"s":5}
+OUT
+}
+
 @test "null stream after a stream wait (tests/programs/cuda-patterns.cu): one wait for two sources" {
 	# KA (11) on stream 2; stream 3 waits for its event, so KB (13),
 	# launched at 140, waits for KA's end: stream_wait 140..500 = 360. KN
