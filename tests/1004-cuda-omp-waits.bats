@@ -423,6 +423,36 @@ OUT
 OUT
 }
 
+@test "OpenMP: a join after two threads that ended at one time: the cause is the one read last (its stream after), whatever the team's order (turn4's test gaps)" {
+	# A third host thread (stream 6) is defined. The master's share ends
+	# at 300; threads 1 and 2 (streams 1 and 6) both end at 500; the join
+	# at 510. omp_fork_join 300..500 = 200 on the master's main, caused by
+	# thread 2's end (13), read after thread 1's (11) as ties go by
+	# stream, and blamed on its compute, whether thread 2 began first (3)
+	# or last (7) in the team. (By the team's order, the first or the
+	# last member: 13 in one of the two, 11 in the other.)
+	run --separate-stderr analyse openmp-join-end-tie
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":2,"type":"fork"}
+{"k":"edge","from":1,"to":6,"type":"fork"}
+{"k":"edge","from":13,"to":14,"type":"join"}
+{"k":"edge","from":11,"to":14,"type":"join"}
+{"k":"wait","at":0,"t":300,"dur":200,"pattern":"omp_fork_join","s":0,"cause":13,"r":0}
+{"k":"blame","to":3,"r":11,"ns":200,"pattern":"omp_fork_join","wait":0,"s":6}
+OUT
+	run --separate-stderr analyse openmp-join-end-tie-team-order
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":2,"type":"fork"}
+{"k":"edge","from":1,"to":6,"type":"fork"}
+{"k":"edge","from":11,"to":14,"type":"join"}
+{"k":"edge","from":13,"to":14,"type":"join"}
+{"k":"wait","at":0,"t":300,"dur":200,"pattern":"omp_fork_join","s":0,"cause":13,"r":0}
+{"k":"blame","to":7,"r":11,"ns":200,"pattern":"omp_fork_join","wait":0,"s":6}
+OUT
+}
+
 @test "OpenMP: a join at the very time of a team thread's end, before it in the stream: its edge, the same join wait" {
 	# The scenario above, its join (27) at 910, the time of thread 1's team
 	# end (26), as a coarse clock stamps them or tr-clock moves a target
@@ -438,6 +468,16 @@ OUT
 	assert_output "$untied"
 	assert_line '{"k":"wait","at":0,"t":810,"dur":100,"pattern":"omp_fork_join","s":0,"cause":26,"r":0}'
 	assert_equal "$stderr" ""
+}
+
+@test "OpenMP: a thread that asks for a lock the instant it is released did not wait: no 0 ns wait state (turn4's test gaps)" {
+	# Thread 0 releases lock 1 at 710 (in omp_unset_lock 700..720);
+	# thread 1 enters omp_set_lock at 710 and acquires at 730: linked, but
+	# the release came no later than its ask: no omp_lock wait. (Taken at
+	# <: a wait of 0 ns.)
+	run --separate-stderr analyse lock-at-release
+	assert_success
+	assert_output '{"k":"edge","from":8,"to":11,"type":"lock"}'
 }
 
 @test "OpenMP: a lock acquire stamped before the release it waited for: linked, waited until the acquire" {
@@ -464,10 +504,11 @@ OUT
 
 @test "blame adds up to waiting time, and idle blame to idle time, in every scenario" {
 	# an invariant holds of anything, nothing included: every scenario must
-	# give wait states or idle periods (but openmp-barrier-tie, whose point
-	# is that no one waits), and every tool in the pipe succeed
+	# give wait states or idle periods (but openmp-barrier-tie and
+	# lock-at-release, whose point is that no one waits), and every tool
+	# in the pipe succeed
 	for f in "$DATA"/cuda/*.ndjson; do
-		[ "$(basename "$f")" = defs.ndjson ] || [ "$(basename "$f")" = openmp-barrier-tie.ndjson ] && continue
+		case $(basename "$f") in defs.ndjson | openmp-barrier-tie.ndjson | lock-at-release.ndjson) continue ;; esac
 		run bash -c "set -o pipefail; cat '$DATA/cuda/defs.ndjson' '$f' | tr-deps 2>/dev/null | tr-waits | tr-cat -J |
 			jq -s '[([.[]|select(.k==\"wait\")|.dur]|add // 0) -
 				([.[]|select(.k==\"blame\" and (.pattern|IN(\"gpu_idle\",\"blame_sync\")|not))|.ns]|add // 0),

@@ -58,7 +58,10 @@ static int join_edge(struct an_omp_waits *o, uint64_t from, uint64_t to)
 	for (uint32_t i = 0; i < pr->nhosts; i++) {
 		const struct an_omp_deps_stream *os = &o->os[pr->hosts[i]];
 
-		if (os->team_end == from && os->team_end_t > o->bend) {
+		/* the latest end; of ends at one time, the one read last (its stream after), as ties go by stream */
+		if (os->team_end == from && (os->team_end_t > o->bend ||
+					     (os->team_end_t == o->bend &&
+					      o->tr->defs.streams[pr->hosts[i]].id > o->tr->defs.streams[o->bcause_s].id))) {
 			o->bend = os->team_end_t;
 			o->bcause = from;
 			o->bcause_s = pr->hosts[i];
