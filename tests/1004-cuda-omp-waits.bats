@@ -182,6 +182,27 @@ OUT
 OUT
 }
 
+@test "a stream wait holds the stream's next work only, not the work after it (turn4's test gaps)" {
+	# As stream-wait, with a second kernel KC (15) launched on stream 3
+	# after KB: KB waits for KA (360, blamed on KA); KC runs after KB on
+	# its own stream, no stream_wait edge of its own. (With the stream's
+	# waits kept past its next work: an edge 12->15 too.)
+	run --separate-stderr analyse stream-wait-next-only
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":11,"type":"launch"}
+{"k":"idle","at":11,"t":500,"dur":10,"pattern":"gpu_idle","s":2,"r":2}
+{"k":"blame","to":0,"r":0,"ns":10,"pattern":"gpu_idle","wait":11,"s":0}
+{"k":"edge","from":7,"to":13,"type":"launch"}
+{"k":"edge","from":12,"to":13,"type":"stream_wait"}
+{"k":"wait","at":13,"t":140,"dur":360,"pattern":"stream_wait","s":3,"cause":12,"r":2}
+{"k":"blame","to":11,"r":2,"ns":360,"pattern":"stream_wait","wait":13,"s":2}
+{"k":"idle","at":13,"t":700,"dur":10,"pattern":"gpu_idle","s":3,"r":2}
+{"k":"blame","to":0,"r":0,"ns":10,"pattern":"gpu_idle","wait":13,"s":0}
+{"k":"edge","from":9,"to":15,"type":"launch"}
+OUT
+}
+
 @test "stream wait event: a tie in time, and an event address wider than 40 bits" {
 	# As above, with the streams swapped and no gap: KB (10) on stream 2
 	# begins at 500, the time KA (9) on stream 3 ends, so KB's enter is read
