@@ -587,6 +587,24 @@ OUT
 OUT
 }
 
+@test "the path takes an event's latest dependency, whatever order its edges come in (turn4's test gaps)" {
+	# A third host thread (stream 6). The join (14, at 510) has two join
+	# edges, in the team's order: from thread 2's end (13, at 500) first,
+	# then from thread 1's (11, at 450). The path goes back through the
+	# later: main 510..600 with the transit 500..510 (a team end carries
+	# nothing), thread 2's compute 20..500, the fork's transit 10..20 in
+	# no activity (no team start region here), main 0..10. (Taking the
+	# last edge read instead: through thread 1, compute 40..450.)
+	run --separate-stderr path_of cuda join-latest
+	assert_success
+	assert_output - <<'OUT'
+{"k":"crit","s":0,"t":0,"dur":10,"act":0,"r":0}
+{"k":"crit","s":6,"t":10,"dur":10}
+{"k":"crit","s":6,"t":20,"dur":480,"act":3,"r":11}
+{"k":"crit","s":0,"t":500,"dur":100,"act":0,"r":0}
+OUT
+}
+
 @test "OpenMP lock: the path goes from the acquire back to the release, the unset call carrying its transit" {
 	# Thread 0 holds the lock (set 600..620, acquired at 610), computes
 	# 640..700, releases it in omp_unset_lock (700..720, at 710); thread 1
