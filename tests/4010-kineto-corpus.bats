@@ -21,8 +21,10 @@ whole_pipeline() {
 	tr-read "$dir" > "$TMP/$name.tr" 2> "$TMP/$name.read.err" || fail "tr-read $name: $(cat "$TMP/$name.read.err")"
 	run --separate-stderr tr-cat --check "$TMP/$name.tr"
 	assert_success
-	tr-deps < "$TMP/$name.tr" 2> "$TMP/$name.deps.err" | tr-waits | tr-critpath > "$TMP/$name.an" ||
-		fail "$name: the stages failed"
+	# every stage's status, not the last one's only (a failing tr-deps or
+	# tr-waits went unnoticed: turn4's test gaps)
+	(set -o pipefail; tr-deps < "$TMP/$name.tr" 2> "$TMP/$name.deps.err" | tr-waits | tr-critpath > "$TMP/$name.an") ||
+		fail "$name: the stages failed: $(cat "$TMP/$name.deps.err")"
 	tr-rank < "$TMP/$name.an" > "$TMP/$name.rank" || fail "tr-rank $name"
 	tr-otf2 -o "$TMP/$name-otf2" < "$TMP/$name.an" 2> /dev/null || fail "tr-otf2 $name"
 	[ -f "$TMP/$name-otf2.otf2" ] || fail "no archive for $name"

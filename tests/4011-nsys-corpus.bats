@@ -29,7 +29,7 @@ enters() {
 		name=$(basename "$f" .sqlite)
 		tr-read "$f" > "$TMP/$name.tr" 2> "$TMP/$name.err" || fail "tr-read $name: $(cat "$TMP/$name.err")"
 		tr-cat --check "$TMP/$name.tr" > /dev/null || fail "$name: not a valid stream"
-		tr-deps < "$TMP/$name.tr" 2> /dev/null | tr-waits | tr-critpath 2> /dev/null > "$TMP/$name.an" ||
+		(set -o pipefail; tr-deps < "$TMP/$name.tr" 2> /dev/null | tr-waits | tr-critpath 2> /dev/null > "$TMP/$name.an") ||
 			fail "$name: the stages failed"
 		tr-rank < "$TMP/$name.an" > /dev/null || fail "tr-rank $name"
 		tr-otf2 -o "$TMP/$name-otf2" < "$TMP/$name.an" 2> /dev/null || fail "tr-otf2 $name"
@@ -64,7 +64,7 @@ enters() {
 }
 
 @test "pipit-cloverleaf-4gpu: each kernel linked to its launch; the host waits in cudaDeviceSynchronize as sqlite3 finds" {
-	tr-read "$CORPUS/nsys/pipit-cloverleaf-4gpu.sqlite" | tr-deps | tr-waits | tr-cat -J > "$TMP/cl.ndjson"
+	(set -o pipefail; tr-read "$CORPUS/nsys/pipit-cloverleaf-4gpu.sqlite" | tr-deps | tr-waits | tr-cat -J > "$TMP/cl.ndjson")
 	launched=$(q pipit-cloverleaf-4gpu "SELECT (SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE EXISTS (SELECT 1
 		FROM CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.correlationId = k.correlationId)) + (SELECT count(*)
 		FROM CUPTI_ACTIVITY_KIND_MEMCPY m WHERE EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME r
