@@ -249,3 +249,28 @@ OUT
 	analyse casita-2_cuda_simple
 	assert_equal "$(sum_of casita-2_cuda_simple blame_kernel)" "40 0.006783"
 }
+
+@test "GPU edges and waits that the synchronization rules decide, pinned on three corpus traces (turn4's test gaps)" {
+	# A rule change that moves these (cudaFree no longer a synchronization
+	# moved all three) fails here, not only the hand scenarios: counts of
+	# CUDA/HIP edges by type, and of GPU wait states by pattern with their ns.
+	local f
+	for f in "$CORPUS/otf2/casita-1_sptc/traces.otf2" "$CORPUS/otf2/fastotf2-mi300-hip/traces.otf2" \
+		"$CORPUS"/kineto/hta-simple_add/*.json.gz; do
+		set -o pipefail
+		tr-read "$f" 2> /dev/null | tr-deps 2> /dev/null | tr-waits 2> /dev/null | tr-cat -J |
+			jq -rs --arg f "$(basename "$(dirname "$f")")" '
+			([.[] | select(.k == "edge" and (.type | IN("sync", "event", "launch", "stream_wait", "null_stream")))] |
+			 group_by(.type) | map("\(.[0].type) \(length)") | join(" ")) as $e |
+			([.[] | select(.k == "wait" and (.pattern | IN("blame_kernel", "blame_sync", "event_query",
+				"stream_query", "stream_wait", "null_stream")))] |
+			 group_by(.pattern) | map("\(.[0].pattern) \(length) \(map(.dur) | add)") | join(" ")) as $w |
+			"\($f): \($e); \($w)"'
+	done > "$TMP/gpu"
+	run cat "$TMP/gpu"
+	assert_output - <<'OUT'
+casita-1_sptc: launch 31 sync 13; blame_kernel 2 63431947
+fastotf2-mi300-hip: launch 2 sync 2; 
+hta-simple_add: launch 98 stream_wait 6 sync 29; blame_kernel 20 1497000 stream_wait 1 299000
+OUT
+}
