@@ -15,6 +15,7 @@
 #include "retime.h"
 #include "stage.h"
 #include "trace.h"
+#include "unmatched.h"
 
 
 /* What the rule keeps of a held event (the engine's aux, by node). */
@@ -68,7 +69,8 @@ struct an_project {
 	struct pj_proc run;
 	struct an_project_stats s;
 	struct ls_writer *w;
-	char why[160];		/* an event projected out of the times a stream holds */
+	struct an_unmatched asked;	/* the scales' patterns (--scale, --set) */
+	char why[400];		/* an event projected out of the times a stream holds; a name no region has */
 };
 
 static struct pj_node *node(const struct an_project *p, uint32_t i)
@@ -94,6 +96,13 @@ struct an_project *an_project_new(struct ls_writer *w, const struct an_project_o
 			p->f_min = o->scales[k].set >= 0 ? 0 : o->scales[k].factor;
 	p->written_to = p->settled_at = INT64_MIN;
 	p->w = w;
+	/* (not --min's names: a file of floors may be another run's, of functions this one never calls) */
+	if (an_unmatched_init(&p->asked, o->nscales) < 0) {
+		an_project_free(p);
+		return NULL;
+	}
+	for (uint32_t k = 0; k < o->nscales; k++)
+		an_unmatched_ask(&p->asked, k, o->scales[k].pattern);
 	return p;
 }
 
@@ -109,6 +118,7 @@ static int region(struct an_project *p, const struct ls_record *rec)
 {
 	uint32_t r = p->tr.defs.nregions - 1, n;
 	const char *name;
+	int rc = 0;
 	char *z;
 
 	if (ls_vec_room(&p->factor, &p->factor_cap, r, sizeof(*p->factor)) < 0 ||
@@ -124,18 +134,22 @@ static int region(struct an_project *p, const struct ls_record *rec)
 		return 0;
 	if (!(z = strndup(name, n)))
 		return LS_ERR_NOMEM;
-	for (uint32_t k = 0; k < p->o.nscales; k++)
-		if (fnmatch(p->o.scales[k].pattern, z, 0) == 0) {
+	for (uint32_t k = 0; k < p->o.nscales && rc == 0; k++) {
+		bool hit = fnmatch(p->o.scales[k].pattern, z, 0) == 0;
+
+		if (hit) {
 			p->factor[r] = p->o.scales[k].set >= 0 ? 1 : p->o.scales[k].factor;
 			p->set[r] = p->o.scales[k].set;
 		}
+		rc = an_unmatched_see(&p->asked, k, hit, z, n);
+	}
 	for (uint32_t k = 0; k < p->o.nmins; k++)
 		if (strcmp(p->o.mins[k].name, z) == 0) {
 			p->s.floors += p->floor[r] < 0;
 			p->floor[r] = p->o.mins[k].ns;
 		}
 	free(z);
-	return 0;
+	return rc;
 }
 
 static int def(struct an_project *p, const struct ls_record *rec, const char **why)
@@ -493,11 +507,31 @@ int an_project_take(struct an_project *p, const struct ls_record *rec, const cha
 	return rc;
 }
 
+/*
+ * A --scale or --set that no region of the trace matched: the
+ * run would come back unchanged, which a typo must not pass for.
+ * Returns LS_ERR_SYNTAX with p->why set, or 0.
+ */
+static int unmatched(struct an_project *p)
+{
+	const struct an_unmatched_name *x;
+	const char *opt;
+	uint32_t k;
+
+	if (!(x = an_unmatched_first(&p->asked, &k)))
+		return 0;
+	opt = p->o.scales[k].set >= 0 ? "--set" : "--scale";
+	snprintf(p->why, sizeof(p->why), "%s %.120s: no region of the trace matches it%s%.120s%s: "
+		 "nothing would change (tr-rank lists the regions)", opt, x->asked,
+		 x->nearest ? " (the nearest: " : "", x->nearest ? x->nearest : "", x->nearest ? ")" : "");
+	return LS_ERR_SYNTAX;
+}
+
 int an_project_finish(struct an_project *p)
 {
 	int rc;
 
-	if ((rc = settle_before(p, INT64_MAX, INT64_MIN)) < 0 ||
+	if ((rc = unmatched(p)) < 0 || (rc = settle_before(p, INT64_MAX, INT64_MIN)) < 0 ||
 	    (rc = settle_before(p, INT64_MAX, INT64_MAX)) < 0 ||
 	    (rc = an_retime_finish(&p->rt)) < 0)
 		return rc;
@@ -546,6 +580,7 @@ void an_project_free(struct an_project *p)
 		free(p->st[k].entered);
 	an_trace_release(&p->tr);
 	an_retime_release(&p->rt);
+	an_unmatched_release(&p->asked);
 	free(p->factor);
 	free(p->floor);
 	free(p->set);

@@ -267,6 +267,27 @@ OUT
 	assert_output --partial "the stream has not been through tr-deps: run it before tr-project"
 }
 
+@test "a --scale or --set that matches no region is an error naming the nearest region, not the run unchanged (a typo)" {
+	cat "$DATA/mpi/defs.ndjson" "$DATA/mpi/late-sender.ndjson" | tr-deps -M > "$TMP/d.tr"
+	run --separate-stderr tr-project --scale compute=0.5 --scale comptue=0.5 "$TMP/d.tr"
+	assert_failure 1
+	assert_equal "$stderr" "tr-project: $TMP/d.tr: --scale comptue: no region of the trace matches it (the nearest: compute): nothing would change (tr-rank lists the regions)"
+	run --separate-stderr tr-project --set 'MPI_Sned*=1ms' "$TMP/d.tr"
+	assert_failure 1
+	assert_equal "$stderr" "tr-project: $TMP/d.tr: --set MPI_Sned*: no region of the trace matches it (the nearest: MPI_Send): nothing would change (tr-rank lists the regions)"
+	# tr-analyze says it too, and writes nothing
+	gen-otf2 -r 2 -t 1 -i 2 "$TMP/g/t" > /dev/null
+	run --separate-stderr tr-analyze --scale jacobi_kernle=0.5 --stream "$TMP/s.tr" "$TMP/g/t.otf2"
+	assert_failure 1
+	[[ $stderr == *"tr-project: --scale jacobi_kernle: no region of the trace matches it (the nearest: jacobi_kernel): nothing would change"* ]] ||
+		fail "$stderr"
+	[ ! -e "$TMP/s.tr" ]
+	# a glob that matches, and a --min file naming functions this run never calls, are fine
+	printf '10 MPI_Recv\n20 cudaLaunchKernel\n' > "$TMP/min"
+	run tr-project --scale 'comp*=0.5' --min "$TMP/min" "$TMP/d.tr"
+	assert_success
+}
+
 @test "bad input: one line naming the position, the records before it written" {
 	cat "$DATA/mpi/defs.ndjson" "$DATA/mpi/late-sender.ndjson" | tr-deps -J |
 		sed '/"k":"recv","id":8,/q' > "$TMP/bad.json"
