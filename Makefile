@@ -36,7 +36,7 @@ LIBSTREAM_OBJS = libstream/buf.o libstream/check.o libstream/defs.o libstream/ev
 	libstream/front.o libstream/header.o libstream/idmap.o libstream/idset.o libstream/json.o libstream/mp.o libstream/fd.o libstream/packed.o libstream/pipe.o \
 	libstream/range.o libstream/reader.o libstream/record.o libstream/roles.o \
 	libstream/schema.o libstream/tmpfile.o libstream/utf8.o libstream/writer.o libstream/xsort.o
-OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/otf2in.o formats/otf2/vocab.o \
+OTF2IN_OBJS = formats/otf2/defs.o formats/otf2/events.o formats/otf2/experiment.o formats/otf2/otf2in.o formats/otf2/vocab.o \
 	formats/otf2/errors.o formats/otf2/diagnose.o
 TRLOGIN_OBJS = formats/regions.o formats/defs.o formats/trlog/trlogin.o formats/trlog/logs.o formats/trlog/clock.o formats/trlog/events.o \
 	formats/trlog/cuda.o formats/trlog/omp.o

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../libstream/error.h"
 #include "kineto/kinetoin.h"
 #include "nsys/nsysin.h"
 #include "otf2/otf2in.h"
@@ -13,16 +14,27 @@
 #include "stdin.h"
 #include "trlog/trlogin.h"
 
-/* An OTF2 archive is one input. */
+/* An OTF2 archive is one input: its anchor file, or a folder holding one (Score-P's experiment folder). */
 static int otf2_read(const char *const *paths, int npaths, const struct ls_stage *stage, struct ls_front *front,
 		     struct ls_writer *w, char *err, size_t n)
 {
+	char anchor[4096];
+	struct stat st;
+	int found;
+
 	(void)npaths;
-	return otf2in_read(paths[0], stage, front, w, err, n);
+	if (stat(paths[0], &st) < 0 || !S_ISDIR(st.st_mode))
+		return otf2in_read(paths[0], stage, front, w, err, n);
+	if ((found = otf2in_anchors_in(paths[0], anchor, sizeof(anchor))) != 1) {
+		snprintf(err, n, "a folder of %d OTF2 archives: give the anchor file of one (%s)", found, anchor);
+		return LS_ERR_SYNTAX;
+	}
+	return otf2in_read(anchor, stage, front, w, err, n);
 }
 
 static const struct reader readers[] = {
-	{ "OTF2 archives", "by their anchor file, NAME.otf2", otf2in_sniff, NULL, false, false, true, otf2_read },
+	{ "OTF2 archives", "by their anchor file, NAME.otf2, or the folder holding it (Score-P's experiment folder)",
+	  otf2in_sniff, otf2in_sniff_dir, false, false, true, otf2_read },
 	{ "tr-record logs", "by their folder, or logs of one run, NAME.trlog", trlogin_sniff,
 	  trlogin_sniff_dir, true, true, false, trlogin_read },
 	{ "Kineto traces", "by their files, NAME.json or NAME.json.gz, or their folder", kinetoin_sniff,

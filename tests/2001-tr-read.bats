@@ -192,17 +192,18 @@ memcpy DtoH dtoh"
 	[[ "$output" == "usage: tr-read [-hJMq] "* ]]
 }
 
-@test "a missing path, a directory and a file that is not an archive: one line, exit 1, no output" {
+@test "a missing path, a folder of no trace and a file that is not an archive: one line, exit 1, no output" {
 	run --separate-stderr tr-read "$TMP/none.otf2"
 	assert_failure 1
 	assert_output ""
 	assert_equal "$stderr" "tr-read: $TMP/none.otf2: No such file or directory"
 	# no format fits: the formats tr-read knows, and how to give each
-	for f in "$FIX" "$FIX/trace.def" "$DATA/stream/pass-through.ndjson" /dev/null; do
+	mkdir "$TMP/other" && echo notes > "$TMP/other/notes.txt"
+	for f in "$TMP/other" "$FIX/trace.def" "$DATA/stream/pass-through.ndjson" /dev/null; do
 		run --separate-stderr tr-read "$f"
 		assert_failure 1
 		assert_output ""
-		assert_equal "$stderr" "tr-read: $f: not a trace tr-read reads (it reads OTF2 archives, by their anchor file, NAME.otf2; tr-record logs, by their folder, or logs of one run, NAME.trlog; Kineto traces, by their files, NAME.json or NAME.json.gz, or their folder; Nsight Systems exports, by their files, NAME.sqlite (nsys export --type sqlite))"
+		assert_equal "$stderr" "tr-read: $f: not a trace tr-read reads (it reads OTF2 archives, by their anchor file, NAME.otf2, or the folder holding it (Score-P's experiment folder); tr-record logs, by their folder, or logs of one run, NAME.trlog; Kineto traces, by their files, NAME.json or NAME.json.gz, or their folder; Nsight Systems exports, by their files, NAME.sqlite (nsys export --type sqlite))"
 	done
 	# an anchor file cut short: recognized, and libotf2 says what is wrong
 	# (losing memory of its own on the way: tests/lsan-libotf2-reader.supp)
@@ -214,6 +215,22 @@ memcpy DtoH dtoh"
 	assert_output ""
 	assert_equal "$(printf '%s\n' "$stderr" | wc -l)" 1
 	[[ "$stderr" == "tr-read: $TMP/cut.otf2: not an OTF2 archive"* ]]
+}
+
+@test "a Score-P experiment folder reads as the archive in it; a folder of two archives says to give one (issue 59)" {
+	# the folder holding trace.otf2, trace.def and trace/ (Score-P's
+	# scorep-*/ holds traces.otf2 and scorep.cfg beside them): the same
+	# stream as its anchor file's, but for the header's arguments
+	tr-read -M "$FIX" > "$TMP/dir.tr"
+	cmp <(tr-cat -J "$FIX/trace.tr" | tail -n +2) <(tr-cat -J "$TMP/dir.tr" | tail -n +2)
+	tr-analyze -q "$FIX" > /dev/null
+	gen-otf2 -r 1 -t 1 -i 1 "$TMP/two/a" > /dev/null
+	gen-otf2 -r 1 -t 1 -i 1 "$TMP/two/b" > /dev/null
+	run --separate-stderr tr-read "$TMP/two"
+	assert_failure 1
+	assert_output ""
+	[[ $stderr == "tr-read: $TMP/two: a folder of 2 OTF2 archives: give the anchor file of one ($TMP/two/"[ab]".otf2)" ]] ||
+		fail "$stderr"
 }
 
 @test "an archive libotf2 cannot read: one line naming the file and what is wrong with it" {
@@ -241,7 +258,7 @@ memcpy DtoH dtoh"
 	# an archive is a folder of files: not from standard input
 	run --separate-stderr bash -c "tr-read - < '$FIX/trace.otf2'"
 	assert_failure 1
-	assert_equal "$stderr" "tr-read: -: OTF2 archives are read by their anchor file, NAME.otf2, not from standard input"
+	assert_equal "$stderr" "tr-read: -: OTF2 archives are read by their anchor file, NAME.otf2, or the folder holding it (Score-P's experiment folder), not from standard input"
 	# an anchor not named NAME.otf2, which libotf2 refuses to open
 	cp "$FIX/trace.otf2" "$TMP/broken/anchor"
 	run --separate-stderr tr-read "$TMP/broken/anchor"

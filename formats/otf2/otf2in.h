@@ -6,6 +6,7 @@
 #define OTF2IN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../../libstream/front.h"
@@ -23,5 +24,14 @@ int otf2in_read(const char *path, const struct ls_stage *stage, struct ls_front 
 
 /* Whether the file starting with head[0..n) is an OTF2 anchor file. */
 bool otf2in_sniff(const uint8_t *head, size_t n);
+
+/*
+ * A folder holding OTF2 archives (a Score-P experiment folder): how many
+ * anchor files it holds, the path of one (the first read) in first[0..n).
+ */
+int otf2in_anchors_in(const char *dir, char *first, size_t n);
+
+/* Whether folder dir holds an OTF2 archive's anchor file. */
+bool otf2in_sniff_dir(const char *dir);
 
 #endif
