@@ -166,7 +166,8 @@ tr-read: $d: 1 logs without their end (a process that did not exit normally): it
 	mkdir "$TMP/empty"
 	run --separate-stderr tr-read "$TMP/empty"
 	assert_failure 1
-	[ "$stderr" = "tr-read: $TMP/empty: $TMP/empty: holds no tr-record log (NAME.trlog)" ]
+	# (the folder named once: it said it twice)
+	[ "$stderr" = "tr-read: $TMP/empty: holds no tr-record log (NAME.trlog)" ]
 	: > "$TMP/empty/rank-0.trlog"
 	run --separate-stderr tr-read "$TMP/empty"
 	assert_failure 1

@@ -538,8 +538,12 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The logs in folder dir, in the order of their names. */
-static int add_folder(struct trlogin *in, const char *dir)
+/*
+ * The logs in folder dir, in the order of their names; named (the path
+ * in its messages) unless it is the input, whose path the caller puts
+ * before them.
+ */
+static int add_folder(struct trlogin *in, const char *dir, bool named)
 {
 	char **names = NULL, path[4096];
 	uint32_t n = 0, cap = 0;
@@ -548,7 +552,7 @@ static int add_folder(struct trlogin *in, const char *dir)
 	int rc = 0;
 
 	if (!d) {
-		snprintf(in->err, in->errlen, "%s: %s", dir, strerror(errno));
+		snprintf(in->err, in->errlen, "%s%s%s", named ? dir : "", named ? ": " : "", strerror(errno));
 		return LS_ERR_IO;
 	}
 	while ((e = readdir(d)) && rc == 0) {
@@ -567,7 +571,8 @@ static int add_folder(struct trlogin *in, const char *dir)
 	}
 	closedir(d);
 	if (rc == 0 && n == 0) {
-		snprintf(in->err, in->errlen, "%s: holds no tr-record log (NAME%s)", dir, TRLOG_SUFFIX);
+		snprintf(in->err, in->errlen, "%s%sholds no tr-record log (NAME%s)", named ? dir : "",
+			 named ? ": " : "", TRLOG_SUFFIX);
 		rc = LS_ERR_SYNTAX;
 	}
 	if (n)
@@ -694,7 +699,7 @@ int trlog_open(struct trlogin *in, const char *const *paths, int n)
 			snprintf(in->err, in->errlen, "%s: %s", paths[i], strerror(errno));
 			return LS_ERR_IO;
 		}
-		rc = S_ISDIR(st.st_mode) ? add_folder(in, paths[i]) : add_log(in, paths[i]);
+		rc = S_ISDIR(st.st_mode) ? add_folder(in, paths[i], i > 0) : add_log(in, paths[i]);
 	}
 	return rc < 0 ? rc : check_run(in);
 }
