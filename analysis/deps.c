@@ -552,7 +552,7 @@ static size_t odd_deps(const void *ctx, struct an_count *out)
 		{ st.clock, "receives that completed before their send began (clock skew)" },
 		{ st.open_instances, "collective instances missing a member" },
 		{ st.coll_alone, "collectives in no instance (no communicator, or not a member)" },
-		{ st.mixed, "collective instances whose members ran different operations" },
+		{ st.mixed, "collective instances whose members ran different operations or named different roots" },
 		{ st.unposted, "nonblocking collectives completed without their post" },
 		{ st.unbalanced, "enters and leaves that do not pair" },
 		{ g->no_launch, "GPU activities no launch or copy call was found for" },

@@ -152,6 +152,24 @@ OUT
 OUT
 }
 
+@test "a broadcast whose members name different roots is counted as such, its root the last to leave's (turn4's messages)" {
+	# Ranks 0 and 1 name root 0, rank 2 names root 1 (all leave at 210, rank
+	# 2 last as ties go by stream): one instance, root 1 (the last to leave
+	# naming one decides, whatever order they come in), and it is said: it
+	# was read without a word. Rank 0 entered at 100, before the root
+	# (150): late_broadcast 50, blamed on rank 1's main.
+	run --separate-stderr analyse bcast-roots-differ
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":4,"to":7,"type":"coll"}
+{"k":"edge","from":4,"to":11,"type":"coll"}
+{"k":"instance","acts":[3,4,5],"comm":0,"root":1}
+{"k":"wait","at":3,"t":100,"dur":50,"pattern":"late_broadcast","s":0,"cause":4,"r":9}
+{"k":"blame","to":1,"r":0,"ns":50,"pattern":"late_broadcast","wait":3,"s":1}
+OUT
+	assert_equal "$stderr" "tr-deps: <stdin>: 1 collective instances whose members ran different operations or named different roots"
+}
+
 @test "a ring where every rank sends before it receives does not deadlock" {
 	# rank i: Send to i+1 (eager, 10 ns), then Recv from i-1; ranks start
 	# sending at 100, 200, 300. Only rank 0 waits: Recv entered at 110,

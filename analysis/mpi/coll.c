@@ -149,10 +149,14 @@ int an_coll_leave(struct an_coll *c, const struct ls_defs *d,
 		inst->role = (uint8_t)role;
 		inst->role_key = key;
 	}
-	if (root != LS_NONE && (r = member(c, d, part.group, root)) != LS_NONE &&
-	    (inst->root == LS_NONE || !key_before(key, inst->root_key))) {
-		inst->root = r;
-		inst->root_key = key;
+	if (root != LS_NONE && (r = member(c, d, part.group, root)) != LS_NONE) {
+		/* members that name different roots did not run one collective either */
+		if (inst->root != LS_NONE && inst->root != r)
+			inst->mixed = true;
+		if (inst->root == LS_NONE || !key_before(key, inst->root_key)) {
+			inst->root = r;
+			inst->root_key = key;
+		}
 	}
 	inst->m[part.rank] = *m;
 	inst->m[part.rank].left = true;

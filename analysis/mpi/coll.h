@@ -38,7 +38,7 @@ struct an_coll_inst {
 	uint32_t group;		/* index of its group */
 	uint32_t n, left;
 	uint8_t role;		/* enum ls_role of the first member to leave (least key) */
-	bool mixed;		/* members left different kinds of collective */
+	bool mixed;		/* members left different kinds of collective, or named different roots */
 	uint32_t root;		/* member index, or LS_NONE: named by the last member to leave naming one */
 	struct an_coll_key role_key, root_key;	/* whose role and root those are */
 	struct an_coll_member m[];
