@@ -18,7 +18,7 @@
 static int otf2_read(const char *const *paths, int npaths, const struct ls_stage *stage, struct ls_front *front,
 		     struct ls_writer *w, char *err, size_t n)
 {
-	char anchor[4096];
+	char anchor[4096] = "";
 	struct stat st;
 	int found;
 
@@ -26,7 +26,11 @@ static int otf2_read(const char *const *paths, int npaths, const struct ls_stage
 	if (stat(paths[0], &st) < 0 || !S_ISDIR(st.st_mode))
 		return otf2in_read(paths[0], stage, front, w, err, n);
 	if ((found = otf2in_anchors_in(paths[0], anchor, sizeof(anchor))) != 1) {
-		snprintf(err, n, "a folder of %d OTF2 archives: give the anchor file of one (%s)", found, anchor);
+		if (found)
+			snprintf(err, n, "a folder of %d OTF2 archives: give the anchor file of one (%s)", found,
+				 anchor);
+		else	/* it had one when the readers looked: it changed since */
+			snprintf(err, n, "holds no OTF2 archive any more");
 		return LS_ERR_SYNTAX;
 	}
 	return otf2in_read(anchor, stage, front, w, err, n);
