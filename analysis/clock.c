@@ -264,20 +264,21 @@ static int edge(struct an_clock *c, const struct ls_record *rec, const char **wh
 
 /* Taking records */
 
-static int event(struct an_clock *c, const struct ls_record *rec, const char **why)
+static int event(struct an_clock *c, struct an_item *it, const char **why)
 {
 	struct an_event ev;
 	uint32_t i;
 	int rc;
 
-	if ((rc = an_trace_event(&c->tr, rec, &ev, why)) < 0)
+	if ((rc = an_trace_item(&c->tr, it, &ev, why)) < 0)
 		return rc;
 	c->st.events++;
-	return an_retime_event(&c->rt, rec, ev.id, ev.t, ev.s, &i);
+	return an_retime_event(&c->rt, it->rec, ev.id, ev.t, ev.s, &i);
 }
 
-int an_clock_take(struct an_clock *c, const struct ls_record *rec, const char **why)
+int an_clock_take(struct an_clock *c, struct an_item *it, const char **why)
 {
+	const struct ls_record *rec = it->rec;
 	int rc;
 
 	switch (ls_kind_spec(rec->kind)->cls) {
@@ -289,10 +290,10 @@ int an_clock_take(struct an_clock *c, const struct ls_record *rec, const char **
 		rc = an_retime_other(&c->rt, rec, LS_NONE, LS_NONE);
 		break;
 	case LS_C_EVENT:
-		rc = event(c, rec, why);
+		rc = event(c, it, why);
 		break;
 	default:
-		rc = (rc = an_trace_derived(&c->tr, rec, why)) < 0 ? rc :
+		rc = (rc = an_trace_derived(&c->tr, it, why)) < 0 ? rc :
 		     rec->kind == LS_K_EDGE ? edge(c, rec, why) :
 		     an_retime_other(&c->rt, rec, LS_NONE, LS_NONE);
 		break;
@@ -346,9 +347,9 @@ static void *open_clock(struct ls_writer *w, unsigned jobs, const void *opts)
 	return an_clock_new(w, opts ? opts : &defaults);
 }
 
-static int take_clock(void *ctx, const struct ls_record *rec, const char **why)
+static int take_clock(void *ctx, struct an_item *it, const char **why)
 {
-	return an_clock_take(ctx, rec, why);
+	return an_clock_take(ctx, it, why);
 }
 
 static int finish_clock(void *ctx, const char **why)

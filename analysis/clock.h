@@ -31,6 +31,7 @@
 
 #include "../libstream/schema.h"
 #include "../libstream/writer.h"
+#include "item.h"
 #include "latency.h"
 
 struct an_clock_options {
@@ -63,7 +64,7 @@ struct an_clock *an_clock_new(struct ls_writer *w, const struct an_clock_options
  * time is settled). Returns 0, or a negative error: LS_ERR_SYNTAX with
  * *why set, LS_ERR_NOMEM, or a writer error.
  */
-int an_clock_take(struct an_clock *c, const struct ls_record *rec, const char **why);
+int an_clock_take(struct an_clock *c, struct an_item *it, const char **why);
 
 /* The kinds whose fields an_clock_take reads (LS_KIND_BIT): the others it passes on as they are. */
 uint64_t an_clock_reads(void);

@@ -341,8 +341,9 @@ static void master_start(struct an_crit *c, uint32_t s, bool forked)
 	c->n[fork].after_r = c->pieces.team_region;
 }
 
-static int event(struct an_crit *c, const struct ls_record *rec, const char **why)
+static int event(struct an_crit *c, struct an_item *it, const char **why)
 {
+	const struct ls_record *rec = it->rec;
 	const struct ls_stream *sd;
 	struct an_stack *st;
 	struct an_frame *f, *top;
@@ -351,7 +352,7 @@ static int event(struct an_crit *c, const struct ls_record *rec, const char **wh
 	bool forked;
 	int rc = 0;
 
-	if ((rc = an_trace_event(&c->tr, rec, &ev, why)) < 0)
+	if ((rc = an_trace_item(&c->tr, it, &ev, why)) < 0)
 		return rc;
 	sd = &c->tr.defs.streams[ev.s];
 	if (!sd->host && !sd->gpu)
@@ -682,9 +683,10 @@ static int blame(struct an_crit *c, const struct ls_record *rec)
 				  &c->tr.defs, c->w);
 }
 
-int an_crit_take(struct an_crit *c, const struct ls_record *rec,
+int an_crit_take(struct an_crit *c, struct an_item *it,
 		 const char **why)
 {
+	const struct ls_record *rec = it->rec;
 	int rc;
 
 	switch (ls_kind_spec(rec->kind)->cls) {
@@ -696,11 +698,11 @@ int an_crit_take(struct an_crit *c, const struct ls_record *rec,
 			return rc;
 		break;
 	case LS_C_EVENT:
-		if ((rc = event(c, rec, why)) < 0)
+		if ((rc = event(c, it, why)) < 0)
 			return rc;
 		break;
 	default:
-		if ((rc = an_trace_derived(&c->tr, rec, why)) < 0)
+		if ((rc = an_trace_derived(&c->tr, it, why)) < 0)
 			return rc;
 		if (rec->kind == LS_K_EDGE)
 			edge(c, rec);
@@ -854,9 +856,9 @@ static void *open_crit(struct ls_writer *w, unsigned jobs, const void *opts)
 	return c;
 }
 
-static int take_crit(void *ctx, const struct ls_record *rec, const char **why)
+static int take_crit(void *ctx, struct an_item *it, const char **why)
 {
-	return an_crit_take(ctx, rec, why);
+	return an_crit_take(ctx, it, why);
 }
 
 /* The end asked for was never found: LS_ERR_SYNTAX, why the option it came from in words. */

@@ -33,6 +33,7 @@
 
 #include "../libstream/defs.h"
 #include "../libstream/writer.h"
+#include "item.h"
 
 struct an_crit_stats {
 	uint64_t nodes;		/* events taken as nodes */
@@ -102,7 +103,7 @@ bool an_crit_end_found(const struct an_crit *c);
  * negative error: LS_ERR_SYNTAX with *why set, LS_ERR_NOMEM, or a writer
  * error.
  */
-int an_crit_take(struct an_crit *c, const struct ls_record *rec,
+int an_crit_take(struct an_crit *c, struct an_item *it,
 		 const char **why);
 
 /* The kinds whose fields an_crit_take reads (LS_KIND_BIT): the others it passes over. */

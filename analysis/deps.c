@@ -429,9 +429,10 @@ uint64_t an_deps_reads(void)
 	return LS_DEFS_KINDS | EVENTS_READ;
 }
 
-int an_deps_take(struct an_deps *d, const struct ls_record *rec,
+int an_deps_take(struct an_deps *d, struct an_item *it,
 		 const char **why)
 {
+	const struct ls_record *rec = it->rec;
 	struct an_event ev;
 	struct an_frame *f;
 	int rc = 0;
@@ -443,7 +444,7 @@ int an_deps_take(struct an_deps *d, const struct ls_record *rec,
 	}
 	if (!(EVENTS_READ & LS_KIND_BIT(rec->kind)))
 		return 0;
-	if ((rc = an_trace_event(&d->tr, rec, &ev, why)) < 0)
+	if ((rc = an_trace_item(&d->tr, it, &ev, why)) < 0)
 		return rc;
 	/* the other shards' facts matter to the matching alone (message, member_left), which takes them */
 	if (d->remote)
@@ -532,9 +533,9 @@ static void *open_deps(struct ls_writer *w, unsigned jobs, const void *opts)
 	return an_deps_new(w, opts);
 }
 
-static int take_deps(void *ctx, const struct ls_record *rec, const char **why)
+static int take_deps(void *ctx, struct an_item *it, const char **why)
 {
-	return an_deps_take(ctx, rec, why);
+	return an_deps_take(ctx, it, why);
 }
 
 static int finish_deps(void *ctx, const char **why)

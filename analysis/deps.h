@@ -12,6 +12,7 @@
 
 #include "../libstream/schema.h"
 #include "../libstream/writer.h"
+#include "item.h"
 #include "remote.h"
 #include "gpu/deps.h"
 #include "omp/deps.h"
@@ -46,7 +47,7 @@ struct an_deps *an_deps_new(struct ls_writer *w, const struct an_remote *remote)
  * with *why set (the input breaks docs/stream.md), LS_ERR_NOMEM, or a
  * writer error.
  */
-int an_deps_take(struct an_deps *d, const struct ls_record *rec,
+int an_deps_take(struct an_deps *d, struct an_item *it,
 		 const char **why);
 
 /* The kinds whose fields an_deps_take reads (LS_KIND_BIT): the others it passes over. */

@@ -224,8 +224,9 @@ static void set_own_time(struct an_project *p, uint32_t leave, uint64_t enter, u
 	p->s.set++;
 }
 
-static int event(struct an_project *p, const struct ls_record *rec, const char **why)
+static int event(struct an_project *p, struct an_item *it, const char **why)
 {
+	const struct ls_record *rec = it->rec;
 	struct an_event ev;
 	struct an_stack *stack;
 	struct pj_stream *s;
@@ -235,7 +236,7 @@ static int event(struct an_project *p, const struct ls_record *rec, const char *
 	uint64_t enter = 0;
 	int rc = 0;
 
-	if ((rc = an_trace_event(&p->tr, rec, &ev, why)) < 0)
+	if ((rc = an_trace_item(&p->tr, it, &ev, why)) < 0)
 		return rc;
 	stack = &p->tr.stacks[ev.s];
 	s = &p->st[ev.s];
@@ -483,8 +484,9 @@ static int step(struct an_project *p)
 	return an_retime_step(&p->rt);
 }
 
-int an_project_take(struct an_project *p, const struct ls_record *rec, const char **why)
+int an_project_take(struct an_project *p, struct an_item *it, const char **why)
 {
+	const struct ls_record *rec = it->rec;
 	int rc;
 
 	switch (ls_kind_spec(rec->kind)->cls) {
@@ -492,10 +494,10 @@ int an_project_take(struct an_project *p, const struct ls_record *rec, const cha
 		rc = def(p, rec, why);
 		break;
 	case LS_C_EVENT:
-		rc = event(p, rec, why);
+		rc = event(p, it, why);
 		break;
 	default:
-		rc = (rc = an_trace_derived(&p->tr, rec, why)) < 0 ? rc :
+		rc = (rc = an_trace_derived(&p->tr, it, why)) < 0 ? rc :
 		     rec->kind == LS_K_EDGE ? edge(p, rec, why) :
 		     an_retime_other(&p->rt, rec, LS_NONE, LS_NONE);
 		break;
@@ -599,9 +601,9 @@ static void *open_project(struct ls_writer *w, unsigned jobs, const void *opts)
 	return an_project_new(w, opts ? opts : &none);
 }
 
-static int take_project(void *ctx, const struct ls_record *rec, const char **why)
+static int take_project(void *ctx, struct an_item *it, const char **why)
 {
-	return an_project_take(ctx, rec, why);
+	return an_project_take(ctx, it, why);
 }
 
 static int finish_project(void *ctx, const char **why)

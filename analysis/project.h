@@ -42,6 +42,7 @@
 #include <stdint.h>
 
 #include "../libstream/writer.h"
+#include "item.h"
 #include "floors.h"
 
 /* A change: a region's own time scaled, or set per activity. */
@@ -97,7 +98,7 @@ uint64_t an_project_reads(void);
  * 0, or a negative error: LS_ERR_SYNTAX with *why set, LS_ERR_NOMEM, or a
  * writer error.
  */
-int an_project_take(struct an_project *p, const struct ls_record *rec, const char **why);
+int an_project_take(struct an_project *p, struct an_item *it, const char **why);
 
 /* The input has ended: settle and write everything, then the projection record. */
 int an_project_finish(struct an_project *p);

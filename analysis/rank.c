@@ -148,14 +148,15 @@ struct an_rank *an_rank_new(unsigned keep)
 }
 
 /* Exclusive time up to ev on its stream, then the activity it opens. */
-static int event(struct an_rank *k, const struct ls_record *rec, const char **why)
+static int event(struct an_rank *k, struct an_item *it, const char **why)
 {
+	const struct ls_record *rec = it->rec;
 	struct an_event ev;
 	struct an_stack *st;
 	struct an_frame *f;
 	int rc = 0;
 
-	if ((rc = an_trace_event(&k->tr, rec, &ev, why)) < 0)
+	if ((rc = an_trace_item(&k->tr, it, &ev, why)) < 0)
 		return rc;
 	if (!k->tr.defs.streams[ev.s].host && !k->tr.defs.streams[ev.s].gpu)
 		return 0;	/* metric samples: not part of the run's activities */
@@ -295,8 +296,9 @@ uint64_t an_rank_reads(void)
 	       LS_KIND_BIT(LS_K_IDLE) | LS_KIND_BIT(LS_K_PATH_BLAME);
 }
 
-int an_rank_take(struct an_rank *k, const struct ls_record *rec, const char **why)
+int an_rank_take(struct an_rank *k, struct an_item *it, const char **why)
 {
+	const struct ls_record *rec = it->rec;
 	int rc;
 
 	switch (ls_kind_spec(rec->kind)->cls) {
@@ -305,12 +307,12 @@ int an_rank_take(struct an_rank *k, const struct ls_record *rec, const char **wh
 			return rc;
 		return defined(k, rec);
 	case LS_C_EVENT:
-		return event(k, rec, why);
+		return event(k, it, why);
 	default:
 		/* its own fields first, then what it names */
 		if ((rc = derived(k, rec, why)) < 0)
 			return rc;
-		return an_trace_derived(&k->tr, rec, why);
+		return an_trace_derived(&k->tr, it, why);
 	}
 }
 

@@ -18,6 +18,7 @@
 
 #include "../libstream/defs.h"
 #include "../libstream/schema.h"
+#include "item.h"
 #include "gpu/usage.h"
 #include "waiters.h"
 
@@ -66,7 +67,7 @@ struct an_rank *an_rank_new(unsigned keep);
  * crit record without its region, a duration out of range, totals past
  * 2^64 ns).
  */
-int an_rank_take(struct an_rank *k, const struct ls_record *rec, const char **why);
+int an_rank_take(struct an_rank *k, struct an_item *it, const char **why);
 
 /* The kinds whose fields an_rank_take reads (LS_KIND_BIT): the others it passes over. */
 uint64_t an_rank_reads(void);

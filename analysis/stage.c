@@ -69,10 +69,11 @@ static int pass_made(struct an_stage_run *r)
 	memset(out->p + out->len, 0, LS_RECORD_PAD);
 	for (const uint8_t *p = out->p; p < end && rc == 0; p += rec.len) {
 		long len = ls_record_parse_padded(&rec, p, end, 0, &why);
+		struct an_item made = { .rec = &rec, .made = true };
 
 		if (len <= 0 || len > end - p)
 			return fail(r, LS_ERR_SYNTAX, why ? why : "a record cut off");
-		rc = r->next(r->next_ctx, &rec);
+		rc = r->next(r->next_ctx, &made);
 	}
 	out->len = 0;
 	return rc;
@@ -89,8 +90,9 @@ static int start(struct an_stage_run *r, const struct ls_record *header)
 	return rc < 0 ? fail(r, rc, NULL) : pass_made(r);
 }
 
-int an_stage_step(struct an_stage_run *r, const struct ls_record *rec)
+int an_stage_step(struct an_stage_run *r, struct an_item *it)
 {
+	const struct ls_record *rec = it->rec;
 	struct ls_writer_mark mark = { 0, 0 };
 	const char *why = NULL;
 	int rc;
@@ -110,7 +112,7 @@ int an_stage_step(struct an_stage_run *r, const struct ls_record *rec)
 	/* a stage that writes its records itself hands this one on when it will */
 	if (!r->def->writes) {
 		if (r->next) {
-			if ((rc = r->next(r->next_ctx, rec)) < 0)
+			if ((rc = r->next(r->next_ctx, it)) < 0)
 				return rc;
 		} else {
 			mark = ls_writer_mark(r->w);	/* to take it back if the stage refuses it */
@@ -118,7 +120,7 @@ int an_stage_step(struct an_stage_run *r, const struct ls_record *rec)
 				return fail(r, rc, NULL);
 		}
 	}
-	if ((rc = r->def->take(r->ctx, rec, &why)) < 0) {
+	if ((rc = r->def->take(r->ctx, it, &why)) < 0) {
 		/* the bad record is not passed on, where it can be helped */
 		if (rc == LS_ERR_SYNTAX && !r->next && !r->def->writes)
 			ls_writer_unwrite(r->w, mark);

@@ -22,6 +22,7 @@
 #include "../libstream/header.h"
 #include "../libstream/record.h"
 #include "../libstream/writer.h"
+#include "item.h"
 
 /* A count of something odd in the input, and what it counts, in words. */
 struct an_count {
@@ -50,8 +51,12 @@ struct an_stage {
 	 * NULL: out of memory
 	 */
 	void *(*open)(struct ls_writer *w, unsigned jobs, const void *opts);
-	/* 0, or a negative error: LS_ERR_SYNTAX with *why set, LS_ERR_NOMEM, a writer's */
-	int (*take)(void *ctx, const struct ls_record *rec, const char **why);
+	/*
+	 * 0, or a negative error: LS_ERR_SYNTAX with *why set, LS_ERR_NOMEM,
+	 * a writer's; what the stage finds of the item's event it keeps in
+	 * the item (an_trace_item) for the stages after
+	 */
+	int (*take)(void *ctx, struct an_item *it, const char **why);
 	/* the input has ended: write what is left; 0 or a negative error, as take's */
 	int (*finish)(void *ctx, const char **why);
 	/* what was odd in the input, into out (AN_COUNTS_MAX room): how many, zero counts among them */
@@ -71,8 +76,11 @@ extern const struct an_stage an_stage_deps, an_stage_clock, an_stage_project, an
 	an_stage_critpath;
 extern const struct an_stage *const an_stages[];
 
-/* Where the records of a running stage go on (rec borrowed): 0 or a negative error. */
-typedef int (*an_stage_next)(void *ctx, const struct ls_record *rec);
+/*
+ * Where the records of a running stage go on (it borrowed; a record the
+ * stage wrote is made): 0 or a negative error.
+ */
+typedef int (*an_stage_next)(void *ctx, struct an_item *it);
 
 /* A failure: its error, the stage's record (1 the first) or the input's end, and why, in words. */
 struct an_stage_failure {
@@ -110,10 +118,11 @@ void an_stage_run_init(struct an_stage_run *r, const struct an_stage *def, void 
 
 /*
  * One input record through the stage (a trailer is the caller's: not
- * taken). Returns 0, or a negative error: r->failed says what and where
- * when the stage failed; an error next returned comes back as it was.
+ * taken), as an item (a filter's: an_item_read). Returns 0, or a negative
+ * error: r->failed says what and where when the stage failed; an error
+ * next returned comes back as it was.
  */
-int an_stage_step(struct an_stage_run *r, const struct ls_record *rec);
+int an_stage_step(struct an_stage_run *r, struct an_item *it);
 
 /* The input has ended: a fresh header if none came, what the stage has left. As an_stage_step. */
 int an_stage_end(struct an_stage_run *r);

@@ -75,6 +75,26 @@ int an_trace_event(struct an_trace *tr, const struct ls_record *rec,
 	return 0;
 }
 
+int an_trace_item(struct an_trace *tr, struct an_item *it, struct an_event *ev, const char **why)
+{
+	int rc;
+
+	if (!it->known) {
+		if ((rc = an_trace_event(tr, it->rec, ev, why)) < 0)
+			return rc;
+		it->ev = *ev;
+		it->known = true;
+		return 0;
+	}
+	*ev = it->ev;
+	if (ls_idset_add(&tr->ids, ev->id) < 0)
+		return LS_ERR_NOMEM;
+	tr->any = true;
+	tr->last_t = ev->t;
+	tr->last_s = tr->defs.streams[ev->s].id;
+	return 0;
+}
+
 /* Was the event id read before (the newest run of ids first: where most references point)? */
 static bool read_before(const struct an_trace *tr, uint64_t id)
 {
@@ -111,11 +131,14 @@ static void learn_id_fields(void)
 	}
 }
 
-int an_trace_derived(struct an_trace *tr, const struct ls_record *rec, const char **why)
+int an_trace_derived(struct an_trace *tr, const struct an_item *it, const char **why)
 {
+	const struct ls_record *rec = it->rec;
 	uint64_t id, dur;
 	int64_t t;
 
+	if (it->made)
+		return 0;
 	pthread_once(&learnt, learn_id_fields);
 	for (int i = 0; i < nid_fields[rec->kind]; i++)
 		if (ls_get_u64(rec, id_fields[rec->kind][i], &id) == 0 && !read_before(tr, id))

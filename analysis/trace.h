@@ -11,14 +11,8 @@
 #include "../libstream/record.h"
 #include "../libstream/defs.h"
 #include "../libstream/idset.h"
+#include "item.h"
 #include "stack.h"
-
-struct an_event {
-	uint64_t id;
-	int64_t t;
-	uint32_t s;		/* stream index */
-	uint32_t proc;		/* its process index */
-};
 
 struct an_trace {
 	struct ls_defs defs;
@@ -38,10 +32,11 @@ void an_trace_init(struct an_trace *tr);
  * A derived record (edge, wait, idle, blame, crit, path_blame) against
  * the events read: each event id it names was read before it (rule 5),
  * and a wait or idle period ends no later than the last event read (it
- * is written once decided). Returns 0, or LS_ERR_SYNTAX with *why (as
- * tr-cat --check says it).
+ * is written once decided); one a stage of this process made is taken
+ * as it is. Returns 0, or LS_ERR_SYNTAX with *why (as tr-cat --check
+ * says it).
  */
-int an_trace_derived(struct an_trace *tr, const struct ls_record *rec, const char **why);
+int an_trace_derived(struct an_trace *tr, const struct an_item *it, const char **why);
 
 /*
  * Take a definition (ls_defs_take). Returns 1 if rec was one, 0 if not,
@@ -59,6 +54,14 @@ int an_trace_def(struct an_trace *tr, const struct ls_record *rec,
  */
 int an_trace_event(struct an_trace *tr, const struct ls_record *rec,
 		   struct an_event *ev, const char **why);
+
+/*
+ * An_trace_event of the item's event, once in a process: an event a stage
+ * before found is taken as it found it (its id kept as read, for the
+ * references to it), one not yet found is read, checked, and kept in the
+ * item for the stages after. Returns as an_trace_event.
+ */
+int an_trace_item(struct an_trace *tr, struct an_item *it, struct an_event *ev, const char **why);
 
 /*
  * An enter: push its frame (a, b and c zero). Returns it, or NULL with *rc

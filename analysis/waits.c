@@ -217,9 +217,10 @@ uint64_t an_waits_reads(void)
 	       EVENTS_READ;
 }
 
-int an_waits_take(struct an_waits *a, const struct ls_record *rec,
+int an_waits_take(struct an_waits *a, struct an_item *it,
 		  const char **why)
 {
+	const struct ls_record *rec = it->rec;
 	struct an_event ev;
 	bool forked;
 	int rc;
@@ -237,7 +238,7 @@ int an_waits_take(struct an_waits *a, const struct ls_record *rec,
 		return an_mpi_waits_instance(&a->mpi, rec, why);
 	if (!(EVENTS_READ & LS_KIND_BIT(rec->kind)))
 		return 0;
-	if ((rc = an_trace_event(&a->tr, rec, &ev, why)) < 0)
+	if ((rc = an_trace_item(&a->tr, it, &ev, why)) < 0)
 		return rc;
 	forked = a->time[ev.s].forked;
 	a->time[ev.s].forked = rec->kind == LS_K_FORK;
@@ -397,9 +398,9 @@ static void *open_waits(struct ls_writer *w, unsigned jobs, const void *opts)
 	return an_waits_new(w);
 }
 
-static int take_waits(void *ctx, const struct ls_record *rec, const char **why)
+static int take_waits(void *ctx, struct an_item *it, const char **why)
 {
-	return an_waits_take(ctx, rec, why);
+	return an_waits_take(ctx, it, why);
 }
 
 static int finish_waits(void *ctx, const char **why)

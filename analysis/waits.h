@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "../libstream/writer.h"
+#include "item.h"
 #include "waitrec.h"
 
 struct an_waits_stats {
@@ -36,7 +37,7 @@ struct an_waits *an_waits_new(struct ls_writer *w);
  * decides are written after it. Returns 0, or a negative error:
  * LS_ERR_SYNTAX with *why set, LS_ERR_NOMEM, or a writer error.
  */
-int an_waits_take(struct an_waits *a, const struct ls_record *rec,
+int an_waits_take(struct an_waits *a, struct an_item *it,
 		  const char **why);
 
 /* The kinds whose fields an_waits_take reads (LS_KIND_BIT): the others it passes over. */

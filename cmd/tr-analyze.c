@@ -122,8 +122,9 @@ struct taker {
 	const char *output;	/* -o's DIR/NAME */
 };
 
-static int take(void *ctx, const struct ls_record *rec, const char **why)
+static int take(void *ctx, struct an_item *it, const char **why)
 {
+	const struct ls_record *rec = it->rec;
 	struct taker *t = ctx;
 	int rc;
 
@@ -135,7 +136,7 @@ static int take(void *ctx, const struct ls_record *rec, const char **why)
 		tool_error("%s: %s", t->output, otf2out_error(t->otf2));
 		return LS_ERR_IO;
 	}
-	return an_rank_take(t->rank, rec, why);
+	return an_rank_take(t->rank, it, why);
 }
 
 /* The cores this process may run on (taskset, cgroups' cpusets). */
@@ -207,8 +208,9 @@ struct kept {
 	int fd;
 };
 
-static int keep_record(void *ctx, const struct ls_record *rec, const char **why)
+static int keep_record(void *ctx, struct an_item *it, const char **why)
 {
+	const struct ls_record *rec = it->rec;
 	struct kept *k = ctx;
 	int rc;
 
@@ -332,10 +334,10 @@ out:
 static bool link_for(const struct an_stage *def, struct options *o, struct chain_link *l);
 
 /* A shard's stream, with what its tr-deps wrote, on its way to rank 0. */
-static int to_rank0(void *ctx, const struct ls_record *rec, const char **why)
+static int to_rank0(void *ctx, struct an_item *it, const char **why)
 {
 	(void)why;
-	return ls_write_record(ctx, rec);
+	return ls_write_record(ctx, it->rec);
 }
 
 /*

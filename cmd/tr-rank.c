@@ -39,6 +39,7 @@ static int rate(const char *path, const struct rank_opts *o)
 	static const char *const needs[] = { "tr-deps", "tr-waits", "tr-critpath", NULL };
 	struct ls_reader r;
 	struct ls_record rec;
+	struct an_item it;
 	struct an_rank *k;
 	struct ls_writer w;
 	const char *why = NULL;
@@ -61,7 +62,8 @@ static int rate(const char *path, const struct rank_opts *o)
 			status = 1;
 			break;
 		}
-		if ((rc = an_rank_take(k, &rec, &why)) < 0)
+		it = an_item_read(&rec);
+		if ((rc = an_rank_take(k, &it, &why)) < 0)
 			break;
 		/* what the rating does not look at in a kind it reads: rule 8 */
 		if ((an_rank_reads() & LS_KIND_BIT(rec.kind)) && tool_check_fields(&r, &rec)) {

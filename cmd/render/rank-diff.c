@@ -80,6 +80,7 @@ static void take_run(struct side *x, const struct ls_record *rec)
 /* A record of an analysed stream, to its rating: 0, or 1 after a message. */
 static int take_stream(struct side *x, const struct ls_record *rec)
 {
+	struct an_item it = an_item_read(rec);
 	const char *why = NULL;
 	char where[64];
 	int rc;
@@ -88,7 +89,7 @@ static int take_stream(struct side *x, const struct ls_record *rec)
 		tool_error("%s: out of memory", x->r.name);
 		return 1;
 	}
-	if ((rc = an_rank_take(x->k, rec, &why)) < 0) {
+	if ((rc = an_rank_take(x->k, &it, &why)) < 0) {
 		if (rc == LS_ERR_NOMEM)
 			tool_error("%s: out of memory", x->r.name);
 		else

@@ -46,13 +46,14 @@ static void header(struct rating *g, const struct ls_record *rec)
 static int take(void *ctx, const struct ls_record *rec)
 {
 	struct rating *g = ctx;
+	struct an_item it = an_item_read(rec);
 	const char *why = NULL;
 	char where[64];
 	int rc;
 
 	if (rec->kind == LS_K_HEADER)
 		header(g, rec);
-	if ((rc = an_rank_take(g->k, rec, &why)) < 0 && rc != LS_ERR_NOMEM) {
+	if ((rc = an_rank_take(g->k, &it, &why)) < 0 && rc != LS_ERR_NOMEM) {
 		tool_error("%s: %s: %s", g->r->name, ls_reader_where(g->r, where, sizeof(where)),
 			   why ? why : "a record the rating cannot take");
 		g->failed = true;

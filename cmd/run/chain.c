@@ -24,6 +24,8 @@ struct item {
 	uint32_t at;		/* where in the batch's bytes */
 	uint32_t fields;	/* its first field in the batch's fields */
 	struct ls_packed p;
+	bool made, known;	/* what the stages before found of it (analysis/item.h) */
+	struct an_event ev;
 };
 
 /* Records handed from one thread to the next. */
@@ -231,8 +233,9 @@ static bool within_limit(const struct chain *c, const struct stage_run *r, uint6
 }
 
 /* Worker k's record for the next thread: copied into its batch, its fields packed. */
-static int hand_on(struct worker *k, const struct ls_record *rec)
+static int hand_on(struct worker *k, const struct an_item *from)
 {
+	const struct ls_record *rec = from->rec;
 	struct chain *c = k->c;
 	struct batch *b = k->out;
 	struct item *it;
@@ -250,6 +253,9 @@ static int hand_on(struct worker *k, const struct ls_record *rec)
 	it->fields = b->nf;
 	ls_record_pack(rec, &it->p, b->f + b->nf);
 	b->nf += it->p.nloc;
+	it->made = from->made;
+	it->known = from->known;
+	it->ev = from->ev;
 	if (b->bytes.len >= BATCH) {
 		k->out = NULL;
 		return push(c, k->index + 1, b);
@@ -272,7 +278,7 @@ static int failed(const struct chain *c, const struct stage_run *r)
  * after (the runner's protocol: analysis/stage.h), or past the last
  * stage of the thread, on to the next thread or the taker.
  */
-static int feed(struct worker *k, int i, const struct ls_record *rec)
+static int feed(struct worker *k, int i, struct an_item *it)
 {
 	struct chain *c = k->c;
 	struct stage_run *r = &c->run[i];
@@ -281,10 +287,10 @@ static int feed(struct worker *k, int i, const struct ls_record *rec)
 
 	if (i == k->to) {
 		if (k->index + 1 < c->nworkers)
-			return hand_on(k, rec);
-		if (rec->kind == LS_K_TRAILER)
+			return hand_on(k, it);
+		if (it->rec->kind == LS_K_TRAILER)
 			return 0;
-		if ((rc = c->take(c->take_ctx, rec, &why)) < 0) {
+		if ((rc = c->take(c->take_ctx, it, &why)) < 0) {
 			say(c, NULL, c->take_recno + 1, rc, why);
 			return rc;
 		}
@@ -292,7 +298,7 @@ static int feed(struct worker *k, int i, const struct ls_record *rec)
 			return LS_ERR_RANGE;
 		return 0;
 	}
-	if ((rc = an_stage_step(&r->run, rec)) < 0)
+	if ((rc = an_stage_step(&r->run, it)) < 0)
 		return r->run.failed.code ? failed(c, r) : rc;
 	if (r->run.recno % MEM_EVERY == 0 && !within_limit(c, r, r->run.recno))
 		return LS_ERR_RANGE;
@@ -300,11 +306,11 @@ static int feed(struct worker *k, int i, const struct ls_record *rec)
 }
 
 /* What stage r passes on goes to the stage after it. */
-static int next_stage(void *ctx, const struct ls_record *rec)
+static int next_stage(void *ctx, struct an_item *it)
 {
 	struct stage_run *r = ctx;
 
-	return feed(r->k, r->i + 1, rec);
+	return feed(r->k, r->i + 1, it);
 }
 
 /* The input has ended: worker k's stages finish in order, what they write going on. */
@@ -342,10 +348,11 @@ static void *run_worker(void *arg)
 
 		for (uint32_t i = 0; i < b->n && rc == 0; i++) {
 			const struct item *it = &b->items[i];
+			struct an_item taken = { &rec, it->made, it->known, it->ev };
 
 			ls_record_unpack(&rec, b->bytes.p + it->at, &it->p, b->f + it->fields,
 					 k->skim >> it->p.kind & 1);
-			rc = feed(k, k->from, &rec);
+			rc = feed(k, k->from, &taken);
 		}
 		batch_put(c, b);
 		if (rc == 0 && end)
@@ -380,13 +387,14 @@ static int from_reader(void *ctx, struct ls_buf *out)
 	memset(out->p + out->len, 0, LS_RECORD_PAD);
 	for (const uint8_t *p = out->p; p < end && rc == 0; p += rec.len) {
 		long len = ls_record_parse_padded(&rec, p, end, 0, &why);
+		struct an_item read = an_item_read(&rec);
 
 		if (len <= 0 || len > end - p) {
 			tool_error("%s: the stream read: %s", k->c->input, why ? why : "a record cut off");
 			rc = LS_ERR_SYNTAX;
 			break;
 		}
-		rc = feed(k, 0, &rec);
+		rc = feed(k, 0, &read);
 	}
 	out->len = 0;
 	if (rc < 0) {

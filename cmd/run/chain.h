@@ -36,7 +36,7 @@ struct chain_link {
  * What takes the last stage's records, in order (the header first, not
  * the trailer): 0, or a negative error (LS_ERR_SYNTAX with *why set).
  */
-typedef int (*chain_take)(void *ctx, const struct ls_record *rec, const char **why);
+typedef int (*chain_take)(void *ctx, struct an_item *it, const char **why);
 
 /*
  * A chain of links[0..n) (at most CHAIN_STAGES), the last one's records

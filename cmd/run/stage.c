@@ -115,6 +115,7 @@ int stage_run(const struct an_stage *def, void *ctx, struct stage_io *io)
 	struct ls_reader *r = &io->r;
 	struct an_stage_run run;
 	struct ls_record rec;
+	struct an_item it;
 	uint64_t reads = def->reads();
 	char producer[64];
 	int rc;
@@ -127,7 +128,8 @@ int stage_run(const struct an_stage *def, void *ctx, struct stage_io *io)
 		if ((reads & LS_KIND_BIT(rec.kind)) && !(run.replaced & LS_KIND_BIT(rec.kind)) &&
 		    tool_check_fields(r, &rec))
 			return 1;
-		if (an_stage_step(&run, &rec) < 0)
+		it = an_item_read(&rec);
+		if (an_stage_step(&run, &it) < 0)
 			return failed(&run, io);
 		if (r->recno % MEM_EVERY == 0 && !within_limit(&run, io))
 			return 1;

@@ -96,6 +96,7 @@ static void stage(struct stage_io *io)
 	struct an_rank *k = an_rank_new(AN_RANK_BY_WAIT | AN_RANK_WAITERS);
 	struct an_rating *v = NULL;
 	struct ls_record rec;
+	struct an_item it;
 	const char *why;
 	uint32_t n;
 	int rc;
@@ -103,7 +104,7 @@ static void stage(struct stage_io *io)
 	if (!k)
 		return;
 	ls_reader_skim(&io->r, ~an_rank_reads());
-	while ((rc = ls_read(&io->r, &rec)) > 0 && an_rank_take(k, &rec, &why) == 0)
+	while ((rc = ls_read(&io->r, &rec)) > 0 && (it = an_item_read(&rec), an_rank_take(k, &it, &why) == 0))
 		;
 	if (rc == 0 && an_rank_rate(k, true, &v, &n) == 0)
 		for (int p = 0; p < LS_P__COUNT; p++) {
