@@ -558,14 +558,15 @@ static size_t odd_deps(const void *ctx, struct an_count *out)
 		{ st.unbalanced, "enters and leaves that do not pair" },
 		{ g->no_launch, "GPU activities no launch or copy call was found for" },
 		{ g->never_ran, "launches or copies whose GPU activity never came" },
-		{ g->idle_syncs, "GPU synchronizations with nothing to wait for" },
 		{ g->unwaited, "GPU activities a stream synchronization naming no stream did not wait for "
 			       "(they ended after the call returned): not linked to it" },
 		{ g->unresolved, "GPU synchronizations whose work never ended" },
 		{ g->unrecorded, "waits on CUDA events never recorded" },
 		{ g->late, "GPU activities that came before the call that enqueued them (host and device clocks differ)" },
 		{ g->late_events, "event synchronizations read before the event's record (out-of-order records)" },
-		{ g->stray, "GPU calls without a valid GPU stream or event" },
+		{ g->untold, "GPU calls the trace gives without the CUDA event or stream they act on (the "
+			     "recording does not say): not linked" },
+		{ g->stray, "GPU calls naming a stream that is not a GPU stream of their process: not linked" },
 		{ g->order, "GPU dependencies that ended after their work began (clock skew)" },
 		{ st.omp.outside, "OpenMP team events or barriers outside a known team" },
 		{ st.omp.open, "OpenMP barriers some team thread never left" },

@@ -27,6 +27,10 @@ static void print_stats(const char *input, const struct an_deps_stats *st)
 		if (st->edges[e])
 			fprintf(stderr, "  %-12s %12" PRIu64 "\n", ls_edge_name(e), st->edges[e]);
 	fprintf(stderr, "  %-12s %12" PRIu64 "\n", "instances", st->instances);
+	/* nothing queued when it was called: ordinary, and no edge */
+	if (st->gpu.idle_syncs)
+		fprintf(stderr, "%s: GPU synchronizations\n  %-12s %12" PRIu64 "\n", input, "found idle",
+			st->gpu.idle_syncs);
 }
 
 int main(int argc, char **argv)

@@ -146,6 +146,25 @@ OUT
 OUT
 }
 
+@test "what tr-deps says of GPU calls it cannot link, and of an idle GPU synchronized" {
+	# A stream synchronization (1) with nothing queued on its stream: an
+	# idle GPU synchronized, ordinary: no edge, not among the diagnostics,
+	# in --stats as found idle. An event record (3) and a stream wait (7)
+	# the trace gives without their event: two calls the recording does
+	# not describe. A stream wait (5) naming the host stream 1: one call
+	# naming a stream that is no GPU stream (counted once, not once for
+	# the stream and again for the wait). No edge from any of them.
+	run --separate-stderr bash -c "cat '$DATA/cuda/defs.ndjson' '$DATA/cuda/untold-calls.ndjson' |
+		tr-deps --stats | tr-cat -J | grep -c '\"k\":\"edge\"'"
+	assert_output 0
+	assert_equal "$stderr" "tr-deps: <stdin>: 2 GPU calls the trace gives without the CUDA event or stream they act on (the recording does not say): not linked
+tr-deps: <stdin>: 1 GPU calls naming a stream that is not a GPU stream of their process: not linked
+<stdin>: edges
+  instances               0
+<stdin>: GPU synchronizations
+  found idle              1"
+}
+
 @test "event query polled five times, the fourth successful" {
 	# Event 9 recorded after the launch: it stands for kernel 5 (150..450).
 	# Queries 6, 8, 10 fail while it runs: 10 ns each, blamed on it; the

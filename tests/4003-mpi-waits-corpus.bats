@@ -192,15 +192,21 @@ kernels_linked() {
 @test "casita-2_cloverleaf_oaccregions_cudafull: what tr-deps says of its CUDA calls is the trace's" {
 	# Score-P recorded this OpenACC run's CUDA calls without their stream or
 	# event: its 2106 cuEventRecord and 2102 cuEventSynchronize name no
-	# event (the 4208 "GPU calls without a valid GPU stream or event"), and
+	# event (the 4208 GPU calls the trace gives without their event), and
 	# none of its 9186 cuStreamSynchronize names a stream, so each waits for
-	# all of its process's GPU work: 2210 of them found none queued
-	# (tr-deps(1), GPU synchronizations).
+	# all of its process's GPU work: 2210 of them found none queued, which
+	# is ordinary (an idle GPU synchronized): said by --stats, not among
+	# the diagnostics (tr-deps(1), GPU synchronizations).
 	name=casita-2_cloverleaf_oaccregions_cudafull
 	analyse "$name" || fail "$(cat "$TMP/$name.err")"
 	run cat "$TMP/$name.err"
-	assert_line "tr-deps: <stdin>: 2210 GPU synchronizations with nothing to wait for"
-	assert_line "tr-deps: <stdin>: 4208 GPU calls without a valid GPU stream or event"
+	assert_line "tr-deps: <stdin>: 4208 GPU calls the trace gives without the CUDA event or stream they act on (the recording does not say): not linked"
+	refute_line --partial "GPU synchronizations"
+	run bash -c "tr-read -M '$(archive "$name")' 2> /dev/null | tr-deps --stats 2>&1 > /dev/null | grep -A1 '^<stdin>: GPU synchronizations\$'"
+	assert_output - <<'OUT'
+<stdin>: GPU synchronizations
+  found idle           2210
+OUT
 	run bash -c "tr-cat -J '$TMP/$name.tr' | jq -rs '
 		(map(select(.k == \"region\")) | map({key: (.id | tostring), value: .name}) | from_entries) as \$r |
 		map(select(.k == \"enter\" and (\$r[.r | tostring] | test(\"^cu(EventRecord|EventSynchronize|StreamSynchronize)\$\")))) |

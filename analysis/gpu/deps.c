@@ -696,7 +696,7 @@ static int event_key(struct an_gpu_deps *o, const struct ls_record *rec, uint32_
 
 	*key = 0;
 	if (ls_get_u64(rec, LS_F_CUDA_EVENT, &e) < 0 || !ls_key_pair(p, 0, key)) {
-		o->st.stray++;
+		o->st.untold++;
 		return 0;
 	}
 	if (!ls_idmap_get(&o->event_numbers, e, &n)) {
@@ -864,9 +864,9 @@ static int event_record(struct an_gpu_deps *o, const struct ls_record *rec,
 
 	if ((rc = event_key(o, rec, ev->proc, &key)) < 0 || !key)
 		return rc;
-	/* no stream: the legacy default one (of device 0) */
+	/* no stream (or one that is no GPU stream, counted as such): the legacy default one (of device 0) */
 	if (s == LS_NONE && (s = null_stream_of(o, ev->proc, 0)) == LS_NONE) {
-		o->st.stray++;
+		o->st.untold += !ls_has(rec, LS_F_REF_STREAM);
 		return 0;
 	}
 	w = o->gs[s].last;
@@ -910,8 +910,8 @@ static int stream_wait(struct an_gpu_deps *o, const struct ls_record *rec,
 	}
 	if ((rc = event_key(o, rec, ev->proc, &key)) < 0 || !key)
 		return rc;
-	if (s == LS_NONE) {
-		o->st.stray++;
+	if (s == LS_NONE) {	/* a stream named that is not a GPU stream was counted */
+		o->st.untold += !ls_has(rec, LS_F_REF_STREAM);
 		return 0;
 	}
 	if (!ls_idmap_get(&o->events, key, &w)) {

@@ -113,13 +113,14 @@ struct an_gsync {
 struct an_gpu_deps_stats {
 	uint64_t no_launch;	/* device work no enqueueing call was found for */
 	uint64_t never_ran;	/* enqueued work that never ran */
-	uint64_t idle_syncs;	/* synchronizations with nothing to wait for */
+	uint64_t idle_syncs;	/* synchronizations that found no GPU work queued: ordinary, not odd */
 	uint64_t unwaited;	/* work a synchronization naming no stream did not wait for */
 	uint64_t unresolved;	/* synchronizations whose work never ended */
 	uint64_t unrecorded;	/* event waits on events never recorded */
 	uint64_t late;		/* correlations resolved after the device work began */
 	uint64_t late_events;	/* event waits read before the event's record */
-	uint64_t stray;		/* GPU calls naming no GPU stream of their process */
+	uint64_t stray;		/* GPU calls naming a stream that is no GPU stream of their process */
+	uint64_t untold;	/* GPU calls the trace gives without the event or stream they act on */
 	uint64_t order;		/* dependencies that ended after their work began,
 				   or never ended */
 };
