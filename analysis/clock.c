@@ -273,15 +273,17 @@ static int event(struct an_clock *c, struct an_item *it, const char **why)
 	if ((rc = an_trace_item(&c->tr, it, &ev, why)) < 0)
 		return rc;
 	c->st.events++;
-	return an_retime_event(&c->rt, it->rec, ev.id, ev.t, ev.s, &i);
+	return an_retime_event(&c->rt, it->raw, it->len, &ev, &i);
 }
 
 int an_clock_take(struct an_clock *c, struct an_item *it, const char **why)
 {
-	const struct ls_record *rec = it->rec;
+	const struct ls_record *rec = NULL;
 	int rc;
 
-	switch (ls_kind_spec(rec->kind)->cls) {
+	if (ls_kind_spec(it->kind)->cls != LS_C_EVENT && (rc = an_item_need(it, &rec, why)) < 0)
+		return rc;
+	switch (ls_kind_spec(it->kind)->cls) {
 	case LS_C_DEF:
 		if ((rc = an_trace_def(&c->tr, rec, why)) < 0)
 			return rc;
@@ -339,6 +341,13 @@ void an_clock_free(struct an_clock *c)
 
 /* tr-clock as a stage (stage.h): opts, struct an_clock_options (NULL: the defaults) */
 
+static const struct an_typed *typed_clock(void *ctx, size_t *n)
+{
+	struct an_clock *c = ctx;
+
+	return an_retime_typed(&c->rt, n);
+}
+
 static void *open_clock(struct ls_writer *w, unsigned jobs, const void *opts)
 {
 	static const struct an_clock_options defaults = { 0 };
@@ -394,6 +403,6 @@ static const enum ls_kind clock_replaces[] = { 0 };
 
 const struct an_stage an_stage_clock = {
 	.tool = "tr-clock", .needs = clock_needs, .before = clock_before, .replaces = clock_replaces,
-	.reads = an_clock_reads, .writes = true, .open = open_clock, .take = take_clock,
+	.reads = an_clock_reads, .writes = true, .open = open_clock, .take = take_clock, .typed = typed_clock,
 	.finish = finish_clock, .odd = odd_clock, .held = held_clock, .close = close_clock,
 };

@@ -343,7 +343,6 @@ static void master_start(struct an_crit *c, uint32_t s, bool forked)
 
 static int event(struct an_crit *c, struct an_item *it, const char **why)
 {
-	const struct ls_record *rec = it->rec;
 	const struct ls_stream *sd;
 	struct an_stack *st;
 	struct an_frame *f, *top;
@@ -359,12 +358,12 @@ static int event(struct an_crit *c, struct an_item *it, const char **why)
 		return 0;
 	st = &c->tr.stacks[ev.s];
 	forked = c->forked[ev.s];
-	c->forked[ev.s] = rec->kind == LS_K_FORK;
-	if (rec->kind == LS_K_TEAM_BEGIN)
+	c->forked[ev.s] = it->kind == LS_K_FORK;
+	if (it->kind == LS_K_TEAM_BEGIN)
 		master_start(c, ev.s, forked);
-	switch (rec->kind) {
+	switch (it->kind) {
 	case LS_K_ENTER:
-		if (!(f = an_trace_enter(&c->tr, rec, &ev, &rc, why)))
+		if (!(f = an_trace_enter(&c->tr, &ev, &rc)))
 			return rc;
 		if ((rc = add_node(c, &ev, f, f, INT64_MIN, &i)) < 0 ||
 		    (rc = an_pathblame_enter(&c->blame, f->id, f->region, ev.s, ev.t, &f->c)) < 0)
@@ -376,9 +375,7 @@ static int event(struct an_crit *c, struct an_item *it, const char **why)
 			c->ends_on[ev.s] = 1;
 		return 0;
 	case LS_K_LEAVE:
-		if (!(f = an_trace_leave(&c->tr, rec, &ev, &rc, why))) {
-			if (rc < 0)
-				return rc;
+		if (!(f = an_trace_leave(&c->tr, &ev))) {
 			top = an_stack_top(st);
 			return add_node(c, &ev, top, top, INT64_MIN, &i);
 		}
@@ -686,10 +683,12 @@ static int blame(struct an_crit *c, const struct ls_record *rec)
 int an_crit_take(struct an_crit *c, struct an_item *it,
 		 const char **why)
 {
-	const struct ls_record *rec = it->rec;
+	const struct ls_record *rec = NULL;
 	int rc;
 
-	switch (ls_kind_spec(rec->kind)->cls) {
+	if (ls_kind_spec(it->kind)->cls != LS_C_EVENT && (rc = an_item_need(it, &rec, why)) < 0)
+		return rc;
+	switch (ls_kind_spec(it->kind)->cls) {
 	case LS_C_DEF:
 		if ((rc = an_trace_def(&c->tr, rec, why)) < 0)
 			return rc;

@@ -432,11 +432,13 @@ uint64_t an_deps_reads(void)
 int an_deps_take(struct an_deps *d, struct an_item *it,
 		 const char **why)
 {
-	const struct ls_record *rec = it->rec;
+	const struct ls_record *rec;
 	struct an_event ev;
 	struct an_frame *f;
 	int rc = 0;
 
+	if ((rc = an_item_need(it, &rec, why)) < 0)
+		return rc;
 	if (LS_DEFS_KINDS & LS_KIND_BIT(rec->kind)) {
 		if ((rc = an_trace_def(&d->tr, rec, why)) <= 0)
 			return rc;
@@ -451,12 +453,12 @@ int an_deps_take(struct an_deps *d, struct an_item *it,
 		d->remote->at(d->remote->ctx, ev.t, d->tr.defs.streams[ev.s].id);
 	switch (rec->kind) {
 	case LS_K_ENTER:
-		if (!(f = an_trace_enter(&d->tr, rec, &ev, &rc, why)))
+		if (!(f = an_trace_enter(&d->tr, &ev, &rc)))
 			return rc;
 		return an_gpu_deps_role(f->role) ? an_gpu_deps_enter(&d->gpu, f, rec, &ev) : 0;
 	case LS_K_LEAVE:
-		if (!(f = an_trace_leave(&d->tr, rec, &ev, &rc, why)))
-			return rc;
+		if (!(f = an_trace_leave(&d->tr, &ev)))
+			return 0;
 		if ((rc = icolls_left(d, f, &ev, why)) < 0)
 			return rc;
 		if (an_role_collective(f->role) || an_role_world(f->role))

@@ -141,16 +141,16 @@ static int event(struct an_floors_pass *sc, const struct ls_record *rec)
 		return 1;
 	st = &sc->tr.stacks[ev.s];
 	if (rec->kind == LS_K_ENTER) {
-		if (!(fr = an_trace_enter(&sc->tr, rec, &ev, &rc, &why)))
-			return rc < 0 ? rc : 1;
+		if (!(fr = an_trace_enter(&sc->tr, &ev, &rc)))
+			return rc;
 		fr->a = LS_NONE;
 		if (api((enum ls_role)fr->role) &&
 		    (rc = new_call(sc, sc->tr.defs.region_ids[fr->region], ev.t, &fr->a)) < 0)
 			return rc;
 		call = fr->a;
 	} else if (rec->kind == LS_K_LEAVE) {
-		if (!(fr = an_trace_leave(&sc->tr, rec, &ev, &rc, &why)))
-			return rc < 0 ? rc : 0;
+		if (!(fr = an_trace_leave(&sc->tr, &ev)))
+			return 0;
 		if (fr->a != LS_NONE)
 			sc->calls[fr->a].t1 = ev.t;
 		call = fr->a;

@@ -5,39 +5,106 @@
  * Within one process (tr-analyze's chain) a record goes from stage to
  * stage as an item. The first stage that reads an event checks it against
  * the stream's rules (an_trace_item) and keeps what it found, typed, in
- * the item: the stages after it take the event's id, time, stream and
- * process as found instead of reading and checking them again. A record
- * a stage of this process wrote is made: the stage that wrote it keeps
- * the contract, and what it names is not looked up again. A filter's
+ * the item: the stages after it take the event's id, time, stream,
+ * process and region as found instead of reading and checking them
+ * again. A record a stage of this process wrote is made: the stage that
+ * wrote it keeps the contract, and what it names is not looked up again.
+ * A stage that writes events it knows typed (tr-clock's, tr-project's
+ * re-timed events) hands them on known, and their fields are located
+ * only when a stage asks for them (an_item_rec): most stages read an
+ * enter or a leave for nothing but what the typed event holds. A filter's
  * records come from its input, neither known nor made (an_item_read).
  */
 #ifndef AN_ITEM_H
 #define AN_ITEM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../libstream/record.h"
 
-/* An event as the stages read it: typed, its stream and process as indexes of the definitions. */
+/* An event as the stages read it: typed, its stream, process and region as indexes of the definitions. */
 struct an_event {
+	enum ls_kind kind;
 	uint64_t id;
 	int64_t t;
 	uint32_t s;		/* stream index */
 	uint32_t proc;		/* its process index */
+	uint32_t r;		/* an enter's or leave's region index; LS_NONE for other kinds */
 };
 
 struct an_item {
-	const struct ls_record *rec;
+	enum ls_kind kind;
+	const uint8_t *raw;	/* the record's bytes */
+	uint32_t len;
+	/*
+	 * its fields located: NULL until an_item_rec locates them in store
+	 * (the item's maker's, valid as long as the item)
+	 */
+	const struct ls_record *view;
+	struct ls_record *store;
+	bool padded;		/* LS_RECORD_PAD readable bytes follow raw + len */
 	bool made;		/* written by a stage of this process */
 	bool known;		/* an event, ev as a stage before found and checked it */
 	struct an_event ev;
 };
 
+/* A typed event a stage wrote: its len bytes at byte at of what it wrote since it was last asked. */
+struct an_typed {
+	size_t at;
+	uint32_t len;
+	struct an_event ev;
+};
+
+/* A record whose fields are located (read from a stage's input, or parsed by its maker). */
+static inline struct an_item an_item_of(const struct ls_record *rec, bool made)
+{
+	return (struct an_item){ .kind = rec->kind, .raw = rec->raw, .len = rec->len, .view = rec,
+				 .made = made };
+}
+
 /* A record read from a stage's input. */
 static inline struct an_item an_item_read(const struct ls_record *rec)
 {
-	return (struct an_item){ .rec = rec };
+	return an_item_of(rec, false);
+}
+
+/*
+ * The item's record with its fields located (on the first call where its
+ * maker did not locate them). NULL only where its bytes are no record,
+ * which a stage's own writer never makes.
+ */
+static inline const struct ls_record *an_item_rec(struct an_item *it)
+{
+	const char *why;
+
+	if (!it->view && (it->padded ? ls_record_parse_padded : ls_record_parse)(it->store, it->raw,
+			 it->raw + it->len, 0, &why) == (long)it->len)
+		it->view = it->store;
+	return it->view;
+}
+
+/* The time of an event item: 0, or LS_ERR_ABSENT where it has none (its record's "t" is no time). */
+static inline int an_item_time(struct an_item *it, int64_t *t)
+{
+	const struct ls_record *rec;
+
+	if (it->known) {
+		*t = it->ev.t;
+		return 0;
+	}
+	return (rec = an_item_rec(it)) && ls_get_i64(rec, LS_F_T, t) == 0 ? 0 : LS_ERR_ABSENT;
+}
+
+/* *rec the item's record (an_item_rec): 0, or LS_ERR_SYNTAX with *why where its bytes are no record. */
+static inline int an_item_need(struct an_item *it, const struct ls_record **rec, const char **why)
+{
+	if (!(*rec = an_item_rec(it))) {
+		*why = "a record that does not parse";
+		return LS_ERR_SYNTAX;
+	}
+	return 0;
 }
 
 #endif

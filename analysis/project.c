@@ -226,7 +226,6 @@ static void set_own_time(struct an_project *p, uint32_t leave, uint64_t enter, u
 
 static int event(struct an_project *p, struct an_item *it, const char **why)
 {
-	const struct ls_record *rec = it->rec;
 	struct an_event ev;
 	struct an_stack *stack;
 	struct pj_stream *s;
@@ -242,14 +241,12 @@ static int event(struct an_project *p, struct an_item *it, const char **why)
 	s = &p->st[ev.s];
 
 	factor = stack->n ? p->factor[stack->f[stack->n - 1].region] : 1;
-	if (rec->kind == LS_K_ENTER) {
-		if (!an_trace_enter(&p->tr, rec, &ev, &rc, why))
+	if (it->kind == LS_K_ENTER) {
+		if (!an_trace_enter(&p->tr, &ev, &rc))
 			return rc;
-	} else if (rec->kind == LS_K_LEAVE) {
-		const struct an_frame *f = an_trace_leave(&p->tr, rec, &ev, &rc, why);
+	} else if (it->kind == LS_K_LEAVE) {
+		const struct an_frame *f = an_trace_leave(&p->tr, &ev);
 
-		if (rc < 0)
-			return rc;
 		if (f) {
 			region = f->region;
 			enter = f->id;
@@ -257,14 +254,14 @@ static int event(struct an_project *p, struct an_item *it, const char **why)
 			an_stack_pop_to(stack, f);
 		}
 	}
-	if ((rc = an_retime_event(&p->rt, rec, ev.id, ev.t, ev.s, &i)) < 0)
+	if ((rc = an_retime_event(&p->rt, it->raw, it->len, &ev, &i)) < 0)
 		return rc;
 	x = node(p, i);
 	*x = (struct pj_node){ .in_new = INT64_MIN, .in_orig = INT64_MIN,
 			       .gap = s->read ? ev.t - s->read_t : 0, .factor = factor,
 			       .depth = stack->n, .may_wait = may_wait(stack),
-			       .coll_end = rec->kind == LS_K_COLL_END,
-			       .enter = rec->kind == LS_K_ENTER, .leave = region != LS_NONE,
+			       .coll_end = it->kind == LS_K_COLL_END,
+			       .enter = it->kind == LS_K_ENTER, .leave = region != LS_NONE,
 			       .region = region };
 	s->read_t = ev.t;
 	s->read = true;
@@ -486,10 +483,12 @@ static int step(struct an_project *p)
 
 int an_project_take(struct an_project *p, struct an_item *it, const char **why)
 {
-	const struct ls_record *rec = it->rec;
+	const struct ls_record *rec = NULL;
 	int rc;
 
-	switch (ls_kind_spec(rec->kind)->cls) {
+	if (ls_kind_spec(it->kind)->cls != LS_C_EVENT && (rc = an_item_need(it, &rec, why)) < 0)
+		return rc;
+	switch (ls_kind_spec(it->kind)->cls) {
 	case LS_C_DEF:
 		rc = def(p, rec, why);
 		break;
@@ -593,6 +592,13 @@ void an_project_free(struct an_project *p)
 
 /* tr-project as a stage (stage.h): opts, struct an_project_options (the change, the floors) */
 
+static const struct an_typed *typed_project(void *ctx, size_t *n)
+{
+	struct an_project *p = ctx;
+
+	return an_retime_typed(&p->rt, n);
+}
+
 static void *open_project(struct ls_writer *w, unsigned jobs, const void *opts)
 {
 	static const struct an_project_options none = { 0 };
@@ -655,5 +661,6 @@ static const enum ls_kind project_replaces[] = {
 const struct an_stage an_stage_project = {
 	.tool = "tr-project", .needs = project_needs, .replaces = project_replaces,
 	.reads = an_project_reads, .writes = true, .open = open_project, .take = take_project,
+	.typed = typed_project,
 	.finish = finish_project, .odd = odd_project, .held = held_project, .close = close_project,
 };

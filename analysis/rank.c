@@ -150,7 +150,6 @@ struct an_rank *an_rank_new(unsigned keep)
 /* Exclusive time up to ev on its stream, then the activity it opens. */
 static int event(struct an_rank *k, struct an_item *it, const char **why)
 {
-	const struct ls_record *rec = it->rec;
 	struct an_event ev;
 	struct an_stack *st;
 	struct an_frame *f;
@@ -171,15 +170,15 @@ static int event(struct an_rank *k, struct an_item *it, const char **why)
 		return rc;
 	k->last[ev.s] = ev.t;
 	f = NULL;
-	if (rec->kind == LS_K_ENTER) {
-		if (!(f = an_trace_enter(&k->tr, rec, &ev, &rc, why)))
+	if (it->kind == LS_K_ENTER) {
+		if (!(f = an_trace_enter(&k->tr, &ev, &rc)))
 			return rc;
 		k->reg[f->region].calls++;
-	} else if (rec->kind == LS_K_LEAVE && !(f = an_trace_leave(&k->tr, rec, &ev, &rc, why))) {
-		return rc;
+	} else if (it->kind == LS_K_LEAVE && !(f = an_trace_leave(&k->tr, &ev))) {
+		return 0;
 	}
-	rc = an_gpu_usage_event(&k->gpu, &k->tr.defs, rec, &ev, f);
-	if (f && rec->kind == LS_K_LEAVE)
+	rc = an_gpu_usage_event(&k->gpu, &k->tr.defs, it->kind, &ev, f);
+	if (f && it->kind == LS_K_LEAVE)
 		an_stack_pop_to(st, f);
 	return rc;
 }
@@ -298,10 +297,12 @@ uint64_t an_rank_reads(void)
 
 int an_rank_take(struct an_rank *k, struct an_item *it, const char **why)
 {
-	const struct ls_record *rec = it->rec;
+	const struct ls_record *rec = NULL;
 	int rc;
 
-	switch (ls_kind_spec(rec->kind)->cls) {
+	if (ls_kind_spec(it->kind)->cls != LS_C_EVENT && (rc = an_item_need(it, &rec, why)) < 0)
+		return rc;
+	switch (ls_kind_spec(it->kind)->cls) {
 	case LS_C_DEF:
 		if ((rc = an_trace_def(&k->tr, rec, why)) < 0)
 			return rc;

@@ -42,8 +42,8 @@ static int bytes_add(struct ls_buf *b, const struct ls_record *rec, size_t *at)
 
 /* Writing */
 
-/* Event i as read, or with its new time in place of t (its fields in their order). */
-static int write_event(struct an_retime *rt, uint32_t i)
+/* Event i with its new time in place of t (its fields in their order). */
+static int write_moved(struct an_retime *rt, uint32_t i)
 {
 	const struct an_rt_node *x = &rt->n[i];
 	const uint8_t *p = rt->evb.p + x->at, *value, *raw;
@@ -52,8 +52,6 @@ static int write_event(struct an_retime *rt, uint32_t i)
 	struct mp_item key;
 	size_t len;
 
-	if (!shift)
-		return ls_write_raw(rt->w, p, x->len);
 	rt->moved++;
 	rt->total_shift += shift;
 	if (shift > rt->max_shift)
@@ -68,6 +66,24 @@ static int write_event(struct an_retime *rt, uint32_t i)
 			ls_put_raw(rt->w, raw, len);
 	}
 	return ls_build_end(rt->w);
+}
+
+/* Event i as read, or with its new time in place of t; noted typed, where it begins in what was written. */
+static int write_event(struct an_retime *rt, uint32_t i)
+{
+	const struct an_rt_node *x = &rt->n[i];
+	const struct an_gnode *g = &rt->g.n[i];
+	size_t at = rt->w->out.len;
+	int rc;
+
+	if (ls_vec_room(&rt->typed, &rt->typed_cap, rt->ntyped, sizeof(*rt->typed)) < 0)
+		return LS_ERR_NOMEM;
+	if ((rc = x->L == g->t ? ls_write_raw(rt->w, rt->evb.p + x->at, x->len) : write_moved(rt, i)) < 0)
+		return rc;
+	rt->typed[rt->ntyped++] = (struct an_typed){
+		at, (uint32_t)(rt->w->out.len - at), { x->kind, g->id, x->L, g->s, rt->defs->streams[g->s].process, x->r }
+	};
+	return 0;
 }
 
 /* Whether node i (LS_NONE: no longer kept, long written) is written. */
@@ -391,29 +407,38 @@ static int collect(struct an_retime *rt)
 	return 0;
 }
 
-int an_retime_event(struct an_retime *rt, const struct ls_record *rec, uint64_t id, int64_t t,
-		    uint32_t s, uint32_t *i)
+int an_retime_event(struct an_retime *rt, const uint8_t *raw, uint32_t len, const struct an_event *ev,
+		    uint32_t *i)
 {
-	uint32_t last = rt->g.last[s];
+	uint32_t last = rt->g.last[ev->s];
 	int rc;
 
 	if (ls_vec_room(&rt->n, &rt->cap, rt->g.nn, sizeof(*rt->n)) < 0 ||
 	    (rt->aux_size && ls_vec_room(&rt->aux, &rt->aux_cap, rt->g.nn, rt->aux_size) < 0))
 		return LS_ERR_NOMEM;
-	if ((rc = an_graph_add(&rt->g, id, t, s, i)) < 0)
+	if ((rc = an_graph_add(&rt->g, ev->id, ev->t, ev->s, i)) < 0)
 		return rc;
 	if (rt->aux_size)
 		memset(an_retime_aux(rt, *i), 0, rt->aux_size);
-	rt->n[*i] = (struct an_rt_node){ .seq = rt->seq++, .len = rec->len, .next = LS_NONE,
-					 .out = LS_NONE, .in = LS_NONE, .waiters = LS_NONE };
+	rt->n[*i] = (struct an_rt_node){ .seq = rt->seq++, .len = len, .next = LS_NONE,
+					 .out = LS_NONE, .in = LS_NONE, .waiters = LS_NONE, .r = ev->r,
+					 .kind = ev->kind };
 	rt->n[*i].L = rt->earlier ? AN_RT_NOT_YET : an_retime_go_on(rt, *i);
-	if ((rc = bytes_add(&rt->evb, rec, &rt->n[*i].at)) < 0)
+	rt->n[*i].at = rt->evb.len;
+	if ((rc = ls_buf_add(&rt->evb, raw, len)) < 0)
 		return rc;
 	if (last != LS_NONE)
 		rt->n[last].next = *i;
-	if (t > rt->now)
-		rt->now = t;
+	if (ev->t > rt->now)
+		rt->now = ev->t;
 	return 0;
+}
+
+const struct an_typed *an_retime_typed(struct an_retime *rt, size_t *n)
+{
+	*n = rt->ntyped;
+	rt->ntyped = 0;
+	return rt->typed;
 }
 
 int an_retime_edge(struct an_retime *rt, uint32_t a, uint32_t b, int64_t latency, bool moves,
@@ -519,6 +544,7 @@ void an_retime_release(struct an_retime *rt)
 	free(rt->q);
 	ls_buf_release(&rt->evb);
 	ls_buf_release(&rt->qb);
+	free(rt->typed);
 	free(rt->ready);
 	free(rt->woken);
 	memset(rt, 0, sizeof(*rt));

@@ -31,6 +31,7 @@
 #include "../libstream/record.h"
 #include "../libstream/writer.h"
 #include "graph.h"
+#include "item.h"
 
 /* The new time of an event whose rule has not settled it yet: held, and holding back what follows. */
 #define AN_RT_NOT_YET INT64_MAX
@@ -45,6 +46,8 @@ struct an_rt_node {
 	uint32_t out;		/* its first out-edge, LS_NONE: none */
 	uint32_t in;		/* its first in-edge (from a node not yet written), LS_NONE: none */
 	uint32_t waiters;	/* the first edge record waiting for it to be written */
+	uint32_t r;		/* an enter's or leave's region index, LS_NONE */
+	enum ls_kind kind;
 	bool written;
 };
 
@@ -107,6 +110,8 @@ struct an_retime {
 	const struct ls_defs *defs;
 	struct ls_writer *w;
 	uint64_t moved, max_shift, total_shift;	/* over the events written */
+	struct an_typed *typed;	/* the events written since an_retime_typed was last called */
+	uint32_t ntyped, typed_cap;
 	uint64_t peak;		/* events held at once */
 };
 
@@ -143,13 +148,21 @@ static inline int64_t an_retime_go_on(const struct an_retime *rt, uint32_t x)
 }
 
 /*
- * Hold event rec (id, t and stream index s) at a new time its stream's
- * shift puts it (an_retime_go_on), or, where the rule moves events
- * earlier, not settled (AN_RT_NOT_YET): its node in *i. Returns 0 or
- * LS_ERR_NOMEM.
+ * Hold event ev (its record's len bytes at raw) at a new time its
+ * stream's shift puts it (an_retime_go_on), or, where the rule moves
+ * events earlier, not settled (AN_RT_NOT_YET): its node in *i. Returns 0
+ * or LS_ERR_NOMEM.
  */
-int an_retime_event(struct an_retime *rt, const struct ls_record *rec, uint64_t id, int64_t t,
-		    uint32_t s, uint32_t *i);
+int an_retime_event(struct an_retime *rt, const uint8_t *raw, uint32_t len, const struct an_event *ev,
+		    uint32_t *i);
+
+/*
+ * The events written since the last call, typed (their new times), each
+ * at its byte offset in what was written to the writer since: *n of them,
+ * valid until the next event is written. The stage hands them to the
+ * stages after it (an_stage.typed).
+ */
+const struct an_typed *an_retime_typed(struct an_retime *rt, size_t *n);
 
 /*
  * Remember the edge from node a (if it is not written yet) to node b: its

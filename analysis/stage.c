@@ -51,11 +51,18 @@ static int check_header(struct an_stage_run *r, const struct ls_record *header)
 	return 0;
 }
 
-/* What the stage wrote, on to next record by record (where next is not NULL, w is in memory). */
+/*
+ * What the stage wrote, on to next record by record (where next is not
+ * NULL, w is in memory): made, an event it knows typed handed on known,
+ * its fields located only when a stage after asks for them.
+ */
 static int pass_made(struct an_stage_run *r)
 {
 	struct ls_buf *out = &r->w->out;
+	size_t ntyped = 0, j = 0;
+	const struct an_typed *typed = r->def->typed ? r->def->typed(r->ctx, &ntyped) : NULL;
 	const uint8_t *end;
+	struct an_item made;
 	struct ls_record rec;
 	const char *why = NULL;
 	int rc = 0;
@@ -67,12 +74,26 @@ static int pass_made(struct an_stage_run *r)
 		return fail(r, LS_ERR_NOMEM, NULL);
 	end = out->p + out->len;
 	memset(out->p + out->len, 0, LS_RECORD_PAD);
-	for (const uint8_t *p = out->p; p < end && rc == 0; p += rec.len) {
-		long len = ls_record_parse_padded(&rec, p, end, 0, &why);
-		struct an_item made = { .rec = &rec, .made = true };
+	for (const uint8_t *p = out->p; p < end && rc == 0; p += made.len) {
+		long len;
 
-		if (len <= 0 || len > end - p)
+		/* a known event as the stage wrote it, its fields located if a stage after asks */
+		if (j < ntyped && typed[j].at == (size_t)(p - out->p)) {
+			made = (struct an_item){ .kind = typed[j].ev.kind, .raw = p, .len = typed[j].len,
+						 .store = &rec, .padded = true, .made = true, .known = true,
+						 .ev = typed[j].ev };
+			j++;
+#ifdef LS_CHECK_BUILD
+			if (ls_record_parse_padded(&rec, p, end, 0, &why) != made.len || rec.kind != made.kind)
+				return fail(r, LS_ERR_SYNTAX, "a typed event that is not the record written");
+#endif
+		} else if ((len = ls_record_parse_padded(&rec, p, end, 0, &why)) <= 0 || len > end - p) {
 			return fail(r, LS_ERR_SYNTAX, why ? why : "a record cut off");
+		} else {
+			made = an_item_of(&rec, true);
+		}
+		if ((long)made.len > end - p)
+			return fail(r, LS_ERR_SYNTAX, "a record cut off");
 		rc = r->next(r->next_ctx, &made);
 	}
 	out->len = 0;
@@ -92,22 +113,24 @@ static int start(struct an_stage_run *r, const struct ls_record *header)
 
 int an_stage_step(struct an_stage_run *r, struct an_item *it)
 {
-	const struct ls_record *rec = it->rec;
 	struct ls_writer_mark mark = { 0, 0 };
+	const struct ls_record *rec;
 	const char *why = NULL;
 	int rc;
 
-	if (rec->kind == LS_K_TRAILER)
+	if (it->kind == LS_K_TRAILER)
 		return 0;	/* the stream's end is the caller's to write */
 	r->recno++;
 	if (!r->header) {
-		bool is_header = rec->kind == LS_K_HEADER;
+		bool is_header = it->kind == LS_K_HEADER;
 
+		if (is_header && (rc = an_item_need(it, &rec, &why)) < 0)
+			return fail(r, rc, why);
 		if ((is_header && (rc = check_header(r, rec)) < 0) ||
 		    (rc = start(r, is_header ? rec : NULL)) < 0 || is_header)
 			return rc;
 	}
-	if (r->replaced & LS_KIND_BIT(rec->kind))
+	if (r->replaced & LS_KIND_BIT(it->kind))
 		return 0;
 	/* a stage that writes its records itself hands this one on when it will */
 	if (!r->def->writes) {
@@ -116,7 +139,7 @@ int an_stage_step(struct an_stage_run *r, struct an_item *it)
 				return rc;
 		} else {
 			mark = ls_writer_mark(r->w);	/* to take it back if the stage refuses it */
-			if ((rc = ls_write_record(r->w, rec)) < 0)
+			if ((rc = ls_write_raw(r->w, it->raw, it->len)) < 0)
 				return fail(r, rc, NULL);
 		}
 	}

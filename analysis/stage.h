@@ -57,6 +57,14 @@ struct an_stage {
 	 * the item (an_trace_item) for the stages after
 	 */
 	int (*take)(void *ctx, struct an_item *it, const char **why);
+	/*
+	 * the events the stage wrote since it was last asked, typed, in the
+	 * order written, each at its byte offset in what it wrote since (*n
+	 * of them): the runner asks after every take and at the end, and
+	 * hands them on known (analysis/item.h). NULL: a stage that writes
+	 * no events of its own
+	 */
+	const struct an_typed *(*typed)(void *ctx, size_t *n);
 	/* the input has ended: write what is left; 0 or a negative error, as take's */
 	int (*finish)(void *ctx, const char **why);
 	/* what was odd in the input, into out (AN_COUNTS_MAX room): how many, zero counts among them */

@@ -68,6 +68,12 @@ int an_trace_event(struct an_trace *tr, const struct ls_record *rec,
 		*why = tr->why;
 		return LS_ERR_SYNTAX;
 	}
+	ev->kind = rec->kind;
+	ev->r = LS_NONE;
+	if ((rec->kind == LS_K_ENTER || rec->kind == LS_K_LEAVE) &&
+	    (ev->r = ls_defs_field(&tr->defs.region_ix, rec, LS_F_R, "enter or leave of an undefined region",
+				   why)) == LS_NONE)
+		return LS_ERR_SYNTAX;
 	tr->any = true;
 	tr->last_t = ev->t;
 	tr->last_s = s;
@@ -80,7 +86,9 @@ int an_trace_item(struct an_trace *tr, struct an_item *it, struct an_event *ev, 
 	int rc;
 
 	if (!it->known) {
-		if ((rc = an_trace_event(tr, it->rec, ev, why)) < 0)
+		const struct ls_record *rec;
+
+		if ((rc = an_item_need(it, &rec, why)) < 0 || (rc = an_trace_event(tr, rec, ev, why)) < 0)
 			return rc;
 		it->ev = *ev;
 		it->known = true;
@@ -131,14 +139,17 @@ static void learn_id_fields(void)
 	}
 }
 
-int an_trace_derived(struct an_trace *tr, const struct an_item *it, const char **why)
+int an_trace_derived(struct an_trace *tr, struct an_item *it, const char **why)
 {
-	const struct ls_record *rec = it->rec;
+	const struct ls_record *rec;
 	uint64_t id, dur;
 	int64_t t;
+	int rc;
 
 	if (it->made)
 		return 0;
+	if ((rc = an_item_need(it, &rec, why)) < 0)
+		return rc;
 	pthread_once(&learnt, learn_id_fields);
 	for (int i = 0; i < nid_fields[rec->kind]; i++)
 		if (ls_get_u64(rec, id_fields[rec->kind][i], &id) == 0 && !read_before(tr, id))
@@ -155,46 +166,24 @@ int an_trace_derived(struct an_trace *tr, const struct an_item *it, const char *
 	return 0;
 }
 
-/* The region index of an enter or leave. */
-static uint32_t region_of(const struct an_trace *tr, const struct ls_record *rec,
-			  int *rc, const char **why)
+struct an_frame *an_trace_enter(struct an_trace *tr, const struct an_event *ev, int *rc)
 {
-	uint32_t ix = ls_defs_field(&tr->defs.region_ix, rec, LS_F_R,
-				    "enter or leave of an undefined region", why);
-
-	if (ix == LS_NONE)
-		*rc = LS_ERR_SYNTAX;
-	return ix;
-}
-
-struct an_frame *an_trace_enter(struct an_trace *tr, const struct ls_record *rec,
-				const struct an_event *ev, int *rc,
-				const char **why)
-{
-	uint32_t region = region_of(tr, rec, rc, why);
 	struct an_frame *f;
 
-	if (region == LS_NONE)
-		return NULL;
 	if (!(f = an_stack_push(&tr->stacks[ev->s]))) {
 		*rc = LS_ERR_NOMEM;
 		return NULL;
 	}
-	*f = (struct an_frame){ ev->id, ev->t, region, tr->defs.roles[region], 0, 0, 0 };
+	*f = (struct an_frame){ ev->id, ev->t, ev->r, tr->defs.roles[ev->r], 0, 0, 0 };
 	return f;
 }
 
-struct an_frame *an_trace_leave(struct an_trace *tr, const struct ls_record *rec,
-				const struct an_event *ev, int *rc,
-				const char **why)
+struct an_frame *an_trace_leave(struct an_trace *tr, const struct an_event *ev)
 {
-	uint32_t region = region_of(tr, rec, rc, why), skipped;
+	uint32_t skipped;
 	struct an_frame *f;
 
-	if (region == LS_NONE)
-		return NULL;
-	*rc = 0;
-	if (!(f = an_stack_match(&tr->stacks[ev->s], region, &skipped))) {
+	if (!(f = an_stack_match(&tr->stacks[ev->s], ev->r, &skipped))) {
 		tr->unbalanced++;
 		return NULL;
 	}

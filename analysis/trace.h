@@ -36,7 +36,7 @@ void an_trace_init(struct an_trace *tr);
  * as it is. Returns 0, or LS_ERR_SYNTAX with *why (as tr-cat --check
  * says it).
  */
-int an_trace_derived(struct an_trace *tr, const struct an_item *it, const char **why);
+int an_trace_derived(struct an_trace *tr, struct an_item *it, const char **why);
 
 /*
  * Take a definition (ls_defs_take). Returns 1 if rec was one, 0 if not,
@@ -46,11 +46,12 @@ int an_trace_def(struct an_trace *tr, const struct ls_record *rec,
 		 const char **why);
 
 /*
- * The id, time and stream of event rec, checked against the stream's
- * rules: its time in range, and not before the event read before it (by
- * time, then stream id: docs/stream.md rule 4), which every stage relies
- * on. Returns 0, or LS_ERR_SYNTAX with *why set (a field missing or out of
- * range, an undefined stream, an event out of order).
+ * The id, time and stream of event rec (and an enter's or leave's
+ * region), checked against the stream's rules: its time in range, and
+ * not before the event read before it (by time, then stream id:
+ * docs/stream.md rule 4), which every stage relies on. Returns 0, or
+ * LS_ERR_SYNTAX with *why set (a field missing or out of range, an
+ * undefined stream or region, an event out of order).
  */
 int an_trace_event(struct an_trace *tr, const struct ls_record *rec,
 		   struct an_event *ev, const char **why);
@@ -63,22 +64,15 @@ int an_trace_event(struct an_trace *tr, const struct ls_record *rec,
  */
 int an_trace_item(struct an_trace *tr, struct an_item *it, struct an_event *ev, const char **why);
 
-/*
- * An enter: push its frame (a, b and c zero). Returns it, or NULL with *rc
- * set (LS_ERR_NOMEM; LS_ERR_SYNTAX with *why for an undefined region).
- */
-struct an_frame *an_trace_enter(struct an_trace *tr, const struct ls_record *rec,
-				const struct an_event *ev, int *rc,
-				const char **why);
+/* An enter (its region ev->r): push its frame (a, b and c zero). Returns it, or NULL with *rc LS_ERR_NOMEM. */
+struct an_frame *an_trace_enter(struct an_trace *tr, const struct an_event *ev, int *rc);
 
 /*
- * A leave: the frame it closes, still on the stack (pop it with
- * an_stack_pop_to when done with it), or NULL if no open activity is of
- * its region (counted; *rc 0) or on error (*rc < 0, *why set).
+ * A leave (its region ev->r): the frame it closes, still on the stack (pop
+ * it with an_stack_pop_to when done with it), or NULL if no open activity
+ * is of its region (counted).
  */
-struct an_frame *an_trace_leave(struct an_trace *tr, const struct ls_record *rec,
-				const struct an_event *ev, int *rc,
-				const char **why);
+struct an_frame *an_trace_leave(struct an_trace *tr, const struct an_event *ev);
 
 /* Count the enters never left; returns the total count of unbalanced. */
 uint64_t an_trace_finish(struct an_trace *tr);

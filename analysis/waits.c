@@ -105,8 +105,7 @@ static int accrue(struct an_waits *a, uint32_t s, int64_t t)
 	return rc;
 }
 
-static int enter(struct an_waits *a, const struct ls_record *rec,
-		 const struct an_event *ev, const char **why)
+static int enter(struct an_waits *a, struct an_item *it, const struct an_event *ev)
 {
 	struct an_stream_time *st = &a->time[ev->s];
 	struct an_frame *f;
@@ -114,9 +113,9 @@ static int enter(struct an_waits *a, const struct ls_record *rec,
 
 	if ((rc = an_gpu_waits_before(&a->g, ev)) < 0 || (rc = accrue(a, ev->s, ev->t)) < 0)
 		return rc;
-	if (!(f = an_trace_enter(&a->tr, rec, ev, &rc, why)))
+	if (!(f = an_trace_enter(&a->tr, ev, &rc)))
 		return rc;
-	if ((rc = an_gpu_waits_enter(&a->g, f, rec, ev)) < 0)
+	if ((rc = an_gpu_waits_enter(&a->g, f, it, ev)) < 0)
 		return rc;
 	if (f->role == LS_R_OMP_BARRIER)
 		st->kept_omp = true;
@@ -130,8 +129,7 @@ static int enter(struct an_waits *a, const struct ls_record *rec,
 					      an_stretch_snapshot(stretch(st, f->role)));
 }
 
-static int leave(struct an_waits *a, const struct ls_record *rec,
-		 const struct an_event *ev, const char **why)
+static int leave(struct an_waits *a, struct an_item *it, const struct an_event *ev)
 {
 	struct an_stack *stack = &a->tr.stacks[ev->s];
 	struct an_frame *f;
@@ -139,11 +137,11 @@ static int leave(struct an_waits *a, const struct ls_record *rec,
 
 	if ((rc = an_gpu_waits_before(&a->g, ev)) < 0 || (rc = accrue(a, ev->s, ev->t)) < 0)
 		return rc;
-	if (!(f = an_trace_leave(&a->tr, rec, ev, &rc, why)))
-		return rc;
+	if (!(f = an_trace_leave(&a->tr, ev)))
+		return 0;
 	if (a->tr.defs.streams[ev->s].host)
 		an_omp_waits_leave(&a->omp, f, ev);
-	if ((rc = an_gpu_waits_leave(&a->g, f, rec, ev)) < 0)
+	if ((rc = an_gpu_waits_leave(&a->g, f, it, ev)) < 0)
 		return rc;
 	for (struct an_frame *g = an_stack_top(stack); g >= f; g--) {
 		if (g->a && sync_point((enum ls_role)g->role))
@@ -203,11 +201,11 @@ static int definition(struct an_waits *a, const struct ls_record *rec,
 	return 0;
 }
 
+/* MPI's events, whose fields an_waits_take reads beyond the typed event's. */
+#define MPI_EVENTS (LS_KIND_BIT(LS_K_SEND) | LS_KIND_BIT(LS_K_RECV) | LS_KIND_BIT(LS_K_RECV_POST) | \
+		    LS_KIND_BIT(LS_K_REQ_CANCEL) | LS_KIND_BIT(LS_K_COLL_BEGIN) | LS_KIND_BIT(LS_K_COLL_END))
 /* The events an_waits_take reads. */
-#define EVENTS_READ (LS_KIND_BIT(LS_K_ENTER) | LS_KIND_BIT(LS_K_LEAVE) | \
-		     LS_KIND_BIT(LS_K_SEND) | LS_KIND_BIT(LS_K_RECV) | \
-		     LS_KIND_BIT(LS_K_RECV_POST) | LS_KIND_BIT(LS_K_REQ_CANCEL) | \
-		     LS_KIND_BIT(LS_K_COLL_BEGIN) | LS_KIND_BIT(LS_K_COLL_END) | LS_KIND_BIT(LS_K_TEAM_BEGIN) | \
+#define EVENTS_READ (LS_KIND_BIT(LS_K_ENTER) | LS_KIND_BIT(LS_K_LEAVE) | MPI_EVENTS | LS_KIND_BIT(LS_K_TEAM_BEGIN) | \
 		     LS_KIND_BIT(LS_K_TEAM_END) | LS_KIND_BIT(LS_K_FORK) | LS_KIND_BIT(LS_K_JOIN) | \
 		     LS_KIND_BIT(LS_K_LOCK_ACQUIRE) | LS_KIND_BIT(LS_K_LOCK_RELEASE))
 
@@ -220,33 +218,38 @@ uint64_t an_waits_reads(void)
 int an_waits_take(struct an_waits *a, struct an_item *it,
 		  const char **why)
 {
-	const struct ls_record *rec = it->rec;
+	const struct ls_record *rec = NULL;
 	struct an_event ev;
 	bool forked;
 	int rc;
 
 	/* most records find no batch open: that is checked before the call */
-	if ((a->g.batch && (rc = an_gpu_waits_flush(&a->g, rec)) < 0) ||
-	    (a->omp.batch && (rc = an_omp_waits_flush(&a->omp, rec)) < 0))
+	if ((a->g.batch && (rc = an_gpu_waits_flush(&a->g, it)) < 0) ||
+	    (a->omp.batch && (rc = an_omp_waits_flush(&a->omp, it)) < 0))
 		return rc;
-	if (LS_DEFS_KINDS & LS_KIND_BIT(rec->kind))
+	if (ls_kind_spec(it->kind)->cls != LS_C_EVENT && (rc = an_item_need(it, &rec, why)) < 0)
+		return rc;
+	if (LS_DEFS_KINDS & LS_KIND_BIT(it->kind))
 		return definition(a, rec, why);
 	/* its edges' ends are not all of the kinds it reads: the stages that read every event check them */
-	if (rec->kind == LS_K_EDGE)
+	if (it->kind == LS_K_EDGE)
 		return edge(a, rec, why);
-	if (rec->kind == LS_K_INSTANCE)
+	if (it->kind == LS_K_INSTANCE)
 		return an_mpi_waits_instance(&a->mpi, rec, why);
-	if (!(EVENTS_READ & LS_KIND_BIT(rec->kind)))
+	if (!(EVENTS_READ & LS_KIND_BIT(it->kind)))
 		return 0;
 	if ((rc = an_trace_item(&a->tr, it, &ev, why)) < 0)
 		return rc;
 	forked = a->time[ev.s].forked;
-	a->time[ev.s].forked = rec->kind == LS_K_FORK;
-	switch (rec->kind) {
+	a->time[ev.s].forked = it->kind == LS_K_FORK;
+	/* the fields of MPI's events are read here; an enter's or leave's where its rules need them */
+	if ((MPI_EVENTS & LS_KIND_BIT(it->kind)) && (rc = an_item_need(it, &rec, why)) < 0)
+		return rc;
+	switch (it->kind) {
 	case LS_K_ENTER:
-		return enter(a, rec, &ev, why);
+		return enter(a, it, &ev);
 	case LS_K_LEAVE:
-		return leave(a, rec, &ev, why);
+		return leave(a, it, &ev);
 	case LS_K_SEND:
 		return an_mpi_waits_send(&a->mpi, rec, &ev, why);
 	case LS_K_RECV:
@@ -272,7 +275,7 @@ int an_waits_take(struct an_waits *a, struct an_item *it,
 		/* a lock's holder is blamed for its time from acquire to release */
 		if ((rc = accrue(a, ev.s, ev.t)) < 0)
 			return rc;
-		return an_omp_waits_event(&a->omp, rec, &ev);
+		return an_omp_waits_event(&a->omp, it->kind, &ev);
 	}
 }
 

@@ -124,15 +124,15 @@ struct taker {
 
 static int take(void *ctx, struct an_item *it, const char **why)
 {
-	const struct ls_record *rec = it->rec;
+	const struct ls_record *rec;
 	struct taker *t = ctx;
 	int rc;
 
-	if (t->writing && (rc = ls_write_record(&t->file.w, rec)) < 0) {
+	if (t->writing && (rc = ls_write_raw(&t->file.w, it->raw, it->len)) < 0) {
 		tool_error("%s: %s", t->file.path, rc == LS_ERR_IO ? strerror(t->file.w.err) : "out of memory");
 		return LS_ERR_IO;
 	}
-	if (t->otf2 && otf2out_take(t->otf2, rec) < 0) {
+	if (t->otf2 && ((rc = an_item_need(it, &rec, why)) < 0 || otf2out_take(t->otf2, rec) < 0)) {
 		tool_error("%s: %s", t->output, otf2out_error(t->otf2));
 		return LS_ERR_IO;
 	}
@@ -210,12 +210,11 @@ struct kept {
 
 static int keep_record(void *ctx, struct an_item *it, const char **why)
 {
-	const struct ls_record *rec = it->rec;
+	const struct ls_record *rec;
 	struct kept *k = ctx;
 	int rc;
 
-	(void)why;
-	if ((rc = an_floors_pass_take(k->floors, rec)) < 0)
+	if ((rc = an_item_need(it, &rec, why)) < 0 || (rc = an_floors_pass_take(k->floors, rec)) < 0)
 		return rc;
 	if ((rc = ls_write_record(&k->w, rec)) < 0) {
 		tool_error("cannot keep the stream for tr-project in a temporary file in %s: %s", ls_tmp_named(),
@@ -337,7 +336,7 @@ static bool link_for(const struct an_stage *def, struct options *o, struct chain
 static int to_rank0(void *ctx, struct an_item *it, const char **why)
 {
 	(void)why;
-	return ls_write_record(ctx, it->rec);
+	return ls_write_raw(ctx, it->raw, it->len);
 }
 
 /*

@@ -86,7 +86,7 @@ static int launch_left(struct an_gpu_usage_state *o, const struct an_frame *f, i
 	return pend(o, f->id, t);
 }
 
-static void gpu_event(struct an_gpu_usage_state *o, const struct ls_record *rec, const struct an_event *ev,
+static void gpu_event(struct an_gpu_usage_state *o, enum ls_kind kind, const struct an_event *ev,
 		      const struct an_frame *f)
 {
 	struct an_gpu_usage_sweep *w = &o->sweep[ev->proc];
@@ -95,7 +95,7 @@ static void gpu_event(struct an_gpu_usage_state *o, const struct ls_record *rec,
 
 	if (!kernel && f->role != LS_R_DEV_MEMCPY && f->role != LS_R_DEV_MEMSET && f->role != LS_R_DEV_MIGRATE)
 		return;
-	if (rec->kind == LS_K_LEAVE) {
+	if (kind == LS_K_LEAVE) {
 		uint32_t *n = kernel ? &w->kernels : &w->copies;
 
 		*n -= *n > 0;
@@ -109,18 +109,18 @@ static void gpu_event(struct an_gpu_usage_state *o, const struct ls_record *rec,
 	kernel ? (g->kernels++, w->kernels++) : (g->copies++, w->copies++);
 }
 
-int an_gpu_usage_event(struct an_gpu_usage_state *o, const struct ls_defs *d, const struct ls_record *rec,
+int an_gpu_usage_event(struct an_gpu_usage_state *o, const struct ls_defs *d, enum ls_kind kind,
 		     const struct an_event *ev, const struct an_frame *f)
 {
 	const struct ls_stream *s = &d->streams[ev->s];
 
 	if (s->gpu)
 		advance(o, ev->proc, ev->t);
-	if (!f || (rec->kind != LS_K_ENTER && rec->kind != LS_K_LEAVE))
+	if (!f || (kind != LS_K_ENTER && kind != LS_K_LEAVE))
 		return 0;
 	if (s->gpu)
-		gpu_event(o, rec, ev, f);
-	else if (s->host && f->role == LS_R_LAUNCH && rec->kind == LS_K_LEAVE)
+		gpu_event(o, kind, ev, f);
+	else if (s->host && f->role == LS_R_LAUNCH && kind == LS_K_LEAVE)
 		return launch_left(o, f, ev->t);
 	return 0;
 }

@@ -72,7 +72,7 @@ int an_gpu_usage_process(struct an_gpu_usage_state *o, uint32_t i);
  * it was pushed; leave, before it is popped; NULL for other events).
  * Returns 0 or LS_ERR_NOMEM.
  */
-int an_gpu_usage_event(struct an_gpu_usage_state *o, const struct ls_defs *d, const struct ls_record *rec,
+int an_gpu_usage_event(struct an_gpu_usage_state *o, const struct ls_defs *d, enum ls_kind kind,
 		       const struct an_event *ev, const struct an_frame *f);
 
 /*

@@ -216,9 +216,10 @@ static uint64_t query_key(const struct ls_record *rec, enum ls_role r)
 }
 
 int an_gpu_waits_enter(struct an_gpu_waits *g, const struct an_frame *f,
-		    const struct ls_record *rec, const struct an_event *ev)
+		    struct an_item *it, const struct an_event *ev)
 {
 	struct an_gstream *gs = &g->gs[ev->s];
+	const struct ls_record *rec;
 	uint32_t i;
 	int64_t result;
 	int rc;
@@ -228,6 +229,8 @@ int an_gpu_waits_enter(struct an_gpu_waits *g, const struct an_frame *f,
 			g->idle[ev->proc].busy++;
 		if (ls_role_group(f->role) != LS_G_GPU_CALL)
 			return 0;
+		if (!(rec = an_item_rec(it)))
+			return LS_ERR_SYNTAX;
 		if (ls_pool_take(&g->call, &g->ncall, &g->call_cap, sizeof(*g->call),
 				 &g->free_call, &i) < 0)
 			return LS_ERR_NOMEM;
@@ -255,8 +258,9 @@ int an_gpu_waits_enter(struct an_gpu_waits *g, const struct an_frame *f,
 }
 
 int an_gpu_waits_leave(struct an_gpu_waits *g, const struct an_frame *f,
-		    const struct ls_record *rec, const struct an_event *ev)
+		    struct an_item *it, const struct an_event *ev)
 {
+	const struct ls_record *rec;
 	struct an_gstream *gs = &g->gs[ev->s];
 	struct an_gidle *id = &g->idle[ev->proc];
 	const struct ls_process *pr = &g->tr->defs.procs[ev->proc];
@@ -269,6 +273,8 @@ int an_gpu_waits_leave(struct an_gpu_waits *g, const struct an_frame *f,
 		g->call[i].leave = ev->id;
 		g->call[i].t1 = ev->t;
 		g->call[i].left = true;
+		if (!(rec = an_item_rec(it)))
+			return LS_ERR_SYNTAX;
 		if (ls_get_i64(rec, LS_F_RESULT, &result) == 0)
 			g->call[i].failed = result != 0;
 		if (query_role(g->call[i].role) && g->call[i].failed && g->call[i].key) {
@@ -506,13 +512,14 @@ int an_gpu_waits_edge(struct an_gpu_waits *g, enum ls_edge type, uint64_t from, 
 	}
 }
 
-int an_gpu_waits_flush(struct an_gpu_waits *g, const struct ls_record *rec)
+int an_gpu_waits_flush(struct an_gpu_waits *g, struct an_item *it)
 {
+	const struct ls_record *rec;
 	uint64_t to;
 
 	if (!g->batch)
 		return 0;
-	if (rec && rec->kind == LS_K_EDGE && ls_get_u64(rec, LS_F_TO, &to) == 0 &&
+	if (it && it->kind == LS_K_EDGE && (rec = an_item_rec(it)) && ls_get_u64(rec, LS_F_TO, &to) == 0 &&
 	    to == g->to)
 		return 0;
 	g->batch = false;

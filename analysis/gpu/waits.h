@@ -112,10 +112,11 @@ int an_gpu_waits_stream(struct an_gpu_waits *g);
 int an_gpu_waits_before(struct an_gpu_waits *g, const struct an_event *ev);
 
 /* After enter f was pushed; before leave f is popped. */
+/* (the fields of a GPU call's item are read: its result, what a query asks of) */
 int an_gpu_waits_enter(struct an_gpu_waits *g, const struct an_frame *f,
-		    const struct ls_record *rec, const struct an_event *ev);
+		    struct an_item *it, const struct an_event *ev);
 int an_gpu_waits_leave(struct an_gpu_waits *g, const struct an_frame *f,
-		    const struct ls_record *rec, const struct an_event *ev);
+		    struct an_item *it, const struct an_event *ev);
 
 /* After a leave was popped (the stream may now be idle). */
 void an_gpu_waits_popped(struct an_gpu_waits *g, const struct an_event *ev);
@@ -123,8 +124,8 @@ void an_gpu_waits_popped(struct an_gpu_waits *g, const struct an_event *ev);
 /* A launch, sync, event, null_stream or stream_wait edge. */
 int an_gpu_waits_edge(struct an_gpu_waits *g, enum ls_edge type, uint64_t from, uint64_t to);
 
-/* Decide the batch read so far unless rec continues it. */
-int an_gpu_waits_flush(struct an_gpu_waits *g, const struct ls_record *rec);
+/* Decide the batch read so far unless it continues it (NULL: the input has ended). */
+int an_gpu_waits_flush(struct an_gpu_waits *g, struct an_item *it);
 
 void an_gpu_waits_release(struct an_gpu_waits *g);
 

@@ -104,14 +104,13 @@ int an_omp_waits_edge(struct an_omp_waits *o, enum ls_edge type, uint64_t from, 
 	       type == LS_E_LOCK ? lock_edge(o, from, to) : 0;
 }
 
-int an_omp_waits_event(struct an_omp_waits *o, const struct ls_record *rec,
-		      const struct an_event *ev)
+int an_omp_waits_event(struct an_omp_waits *o, enum ls_kind kind, const struct an_event *ev)
 {
 	struct an_omp_deps_stream *os = &o->os[ev->s];
 	const struct an_frame *top = an_stack_top(&o->tr->stacks[ev->s]);
 	struct an_interval swap;
 
-	switch (rec->kind) {
+	switch (kind) {
 	case LS_K_TEAM_END:
 		os->team_end = ev->id;
 		os->team_end_t = ev->t;
@@ -169,22 +168,23 @@ int an_omp_waits_accrue(struct an_omp_waits *o, uint32_t s, const struct an_fram
 	return an_interval_add(&os->held, &os->held_slot, top->id, top->region, ns);
 }
 
-int an_omp_waits_flush(struct an_omp_waits *o, const struct ls_record *rec)
+int an_omp_waits_flush(struct an_omp_waits *o, struct an_item *it)
 {
+	const struct ls_record *rec;
 	uint64_t to;
 	int64_t t;
 
 	if (!o->batch)
 		return 0;
-	if (rec && rec->kind == LS_K_EDGE && ls_get_u64(rec, LS_F_TO, &to) == 0 && to == o->to)
+	if (it && it->kind == LS_K_EDGE && (rec = an_item_rec(it)) && ls_get_u64(rec, LS_F_TO, &to) == 0 &&
+	    to == o->to)
 		return 0;
 	/*
 	 * An event at the join's very time may come after it (the stream's
 	 * order breaks ties by stream): a team thread's end that tr-clock
 	 * raised onto the join, its edge after it.
 	 */
-	if (rec && ls_kind_spec(rec->kind)->cls == LS_C_EVENT && ls_get_i64(rec, LS_F_T, &t) == 0 &&
-	    t == o->bjoin)
+	if (it && ls_kind_spec(it->kind)->cls == LS_C_EVENT && an_item_time(it, &t) == 0 && t == o->bjoin)
 		return 0;
 	o->batch = false;
 	return decide_join(o);

@@ -61,9 +61,8 @@ int an_omp_waits_stream(struct an_omp_waits *o);
 /* Before leave f on a host stream is popped. */
 void an_omp_waits_leave(struct an_omp_waits *o, const struct an_frame *f, const struct an_event *ev);
 
-/* team_end, join, lock_acquire, lock_release. */
-int an_omp_waits_event(struct an_omp_waits *o, const struct ls_record *rec,
-		      const struct an_event *ev);
+/* team_end, join, lock_acquire, lock_release (its kind). */
+int an_omp_waits_event(struct an_omp_waits *o, enum ls_kind kind, const struct an_event *ev);
 
 /* A join or lock edge. */
 int an_omp_waits_edge(struct an_omp_waits *o, enum ls_edge type, uint64_t from, uint64_t to);
@@ -73,7 +72,7 @@ int an_omp_waits_accrue(struct an_omp_waits *o, uint32_t s, const struct an_fram
 		       uint64_t ns);
 
 /* Decide the join read so far unless rec continues it. */
-int an_omp_waits_flush(struct an_omp_waits *o, const struct ls_record *rec);
+int an_omp_waits_flush(struct an_omp_waits *o, struct an_item *it);
 
 void an_omp_waits_release(struct an_omp_waits *o);
 

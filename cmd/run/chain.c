@@ -23,7 +23,8 @@
 struct item {
 	uint32_t at;		/* where in the batch's bytes */
 	uint32_t fields;	/* its first field in the batch's fields */
-	struct ls_packed p;
+	struct ls_packed p;	/* where its fields were located (not for a known event whose were not) */
+	bool located;
 	bool made, known;	/* what the stages before found of it (analysis/item.h) */
 	struct an_event ev;
 };
@@ -159,10 +160,21 @@ static void batch_free(struct batch *b)
 	free(b);
 }
 
-/* Hand b to worker i, once its queue has room: 0, or LS_ERR_IO where the chain failed (b freed). */
+/*
+ * Hand b to worker i, once its queue has room, its bytes followed by
+ * LS_RECORD_PAD zeros (its records located on the fast path where asked):
+ * 0, LS_ERR_NOMEM (said), or LS_ERR_IO where the chain failed (b freed).
+ */
 static int push(struct chain *c, int i, struct batch *b)
 {
 	struct queue *q = &c->q[i];
+
+	if (ls_buf_grow(&b->bytes, LS_RECORD_PAD) < 0) {
+		tool_error("%s: out of memory", c->input);
+		batch_free(b);
+		return LS_ERR_NOMEM;
+	}
+	memset(b->bytes.p + b->bytes.len, 0, LS_RECORD_PAD);
 
 	pthread_mutex_lock(&c->lock);
 	while (!c->failed && q->n >= QUEUED)
@@ -232,10 +244,14 @@ static bool within_limit(const struct chain *c, const struct stage_run *r, uint6
 	return maxmem_within(c->max_mem, where, r ? r->run.def->held : NULL, r ? r->run.ctx : NULL);
 }
 
-/* Worker k's record for the next thread: copied into its batch, its fields packed. */
+/*
+ * Worker k's record for the next thread: copied into its batch, its
+ * fields packed where they were located (a known event's, whose fields
+ * no stage may ask for, are located there if one does).
+ */
 static int hand_on(struct worker *k, const struct an_item *from)
 {
-	const struct ls_record *rec = from->rec;
+	const struct ls_record *rec = from->view;
 	struct chain *c = k->c;
 	struct batch *b = k->out;
 	struct item *it;
@@ -244,15 +260,20 @@ static int hand_on(struct worker *k, const struct an_item *from)
 		return LS_ERR_IO;
 	if (ls_vec_room(&b->items, &b->cap, b->n, sizeof(*b->items)) < 0 ||
 	    ls_vec_room(&b->f, &b->capf, b->nf + LS_F__COUNT - 1, sizeof(*b->f)) < 0 ||
-	    ls_buf_add(&b->bytes, rec->raw, rec->len) < 0) {
+	    ls_buf_add(&b->bytes, from->raw, from->len) < 0) {
 		tool_error("%s: out of memory", c->input);
 		return LS_ERR_NOMEM;
 	}
 	it = &b->items[b->n++];
-	it->at = (uint32_t)(b->bytes.len - rec->len);
+	it->at = (uint32_t)(b->bytes.len - from->len);
 	it->fields = b->nf;
-	ls_record_pack(rec, &it->p, b->f + b->nf);
-	b->nf += it->p.nloc;
+	it->located = rec != NULL;
+	it->p.kind = from->kind;
+	it->p.len = from->len;
+	if (rec) {
+		ls_record_pack(rec, &it->p, b->f + b->nf);
+		b->nf += it->p.nloc;
+	}
 	it->made = from->made;
 	it->known = from->known;
 	it->ev = from->ev;
@@ -288,7 +309,7 @@ static int feed(struct worker *k, int i, struct an_item *it)
 	if (i == k->to) {
 		if (k->index + 1 < c->nworkers)
 			return hand_on(k, it);
-		if (it->rec->kind == LS_K_TRAILER)
+		if (it->kind == LS_K_TRAILER)
 			return 0;
 		if ((rc = c->take(c->take_ctx, it, &why)) < 0) {
 			say(c, NULL, c->take_recno + 1, rc, why);
@@ -348,10 +369,15 @@ static void *run_worker(void *arg)
 
 		for (uint32_t i = 0; i < b->n && rc == 0; i++) {
 			const struct item *it = &b->items[i];
-			struct an_item taken = { &rec, it->made, it->known, it->ev };
+			struct an_item taken = { .kind = it->p.kind, .raw = b->bytes.p + it->at, .len = it->p.len,
+						 .store = &rec, .padded = true, .made = it->made, .known = it->known,
+						 .ev = it->ev };
 
-			ls_record_unpack(&rec, b->bytes.p + it->at, &it->p, b->f + it->fields,
-					 k->skim >> it->p.kind & 1);
+			if (it->located) {
+				ls_record_unpack(&rec, taken.raw, &it->p, b->f + it->fields,
+						 k->skim >> it->p.kind & 1);
+				taken.view = &rec;
+			}
 			rc = feed(k, k->from, &taken);
 		}
 		batch_put(c, b);
