@@ -666,7 +666,13 @@ uint64_t an_crit_reads(void)
 	       LS_KIND_BIT(LS_K_EDGE) | LS_KIND_BIT(LS_K_WAIT) | LS_KIND_BIT(LS_K_BLAME);
 }
 
-/* A blame record: its time for the activity's blame on the path (idleness's apart). */
+/* A blame share of ns on activity to: its time for the activity's blame on the path (idleness's apart). */
+static int blame_share(struct an_crit *c, uint64_t to, uint64_t ns, bool idle)
+{
+	return an_pathblame_blame(&c->blame, to, blame_hint(c, to), ns, idle, &c->tr.defs, c->w);
+}
+
+/* A blame record read from the input. */
 static int blame(struct an_crit *c, const struct ls_record *rec)
 {
 	const char *pattern;
@@ -676,8 +682,7 @@ static int blame(struct an_crit *c, const struct ls_record *rec)
 	if (ls_get_u64(rec, LS_F_TO, &to) < 0 || ls_get_u64(rec, LS_F_NS, &ns) < 0 ||
 	    ls_get_str(rec, LS_F_PATTERN, &pattern, &len) < 0)
 		return 0;
-	return an_pathblame_blame(&c->blame, to, blame_hint(c, to), ns, ls_pattern_name_idle(pattern, len),
-				  &c->tr.defs, c->w);
+	return blame_share(c, to, ns, ls_pattern_name_idle(pattern, len));
 }
 
 int an_crit_take(struct an_crit *c, struct an_item *it,
@@ -686,7 +691,8 @@ int an_crit_take(struct an_crit *c, struct an_item *it,
 	const struct ls_record *rec = NULL;
 	int rc;
 
-	if (ls_kind_spec(it->kind)->cls != LS_C_EVENT && (rc = an_item_need(it, &rec, why)) < 0)
+	/* an event's fields, or a blame share's its writer knew, are read where needed */
+	if (ls_kind_spec(it->kind)->cls != LS_C_EVENT && !it->known && (rc = an_item_need(it, &rec, why)) < 0)
 		return rc;
 	switch (ls_kind_spec(it->kind)->cls) {
 	case LS_C_DEF:
@@ -703,7 +709,10 @@ int an_crit_take(struct an_crit *c, struct an_item *it,
 	default:
 		if ((rc = an_trace_derived(&c->tr, it, why)) < 0)
 			return rc;
-		if (rec->kind == LS_K_EDGE)
+		if (it->kind == LS_K_BLAME && it->known) {
+			if ((rc = blame_share(c, it->blame.to, it->blame.ns, ls_pattern_idle(it->blame.pattern))) < 0)
+				return rc;
+		} else if (rec->kind == LS_K_EDGE)
 			edge(c, rec);
 		else if (rec->kind == LS_K_WAIT)
 			wait_state(c, rec);

@@ -34,6 +34,14 @@ struct an_event {
 	uint32_t r;		/* an enter's or leave's region index; LS_NONE for other kinds */
 };
 
+/* A blame share as the stages read it, typed: ns of wait's waiting blamed on activity to. */
+struct an_blame {
+	uint64_t to, wait, ns;
+	uint32_t r;		/* the activity's region index */
+	uint32_t s;		/* its stream index */
+	enum ls_pattern pattern;
+};
+
 struct an_item {
 	enum ls_kind kind;
 	const uint8_t *raw;	/* the record's bytes */
@@ -46,15 +54,26 @@ struct an_item {
 	struct ls_record *store;
 	bool padded;		/* LS_RECORD_PAD readable bytes follow raw + len */
 	bool made;		/* written by a stage of this process */
-	bool known;		/* an event, ev as a stage before found and checked it */
+	/*
+	 * an event, ev as a stage before found and checked it; a blame
+	 * share, blame as the stage that wrote it had it
+	 */
+	bool known;
 	struct an_event ev;
+	struct an_blame blame;
 };
 
-/* A typed event a stage wrote: its len bytes at byte at of what it wrote since it was last asked. */
+/*
+ * A record a stage wrote that it knows typed (an event, its ev; a blame
+ * share, its blame): its len bytes at byte at of what the stage wrote
+ * since it was last asked.
+ */
 struct an_typed {
 	size_t at;
 	uint32_t len;
+	enum ls_kind kind;
 	struct an_event ev;
+	struct an_blame blame;
 };
 
 /* A record whose fields are located (read from a stage's input, or parsed by its maker). */

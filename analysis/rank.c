@@ -199,6 +199,27 @@ static int under_failed(int rc, const char **why)
 	return rc == LS_ERR_SYNTAX ? total(false, why) : rc;
 }
 
+/*
+ * A blame share of v ns on an activity of region i, of pattern p
+ * (LS_P__COUNT: one this version does not know), for wait *wait on
+ * activity *act (NULL: not given).
+ */
+static int blame_share(struct an_rank *k, uint64_t v, uint32_t i, uint32_t p, const uint64_t *wait,
+		       const uint64_t *act, const char **why)
+{
+	int rc;
+
+	if (k->keep_waiters && p < LS_P__COUNT && wait && an_waiters_blame(&k->waiters, i, p, *wait, v) < 0)
+		return LS_ERR_NOMEM;
+	if (p < LS_P__COUNT && ls_pattern_idle(p)) {
+		if (k->by_wait && act && wait &&
+		    (rc = an_idlewait_blame(&k->under, *act, i, k->tr.defs.roles[i] != LS_R_CPU, *wait, v)) < 0)
+			return under_failed(rc, why);
+		return total(add_to(v, &k->tot.idle, &k->reg[i].idle, NULL), why);
+	}
+	return total(add_to(v, &k->tot.blame, &k->reg[i].blame, p < LS_P__COUNT ? &k->reg[i].by[p] : NULL), why);
+}
+
 static int derived(struct an_rank *k, const struct ls_record *rec, const char **why)
 {
 	const char *name;
@@ -229,20 +250,9 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 			break;
 		if ((i = region(k, rec, why)) == LS_NONE)
 			return LS_ERR_SYNTAX;
-		p = (uint32_t)ls_pattern_lookup(name, n);
-		if (k->keep_waiters && p < LS_P__COUNT && ls_get_u64(rec, LS_F_WAIT, &s) == 0 &&
-		    an_waiters_blame(&k->waiters, i, p, s, v) < 0)
-			return LS_ERR_NOMEM;
-		if (p < LS_P__COUNT && ls_pattern_idle(p)) {
-			if (k->by_wait && ls_get_u64(rec, LS_F_TO, &act) == 0 &&
-			    ls_get_u64(rec, LS_F_WAIT, &s) == 0 &&
-			    (rc = an_idlewait_blame(&k->under, act, i,
-						    k->tr.defs.roles[i] != LS_R_CPU, s, v)) < 0)
-				return under_failed(rc, why);
-			return total(add_to(v, &k->tot.idle, &k->reg[i].idle, NULL), why);
-		}
-		return total(add_to(v, &k->tot.blame, &k->reg[i].blame,
-				    p < LS_P__COUNT ? &k->reg[i].by[p] : NULL), why);
+		return blame_share(k, v, i, (uint32_t)ls_pattern_lookup(name, n),
+				   ls_get_u64(rec, LS_F_WAIT, &s) == 0 ? &s : NULL,
+				   ls_get_u64(rec, LS_F_TO, &act) == 0 ? &act : NULL, why);
 	case LS_K_PATH_BLAME:
 		if (!duration(rec, LS_F_NS, &v, why))
 			break;
@@ -300,7 +310,8 @@ int an_rank_take(struct an_rank *k, struct an_item *it, const char **why)
 	const struct ls_record *rec = NULL;
 	int rc;
 
-	if (ls_kind_spec(it->kind)->cls != LS_C_EVENT && (rc = an_item_need(it, &rec, why)) < 0)
+	/* an event's fields, or a blame share's its writer knew, are read where needed */
+	if (ls_kind_spec(it->kind)->cls != LS_C_EVENT && !it->known && (rc = an_item_need(it, &rec, why)) < 0)
 		return rc;
 	switch (ls_kind_spec(it->kind)->cls) {
 	case LS_C_DEF:
@@ -311,7 +322,13 @@ int an_rank_take(struct an_rank *k, struct an_item *it, const char **why)
 		return event(k, it, why);
 	default:
 		/* its own fields first, then what it names */
-		if ((rc = derived(k, rec, why)) < 0)
+		*why = NULL;
+		if (it->kind == LS_K_BLAME && it->known)
+			rc = blame_share(k, it->blame.ns, it->blame.r, it->blame.pattern, &it->blame.wait,
+					 &it->blame.to, why);
+		else
+			rc = derived(k, rec, why);
+		if (rc < 0)
 			return rc;
 		return an_trace_derived(&k->tr, it, why);
 	}

@@ -81,7 +81,8 @@ static int write_event(struct an_retime *rt, uint32_t i)
 	if ((rc = x->L == g->t ? ls_write_raw(rt->w, rt->evb.p + x->at, x->len) : write_moved(rt, i)) < 0)
 		return rc;
 	rt->typed[rt->ntyped++] = (struct an_typed){
-		at, (uint32_t)(rt->w->out.len - at), { x->kind, g->id, x->L, g->s, rt->defs->streams[g->s].process, x->r }
+		.at = at, .len = (uint32_t)(rt->w->out.len - at), .kind = x->kind,
+		.ev = { x->kind, g->id, x->L, g->s, rt->defs->streams[g->s].process, x->r }
 	};
 	return 0;
 }

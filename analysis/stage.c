@@ -77,15 +77,15 @@ static int pass_made(struct an_stage_run *r)
 	for (const uint8_t *p = out->p; p < end && rc == 0; p += made.len) {
 		long len;
 
-		/* a known event as the stage wrote it, its fields located if a stage after asks */
+		/* what the stage knows typed, as it wrote it: its fields located if a stage after asks */
 		if (j < ntyped && typed[j].at == (size_t)(p - out->p)) {
-			made = (struct an_item){ .kind = typed[j].ev.kind, .raw = p, .len = typed[j].len,
+			made = (struct an_item){ .kind = typed[j].kind, .raw = p, .len = typed[j].len,
 						 .store = &rec, .padded = true, .made = true, .known = true,
-						 .ev = typed[j].ev };
+						 .ev = typed[j].ev, .blame = typed[j].blame };
 			j++;
 #ifdef LS_CHECK_BUILD
 			if (ls_record_parse_padded(&rec, p, end, 0, &why) != made.len || rec.kind != made.kind)
-				return fail(r, LS_ERR_SYNTAX, "a typed event that is not the record written");
+				return fail(r, LS_ERR_SYNTAX, "a typed record that is not the record written");
 #endif
 		} else if ((len = ls_record_parse_padded(&rec, p, end, 0, &why)) <= 0 || len > end - p) {
 			return fail(r, LS_ERR_SYNTAX, why ? why : "a record cut off");

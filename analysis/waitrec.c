@@ -21,9 +21,21 @@ int an_waitrec_process(struct an_waitrec *o, uint32_t nprocs)
 	return 0;
 }
 
+const struct an_typed *an_waitrec_typed(struct an_waitrec *o, size_t *n)
+{
+	*n = o->ntyped;
+	o->ntyped = 0;
+	return o->typed;
+}
+
 int an_waitrec_blame(struct an_waitrec *o, uint64_t to, uint32_t region, uint64_t ns,
 		     enum ls_pattern p, uint64_t wait, uint32_t s)
 {
+	size_t at = o->w->out.len;
+	int rc;
+
+	if (ls_vec_room(&o->typed, &o->typed_cap, o->ntyped, sizeof(*o->typed)) < 0)
+		return LS_ERR_NOMEM;
 	ls_build_begin(o->w, 7);
 	ls_put_kind(o->w, LS_K_BLAME);
 	ls_put_u64(o->w, LS_F_TO, to);
@@ -32,7 +44,11 @@ int an_waitrec_blame(struct an_waitrec *o, uint64_t to, uint32_t region, uint64_
 	ls_put_pattern(o->w, p);
 	ls_put_u64(o->w, LS_F_WAIT, wait);
 	ls_put_u64(o->w, LS_F_S, o->tr->defs.streams[s].id);
-	return ls_build_end(o->w);
+	if ((rc = ls_build_end(o->w)) < 0)
+		return rc;
+	o->typed[o->ntyped++] = (struct an_typed){ .at = at, .len = (uint32_t)(o->w->out.len - at),
+						   .kind = LS_K_BLAME, .blame = { to, wait, ns, region, s, p } };
+	return 0;
 }
 
 int an_waitrec_wait(struct an_waitrec *o, const struct an_wait *x)
@@ -76,5 +92,6 @@ void an_waitrec_release(struct an_waitrec *o)
 {
 	free(o->tally);
 	free(o->split);
+	free(o->typed);
 	an_waitrec_init(o, o->w, o->tr);
 }

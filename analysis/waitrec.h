@@ -37,10 +37,19 @@ struct an_waitrec {
 	uint32_t tally_cap;
 	uint64_t *split;		/* scratch for an_blame_split */
 	uint32_t split_cap;
+	struct an_typed *typed;		/* the blame shares written since an_waitrec_typed */
+	uint32_t ntyped, typed_cap;
 };
 
 /* Write to w, the trace's ids from tr (both borrowed). */
 void an_waitrec_init(struct an_waitrec *o, struct ls_writer *w, const struct an_trace *tr);
+
+/*
+ * The blame shares written since the last call, typed, each at its byte
+ * offset in what was written since: *n of them, valid until the next is
+ * written (an_stage.typed).
+ */
+const struct an_typed *an_waitrec_typed(struct an_waitrec *o, size_t *n);
 
 /* Process nprocs - 1 was defined: a row of tallies for it. Returns 0 or LS_ERR_NOMEM. */
 int an_waitrec_process(struct an_waitrec *o, uint32_t nprocs);

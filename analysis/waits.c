@@ -394,6 +394,13 @@ void an_waits_free(struct an_waits *a)
 
 /* tr-waits as a stage (stage.h) */
 
+static const struct an_typed *typed_waits(void *ctx, size_t *n)
+{
+	struct an_waits *a = ctx;
+
+	return an_waitrec_typed(&a->out, n);
+}
+
 static void *open_waits(struct ls_writer *w, unsigned jobs, const void *opts)
 {
 	(void)jobs;
@@ -446,6 +453,6 @@ static const enum ls_kind waits_replaces[] = { LS_K_WAIT, LS_K_IDLE, LS_K_BLAME,
 
 const struct an_stage an_stage_waits = {
 	.tool = "tr-waits", .needs = waits_needs, .replaces = waits_replaces, .reads = an_waits_reads,
-	.open = open_waits, .take = take_waits, .finish = finish_waits, .odd = odd_waits,
+	.open = open_waits, .take = take_waits, .typed = typed_waits, .finish = finish_waits, .odd = odd_waits,
 	.held = held_waits, .close = close_waits,
 };
