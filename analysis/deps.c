@@ -432,30 +432,33 @@ uint64_t an_deps_reads(void)
 int an_deps_take(struct an_deps *d, struct an_item *it,
 		 const char **why)
 {
-	const struct ls_record *rec;
+	const struct ls_record *rec = NULL;
 	struct an_event ev;
 	struct an_frame *f;
 	int rc = 0;
 
-	if ((rc = an_item_need(it, &rec, why)) < 0)
-		return rc;
-	if (LS_DEFS_KINDS & LS_KIND_BIT(rec->kind)) {
-		if ((rc = an_trace_def(&d->tr, rec, why)) <= 0)
+	if (LS_DEFS_KINDS & LS_KIND_BIT(it->kind)) {
+		if ((rc = an_item_need(it, &rec, why)) < 0 || (rc = an_trace_def(&d->tr, rec, why)) <= 0)
 			return rc;
 		return rec->kind == LS_K_STREAM ? an_gpu_deps_stream(&d->gpu) : 0;
 	}
-	if (!(EVENTS_READ & LS_KIND_BIT(rec->kind)))
+	if (!(EVENTS_READ & LS_KIND_BIT(it->kind)))
 		return 0;
 	if ((rc = an_trace_item(&d->tr, it, &ev, why)) < 0)
 		return rc;
 	/* the other shards' facts matter to the matching alone (message, member_left), which takes them */
 	if (d->remote)
 		d->remote->at(d->remote->ctx, ev.t, d->tr.defs.streams[ev.s].id);
-	switch (rec->kind) {
+	/* an enter's or leave's fields are read for the GPU's calls alone; any other event's here */
+	if (it->kind != LS_K_ENTER && it->kind != LS_K_LEAVE && (rc = an_item_need(it, &rec, why)) < 0)
+		return rc;
+	switch (it->kind) {
 	case LS_K_ENTER:
 		if (!(f = an_trace_enter(&d->tr, &ev, &rc)))
 			return rc;
-		return an_gpu_deps_role(f->role) ? an_gpu_deps_enter(&d->gpu, f, rec, &ev) : 0;
+		if (!an_gpu_deps_role(f->role))
+			return 0;
+		return (rc = an_item_need(it, &rec, why)) < 0 ? rc : an_gpu_deps_enter(&d->gpu, f, rec, &ev);
 	case LS_K_LEAVE:
 		if (!(f = an_trace_leave(&d->tr, &ev)))
 			return 0;
@@ -463,7 +466,7 @@ int an_deps_take(struct an_deps *d, struct an_item *it,
 			return rc;
 		if (an_role_collective(f->role) || an_role_world(f->role))
 			rc = coll_leave(d, f, &ev, why);
-		else if (an_gpu_deps_role(f->role))
+		else if (an_gpu_deps_role(f->role) && (rc = an_item_need(it, &rec, why)) == 0)
 			rc = an_gpu_deps_leave(&d->gpu, f, rec, &ev);
 		if (rc == 0 && f->role == LS_R_KERNEL && f->a)
 			rc = kernel_coll_leave(d, f, &ev, why);

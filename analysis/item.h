@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../libstream/event.h"
 #include "../libstream/record.h"
 
 /* An event as the stages read it: typed, its stream, process and region as indexes of the definitions. */
@@ -53,6 +54,11 @@ struct an_item {
 	const struct ls_record *view;
 	struct ls_record *store;
 	bool padded;		/* LS_RECORD_PAD readable bytes follow raw + len */
+	/*
+	 * an event as the reader wrote it, typed (its ids, not yet checked),
+	 * where the process reads the trace itself; NULL: none
+	 */
+	const struct ls_written *read;
 	bool made;		/* written by a stage of this process */
 	/*
 	 * an event, ev as a stage before found and checked it; a blame
@@ -115,6 +121,39 @@ static inline int an_item_time(struct an_item *it, int64_t *t)
 	}
 	return (rec = an_item_rec(it)) && ls_get_i64(rec, LS_F_T, t) == 0 ? 0 : LS_ERR_ABSENT;
 }
+
+#ifdef LS_CHECK_BUILD
+/*
+ * Whether what the item holds typed (known, or as the reader wrote it)
+ * is what its record rec (its bytes, located) says: the check of DEV
+ * builds that a typed item goes on as the record it stands for.
+ */
+static inline bool an_item_agrees(const struct an_item *it, const struct ls_record *rec)
+{
+	uint64_t id = 0, to = 0, ns = 0, wait = 0;
+	int64_t t = 0;
+
+	if (rec->kind != it->kind || rec->len != it->len)
+		return false;
+	if (it->read) {
+		ls_get_u64(rec, LS_F_ID, &id);
+		ls_get_i64(rec, LS_F_T, &t);
+		return id == it->read->id && t == it->read->t && it->read->kind == it->kind;
+	}
+	if (it->known && it->kind == LS_K_BLAME) {
+		ls_get_u64(rec, LS_F_TO, &to);
+		ls_get_u64(rec, LS_F_NS, &ns);
+		ls_get_u64(rec, LS_F_WAIT, &wait);
+		return to == it->blame.to && ns == it->blame.ns && wait == it->blame.wait;
+	}
+	if (it->known) {
+		ls_get_u64(rec, LS_F_ID, &id);
+		ls_get_i64(rec, LS_F_T, &t);
+		return id == it->ev.id && t == it->ev.t && it->ev.kind == it->kind;
+	}
+	return true;
+}
+#endif
 
 /* *rec the item's record (an_item_rec): 0, or LS_ERR_SYNTAX with *why where its bytes are no record. */
 static inline int an_item_need(struct an_item *it, const struct ls_record **rec, const char **why)

@@ -84,7 +84,7 @@ static int pass_made(struct an_stage_run *r)
 						 .ev = typed[j].ev, .blame = typed[j].blame };
 			j++;
 #ifdef LS_CHECK_BUILD
-			if (ls_record_parse_padded(&rec, p, end, 0, &why) != made.len || rec.kind != made.kind)
+			if (ls_record_parse_padded(&rec, p, end, 0, &why) != made.len || !an_item_agrees(&made, &rec))
 				return fail(r, LS_ERR_SYNTAX, "a typed record that is not the record written");
 #endif
 		} else if ((len = ls_record_parse_padded(&rec, p, end, 0, &why)) <= 0 || len > end - p) {

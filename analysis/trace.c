@@ -28,22 +28,20 @@ int an_trace_def(struct an_trace *tr, const struct ls_record *rec,
 	return 1;
 }
 
-int an_trace_event(struct an_trace *tr, const struct ls_record *rec,
-		   struct an_event *ev, const char **why)
+/*
+ * Event ev of kind k (its id and t set; on stream id s; an enter's or
+ * leave's region id *r, NULL where it has none) against the stream's
+ * rules, its indexes found: as an_trace_event.
+ */
+static int check(struct an_trace *tr, enum ls_kind k, uint64_t s, const uint64_t *r, struct an_event *ev,
+		 const char **why)
 {
-	uint64_t s;
 	int rc;
 
-	if (ls_get_u64(rec, LS_F_ID, &ev->id) < 0 ||
-	    ls_get_i64(rec, LS_F_T, &ev->t) < 0 ||
-	    ls_get_u64(rec, LS_F_S, &s) < 0) {
-		*why = "event without a valid 'id', 't' or 's'";
-		return LS_ERR_SYNTAX;
-	}
 	if (!ls_time_ok(ev->t)) {
 		/* as tr-cat --check says it */
 		snprintf(tr->why, sizeof(tr->why), "%s field \"t\" is not a time in [-2^62, 2^62) ns",
-			 ls_kind_name(rec->kind));
+			 ls_kind_name(k));
 		*why = tr->why;
 		return LS_ERR_SYNTAX;
 	}
@@ -51,7 +49,7 @@ int an_trace_event(struct an_trace *tr, const struct ls_record *rec,
 		snprintf(tr->why, sizeof(tr->why), "%s at t=%" PRId64 " on stream %" PRIu64
 			 " comes after t=%" PRId64 " on stream %" PRIu64
 			 " (events must be ordered by time, then stream)",
-			 ls_kind_name(rec->kind), ev->t, s, tr->last_t, tr->last_s);
+			 ls_kind_name(k), ev->t, s, tr->last_t, tr->last_s);
 		*why = tr->why;
 		return LS_ERR_SYNTAX;
 	}
@@ -64,16 +62,16 @@ int an_trace_event(struct an_trace *tr, const struct ls_record *rec,
 		if (rc < 0)
 			return rc;
 		snprintf(tr->why, sizeof(tr->why), "%s id %" PRIu64 " is not unique (rule 4)",
-			 ls_kind_name(rec->kind), ev->id);
+			 ls_kind_name(k), ev->id);
 		*why = tr->why;
 		return LS_ERR_SYNTAX;
 	}
-	ev->kind = rec->kind;
+	ev->kind = k;
 	ev->r = LS_NONE;
-	if ((rec->kind == LS_K_ENTER || rec->kind == LS_K_LEAVE) &&
-	    (ev->r = ls_defs_field(&tr->defs.region_ix, rec, LS_F_R, "enter or leave of an undefined region",
-				   why)) == LS_NONE)
+	if ((k == LS_K_ENTER || k == LS_K_LEAVE) && (!r || (ev->r = ls_index(&tr->defs.region_ix, *r)) == LS_NONE)) {
+		*why = "enter or leave of an undefined region";
 		return LS_ERR_SYNTAX;
+	}
 	tr->any = true;
 	tr->last_t = ev->t;
 	tr->last_s = s;
@@ -81,14 +79,36 @@ int an_trace_event(struct an_trace *tr, const struct ls_record *rec,
 	return 0;
 }
 
+int an_trace_event(struct an_trace *tr, const struct ls_record *rec,
+		   struct an_event *ev, const char **why)
+{
+	uint64_t s, r;
+
+	if (ls_get_u64(rec, LS_F_ID, &ev->id) < 0 ||
+	    ls_get_i64(rec, LS_F_T, &ev->t) < 0 ||
+	    ls_get_u64(rec, LS_F_S, &s) < 0) {
+		*why = "event without a valid 'id', 't' or 's'";
+		return LS_ERR_SYNTAX;
+	}
+	return check(tr, rec->kind, s, ls_get_u64(rec, LS_F_R, &r) == 0 ? &r : NULL, ev, why);
+}
+
 int an_trace_item(struct an_trace *tr, struct an_item *it, struct an_event *ev, const char **why)
 {
 	int rc;
 
 	if (!it->known) {
+		const struct ls_written *w = it->read;
 		const struct ls_record *rec;
 
-		if ((rc = an_item_need(it, &rec, why)) < 0 || (rc = an_trace_event(tr, rec, ev, why)) < 0)
+		if (w) {
+			ev->id = w->id;
+			ev->t = w->t;
+			rc = check(tr, w->kind, w->stream, &w->region, ev, why);
+		} else if ((rc = an_item_need(it, &rec, why)) == 0) {
+			rc = an_trace_event(tr, rec, ev, why);
+		}
+		if (rc < 0)
 			return rc;
 		it->ev = *ev;
 		it->known = true;

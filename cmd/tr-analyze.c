@@ -169,6 +169,7 @@ static int read_trace(struct chain *c, char *const *traces, int n, const struct 
 	int status = 0, rc;
 
 	ls_front_init(&front, chain_input(c), &o->select, &report);
+	chain_reads_front(c, &front);
 	progress_start(&progress, "tr-analyze", "events", o->quiet || fan);
 	ls_front_on_progress(&front, show_progress, &progress);
 	if (fan) {
@@ -366,6 +367,7 @@ static int read_shard(char *const *traces, int n, const struct ls_stage *reading
 	tool_error_keep(said, sizeof(said));
 	if ((c = chain_new(&deps, 1, "its shard's stream", 1, o->jobs, to_rank0, 0, false, &w))) {
 		ls_front_init(&front, chain_input(c), &o->select, &report);
+		chain_reads_front(c, &front);
 		if (!(reader = readers_for((const char *const *)traces, n, err, sizeof(err))))
 			rc = -1;
 		else if (!reader->shards)

@@ -83,6 +83,19 @@ static inline uint64_t ls_event_tie_inside(int64_t dur)
 	return t == LS_TIE_ZERO ? t : t - 1;
 }
 
+/*
+ * An event as it was written (ls_front_keep_written): its kind, id, time,
+ * stream id and an enter's or leave's region id, its len bytes at byte
+ * at of what the writer held since it last handed its bytes on.
+ */
+struct ls_written {
+	size_t at;
+	uint32_t len;
+	enum ls_kind kind;
+	uint64_t id, stream, region;
+	int64_t t;
+};
+
 /* Write ev as event id. Returns what ls_build_end returns. */
 int ls_event_write(struct ls_writer *w, const struct ls_event *ev, uint64_t id);
 

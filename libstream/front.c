@@ -174,6 +174,8 @@ static void sort_events(struct ls_front_held *v, uint32_t n)
 static int emit(struct ls_front *f, const struct ls_event *ev)
 {
 	struct ls_front_stream *s = &f->streams[ev->stream];
+	uint64_t flushes;
+	size_t at;
 
 	if (ev->kind == LS_K_ENTER) {
 		if (ls_vec_room(&s->open, &s->cap, s->depth, sizeof(*s->open)) < 0)
@@ -188,10 +190,25 @@ static int emit(struct ls_front *f, const struct ls_event *ev)
 			f->report->leave_mismatch++;
 	}
 	f->report->kinds[ev->kind]++;
+	if (f->keep_written && ls_vec_room(&f->written, &f->written_cap, f->nwritten, sizeof(*f->written)) < 0)
+		return fail(f, LS_ERR_NOMEM, "out of memory");
+	at = f->w->out.len;
+	flushes = f->w->flushes;
 	if (ls_event_write(f->w, ev, f->next_id) < 0)
 		return fail(f, LS_ERR_IO, "cannot write the stream");
+	/* kept while its bytes are still the writer's: not handed on as it was written */
+	if (f->keep_written && f->w->flushes == flushes)
+		f->written[f->nwritten++] = (struct ls_written){ at, (uint32_t)(f->w->out.len - at), ev->kind,
+								 f->next_id, ev->stream, ev->region, ev->t };
 	f->next_id += f->id_step;
 	return 0;
+}
+
+const struct ls_written *ls_front_written(struct ls_front *f, size_t *n)
+{
+	*n = f->nwritten;
+	f->nwritten = 0;
+	return f->written;
 }
 
 /* Write the held events before t (all of them: t = INT64_MAX); keep the rest. */
@@ -446,4 +463,5 @@ void ls_front_release(struct ls_front *f)
 	free(f->streams);
 	free(f->roles);
 	free(f->buf);
+	free(f->written);
 }

@@ -123,10 +123,30 @@ struct ls_front {
 	uint64_t input_done, input_total;	/* ls_front_input_at */
 	char err[160];
 	int failure;	/* the first failure's code (ls_front_failure) */
+	bool keep_written;	/* ls_front_keep_written */
+	struct ls_written *written;
+	uint32_t nwritten, written_cap;
 };
 
 void ls_front_init(struct ls_front *f, struct ls_writer *w, const struct ls_front_options *opt,
 		   struct ls_front_report *report);
+
+/*
+ * Keep, for whoever takes the writer's bytes (its sink), the events
+ * written since it last took them, as they were given: their kind, id,
+ * time, stream and region, so that it need not read them back from the
+ * bytes. An event whose writing handed the bytes on is not among them.
+ */
+static inline void ls_front_keep_written(struct ls_front *f)
+{
+	f->keep_written = true;
+}
+
+/*
+ * The events kept since the last call, in the order written (*n of
+ * them): valid until the front writes again.
+ */
+const struct ls_written *ls_front_written(struct ls_front *f, size_t *n);
 
 /*
  * Declare stream id (of process) and region id (of role). Ids are the

@@ -96,6 +96,7 @@ struct chain {
 	pthread_mutex_t lock;
 	struct batch *pool;		/* free batches */
 	bool failed;
+	struct ls_front *front;		/* the events it writes to in come typed (chain_reads_front) */
 };
 
 static void fail(struct chain *c)
@@ -394,11 +395,18 @@ static void *run_worker(void *arg)
 	return NULL;
 }
 
-/* The reader's bytes, through the stages of the reader's own thread. */
+/*
+ * The reader's bytes, through the stages of the reader's own thread: an
+ * event the front wrote as it gave it, typed, its fields located if a
+ * stage asks; any other record located.
+ */
 static int from_reader(void *ctx, struct ls_buf *out)
 {
 	struct worker *k = ctx;
+	size_t nw = 0, j = 0;
+	const struct ls_written *wr = k->c->front ? ls_front_written(k->c->front, &nw) : NULL;
 	const uint8_t *end;
+	struct an_item read;
 	struct ls_record rec;
 	const char *why = NULL;
 	int rc = 0;
@@ -413,11 +421,23 @@ static int from_reader(void *ctx, struct ls_buf *out)
 	}
 	end = out->p + out->len;
 	memset(out->p + out->len, 0, LS_RECORD_PAD);
-	for (const uint8_t *p = out->p; p < end && rc == 0; p += rec.len) {
-		long len = ls_record_parse_padded(&rec, p, end, 0, &why);
-		struct an_item read = an_item_read(&rec);
+	for (const uint8_t *p = out->p; p < end && rc == 0; p += read.len) {
+		long len = 0;
 
-		if (len <= 0 || len > end - p) {
+		if (j < nw && wr[j].at == (size_t)(p - out->p) && wr[j].len <= end - p) {
+			read = (struct an_item){ .kind = wr[j].kind, .raw = p, .len = wr[j].len, .store = &rec,
+						 .padded = true, .read = &wr[j] };
+			j++;
+#ifdef LS_CHECK_BUILD
+			if (ls_record_parse_padded(&rec, p, end, 0, &why) != read.len || !an_item_agrees(&read, &rec)) {
+				tool_error("%s: an event as written that is not its record", k->c->input);
+				rc = LS_ERR_SYNTAX;
+				break;
+			}
+#endif
+		} else if ((len = ls_record_parse_padded(&rec, p, end, 0, &why)) > 0 && len <= end - p) {
+			read = an_item_read(&rec);
+		} else {
 			tool_error("%s: the stream read: %s", k->c->input, why ? why : "a record cut off");
 			rc = LS_ERR_SYNTAX;
 			break;
@@ -537,6 +557,12 @@ struct chain *chain_new(const struct chain_link *links, int n, const char *input
 struct ls_writer *chain_input(struct chain *c)
 {
 	return &c->in;
+}
+
+void chain_reads_front(struct chain *c, struct ls_front *f)
+{
+	c->front = f;
+	ls_front_keep_written(f);
 }
 
 void *chain_stage(const struct chain *c, int i)

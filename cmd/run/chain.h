@@ -20,6 +20,7 @@
 #include "../../libstream/record.h"
 #include "../../libstream/writer.h"
 #include "../../analysis/stage.h"
+#include "../../libstream/front.h"
 
 /* The most stages a chain has. */
 #define CHAIN_STAGES 6
@@ -53,6 +54,13 @@ struct chain *chain_new(const struct chain_link *links, int n, const char *input
 
 /* Where the reader writes the stream (msgpack, the header first). */
 struct ls_writer *chain_input(struct chain *c);
+
+/*
+ * The events front f (whose writer is chain_input's) writes go to the
+ * first stage as they were given, typed, not read back from their bytes
+ * (ls_front_keep_written): f must outlive chain_end.
+ */
+void chain_reads_front(struct chain *c, struct ls_front *f);
 
 /*
  * The reader is done (ok: it wrote the whole stream): hand on the rest,
