@@ -135,6 +135,24 @@ for line in sys.stdin:
 	done
 }
 
+@test "activities nested 6 deep: each drawn inside the one it is in, the deepest 1 high, none below 0 (tests/data/timeline/deep-nesting.ndjson)" {
+	# a level insets 1.5 each side (at most 4 levels); the lane's 11 leave
+	# 1 for the deepest, which drew -1 high before (turn4's report of a
+	# Score-P run: 66 console errors in Chromium)
+	tr-svg "$DATA/timeline/deep-nesting.ndjson" > "$TMP/d.svg"
+	xmllint --noout "$TMP/d.svg"
+	# (the legend's box, 10 high, is written without decimals)
+	run bash -c "grep -o '<rect class=\"user\" [^>]*' '$TMP/d.svg' | grep -o 'height=\"-*[0-9]*\.[0-9]*\"' |
+		sort -u -t'\"' -k2 -n"
+	assert_output - <<'OUT'
+height="1.00"
+height="2.00"
+height="5.00"
+height="8.00"
+height="11.00"
+OUT
+}
+
 @test "the path's strip: pieces within a pixel of each other joined, a step drawn only after a pixel or more on a lane (tests/data/timeline/path-hops.ndjson)" {
 	# 1 ms over 1000 px: 1 us a pixel. The path stays on a for 400 us, then
 	# changes lanes 20 times 600 ns apart (0.6 px each), then stays on b to

@@ -257,6 +257,13 @@ path_within() {
 	grep -qx "view 0 0.001 [0-9]*" "$TMP/facts"
 }
 
+@test "activities nested 6 deep: the page's script draws them as tr-svg does, no console error (an SVG height below 0 is one)" {
+	tr-report "$DATA/timeline/deep-nesting.ndjson" > "$TMP/d.html"
+	dom_facts "$TMP/d.html" > /dev/null
+	run bash -c "grep -o 'height=\"-[^\"]*\"' '$TMP/d.html.dom' | head -1"
+	assert_output ""
+}
+
 @test "a run spanning the whole range of times (2^63 ns): the page and the pictures, no undefined sum (turn4)" {
 	run --separate-stderr tr-report "$DATA/repros/report-full-range.tr"
 	assert_success

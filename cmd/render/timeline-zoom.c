@@ -39,7 +39,7 @@ const char timeline_zoom_script[] =
 	"for(var i=0;i<o.t0.length;i++){if(o.t1[i]<a||o.t0[i]>b)continue;"
 	"var x0=L+(Math.max(o.t0[i],a)-a)*k,x1=L+(Math.min(o.t1[i],b)-a)*k;"
 	"if(x1-x0<0.5){cover[Math.min(W-1,Math.floor(x0-L))]+=Math.min(o.t1[i],b)-Math.max(o.t0[i],a);continue;}"
-	"var inset=1.5*Math.min(o.d[i],4);"
+	"var inset=Math.min(1.5*Math.min(o.d[i],4),(D.act_h-2)/2);"
 	"make('title',{},make('rect',{'class':D.paints[o.p[i]],x:x0.toFixed(2),y:(y+inset).toFixed(2),"
 	"width:(x1-x0).toFixed(2),height:(D.act_h-1-2*inset).toFixed(2)},ga)).textContent="
 	"(o.r[i]<0?'?':D.regions[o.r[i]])+' '+((o.t1[i]-o.t0[i])/1e9).toFixed(9)+' s';drawn++;}"

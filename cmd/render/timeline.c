@@ -289,7 +289,8 @@ static void activity(struct svg *g, uint32_t l, int64_t a, int64_t b, uint32_t d
 {
 	uint32_t ri = names_index(&g->regions, r);
 	const struct named *reg = ri == UINT32_MAX ? NULL : &g->regions.v[ri];
-	double x0 = x_of(g, a), x1 = x_of(g, b), inset = 1.5 * (d < 4 ? d : 4);
+	/* nested activities inset 1.5 each level, at most so far that one is still 1 high */
+	double x0 = x_of(g, a), x1 = x_of(g, b), inset = fmin(1.5 * (d < 4 ? d : 4), (ACT_H - 2) / 2);
 
 	if (b < g->from || a > g->to)
 		return;
