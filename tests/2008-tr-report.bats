@@ -30,7 +30,7 @@ dom_facts() {
 }
 
 @test "the corpus's CUDA trace: opens without a console error; tr-rank's rows; a lane per stream; the path whole; nothing fetched" {
-	corpus_setup
+	require_corpus
 	analysed "$(archive casita-2_cuda_simple)" "$TMP/c.tr"
 	tr-report "$TMP/c.tr" > "$TMP/c.html"
 	dom_facts "$TMP/c.html" > "$TMP/facts"
@@ -262,6 +262,20 @@ path_within() {
 	dom_facts "$TMP/d.html" > /dev/null
 	run bash -c "grep -o 'height=\"-[^\"]*\"' '$TMP/d.html.dom' | head -1"
 	assert_output ""
+}
+
+@test "every corpus trace: its page opens in the browser without a console message, no shape below 0 high" {
+	require_corpus
+	local n=0
+	while read -r input; do
+		n=$((n + 1))
+		tr-analyze -q --stream "$TMP/$n.tr" "$input" 2> /dev/null || fail "$input: tr-analyze failed"
+		tr-report "$TMP/$n.tr" > "$TMP/$n.html"
+		browser_dom "$TMP/$n.html" > "$TMP/$n.dom"
+		[ ! -s "$TMP/$n.html.console" ] || fail "$input: console: $(head -3 "$TMP/$n.html.console")"
+		! grep -q 'height="-' "$TMP/$n.html" "$TMP/$n.dom" || fail "$input: a shape drawn below 0 high"
+	done < <(corpus_inputs)
+	[ "$n" -eq 19 ]
 }
 
 @test "a run spanning the whole range of times (2^63 ns): the page and the pictures, no undefined sum (turn4)" {

@@ -14,13 +14,6 @@ teardown() {
 	corpus_teardown
 }
 
-# Every trace of the corpus, one per line.
-corpus_inputs() {
-	for d in "$CORPUS"/otf2/*/; do echo "$d/traces.otf2"; done
-	for d in "$CORPUS"/kineto/*/; do echo "${d%/}"; done
-	ls "$CORPUS"/nsys/*.sqlite
-}
-
 @test "every corpus trace: tr-analyze --stream writes what tr-read | tr-deps | tr-clock | tr-waits | tr-critpath writes, -o what tr-otf2 writes of it" {
 	local n=0
 	while read -r trace; do

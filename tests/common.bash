@@ -49,6 +49,13 @@ corpus_teardown() {
 	rm -rf "${TMP:-/nonexistent}"
 }
 
+# Every trace of the corpus, one per line.
+corpus_inputs() {
+	for d in "$CORPUS"/otf2/*/; do echo "$d/traces.otf2"; done
+	for d in "$CORPUS"/kineto/*/; do echo "${d%/}"; done
+	ls "$CORPUS"/nsys/*.sqlite
+}
+
 # The example lines of docs/stream.md, in order: one valid stream.
 doc_examples() {
 	awk '/^```ndjson/ { f = 1; next } /^```/ { f = 0 } f' "$TOP/docs/stream.md"
