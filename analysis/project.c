@@ -141,7 +141,7 @@ static int region(struct an_project *p, const struct ls_record *rec)
 			p->factor[r] = p->o.scales[k].set >= 0 ? 1 : p->o.scales[k].factor;
 			p->set[r] = p->o.scales[k].set;
 		}
-		rc = an_unmatched_see(&p->asked, k, hit, z, n);
+		rc = an_unmatched_see(&p->asked, k, hit, z, strlen(z));	/* the name as matched: to a NUL in it */
 	}
 	for (uint32_t k = 0; k < p->o.nmins; k++)
 		if (strcmp(p->o.mins[k].name, z) == 0) {

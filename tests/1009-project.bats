@@ -282,6 +282,13 @@ OUT
 	[[ $stderr == *"tr-project: --scale jacobi_kernle: no region of the trace matches it (the nearest: jacobi_kernel): nothing would change"* ]] ||
 		fail "$stderr"
 	[ ! -e "$TMP/s.tr" ]
+	# a region name with a NUL in it is measured to the NUL (make fuzz's project target: it read past
+	# the copy matched, under AddressSanitizer)
+	{ cat "$DATA/mpi/defs.ndjson"; echo '{"k":"region","id":99,"name":"comp\u0000uuuuuuuuuuu","role":"cpu"}'
+	  cat "$DATA/mpi/late-sender.ndjson"; } | tr-deps -M > "$TMP/nul.tr"
+	run --separate-stderr tr-project --scale comptue=0.5 "$TMP/nul.tr"
+	assert_failure 1
+	assert_equal "$stderr" "tr-project: $TMP/nul.tr: --scale comptue: no region of the trace matches it (the nearest: compute): nothing would change (tr-rank lists the regions)"
 	# a glob that matches, and a --min file naming functions this run never calls, are fine
 	printf '10 MPI_Recv\n20 cudaLaunchKernel\n' > "$TMP/min"
 	run tr-project --scale 'comp*=0.5' --min "$TMP/min" "$TMP/d.tr"
