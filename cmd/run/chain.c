@@ -23,7 +23,7 @@
 struct item {
 	uint32_t at;		/* where in the batch's bytes */
 	uint32_t fields;	/* its first field in the batch's fields */
-	struct ls_packed p;	/* where its fields were located (not for a known event whose were not) */
+	struct ls_packed p;	/* where its fields were located, where a stage located them */
 	bool located;
 	bool made, known;	/* what the stages before found of it (analysis/item.h) */
 	struct an_event ev;
@@ -247,9 +247,9 @@ static bool within_limit(const struct chain *c, const struct stage_run *r, uint6
 }
 
 /*
- * Worker k's record for the next thread: copied into its batch, its
- * fields packed where they were located (a known event's, whose fields
- * no stage may ask for, are located there if one does).
+ * Worker k's record for the next thread: copied into its batch with what
+ * the stages found of it, its fields packed where a stage located them
+ * (a typed item's no stage asked for are located there if one does).
  */
 static int hand_on(struct worker *k, const struct an_item *from)
 {
