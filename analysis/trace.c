@@ -90,7 +90,10 @@ int an_trace_event(struct an_trace *tr, const struct ls_record *rec,
 		*why = "event without a valid 'id', 't' or 's'";
 		return LS_ERR_SYNTAX;
 	}
-	return check(tr, rec->kind, s, ls_get_u64(rec, LS_F_R, &r) == 0 ? &r : NULL, ev, why);
+	/* the region of an enter or leave alone: no other kind has one to read */
+	return check(tr, rec->kind, s,
+		     (rec->kind == LS_K_ENTER || rec->kind == LS_K_LEAVE) && ls_get_u64(rec, LS_F_R, &r) == 0 ?
+		     &r : NULL, ev, why);
 }
 
 int an_trace_item(struct an_trace *tr, struct an_item *it, struct an_event *ev, const char **why)
