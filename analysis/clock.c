@@ -215,7 +215,7 @@ static int enforce(struct an_clock *c, uint32_t a, uint32_t b, int64_t latency)
 	return 0;
 }
 
-static int edge(struct an_clock *c, const struct ls_record *rec, const char **why)
+static int edge(struct an_clock *c, struct an_item *it, const char **why)
 {
 	uint32_t a, b, k;
 	enum ls_edge e;
@@ -223,7 +223,7 @@ static int edge(struct an_clock *c, const struct ls_record *rec, const char **wh
 	bool moves;
 	int rc;
 
-	if ((rc = an_retime_take_edge(&c->rt, rec, &e, &a, &b, &c->st.unheld, &c->st.lost, why)) <= 0)
+	if ((rc = an_retime_take_edge(&c->rt, it, &e, &a, &b, &c->st.unheld, &c->st.lost, why)) <= 0)
 		return rc;
 	if (a == b)
 		return 0;
@@ -281,23 +281,21 @@ int an_clock_take(struct an_clock *c, struct an_item *it, const char **why)
 	const struct ls_record *rec = NULL;
 	int rc;
 
-	if (ls_kind_spec(it->kind)->cls != LS_C_EVENT && (rc = an_item_need(it, &rec, why)) < 0)
-		return rc;
+	/* a derived record's fields are read where needed: a stage's own edges come typed */
 	switch (ls_kind_spec(it->kind)->cls) {
 	case LS_C_DEF:
-		if ((rc = an_trace_def(&c->tr, rec, why)) < 0)
+		if ((rc = an_item_need(it, &rec, why)) < 0 || (rc = an_trace_def(&c->tr, rec, why)) < 0)
 			return rc;
 		if (rec->kind == LS_K_STREAM && (rc = an_retime_stream(&c->rt)) < 0)
 			return rc;
-		rc = an_retime_other(&c->rt, rec, LS_NONE, LS_NONE);
+		rc = an_retime_other(&c->rt, it);
 		break;
 	case LS_C_EVENT:
 		rc = event(c, it, why);
 		break;
 	default:
 		rc = (rc = an_trace_derived(&c->tr, it, why)) < 0 ? rc :
-		     rec->kind == LS_K_EDGE ? edge(c, rec, why) :
-		     an_retime_other(&c->rt, rec, LS_NONE, LS_NONE);
+		     it->kind == LS_K_EDGE ? edge(c, it, why) : an_retime_other(&c->rt, it);
 		break;
 	}
 	if (rc == LS_ERR_SYNTAX)	/* what came before the bad record is written */

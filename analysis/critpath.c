@@ -45,6 +45,7 @@ struct an_crit {
 	struct an_piece open;	/* the last piece, not yet written */
 	bool has_open;
 	struct an_pathblame blame;	/* the activities' blame on the path */
+	struct an_typed_list typed;	/* the crit and path_blame records written since last asked */
 	uint64_t *per_stream;	/* ns on the path per stream index */
 	uint32_t per_stream_cap;
 	unsigned jobs;
@@ -64,7 +65,7 @@ struct an_crit *an_crit_new(struct ls_writer *w, unsigned jobs)
 		return NULL;
 	an_trace_init(&c->tr);
 	an_graph_init(&c->g);
-	an_pathblame_init(&c->blame);
+	an_pathblame_init(&c->blame, &c->typed);
 	c->base = c->end = LS_NONE;
 	c->gc_at = GC_MIN;
 	c->jobs = jobs ? jobs : 1;
@@ -141,6 +142,8 @@ static int put_piece(struct an_crit *c, const struct an_piece *pc)
 {
 	const struct ls_defs *d = &c->tr.defs;
 	bool in = pc->r != LS_NONE, act = in && pc->act != AN_NO_ACT;
+	size_t at = c->w->out.len;
+	int rc;
 
 	ls_build_begin(c->w, 4 + in + act);
 	ls_put_kind(c->w, LS_K_CRIT);
@@ -151,7 +154,10 @@ static int put_piece(struct an_crit *c, const struct an_piece *pc)
 		ls_put_u64(c->w, LS_F_ACT, pc->act);
 	if (in)
 		ls_put_u64(c->w, LS_F_R, d->region_ids[pc->r]);
-	return ls_build_end(c->w);
+	if ((rc = ls_build_end(c->w)) < 0)
+		return rc;
+	return an_typed_note(&c->typed, c->w, (struct an_typed){ .at = at, .kind = LS_K_CRIT,
+								.derived.piece = *pc });
 }
 
 /* Activity act's blame-on-path entry, as its enter's node has it (LS_NONE: no node). */
@@ -287,38 +293,26 @@ static void received(struct an_crit *c, uint32_t x)
 	ls_idmap_del(&c->unsent, own);
 }
 
-static void edge(struct an_crit *c, const struct ls_record *rec)
+/* An edge (its type LS_E__COUNT where the record gives none this version knows). */
+static void edge(struct an_crit *c, const struct an_edge_rec *e)
 {
-	enum ls_edge type = LS_E__COUNT;
-	uint64_t from, to;
-	uint32_t fi, ti, n;
-	const char *name;
+	uint32_t fi, ti;
 
-	if (ls_get_u64(rec, LS_F_FROM, &from) < 0 || ls_get_u64(rec, LS_F_TO, &to) < 0)
-		return;
-	if (ls_get_str(rec, LS_F_TYPE, &name, &n) == 0)
-		type = ls_edge_lookup(name, n);
 	/* a message received: its send's late receiver wait, if any, has come */
-	if (type == LS_E_MSG && an_graph_find(&c->g, from, &fi))
+	if (e->type == LS_E_MSG && an_graph_find(&c->g, e->from, &fi))
 		received(c, fi);
-	if (!an_graph_find(&c->g, to, &ti)) {
+	if (!an_graph_find(&c->g, e->to, &ti)) {
 		c->st.lost++;
 		return;
 	}
-	depend(c, from, ti, type);
+	depend(c, e->from, ti, e->type);
 }
 
-/* A late receiver: the send could not end before its receive was posted. */
-static void wait_state(struct an_crit *c, const struct ls_record *rec)
+/* A late receiver (wait state at for its cause): the send could not end before its receive was posted. */
+static void late_receiver(struct an_crit *c, uint64_t at, uint64_t cause)
 {
-	const char *pattern;
-	uint32_t len, ei;
-	uint64_t at, cause;
+	uint32_t ei;
 
-	if (ls_get_str(rec, LS_F_PATTERN, &pattern, &len) < 0 ||
-	    ls_pattern_lookup(pattern, len) != LS_P_LATE_RECEIVER ||
-	    ls_get_u64(rec, LS_F_AT, &at) < 0 || ls_get_u64(rec, LS_F_CAUSE, &cause) < 0)
-		return;
 	if (!an_graph_find(&c->g, at, &ei) || c->n[ei].leave == LS_NONE) {
 		c->st.lost++;
 		return;
@@ -672,6 +666,19 @@ static int blame_share(struct an_crit *c, uint64_t to, uint64_t ns, bool idle)
 	return an_pathblame_blame(&c->blame, to, blame_hint(c, to), ns, idle, &c->tr.defs, c->w);
 }
 
+/* A wait record read from the input: a late receiver's, if it is one. */
+static void wait_record(struct an_crit *c, const struct ls_record *rec)
+{
+	const char *pattern;
+	uint64_t at, cause;
+	uint32_t len;
+
+	if (ls_get_str(rec, LS_F_PATTERN, &pattern, &len) == 0 &&
+	    ls_pattern_lookup(pattern, len) == LS_P_LATE_RECEIVER &&
+	    ls_get_u64(rec, LS_F_AT, &at) == 0 && ls_get_u64(rec, LS_F_CAUSE, &cause) == 0)
+		late_receiver(c, at, cause);
+}
+
 /* A blame record read from the input. */
 static int blame(struct an_crit *c, const struct ls_record *rec)
 {
@@ -689,9 +696,10 @@ int an_crit_take(struct an_crit *c, struct an_item *it,
 		 const char **why)
 {
 	const struct ls_record *rec = NULL;
+	struct an_edge_rec e;
 	int rc;
 
-	/* an event's fields, or a blame share's its writer knew, are read where needed */
+	/* an event's fields, or a derived record's its writer knew, are read where needed */
 	if (ls_kind_spec(it->kind)->cls != LS_C_EVENT && !it->known && (rc = an_item_need(it, &rec, why)) < 0)
 		return rc;
 	switch (ls_kind_spec(it->kind)->cls) {
@@ -710,14 +718,22 @@ int an_crit_take(struct an_crit *c, struct an_item *it,
 		if ((rc = an_trace_derived(&c->tr, it, why)) < 0)
 			return rc;
 		if (it->kind == LS_K_BLAME && it->known) {
-			if ((rc = blame_share(c, it->blame.to, it->blame.ns, ls_pattern_idle(it->blame.pattern))) < 0)
+			if ((rc = blame_share(c, it->derived.blame.to, it->derived.blame.ns,
+					       ls_pattern_idle(it->derived.blame.pattern))) < 0)
 				return rc;
-		} else if (rec->kind == LS_K_EDGE)
-			edge(c, rec);
-		else if (rec->kind == LS_K_WAIT)
-			wait_state(c, rec);
-		else if (rec->kind == LS_K_BLAME && (rc = blame(c, rec)) < 0)
+		} else if (it->kind == LS_K_EDGE) {
+			if ((rc = an_item_edge(it, &e, why)) < 0)
+				return rc;
+			if (rc != 1)	/* from and to given */
+				edge(c, &e);
+		} else if (it->kind == LS_K_WAIT && it->known) {
+			if (it->derived.wait.pattern == LS_P_LATE_RECEIVER && it->derived.wait.has_cause)
+				late_receiver(c, it->derived.wait.at, it->derived.wait.cause);
+		} else if (it->kind == LS_K_WAIT) {
+			wait_record(c, rec);
+		} else if (it->kind == LS_K_BLAME && (rc = blame(c, rec)) < 0) {
 			return rc;
+		}
 		break;
 	}
 	return c->g.nn >= c->gc_at ? collect(c, LS_NONE) : 0;
@@ -836,6 +852,7 @@ void an_crit_free(struct an_crit *c)
 	an_trace_release(&c->tr);
 	an_graph_release(&c->g);
 	an_pathblame_release(&c->blame);
+	free(c->typed.v);
 	ls_idmap_release(&c->unsent);
 	free(c->n);
 	free(c->mark);
@@ -938,6 +955,13 @@ static void held_crit(const void *ctx, char *what, size_t n)
 		 "synchronize with the rest, or a message never received?)", an_crit_held(ctx));
 }
 
+static const struct an_typed *typed_crit(void *ctx, size_t *n)
+{
+	struct an_crit *c = ctx;
+
+	return an_typed_take(&c->typed, n);
+}
+
 static void close_crit(void *ctx)
 {
 	an_crit_free(ctx);
@@ -948,6 +972,6 @@ static const enum ls_kind crit_replaces[] = { LS_K_CRIT, LS_K_PATH_BLAME, 0 };
 
 const struct an_stage an_stage_critpath = {
 	.tool = "tr-critpath", .needs = crit_needs, .replaces = crit_replaces, .reads = an_crit_reads,
-	.open = open_crit, .take = take_crit, .finish = finish_crit, .odd = odd_crit,
+	.open = open_crit, .take = take_crit, .typed = typed_crit, .finish = finish_crit, .odd = odd_crit,
 	.notes = notes_crit, .held = held_crit, .close = close_crit,
 };

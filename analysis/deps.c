@@ -520,6 +520,7 @@ void an_deps_free(struct an_deps *d)
 	an_omp_deps_release(&d->omp);
 	an_p2p_release(&d->p2p);
 	an_trace_release(&d->tr);
+	free(d->out.typed.v);
 	for (uint32_t g = 0; g < d->gshards_cap; g++) {
 		free(d->gshards[g].v);
 		free(d->gshards[g].own);
@@ -541,6 +542,13 @@ static void *open_deps(struct ls_writer *w, unsigned jobs, const void *opts)
 static int take_deps(void *ctx, struct an_item *it, const char **why)
 {
 	return an_deps_take(ctx, it, why);
+}
+
+static const struct an_typed *typed_deps(void *ctx, size_t *n)
+{
+	struct an_deps *d = ctx;
+
+	return an_typed_take(&d->out.typed, n);
 }
 
 static int finish_deps(void *ctx, const char **why)
@@ -602,5 +610,5 @@ static const enum ls_kind deps_replaces[] = { LS_K_EDGE, LS_K_INSTANCE, 0 };
 
 const struct an_stage an_stage_deps = {
 	.tool = "tr-deps", .replaces = deps_replaces, .reads = an_deps_reads, .open = open_deps,
-	.take = take_deps, .finish = finish_deps, .odd = odd_deps, .held = held_deps, .close = close_deps,
+	.take = take_deps, .typed = typed_deps, .finish = finish_deps, .odd = odd_deps, .held = held_deps, .close = close_deps,
 };

@@ -12,15 +12,17 @@
 #include "../libstream/defs.h"
 #include "../libstream/schema.h"
 #include "../libstream/writer.h"
+#include "item.h"
 
 struct an_edges {
 	struct ls_writer *w;
 	const struct ls_defs *defs;	/* for the ids of comms and processes */
 	uint64_t count[LS_E__COUNT];
 	uint64_t instances;	/* matched collective instances, self ones too */
+	struct an_typed_list typed;	/* the edges written since the stage was last asked */
 };
 
-/* Write an edge record (counted). Returns 0 or a writer error. */
+/* Write an edge record (counted; noted typed). Returns 0, a writer error or LS_ERR_NOMEM. */
 int an_edges_write(struct an_edges *e, uint64_t from, uint64_t to, enum ls_edge type);
 
 /*

@@ -22,8 +22,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../libstream/defs.h"
 #include "../libstream/event.h"
 #include "../libstream/record.h"
+#include "../libstream/writer.h"
+#include "derived.h"
 
 /* An event as the stages read it: typed, its stream, process and region as indexes of the definitions. */
 struct an_event {
@@ -35,12 +38,17 @@ struct an_event {
 	uint32_t r;		/* an enter's or leave's region index; LS_NONE for other kinds */
 };
 
-/* A blame share as the stages read it, typed: ns of wait's waiting blamed on activity to. */
-struct an_blame {
-	uint64_t to, wait, ns;
-	uint32_t r;		/* the activity's region index */
-	uint32_t s;		/* its stream index */
-	enum ls_pattern pattern;
+/*
+ * A derived record as its writer had it (derived.h), by the item's kind:
+ * blame, edge, wait (a wait or idle record), piece (crit), share
+ * (path_blame).
+ */
+union an_derived {
+	struct an_blame blame;
+	struct an_edge_rec edge;
+	struct an_wait wait;
+	struct an_piece piece;
+	struct an_path_share share;
 };
 
 struct an_item {
@@ -61,26 +69,46 @@ struct an_item {
 	const struct ls_written *read;
 	bool made;		/* written by a stage of this process */
 	/*
-	 * an event, ev as a stage before found and checked it; a blame
-	 * share, blame as the stage that wrote it had it
+	 * an event, ev as a stage before found and checked it; a derived
+	 * record, as the stage that wrote it had it (union an_derived)
 	 */
 	bool known;
 	struct an_event ev;
-	struct an_blame blame;
+	union an_derived derived;
 };
 
 /*
- * A record a stage wrote that it knows typed (an event, its ev; a blame
- * share, its blame): its len bytes at byte at of what the stage wrote
- * since it was last asked.
+ * A record a stage wrote that it knows typed (an event, its ev; a derived
+ * record, as union an_derived): its len bytes at byte at of what the
+ * stage wrote since it was last asked.
  */
 struct an_typed {
 	size_t at;
 	uint32_t len;
 	enum ls_kind kind;
 	struct an_event ev;
-	struct an_blame blame;
+	union an_derived derived;
 };
+
+/* The records a stage wrote typed since the runner last asked (an_stage.typed). */
+struct an_typed_list {
+	struct an_typed *v;
+	uint32_t n, cap;
+};
+
+/*
+ * Note t (its at set: where the record begins in what w holds) as the
+ * record w wrote last: 0, or LS_ERR_NOMEM.
+ */
+int an_typed_note(struct an_typed_list *l, const struct ls_writer *w, struct an_typed t);
+
+/* What was noted since the last call, *n of them; the list is empty after. */
+static inline const struct an_typed *an_typed_take(struct an_typed_list *l, size_t *n)
+{
+	*n = l->n;
+	l->n = 0;
+	return l->v;
+}
 
 /* A record whose fields are located (read from a stage's input, or parsed by its maker). */
 static inline struct an_item an_item_of(const struct ls_record *rec, bool made)
@@ -144,7 +172,34 @@ static inline bool an_item_agrees(const struct an_item *it, const struct ls_reco
 		ls_get_u64(rec, LS_F_TO, &to);
 		ls_get_u64(rec, LS_F_NS, &ns);
 		ls_get_u64(rec, LS_F_WAIT, &wait);
-		return to == it->blame.to && ns == it->blame.ns && wait == it->blame.wait;
+		return to == it->derived.blame.to && ns == it->derived.blame.ns &&
+		       wait == it->derived.blame.wait;
+	}
+	if (it->known && it->kind == LS_K_EDGE) {
+		ls_get_u64(rec, LS_F_FROM, &id);
+		ls_get_u64(rec, LS_F_TO, &to);
+		return id == it->derived.edge.from && to == it->derived.edge.to;
+	}
+	if (it->known && (it->kind == LS_K_WAIT || it->kind == LS_K_IDLE)) {
+		ls_get_u64(rec, LS_F_AT, &id);
+		ls_get_i64(rec, LS_F_T, &t);
+		ls_get_u64(rec, LS_F_DUR, &ns);
+		ls_get_u64(rec, LS_F_CAUSE, &to);
+		return id == it->derived.wait.at && t == it->derived.wait.t && ns == it->derived.wait.dur &&
+		       ls_has(rec, LS_F_CAUSE) == it->derived.wait.has_cause &&
+		       (!it->derived.wait.has_cause || to == it->derived.wait.cause);
+	}
+	if (it->known && it->kind == LS_K_CRIT) {
+		ls_get_i64(rec, LS_F_T, &t);
+		ls_get_u64(rec, LS_F_DUR, &ns);
+		return t == it->derived.piece.t && ns == it->derived.piece.dur &&
+		       ls_has(rec, LS_F_R) == (it->derived.piece.r != LS_NONE);
+	}
+	if (it->known && it->kind == LS_K_PATH_BLAME) {
+		ls_get_u64(rec, LS_F_ACT, &id);
+		ls_get_u64(rec, LS_F_NS, &ns);
+		return id == it->derived.share.act && ns == it->derived.share.ns &&
+		       ls_has(rec, LS_F_IDLE) == it->derived.share.idle;
 	}
 	if (it->known) {
 		ls_get_u64(rec, LS_F_ID, &id);
@@ -154,6 +209,26 @@ static inline bool an_item_agrees(const struct an_item *it, const struct ls_reco
 	return true;
 }
 #endif
+
+/*
+ * An edge item's edge, as its writer had it or read from its record: 0
+ * (an unknown type LS_E__COUNT); 1 where the record gives no valid 'from'
+ * or 'to'; 2 where it gives them and no valid 'type' (LS_E__COUNT); or
+ * LS_ERR_SYNTAX with *why set where its bytes are no record.
+ */
+int an_item_edge(struct an_item *it, struct an_edge_rec *e, const char **why);
+
+/* Whether edge item it gives the event it leads to, in *to. */
+static inline bool an_item_edge_to(struct an_item *it, uint64_t *to)
+{
+	const struct ls_record *rec;
+
+	if (it->known) {
+		*to = it->derived.edge.to;
+		return true;
+	}
+	return (rec = an_item_rec(it)) && ls_get_u64(rec, LS_F_TO, to) == 0;
+}
 
 /* *rec the item's record (an_item_rec): 0, or LS_ERR_SYNTAX with *why where its bytes are no record. */
 static inline int an_item_need(struct an_item *it, const struct ls_record **rec, const char **why)

@@ -6,10 +6,11 @@
 #include "../libstream/vec.h"
 #include "pathblame.h"
 
-void an_pathblame_init(struct an_pathblame *pb)
+void an_pathblame_init(struct an_pathblame *pb, struct an_typed_list *typed)
 {
 	memset(pb, 0, sizeof(*pb));
 	pb->free = LS_NONE;
+	pb->typed = typed;
 }
 
 int an_pathblame_enter(struct an_pathblame *pb, uint64_t act, uint32_t r, uint32_t s, int64_t t,
@@ -86,6 +87,9 @@ static uint64_t part(uint64_t ns, uint64_t num, uint64_t den)
 static int put(struct an_pathblame *pb, uint64_t act, uint32_t r, uint32_t s, uint64_t ns, bool idle,
 	       const struct ls_defs *d, struct ls_writer *w)
 {
+	size_t at = w->out.len;
+	int rc;
+
 	if (!ns)
 		return 0;
 	pb->written += ns;
@@ -97,7 +101,10 @@ static int put(struct an_pathblame *pb, uint64_t act, uint32_t r, uint32_t s, ui
 	ls_put_u64(w, LS_F_S, d->streams[s].id);
 	if (idle)
 		ls_put_bool(w, LS_F_IDLE, true);
-	return ls_build_end(w);
+	if ((rc = ls_build_end(w)) < 0)
+		return rc;
+	return an_typed_note(pb->typed, w, (struct an_typed){ .at = at, .kind = LS_K_PATH_BLAME,
+							      .derived.share = { act, ns, r, s, idle } });
 }
 
 int an_pathblame_blame(struct an_pathblame *pb, uint64_t act, uint32_t hint, uint64_t ns, bool idle,
@@ -188,5 +195,5 @@ void an_pathblame_release(struct an_pathblame *pb)
 	free(pb->known);
 	ls_idmap_release(&pb->adrift);
 	ls_idmap_release(&pb->known_map);
-	an_pathblame_init(pb);
+	an_pathblame_init(pb, pb->typed);
 }

@@ -36,6 +36,7 @@
 #include "../libstream/defs.h"
 #include "../libstream/idmap.h"
 #include "../libstream/writer.h"
+#include "item.h"
 
 #define AN_PB_KNOWN (1u << 12)
 
@@ -71,9 +72,11 @@ struct an_pathblame {
 	uint64_t let_go_max;		/* the largest activity id of those */
 	uint64_t unknown;		/* ns of blame for activities let go of */
 	uint64_t written;		/* ns of path_blame written, idleness's too */
+	struct an_typed_list *typed;	/* where each record written is noted typed (borrowed) */
 };
 
-void an_pathblame_init(struct an_pathblame *pb);
+/* Each path_blame record written noted in typed (the stage's, borrowed). */
+void an_pathblame_init(struct an_pathblame *pb, struct an_typed_list *typed);
 
 /*
  * Activity act (region r, stream s) entered at t: followed as *entry,

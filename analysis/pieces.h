@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "../libstream/defs.h"
+#include "derived.h"
 #include "graph.h"
 
 /* What the path keeps of an event besides its graph node (same index). */
@@ -40,16 +41,6 @@ struct an_cp_node {
 };
 
 #define AN_FORKED (LS_NONE - 1)
-
-/* A piece in a region no activity of the trace records (the team start): its act. */
-#define AN_NO_ACT UINT64_MAX
-
-/* Time of the path in one activity (act 0 and r LS_NONE: in none; act AN_NO_ACT: in region r, no activity). */
-struct an_piece {
-	int64_t t;
-	uint64_t dur, act;
-	uint32_t s, r;
-};
 
 /* Whether b continues a: the same activity on the same stream, right after. */
 static inline bool an_piece_goes_on(const struct an_piece *a, const struct an_piece *b)

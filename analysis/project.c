@@ -152,11 +152,12 @@ static int region(struct an_project *p, const struct ls_record *rec)
 	return rc;
 }
 
-static int def(struct an_project *p, const struct ls_record *rec, const char **why)
+static int def(struct an_project *p, struct an_item *it, const char **why)
 {
+	const struct ls_record *rec;
 	int rc;
 
-	if ((rc = an_trace_def(&p->tr, rec, why)) < 0)
+	if ((rc = an_item_need(it, &rec, why)) < 0 || (rc = an_trace_def(&p->tr, rec, why)) < 0)
 		return rc;
 	if (rc && rec->kind == LS_K_REGION && (rc = region(p, rec)) < 0)
 		return rc;
@@ -177,7 +178,7 @@ static int def(struct an_project *p, const struct ls_record *rec, const char **w
 			return LS_ERR_NOMEM;
 		p->pr[i] = (struct pj_proc){ 0 };
 	}
-	return an_retime_other(&p->rt, rec, LS_NONE, LS_NONE);
+	return an_retime_other(&p->rt, it);
 }
 
 /* Events */
@@ -274,14 +275,14 @@ static int event(struct an_project *p, struct an_item *it, const char **why)
 
 /* Edges */
 
-static int edge(struct an_project *p, const struct ls_record *rec, const char **why)
+static int edge(struct an_project *p, struct an_item *it, const char **why)
 {
 	uint32_t a, b;
 	enum ls_edge e;
 	struct pj_node *y;
 	int rc;
 
-	if ((rc = an_retime_take_edge(&p->rt, rec, &e, &a, &b, &p->s.late, &p->s.lost, why)) <= 0 ||
+	if ((rc = an_retime_take_edge(&p->rt, it, &e, &a, &b, &p->s.late, &p->s.lost, why)) <= 0 ||
 	    a == b)
 		return rc < 0 ? rc : 0;
 	/*
@@ -483,22 +484,19 @@ static int step(struct an_project *p)
 
 int an_project_take(struct an_project *p, struct an_item *it, const char **why)
 {
-	const struct ls_record *rec = NULL;
 	int rc;
 
-	if (ls_kind_spec(it->kind)->cls != LS_C_EVENT && (rc = an_item_need(it, &rec, why)) < 0)
-		return rc;
+	/* a derived record's fields are read where needed: a stage's own edges come typed */
 	switch (ls_kind_spec(it->kind)->cls) {
 	case LS_C_DEF:
-		rc = def(p, rec, why);
+		rc = def(p, it, why);
 		break;
 	case LS_C_EVENT:
 		rc = event(p, it, why);
 		break;
 	default:
 		rc = (rc = an_trace_derived(&p->tr, it, why)) < 0 ? rc :
-		     rec->kind == LS_K_EDGE ? edge(p, rec, why) :
-		     an_retime_other(&p->rt, rec, LS_NONE, LS_NONE);
+		     it->kind == LS_K_EDGE ? edge(p, it, why) : an_retime_other(&p->rt, it);
 		break;
 	}
 	if (rc == LS_ERR_SYNTAX)	/* what came before the bad record is written */

@@ -60,6 +60,18 @@ static int defined(struct an_rank *k, const struct ls_record *rec)
 	return 0;
 }
 
+/* A duration of a derived record of kind k: in range, or *why says it is not. */
+static bool in_range(enum ls_kind k, uint64_t v, const char **why)
+{
+	if (v > LS_DUR_MAX) {
+		*why = k == LS_K_BLAME ? "blame of more than 2^63 ns" :
+		       k == LS_K_CRIT ? "crit piece of more than 2^63 ns" :
+		       "wait state of more than 2^63 ns";
+		return false;
+	}
+	return true;
+}
+
 /* A duration field of a derived record: in range, or *why says it is not. */
 static bool duration(const struct ls_record *rec, enum ls_field f, uint64_t *v, const char **why)
 {
@@ -90,13 +102,7 @@ static bool duration(const struct ls_record *rec, enum ls_field f, uint64_t *v, 
 		}
 		return false;
 	}
-	if (*v > LS_DUR_MAX) {
-		*why = rec->kind == LS_K_BLAME ? "blame of more than 2^63 ns" :
-		       rec->kind == LS_K_CRIT ? "crit piece of more than 2^63 ns" :
-		       "wait state of more than 2^63 ns";
-		return false;
-	}
-	return true;
+	return in_range(rec->kind, *v, why);
 }
 
 /* Add v to every total given (not NULL): false if one would pass 2^64. */
@@ -220,31 +226,103 @@ static int blame_share(struct an_rank *k, uint64_t v, uint32_t i, uint32_t p, co
 	return total(add_to(v, &k->tot.blame, &k->reg[i].blame, p < LS_P__COUNT ? &k->reg[i].by[p] : NULL), why);
 }
 
+/* v ns of the path in region i (LS_NONE: in none), on stream n (LS_NONE: not known). */
+static int crit_piece(struct an_rank *k, uint64_t v, uint32_t i, uint32_t n, const char **why)
+{
+	if (i == LS_NONE)
+		return total(add_to(v, &k->tot.cp, &k->tot.cp_outside, NULL), why);
+	if (k->keep_waiters && n != LS_NONE && an_waiters_path(&k->waiters, i, n, v) < 0)
+		return LS_ERR_NOMEM;
+	return total(add_to(v, &k->tot.cp, &k->reg[i].cp, NULL), why);
+}
+
+/* v ns of an activity's blame (idle: idle blame) on the path, its region i. */
+static int path_share(struct an_rank *k, uint64_t v, uint32_t i, bool idle, const char **why)
+{
+	if (idle)
+		return total(add_to(v, &k->tot.cp_idle, &k->reg[i].cp_idle, NULL), why);
+	return total(add_to(v, &k->tot.cp_blame, &k->reg[i].cp_blame, NULL), why);
+}
+
+/*
+ * A wait state (an idle period: of an idleness pattern) of pattern p,
+ * v ns on stream i, in an activity of region r (LS_NONE: not known),
+ * for event *at at time *t (NULL: not given).
+ */
+static int wait_state(struct an_rank *k, uint32_t p, uint64_t v, uint32_t i, uint32_t r, const uint64_t *at,
+		      const int64_t *t, const char **why)
+{
+	int rc;
+
+	k->tot.wait_count[p]++;
+	if (k->keep_waiters && at)
+		an_waiters_wait(&k->waiters, *at, r, k->tr.defs.streams[i].process);
+	if (k->by_wait && at && t) {
+		if (ls_pattern_idle(p))
+			an_idlewait_period(&k->under, *at, *t, v);
+		else if ((rc = an_idlewait_wait(&k->under, *at, p, *t, v)) < 0)
+			return under_failed(rc, why);
+	}
+	/*
+	 * The run's idle time is gpu_idle's: a late synchronization's
+	 * (blame_sync) lies in it where the process has one GPU stream
+	 */
+	return total(add_to(v, p == LS_P_GPU_IDLE ? &k->tot.idle_time :
+			    ls_pattern_idle(p) ? NULL : &k->tot.waiting, &k->tot.wait_ns[p],
+			    &k->proc_wait[k->tr.defs.streams[i].process][p]), why);
+}
+
+/* A derived record the rating reads, as its writer had it (an_item.known). */
+static int derived_typed(struct an_rank *k, const struct an_item *it, const char **why)
+{
+	const union an_derived *x = &it->derived;
+
+	switch (it->kind) {
+	case LS_K_EDGE:
+		return an_gpu_usage_edge(&k->gpu, &x->edge);
+	case LS_K_CRIT:
+		return in_range(it->kind, x->piece.dur, why) ?
+		       crit_piece(k, x->piece.dur, x->piece.r, x->piece.s, why) : LS_ERR_SYNTAX;
+	case LS_K_BLAME:
+		return blame_share(k, x->blame.ns, x->blame.r, x->blame.pattern, &x->blame.wait, &x->blame.to, why);
+	case LS_K_PATH_BLAME:
+		return in_range(it->kind, x->share.ns, why) ?
+		       path_share(k, x->share.ns, x->share.r, x->share.idle, why) : LS_ERR_SYNTAX;
+	case LS_K_WAIT:
+	case LS_K_IDLE:
+		return in_range(it->kind, x->wait.dur, why) ?
+		       wait_state(k, x->wait.pattern, x->wait.dur, x->wait.s, x->wait.region, &x->wait.at,
+				  &x->wait.t, why) : LS_ERR_SYNTAX;
+	default:
+		return 0;
+	}
+}
+
 static int derived(struct an_rank *k, const struct ls_record *rec, const char **why)
 {
 	const char *name;
+	struct an_edge_rec e;
 	uint64_t v, s, act;
 	int64_t t;
 	uint32_t n, i, p;
 	bool idle;
-	int rc;
 
 	*why = NULL;
 	switch (rec->kind) {
 	case LS_K_EDGE:
-		return an_gpu_usage_edge(&k->gpu, rec);
+		e.type = ls_get_str(rec, LS_F_TYPE, &name, &n) == 0 ? ls_edge_lookup(name, n) : LS_E__COUNT;
+		if (ls_get_u64(rec, LS_F_FROM, &e.from) < 0 || ls_get_u64(rec, LS_F_TO, &e.to) < 0)
+			return 0;
+		return an_gpu_usage_edge(&k->gpu, &e);
 	case LS_K_CRIT:
 		if (!duration(rec, LS_F_DUR, &v, why))
 			break;
 		if (ls_get_u64(rec, LS_F_R, &s) < 0)
-			return total(add_to(v, &k->tot.cp, &k->tot.cp_outside, NULL), why);
+			return crit_piece(k, v, LS_NONE, LS_NONE, why);
 		if ((i = region(k, rec, why)) == LS_NONE)
 			return LS_ERR_SYNTAX;
-		if (k->keep_waiters && ls_get_u64(rec, LS_F_S, &s) == 0 &&
-		    (n = ls_index(&k->tr.defs.stream_ix, s)) != LS_NONE &&
-		    an_waiters_path(&k->waiters, i, n, v) < 0)
-			return LS_ERR_NOMEM;
-		return total(add_to(v, &k->tot.cp, &k->reg[i].cp, NULL), why);
+		return crit_piece(k, v, i, ls_get_u64(rec, LS_F_S, &s) == 0 ?
+				  ls_index(&k->tr.defs.stream_ix, s) : LS_NONE, why);
 	case LS_K_BLAME:
 		if (!duration(rec, LS_F_NS, &v, why) || ls_get_str(rec, LS_F_PATTERN, &name, &n) < 0)
 			break;
@@ -258,9 +336,7 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 			break;
 		if ((i = region(k, rec, why)) == LS_NONE)
 			return LS_ERR_SYNTAX;
-		if (ls_get_bool(rec, LS_F_IDLE, &idle) == 0 && idle)
-			return total(add_to(v, &k->tot.cp_idle, &k->reg[i].cp_idle, NULL), why);
-		return total(add_to(v, &k->tot.cp_blame, &k->reg[i].cp_blame, NULL), why);
+		return path_share(k, v, i, ls_get_bool(rec, LS_F_IDLE, &idle) == 0 && idle, why);
 	case LS_K_WAIT:
 	case LS_K_IDLE:
 		if (!duration(rec, LS_F_DUR, &v, why) || ls_get_u64(rec, LS_F_S, &s) < 0)
@@ -273,25 +349,10 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 			*why = "wait state on an undefined stream";
 			return LS_ERR_SYNTAX;
 		}
-		k->tot.wait_count[p]++;
-		if (k->keep_waiters && ls_get_u64(rec, LS_F_AT, &act) == 0)
-			an_waiters_wait(&k->waiters, act, ls_get_u64(rec, LS_F_R, &s) == 0 ?
-					ls_index(&k->tr.defs.region_ix, s) : LS_NONE,
-					k->tr.defs.streams[i].process);
-		if (k->by_wait && ls_get_u64(rec, LS_F_AT, &act) == 0 &&
-		    ls_get_i64(rec, LS_F_T, &t) == 0) {
-			if (ls_pattern_idle(p))
-				an_idlewait_period(&k->under, act, t, v);
-			else if ((rc = an_idlewait_wait(&k->under, act, p, t, v)) < 0)
-				return under_failed(rc, why);
-		}
-		/*
-		 * The run's idle time is gpu_idle's: a late synchronization's
-		 * (blame_sync) lies in it where the process has one GPU stream
-		 */
-		return total(add_to(v, p == LS_P_GPU_IDLE ? &k->tot.idle_time :
-				    ls_pattern_idle(p) ? NULL : &k->tot.waiting, &k->tot.wait_ns[p],
-				    &k->proc_wait[k->tr.defs.streams[i].process][p]), why);
+		return wait_state(k, p, v, i, ls_get_u64(rec, LS_F_R, &s) == 0 ?
+				  ls_index(&k->tr.defs.region_ix, s) : LS_NONE,
+				  ls_get_u64(rec, LS_F_AT, &act) == 0 ? &act : NULL,
+				  ls_get_i64(rec, LS_F_T, &t) == 0 ? &t : NULL, why);
 	default:
 		break;
 	}
@@ -310,7 +371,7 @@ int an_rank_take(struct an_rank *k, struct an_item *it, const char **why)
 	const struct ls_record *rec = NULL;
 	int rc;
 
-	/* an event's fields, or a blame share's its writer knew, are read where needed */
+	/* an event's fields, or a derived record's its writer knew, are read where needed */
 	if (ls_kind_spec(it->kind)->cls != LS_C_EVENT && !it->known && (rc = an_item_need(it, &rec, why)) < 0)
 		return rc;
 	switch (ls_kind_spec(it->kind)->cls) {
@@ -323,11 +384,7 @@ int an_rank_take(struct an_rank *k, struct an_item *it, const char **why)
 	default:
 		/* its own fields first, then what it names */
 		*why = NULL;
-		if (it->kind == LS_K_BLAME && it->known)
-			rc = blame_share(k, it->blame.ns, it->blame.r, it->blame.pattern, &it->blame.wait,
-					 &it->blame.to, why);
-		else
-			rc = derived(k, rec, why);
+		rc = it->known ? derived_typed(k, it, why) : derived(k, rec, why);
 		if (rc < 0)
 			return rc;
 		return an_trace_derived(&k->tr, it, why);

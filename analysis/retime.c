@@ -33,13 +33,6 @@ int an_retime_stream(struct an_retime *rt)
 	return an_graph_stream(&rt->g);
 }
 
-/* Append rec's bytes to b: where they start in *at. */
-static int bytes_add(struct ls_buf *b, const struct ls_record *rec, size_t *at)
-{
-	*at = b->len;
-	return ls_buf_add(b, rec->raw, rec->len);
-}
-
 /* Writing */
 
 /* Event i with its new time in place of t (its fields in their order). */
@@ -76,15 +69,11 @@ static int write_event(struct an_retime *rt, uint32_t i)
 	size_t at = rt->w->out.len;
 	int rc;
 
-	if (ls_vec_room(&rt->typed, &rt->typed_cap, rt->ntyped, sizeof(*rt->typed)) < 0)
-		return LS_ERR_NOMEM;
 	if ((rc = x->L == g->t ? ls_write_raw(rt->w, rt->evb.p + x->at, x->len) : write_moved(rt, i)) < 0)
 		return rc;
-	rt->typed[rt->ntyped++] = (struct an_typed){
-		.at = at, .len = (uint32_t)(rt->w->out.len - at), .kind = x->kind,
-		.ev = { x->kind, g->id, x->L, g->s, rt->defs->streams[g->s].process, x->r }
-	};
-	return 0;
+	return an_typed_note(&rt->typed, rt->w, (struct an_typed){
+		.at = at, .kind = x->kind, .ev = { x->kind, g->id, x->L, g->s, rt->defs->streams[g->s].process, x->r }
+	});
 }
 
 /* Whether node i (LS_NONE: no longer kept, long written) is written. */
@@ -169,8 +158,14 @@ static int edge_due(struct an_retime *rt, uint32_t k)
 
 static int write_rec(struct an_retime *rt, struct an_rt_rec *r)
 {
+	size_t at = rt->w->out.len;
+	int rc;
+
 	r->done = true;
-	return ls_write_raw(rt->w, rt->qb.p + r->at, r->len);
+	if ((rc = ls_write_raw(rt->w, rt->qb.p + r->at, r->len)) < 0 || !r->is_edge)
+		return rc;
+	return an_typed_note(&rt->typed, rt->w, (struct an_typed){ .at = at, .kind = LS_K_EDGE,
+								 .derived.edge = r->edge });
 }
 
 /*
@@ -437,9 +432,7 @@ int an_retime_event(struct an_retime *rt, const uint8_t *raw, uint32_t len, cons
 
 const struct an_typed *an_retime_typed(struct an_retime *rt, size_t *n)
 {
-	*n = rt->ntyped;
-	rt->ntyped = 0;
-	return rt->typed;
+	return an_typed_take(&rt->typed, n);
 }
 
 int an_retime_edge(struct an_retime *rt, uint32_t a, uint32_t b, int64_t latency, bool moves,
@@ -463,17 +456,26 @@ int an_retime_edge(struct an_retime *rt, uint32_t a, uint32_t b, int64_t latency
 	return 0;
 }
 
-int an_retime_other(struct an_retime *rt, const struct ls_record *rec, uint32_t a, uint32_t b)
+/* Hold a record's len bytes at raw (an edge's: *edge, from node a to node b; else NULL). */
+static int hold(struct an_retime *rt, const uint8_t *raw, uint32_t len, const struct an_edge_rec *edge,
+		uint32_t a, uint32_t b)
 {
 	if (ls_vec_room(&rt->q, &rt->q_cap, rt->q_n, sizeof(*rt->q)) < 0)
 		return LS_ERR_NOMEM;
-	rt->q[rt->q_n] = (struct an_rt_rec){ .seq = rt->seq++, .len = rec->len, .a = a, .b = b,
+	rt->q[rt->q_n] = (struct an_rt_rec){ .seq = rt->seq++, .at = rt->qb.len, .len = len, .a = a, .b = b,
 					     .after = rt->g.nn ? rt->g.nn - 1 : LS_NONE,
-					     .next_waiter = LS_NONE };
-	if (bytes_add(&rt->qb, rec, &rt->q[rt->q_n].at) < 0)
+					     .next_waiter = LS_NONE, .is_edge = edge != NULL };
+	if (edge)
+		rt->q[rt->q_n].edge = *edge;
+	if (ls_buf_add(&rt->qb, raw, len) < 0)
 		return LS_ERR_NOMEM;
 	rt->q_n++;
 	return a != LS_NONE || b != LS_NONE ? edge_due(rt, rt->q_n - 1) : 0;
+}
+
+int an_retime_other(struct an_retime *rt, const struct an_item *it)
+{
+	return hold(rt, it->raw, it->len, NULL, LS_NONE, LS_NONE);
 }
 
 int an_retime_write(struct an_retime *rt, int64_t due)
@@ -481,30 +483,30 @@ int an_retime_write(struct an_retime *rt, int64_t due)
 	return write_before(rt, due);
 }
 
-int an_retime_take_edge(struct an_retime *rt, const struct ls_record *rec, enum ls_edge *e,
+int an_retime_take_edge(struct an_retime *rt, struct an_item *it, enum ls_edge *e,
 			uint32_t *a, uint32_t *b, uint64_t *late, uint64_t *lost, const char **why)
 {
-	uint64_t from, to;
-	const char *type;
-	uint32_t n;
+	struct an_edge_rec edge;
+	bool whole;
 	int rc;
 
-	if (ls_get_u64(rec, LS_F_FROM, &from) < 0 || ls_get_u64(rec, LS_F_TO, &to) < 0 ||
-	    ls_get_str(rec, LS_F_TYPE, &type, &n) < 0) {
-		*why = "edge without a valid 'from', 'to' or 'type'";
-		return LS_ERR_SYNTAX;
+	if ((rc = an_item_edge(it, &edge, why)) != 0) {
+		if (rc > 0)
+			*why = "edge without a valid 'from', 'to' or 'type'";
+		return rc > 0 ? LS_ERR_SYNTAX : rc;
 	}
-	*e = ls_edge_lookup(type, n);
+	*e = edge.type;
 	/* its ends were read (an_trace_derived): one not held was let go of */
-	if (!an_graph_find(&rt->g, to, b)) {
+	if (!an_graph_find(&rt->g, edge.to, b)) {
 		++*late;
-		return an_retime_other(rt, rec, LS_NONE, LS_NONE);
+		return hold(rt, it->raw, it->len, &edge, LS_NONE, LS_NONE);
 	}
-	if (!an_graph_find(&rt->g, from, a)) {
+	if (!an_graph_find(&rt->g, edge.from, a)) {
 		++*lost;
-		return an_retime_other(rt, rec, LS_NONE, *b);
+		return hold(rt, it->raw, it->len, &edge, LS_NONE, *b);
 	}
-	return (rc = an_retime_edge_rec(rt, rec, *e, *a, *b)) < 0 ? rc : 1;
+	whole = *e == LS_E_COLL || *e == LS_E_BARRIER;
+	return (rc = hold(rt, it->raw, it->len, &edge, whole ? LS_NONE : *a, whole ? LS_NONE : *b)) < 0 ? rc : 1;
 }
 
 int an_retime_step(struct an_retime *rt)
@@ -545,7 +547,7 @@ void an_retime_release(struct an_retime *rt)
 	free(rt->q);
 	ls_buf_release(&rt->evb);
 	ls_buf_release(&rt->qb);
-	free(rt->typed);
+	free(rt->typed.v);
 	free(rt->ready);
 	free(rt->woken);
 	memset(rt, 0, sizeof(*rt));

@@ -74,6 +74,8 @@ struct an_rt_rec {
 	uint32_t after;		/* the event read last before it (node), LS_NONE: none, or not kept */
 	uint32_t next_waiter;	/* the next edge record waiting for the same node */
 	bool done;		/* written already */
+	bool is_edge;		/* an edge record, edge as read: noted typed when written */
+	struct an_edge_rec edge;
 };
 
 /* An event to write, in the order of its new time. */
@@ -110,8 +112,7 @@ struct an_retime {
 	const struct ls_defs *defs;
 	struct ls_writer *w;
 	uint64_t moved, max_shift, total_shift;	/* over the events written */
-	struct an_typed *typed;	/* the events written since an_retime_typed was last called */
-	uint32_t ntyped, typed_cap;
+	struct an_typed_list typed;	/* the events and edges written since an_retime_typed */
 	uint64_t peak;		/* events held at once */
 };
 
@@ -157,7 +158,7 @@ int an_retime_event(struct an_retime *rt, const uint8_t *raw, uint32_t len, cons
 		    uint32_t *i);
 
 /*
- * The events written since the last call, typed (their new times), each
+ * The events (their new times) and edges written since the last call, typed, each
  * at its byte offset in what was written to the writer since: *n of them,
  * valid until the next event is written. The stage hands them to the
  * stages after it (an_stage.typed).
@@ -173,41 +174,29 @@ int an_retime_edge(struct an_retime *rt, uint32_t a, uint32_t b, int64_t latency
 		   uint32_t *kept);
 
 /*
- * Hold a record that is not an event until the events read before it are
- * written. Given its ends (nodes a and b, held or written; LS_NONE: not
- * kept), an edge goes sooner: once its ends and the events read before it
- * that did not move are written, so that a stage after this one gets it
- * while it still keeps their activities; where the rule moves events
- * earlier, once its ends and the event read last before it are (events
- * that did not move may now come long after). Other records keep their
- * order, and never pass an edge before them.
+ * Hold item it, a record that is neither an event nor an edge, until the
+ * events read before it are written. Records keep their order, and never
+ * pass an edge before them. Returns 0 or LS_ERR_NOMEM.
  */
-int an_retime_other(struct an_retime *rt, const struct ls_record *rec, uint32_t a, uint32_t b);
+int an_retime_other(struct an_retime *rt, const struct an_item *it);
 
 /*
- * Take edge record rec (whose ends were read: an_trace_derived): its
- * type in *e, its ends in *a and *b. Held as an_retime_edge_rec holds it.
+ * Take edge item it (whose ends were read: an_trace_derived): its type in
+ * *e, its ends in *a and *b (nodes, held or written). An edge is held
+ * until its ends and the events read before it that did not move are
+ * written, so that a stage after this one gets it while it still keeps
+ * their activities; where the rule moves events earlier, until its ends
+ * and the event read last before it are (events that did not move may
+ * now come long after). A collective's edges, as its instance, wait for
+ * every event read before them (a stage after this one takes them once
+ * all members left); so does an edge whose end is no longer kept.
  * Returns 1 where both ends are still kept (the rule's to follow); 0
  * where one is not, the edge counted in *late (its target no longer kept:
  * written long ago) or *lost (its source); LS_ERR_SYNTAX with *why set,
  * or LS_ERR_NOMEM.
  */
-int an_retime_take_edge(struct an_retime *rt, const struct ls_record *rec, enum ls_edge *e,
+int an_retime_take_edge(struct an_retime *rt, struct an_item *it, enum ls_edge *e,
 			uint32_t *a, uint32_t *b, uint64_t *late, uint64_t *lost, const char **why);
-
-/*
- * Hold edge rec, of type e, from node a to node b (held or written;
- * LS_NONE: not kept) as an_retime_other does; a collective's edges, as its
- * instance, wait for every event read before them (a stage after this
- * one takes them once all members left). Returns 0 or LS_ERR_NOMEM.
- */
-static inline int an_retime_edge_rec(struct an_retime *rt, const struct ls_record *rec, enum ls_edge e,
-				     uint32_t a, uint32_t b)
-{
-	bool whole = e == LS_E_COLL || e == LS_E_BARRIER;
-
-	return an_retime_other(rt, rec, whole ? LS_NONE : a, whole ? LS_NONE : b);
-}
 
 /*
  * After each record: write what the window has passed (when the input

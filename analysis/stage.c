@@ -81,7 +81,7 @@ static int pass_made(struct an_stage_run *r)
 		if (j < ntyped && typed[j].at == (size_t)(p - out->p)) {
 			made = (struct an_item){ .kind = typed[j].kind, .raw = p, .len = typed[j].len,
 						 .store = &rec, .padded = true, .made = true, .known = true,
-						 .ev = typed[j].ev, .blame = typed[j].blame };
+						 .ev = typed[j].ev, .derived = typed[j].derived };
 			j++;
 #ifdef LS_CHECK_BUILD
 			if (ls_record_parse_padded(&rec, p, end, 0, &why) != made.len || !an_item_agrees(&made, &rec))

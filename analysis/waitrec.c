@@ -23,9 +23,7 @@ int an_waitrec_process(struct an_waitrec *o, uint32_t nprocs)
 
 const struct an_typed *an_waitrec_typed(struct an_waitrec *o, size_t *n)
 {
-	*n = o->ntyped;
-	o->ntyped = 0;
-	return o->typed;
+	return an_typed_take(&o->typed, n);
 }
 
 int an_waitrec_blame(struct an_waitrec *o, uint64_t to, uint32_t region, uint64_t ns,
@@ -34,8 +32,6 @@ int an_waitrec_blame(struct an_waitrec *o, uint64_t to, uint32_t region, uint64_
 	size_t at = o->w->out.len;
 	int rc;
 
-	if (ls_vec_room(&o->typed, &o->typed_cap, o->ntyped, sizeof(*o->typed)) < 0)
-		return LS_ERR_NOMEM;
 	ls_build_begin(o->w, 7);
 	ls_put_kind(o->w, LS_K_BLAME);
 	ls_put_u64(o->w, LS_F_TO, to);
@@ -46,15 +42,16 @@ int an_waitrec_blame(struct an_waitrec *o, uint64_t to, uint32_t region, uint64_
 	ls_put_u64(o->w, LS_F_S, o->tr->defs.streams[s].id);
 	if ((rc = ls_build_end(o->w)) < 0)
 		return rc;
-	o->typed[o->ntyped++] = (struct an_typed){ .at = at, .len = (uint32_t)(o->w->out.len - at),
-						   .kind = LS_K_BLAME, .blame = { to, wait, ns, region, s, p } };
-	return 0;
+	return an_typed_note(&o->typed, o->w, (struct an_typed){
+		.at = at, .kind = LS_K_BLAME, .derived.blame = { to, wait, ns, region, s, p } });
 }
 
 int an_waitrec_wait(struct an_waitrec *o, const struct an_wait *x)
 {
 	struct an_tally *t = an_waitrec_tally(o, o->tr->defs.streams[x->s].process, x->pattern);
 	bool idle = ls_pattern_idle(x->pattern);	/* idleness, not a wait state */
+	size_t at = o->w->out.len;
+	int rc;
 
 	t->count++;
 	t->ns += x->dur;
@@ -69,7 +66,10 @@ int an_waitrec_wait(struct an_waitrec *o, const struct an_wait *x)
 		ls_put_u64(o->w, LS_F_CAUSE, x->cause);
 	if (x->region != LS_NONE)
 		ls_put_u64(o->w, LS_F_R, o->tr->defs.region_ids[x->region]);
-	return ls_build_end(o->w);
+	if ((rc = ls_build_end(o->w)) < 0)
+		return rc;
+	return an_typed_note(&o->typed, o->w, (struct an_typed){
+		.at = at, .kind = idle ? LS_K_IDLE : LS_K_WAIT, .derived.wait = *x });
 }
 
 int an_waitrec_blame_split(struct an_waitrec *o, const struct an_wait *x,
@@ -92,6 +92,6 @@ void an_waitrec_release(struct an_waitrec *o)
 {
 	free(o->tally);
 	free(o->split);
-	free(o->typed);
+	free(o->typed.v);
 	an_waitrec_init(o, o->w, o->tr);
 }

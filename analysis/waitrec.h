@@ -15,17 +15,6 @@
 #include "blame.h"
 #include "trace.h"
 
-/* A wait state, as written. */
-struct an_wait {
-	uint64_t at;
-	int64_t t;
-	uint64_t dur, cause;
-	uint32_t s;		/* stream index */
-	uint8_t pattern;
-	bool has_cause;
-	uint32_t region;	/* the waiting activity's region index; LS_NONE: not known */
-};
-
 struct an_tally {
 	uint64_t count, ns;
 };
@@ -37,15 +26,14 @@ struct an_waitrec {
 	uint32_t tally_cap;
 	uint64_t *split;		/* scratch for an_blame_split */
 	uint32_t split_cap;
-	struct an_typed *typed;		/* the blame shares written since an_waitrec_typed */
-	uint32_t ntyped, typed_cap;
+	struct an_typed_list typed;	/* the records written since an_waitrec_typed */
 };
 
 /* Write to w, the trace's ids from tr (both borrowed). */
 void an_waitrec_init(struct an_waitrec *o, struct ls_writer *w, const struct an_trace *tr);
 
 /*
- * The blame shares written since the last call, typed, each at its byte
+ * The wait, idle and blame records written since the last call, typed, each at its byte
  * offset in what was written since: *n of them, valid until the next is
  * written (an_stage.typed).
  */

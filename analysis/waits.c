@@ -155,24 +155,21 @@ static int leave(struct an_waits *a, struct an_item *it, const struct an_event *
 }
 
 /* An edge: to the rules of its paradigm. */
-static int edge(struct an_waits *a, const struct ls_record *rec, const char **why)
+static int edge(struct an_waits *a, struct an_item *it, const char **why)
 {
-	uint64_t from, to;
-	const char *type;
-	enum ls_edge e;
-	uint32_t n;
+	struct an_edge_rec e;
+	int rc;
 
-	if (ls_get_u64(rec, LS_F_FROM, &from) < 0 || ls_get_u64(rec, LS_F_TO, &to) < 0 ||
-	    ls_get_str(rec, LS_F_TYPE, &type, &n) < 0) {
-		*why = "edge without a valid 'from', 'to' or 'type'";
-		return LS_ERR_SYNTAX;
+	if ((rc = an_item_edge(it, &e, why)) != 0) {
+		if (rc > 0)
+			*why = "edge without a valid 'from', 'to' or 'type'";
+		return rc > 0 ? LS_ERR_SYNTAX : rc;
 	}
-	e = ls_edge_lookup(type, n);
-	if (e == LS_E_MSG || e == LS_E_COLL || e == LS_E_BARRIER)
-		return an_mpi_waits_edge(&a->mpi, e, from, to);
-	if (e == LS_E_JOIN || e == LS_E_LOCK)
-		return an_omp_waits_edge(&a->omp, e, from, to);
-	return an_gpu_waits_edge(&a->g, e, from, to);
+	if (e.type == LS_E_MSG || e.type == LS_E_COLL || e.type == LS_E_BARRIER)
+		return an_mpi_waits_edge(&a->mpi, e.type, e.from, e.to);
+	if (e.type == LS_E_JOIN || e.type == LS_E_LOCK)
+		return an_omp_waits_edge(&a->omp, e.type, e.from, e.to);
+	return an_gpu_waits_edge(&a->g, e.type, e.from, e.to);
 }
 
 static int definition(struct an_waits *a, const struct ls_record *rec,
@@ -227,13 +224,13 @@ int an_waits_take(struct an_waits *a, struct an_item *it,
 	if ((a->g.batch && (rc = an_gpu_waits_flush(&a->g, it)) < 0) ||
 	    (a->omp.batch && (rc = an_omp_waits_flush(&a->omp, it)) < 0))
 		return rc;
+	/* its edges' ends are not all of the kinds it reads: the stages that read every event check them */
+	if (it->kind == LS_K_EDGE)
+		return edge(a, it, why);
 	if (ls_kind_spec(it->kind)->cls != LS_C_EVENT && (rc = an_item_need(it, &rec, why)) < 0)
 		return rc;
 	if (LS_DEFS_KINDS & LS_KIND_BIT(it->kind))
 		return definition(a, rec, why);
-	/* its edges' ends are not all of the kinds it reads: the stages that read every event check them */
-	if (it->kind == LS_K_EDGE)
-		return edge(a, rec, why);
 	if (it->kind == LS_K_INSTANCE)
 		return an_mpi_waits_instance(&a->mpi, rec, why);
 	if (!(EVENTS_READ & LS_KIND_BIT(it->kind)))

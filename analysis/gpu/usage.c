@@ -125,20 +125,15 @@ int an_gpu_usage_event(struct an_gpu_usage_state *o, const struct ls_defs *d, en
 	return 0;
 }
 
-int an_gpu_usage_edge(struct an_gpu_usage_state *o, const struct ls_record *rec)
+int an_gpu_usage_edge(struct an_gpu_usage_state *o, const struct an_edge_rec *e)
 {
 	const struct an_gpu_usage_began *b = &o->began;
-	uint64_t from, to;
-	const char *type;
-	uint32_t n;
 	int64_t end, since;
 
-	if (ls_get_str(rec, LS_F_TYPE, &type, &n) < 0 || ls_edge_lookup(type, n) != LS_E_LAUNCH ||
-	    ls_get_u64(rec, LS_F_FROM, &from) < 0 || ls_get_u64(rec, LS_F_TO, &to) < 0 || to != b->id ||
-	    b->id == UINT64_MAX)
+	if (e->type != LS_E_LAUNCH || e->to != b->id || b->id == UINT64_MAX)
 		return 0;
-	if (!take(o, from, &end))	/* its launch returns later */
-		return pend(o, from, KERNEL_FIRST);
+	if (!take(o, e->from, &end))	/* its launch returns later */
+		return pend(o, e->from, KERNEL_FIRST);
 	since = end > b->idle_since ? end : b->idle_since;
 	if (end != KERNEL_FIRST && b->idle && b->t > since) {
 		o->proc[b->proc].startups++;

@@ -76,10 +76,10 @@ int an_gpu_usage_event(struct an_gpu_usage_state *o, const struct ls_defs *d, en
 		       const struct an_event *ev, const struct an_frame *f);
 
 /*
- * Take an edge record: a launch edge into the kernel that just began
- * gives its start-up delay. Returns 0 or LS_ERR_NOMEM.
+ * Take an edge: a launch edge into the kernel that just began gives its
+ * start-up delay. Returns 0 or LS_ERR_NOMEM.
  */
-int an_gpu_usage_edge(struct an_gpu_usage_state *o, const struct ls_record *rec);
+int an_gpu_usage_edge(struct an_gpu_usage_state *o, const struct an_edge_rec *e);
 
 /* Whether process index i's GPU ran anything. */
 static inline bool an_gpu_usage_any(const struct an_gpu_usage_state *o, uint32_t i)

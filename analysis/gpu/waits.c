@@ -514,13 +514,11 @@ int an_gpu_waits_edge(struct an_gpu_waits *g, enum ls_edge type, uint64_t from, 
 
 int an_gpu_waits_flush(struct an_gpu_waits *g, struct an_item *it)
 {
-	const struct ls_record *rec;
 	uint64_t to;
 
 	if (!g->batch)
 		return 0;
-	if (it && it->kind == LS_K_EDGE && (rec = an_item_rec(it)) && ls_get_u64(rec, LS_F_TO, &to) == 0 &&
-	    to == g->to)
+	if (it && it->kind == LS_K_EDGE && an_item_edge_to(it, &to) && to == g->to)
 		return 0;
 	g->batch = false;
 	if (g->held) {

@@ -170,14 +170,12 @@ int an_omp_waits_accrue(struct an_omp_waits *o, uint32_t s, const struct an_fram
 
 int an_omp_waits_flush(struct an_omp_waits *o, struct an_item *it)
 {
-	const struct ls_record *rec;
 	uint64_t to;
 	int64_t t;
 
 	if (!o->batch)
 		return 0;
-	if (it && it->kind == LS_K_EDGE && (rec = an_item_rec(it)) && ls_get_u64(rec, LS_F_TO, &to) == 0 &&
-	    to == o->to)
+	if (it && it->kind == LS_K_EDGE && an_item_edge_to(it, &to) && to == o->to)
 		return 0;
 	/*
 	 * An event at the join's very time may come after it (the stream's

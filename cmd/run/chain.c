@@ -27,7 +27,7 @@ struct item {
 	bool located;
 	bool made, known;	/* what the stages before found of it (analysis/item.h) */
 	struct an_event ev;
-	struct an_blame blame;
+	union an_derived derived;
 };
 
 /* Records handed from one thread to the next. */
@@ -276,7 +276,7 @@ static int hand_on(struct worker *k, const struct an_item *from)
 		ls_record_pack(rec, &it->p, b->f + b->nf);
 		b->nf += it->p.nloc;
 	}
-	it->blame = from->blame;
+	it->derived = from->derived;
 	it->made = from->made;
 	it->known = from->known;
 	it->ev = from->ev;
@@ -374,7 +374,7 @@ static void *run_worker(void *arg)
 			const struct item *it = &b->items[i];
 			struct an_item taken = { .kind = it->p.kind, .raw = b->bytes.p + it->at, .len = it->p.len,
 						 .store = &rec, .padded = true, .made = it->made, .known = it->known,
-						 .ev = it->ev, .blame = it->blame };
+						 .ev = it->ev, .derived = it->derived };
 
 			if (it->located) {
 				ls_record_unpack(&rec, taken.raw, &it->p, b->f + it->fields,

@@ -228,11 +228,12 @@ static void test_pathblame(void)
 	uint64_t region_id = 3;
 	struct ls_defs d = { .streams = &stream, .region_ids = &region_id, .nstreams = 1, .nregions = 1 };
 	struct an_pathblame pb;
+	struct an_typed_list typed = { 0 };
 	struct ls_writer w;
 	uint32_t a, child;
 
 	ls_writer_init_memory(&w);
-	an_pathblame_init(&pb);
+	an_pathblame_init(&pb, &typed);
 	/* A (1): 0..1000, a child (2) 300..600: 700 ns exclusive, 400 of them on the path */
 	CHECK(an_pathblame_enter(&pb, 1, 0, 0, 0, &a) == 0 && an_pathblame_enter(&pb, 2, 0, 0, 300, &child) == 0);
 	CHECK(an_pathblame_leave(&pb, child, a, 600) == 0 && an_pathblame_leave(&pb, a, LS_NONE, 1000) == 0);
@@ -244,6 +245,11 @@ static void test_pathblame(void)
 	CHECK(an_pathblame_settle(&pb, 999, &d, &w) == 0 && pb.written == 0);
 	/* up to 1000: 300 * 400 / 700 = 171.4 */
 	CHECK(an_pathblame_settle(&pb, 1000, &d, &w) == 0 && pb.written == 171 && pb.adrift.count == 0);
+	/* the record written, noted typed: A's share, its region and stream as indexes */
+	CHECK(typed.n == 1 && typed.v[0].at == 0 && typed.v[0].len == w.out.len &&
+	      typed.v[0].kind == LS_K_PATH_BLAME && typed.v[0].derived.share.act == 1 &&
+	      typed.v[0].derived.share.ns == 171 && typed.v[0].derived.share.r == 0 &&
+	      typed.v[0].derived.share.s == 0 && !typed.v[0].derived.share.idle);
 	/* 600 more after: 900 * 400 / 700 = 514.3, so 343 more; as if it had all come before */
 	CHECK(an_pathblame_blame(&pb, 1, LS_NONE, 600, false, &d, &w) == 0 && pb.written == 514);
 	/* idle blame apart, with its own floor: 10 * 400 / 700 = 5.7 */
@@ -265,6 +271,7 @@ static void test_pathblame(void)
 	CHECK(an_pathblame_blame(&pb, UINT64_C(1) << 40, LS_NONE, 9, false, &d, &w) == 0 && pb.unknown == 70);
 	CHECK(pb.ne <= 2);	/* the entries of activities settled are reused */
 	an_pathblame_release(&pb);
+	free(typed.v);
 	ls_writer_release(&w);
 }
 
