@@ -449,8 +449,12 @@ int an_deps_take(struct an_deps *d, struct an_item *it,
 	/* the other shards' facts matter to the matching alone (message, member_left), which takes them */
 	if (d->remote)
 		d->remote->at(d->remote->ctx, ev.t, d->tr.defs.streams[ev.s].id);
-	/* an enter's or leave's fields are read for the GPU's calls alone; any other event's here */
-	if (it->kind != LS_K_ENTER && it->kind != LS_K_LEAVE && (rc = an_item_need(it, &rec, why)) < 0)
+	/*
+	 * an enter's or leave's fields are read for the GPU's calls alone; an
+	 * OpenMP team's events need none; any other event's here
+	 */
+	if (it->kind != LS_K_ENTER && it->kind != LS_K_LEAVE && !(AN_OMP_TEAM_EVENTS & LS_KIND_BIT(it->kind)) &&
+	    (rc = an_item_need(it, &rec, why)) < 0)
 		return rc;
 	switch (it->kind) {
 	case LS_K_ENTER:

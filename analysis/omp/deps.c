@@ -162,16 +162,15 @@ static int lock_event(struct an_omp_deps *o, const struct ls_record *rec,
 	return an_edges_write(o->out, l->release, ev->id, LS_E_LOCK);
 }
 
-int an_omp_deps_event(struct an_omp_deps *o, const struct ls_record *rec,
-		 const struct an_event *ev)
+int an_omp_deps_event(struct an_omp_deps *o, const struct ls_record *rec, const struct an_event *ev)
 {
 	struct an_team *t;
 
-	if (rec->kind == LS_K_LOCK_ACQUIRE || rec->kind == LS_K_LOCK_RELEASE)
+	if (ev->kind == LS_K_LOCK_ACQUIRE || ev->kind == LS_K_LOCK_RELEASE)
 		return lock_event(o, rec, ev);
 	if (!(t = team_of(o, ev->proc)))
 		return LS_ERR_NOMEM;
-	switch (rec->kind) {
+	switch (ev->kind) {
 	case LS_K_FORK: return fork_event(o, t, ev);
 	case LS_K_TEAM_BEGIN: return team_begin(o, t, ev);
 	case LS_K_TEAM_END: return team_end(o, t, ev);
