@@ -138,12 +138,11 @@ static int new_region(struct an_crit *c, const struct ls_record *rec)
 
 /* Output */
 
-static int put_piece(struct an_crit *c, const struct an_piece *pc)
+/* Piece pc as a crit record. */
+static int write_piece(struct an_crit *c, const struct an_piece *pc)
 {
 	const struct ls_defs *d = &c->tr.defs;
 	bool in = pc->r != LS_NONE, act = in && pc->act != AN_NO_ACT;
-	size_t at = c->w->out.len;
-	int rc;
 
 	ls_build_begin(c->w, 4 + in + act);
 	ls_put_kind(c->w, LS_K_CRIT);
@@ -154,7 +153,15 @@ static int put_piece(struct an_crit *c, const struct an_piece *pc)
 		ls_put_u64(c->w, LS_F_ACT, pc->act);
 	if (in)
 		ls_put_u64(c->w, LS_F_R, d->region_ids[pc->r]);
-	if ((rc = ls_build_end(c->w)) < 0)
+	return ls_build_end(c->w);
+}
+
+static int put_piece(struct an_crit *c, const struct an_piece *pc)
+{
+	size_t at = c->w->out.len;
+	int rc;
+
+	if (!c->typed.only && (rc = write_piece(c, pc)) < 0)
 		return rc;
 	return an_typed_note(&c->typed, c->w, (struct an_typed){ .at = at, .kind = LS_K_CRIT,
 								.derived.piece = *pc });
@@ -962,6 +969,13 @@ static const struct an_typed *typed_crit(void *ctx, size_t *n)
 	return an_typed_take(&c->typed, n);
 }
 
+static void typed_only_crit(void *ctx)
+{
+	struct an_crit *c = ctx;
+
+	c->typed.only = true;
+}
+
 static void close_crit(void *ctx)
 {
 	an_crit_free(ctx);
@@ -972,6 +986,6 @@ static const enum ls_kind crit_replaces[] = { LS_K_CRIT, LS_K_PATH_BLAME, 0 };
 
 const struct an_stage an_stage_critpath = {
 	.tool = "tr-critpath", .needs = crit_needs, .replaces = crit_replaces, .reads = an_crit_reads,
-	.open = open_crit, .take = take_crit, .typed = typed_crit, .finish = finish_crit, .odd = odd_crit,
-	.notes = notes_crit, .held = held_crit, .close = close_crit,
+	.open = open_crit, .take = take_crit, .typed = typed_crit, .typed_only = typed_only_crit,
+	.finish = finish_crit, .odd = odd_crit, .notes = notes_crit, .held = held_crit, .close = close_crit,
 };

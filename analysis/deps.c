@@ -555,6 +555,13 @@ static const struct an_typed *typed_deps(void *ctx, size_t *n)
 	return an_typed_take(&d->out.typed, n);
 }
 
+static void typed_only_deps(void *ctx)
+{
+	struct an_deps *d = ctx;
+
+	d->out.typed.only = true;
+}
+
 static int finish_deps(void *ctx, const char **why)
 {
 	return an_deps_finish(ctx, why);
@@ -614,5 +621,6 @@ static const enum ls_kind deps_replaces[] = { LS_K_EDGE, LS_K_INSTANCE, 0 };
 
 const struct an_stage an_stage_deps = {
 	.tool = "tr-deps", .replaces = deps_replaces, .reads = an_deps_reads, .open = open_deps,
-	.take = take_deps, .typed = typed_deps, .finish = finish_deps, .odd = odd_deps, .held = held_deps, .close = close_deps,
+	.take = take_deps, .typed = typed_deps, .typed_only = typed_only_deps, .finish = finish_deps,
+	.odd = odd_deps, .held = held_deps, .close = close_deps,
 };

@@ -6,14 +6,16 @@ int an_edges_write(struct an_edges *e, uint64_t from, uint64_t to, enum ls_edge 
 	size_t at = e->w->out.len;
 	int rc;
 
-	ls_build_begin(e->w, 4);
-	ls_put_kind(e->w, LS_K_EDGE);
-	ls_put_u64(e->w, LS_F_FROM, from);
-	ls_put_u64(e->w, LS_F_TO, to);
-	ls_put_str(e->w, LS_F_TYPE, ls_edge_name(type));
 	e->count[type]++;
-	if ((rc = ls_build_end(e->w)) < 0)
-		return rc;
+	if (!e->typed.only) {
+		ls_build_begin(e->w, 4);
+		ls_put_kind(e->w, LS_K_EDGE);
+		ls_put_u64(e->w, LS_F_FROM, from);
+		ls_put_u64(e->w, LS_F_TO, to);
+		ls_put_str(e->w, LS_F_TYPE, ls_edge_name(type));
+		if ((rc = ls_build_end(e->w)) < 0)
+			return rc;
+	}
 	return an_typed_note(&e->typed, e->w, (struct an_typed){ .at = at, .kind = LS_K_EDGE,
 							       .derived.edge = { from, to, type } });
 }

@@ -90,10 +90,15 @@ struct an_typed {
 	union an_derived derived;
 };
 
-/* The records a stage wrote typed since the runner last asked (an_stage.typed). */
+/*
+ * The records a stage wrote typed since the runner last asked
+ * (an_stage.typed). Where only (an_stage.typed_only), the stage's
+ * derived records are noted and not written: their len is 0.
+ */
 struct an_typed_list {
 	struct an_typed *v;
 	uint32_t n, cap;
+	bool only;
 };
 
 /*

@@ -93,16 +93,18 @@ static int put(struct an_pathblame *pb, uint64_t act, uint32_t r, uint32_t s, ui
 	if (!ns)
 		return 0;
 	pb->written += ns;
-	ls_build_begin(w, 5 + idle);
-	ls_put_kind(w, LS_K_PATH_BLAME);
-	ls_put_u64(w, LS_F_ACT, act);
-	ls_put_u64(w, LS_F_R, d->region_ids[r]);
-	ls_put_u64(w, LS_F_NS, ns);
-	ls_put_u64(w, LS_F_S, d->streams[s].id);
-	if (idle)
-		ls_put_bool(w, LS_F_IDLE, true);
-	if ((rc = ls_build_end(w)) < 0)
-		return rc;
+	if (!pb->typed->only) {
+		ls_build_begin(w, 5 + idle);
+		ls_put_kind(w, LS_K_PATH_BLAME);
+		ls_put_u64(w, LS_F_ACT, act);
+		ls_put_u64(w, LS_F_R, d->region_ids[r]);
+		ls_put_u64(w, LS_F_NS, ns);
+		ls_put_u64(w, LS_F_S, d->streams[s].id);
+		if (idle)
+			ls_put_bool(w, LS_F_IDLE, true);
+		if ((rc = ls_build_end(w)) < 0)
+			return rc;
+	}
 	return an_typed_note(pb->typed, w, (struct an_typed){ .at = at, .kind = LS_K_PATH_BLAME,
 							      .derived.share = { act, ns, r, s, idle } });
 }

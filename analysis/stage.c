@@ -67,14 +67,15 @@ static int pass_made(struct an_stage_run *r)
 	const char *why = NULL;
 	int rc = 0;
 
-	if (!r->next || !out->len)
+	if (!r->next || (!out->len && !ntyped))
 		return 0;
 	/* room after the records, zeroed: they are parsed on the fast path to their end */
 	if (ls_buf_grow(out, LS_RECORD_PAD) < 0)
 		return fail(r, LS_ERR_NOMEM, NULL);
 	end = out->p + out->len;
 	memset(out->p + out->len, 0, LS_RECORD_PAD);
-	for (const uint8_t *p = out->p; p < end && rc == 0; p += made.len) {
+	/* a record noted and not written (an_stage.typed_only) takes no bytes: none may be left */
+	for (const uint8_t *p = out->p; (p < end || j < ntyped) && rc == 0; p += made.len) {
 		long len;
 
 		/* what the stage knows typed, as it wrote it: its fields located if a stage after asks */
@@ -84,7 +85,8 @@ static int pass_made(struct an_stage_run *r)
 						 .ev = typed[j].ev, .derived = typed[j].derived };
 			j++;
 #ifdef LS_CHECK_BUILD
-			if (ls_record_parse_padded(&rec, p, end, 0, &why) != made.len || !an_item_agrees(&made, &rec))
+			if (made.len && (ls_record_parse_padded(&rec, p, end, 0, &why) != made.len ||
+					 !an_item_agrees(&made, &rec)))
 				return fail(r, LS_ERR_SYNTAX, "a typed record that is not the record written");
 #endif
 		} else if ((len = ls_record_parse_padded(&rec, p, end, 0, &why)) <= 0 || len > end - p) {

@@ -65,6 +65,14 @@ struct an_stage {
 	 * no events of its own
 	 */
 	const struct an_typed *(*typed)(void *ctx, size_t *n);
+	/*
+	 * no one wants the derived records the stage writes as bytes (a
+	 * chain whose end writes neither a stream nor an archive): from now
+	 * on it notes them typed and writes none of them (an_typed_list's
+	 * only). NULL: a stage that writes no derived record of its own but
+	 * what its input gave (those keep their bytes, if any)
+	 */
+	void (*typed_only)(void *ctx);
 	/* the input has ended: write what is left; 0 or a negative error, as take's */
 	int (*finish)(void *ctx, const char **why);
 	/* what was odd in the input, into out (AN_COUNTS_MAX room): how many, zero counts among them */

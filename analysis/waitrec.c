@@ -32,29 +32,25 @@ int an_waitrec_blame(struct an_waitrec *o, uint64_t to, uint32_t region, uint64_
 	size_t at = o->w->out.len;
 	int rc;
 
-	ls_build_begin(o->w, 7);
-	ls_put_kind(o->w, LS_K_BLAME);
-	ls_put_u64(o->w, LS_F_TO, to);
-	ls_put_u64(o->w, LS_F_R, o->tr->defs.region_ids[region]);
-	ls_put_u64(o->w, LS_F_NS, ns);
-	ls_put_pattern(o->w, p);
-	ls_put_u64(o->w, LS_F_WAIT, wait);
-	ls_put_u64(o->w, LS_F_S, o->tr->defs.streams[s].id);
-	if ((rc = ls_build_end(o->w)) < 0)
-		return rc;
+	if (!o->typed.only) {
+		ls_build_begin(o->w, 7);
+		ls_put_kind(o->w, LS_K_BLAME);
+		ls_put_u64(o->w, LS_F_TO, to);
+		ls_put_u64(o->w, LS_F_R, o->tr->defs.region_ids[region]);
+		ls_put_u64(o->w, LS_F_NS, ns);
+		ls_put_pattern(o->w, p);
+		ls_put_u64(o->w, LS_F_WAIT, wait);
+		ls_put_u64(o->w, LS_F_S, o->tr->defs.streams[s].id);
+		if ((rc = ls_build_end(o->w)) < 0)
+			return rc;
+	}
 	return an_typed_note(&o->typed, o->w, (struct an_typed){
 		.at = at, .kind = LS_K_BLAME, .derived.blame = { to, wait, ns, region, s, p } });
 }
 
-int an_waitrec_wait(struct an_waitrec *o, const struct an_wait *x)
+/* Wait state x as a record (an idle record: idle). */
+static int write_wait(struct an_waitrec *o, const struct an_wait *x, bool idle)
 {
-	struct an_tally *t = an_waitrec_tally(o, o->tr->defs.streams[x->s].process, x->pattern);
-	bool idle = ls_pattern_idle(x->pattern);	/* idleness, not a wait state */
-	size_t at = o->w->out.len;
-	int rc;
-
-	t->count++;
-	t->ns += x->dur;
 	ls_build_begin(o->w, 6 + x->has_cause + (x->region != LS_NONE));
 	ls_put_kind(o->w, idle ? LS_K_IDLE : LS_K_WAIT);
 	ls_put_u64(o->w, LS_F_AT, x->at);
@@ -66,7 +62,19 @@ int an_waitrec_wait(struct an_waitrec *o, const struct an_wait *x)
 		ls_put_u64(o->w, LS_F_CAUSE, x->cause);
 	if (x->region != LS_NONE)
 		ls_put_u64(o->w, LS_F_R, o->tr->defs.region_ids[x->region]);
-	if ((rc = ls_build_end(o->w)) < 0)
+	return ls_build_end(o->w);
+}
+
+int an_waitrec_wait(struct an_waitrec *o, const struct an_wait *x)
+{
+	struct an_tally *t = an_waitrec_tally(o, o->tr->defs.streams[x->s].process, x->pattern);
+	bool idle = ls_pattern_idle(x->pattern);	/* idleness, not a wait state */
+	size_t at = o->w->out.len;
+	int rc;
+
+	t->count++;
+	t->ns += x->dur;
+	if (!o->typed.only && (rc = write_wait(o, x, idle)) < 0)
 		return rc;
 	return an_typed_note(&o->typed, o->w, (struct an_typed){
 		.at = at, .kind = idle ? LS_K_IDLE : LS_K_WAIT, .derived.wait = *x });

@@ -398,6 +398,13 @@ static const struct an_typed *typed_waits(void *ctx, size_t *n)
 	return an_waitrec_typed(&a->out, n);
 }
 
+static void typed_only_waits(void *ctx)
+{
+	struct an_waits *a = ctx;
+
+	a->out.typed.only = true;
+}
+
 static void *open_waits(struct ls_writer *w, unsigned jobs, const void *opts)
 {
 	(void)jobs;
@@ -450,6 +457,6 @@ static const enum ls_kind waits_replaces[] = { LS_K_WAIT, LS_K_IDLE, LS_K_BLAME,
 
 const struct an_stage an_stage_waits = {
 	.tool = "tr-waits", .needs = waits_needs, .replaces = waits_replaces, .reads = an_waits_reads,
-	.open = open_waits, .take = take_waits, .typed = typed_waits, .finish = finish_waits, .odd = odd_waits,
-	.held = held_waits, .close = close_waits,
+	.open = open_waits, .take = take_waits, .typed = typed_waits, .typed_only = typed_only_waits,
+	.finish = finish_waits, .odd = odd_waits, .held = held_waits, .close = close_waits,
 };

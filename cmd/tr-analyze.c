@@ -279,7 +279,7 @@ static int keep_for_project(char *const *traces, int n, const struct chain_link 
 		return 1;
 	}
 	if (!(c = chain_new(links, p, traces[0], o->threads ? o->threads : cores(), o->jobs, keep_record,
-			    ~UINT64_C(0), false, k)))
+			    ~UINT64_C(0), false, true, k)))
 		return 1;
 	status = read_trace(c, traces, n, reading, o, fan);
 	for (int i = 0; i < p && !status; i++)
@@ -314,7 +314,8 @@ static int analyze(char *const *traces, int n, const struct chain_link *links, i
 	if (p == nlinks)
 		p = 0;
 	if (!(c = chain_new(links + p, nlinks - p, traces[0], o->threads ? o->threads : cores(), o->jobs,
-			    take, t->otf2 ? ~UINT64_C(0) : an_rank_reads(), t->otf2 != NULL, t))) {
+			    take, t->otf2 ? ~UINT64_C(0) : an_rank_reads(), t->otf2 != NULL, t->writing || t->otf2,
+			    t))) {
 		status = 1;
 		goto out;
 	}
@@ -365,7 +366,7 @@ static int read_shard(char *const *traces, int n, const struct ls_stage *reading
 	deps.opts = fan->ops->writer(fan, &w);
 	memset(&report, 0, sizeof(report));
 	tool_error_keep(said, sizeof(said));
-	if ((c = chain_new(&deps, 1, "its shard's stream", 1, o->jobs, to_rank0, 0, false, &w))) {
+	if ((c = chain_new(&deps, 1, "its shard's stream", 1, o->jobs, to_rank0, 0, false, true, &w))) {
 		ls_front_init(&front, chain_input(c), &o->select, &report);
 		chain_reads_front(c, &front);
 		if (!(reader = readers_for((const char *const *)traces, n, err, sizeof(err))))

@@ -485,7 +485,8 @@ static int cut_at(const struct chain_link *links, int n, unsigned threads, bool 
 }
 
 struct chain *chain_new(const struct chain_link *links, int n, const char *input, unsigned threads,
-			unsigned jobs, chain_take take, uint64_t take_reads, bool take_apart, void *ctx)
+			unsigned jobs, chain_take take, uint64_t take_reads, bool take_apart, bool take_bytes,
+			void *ctx)
 {
 	struct chain *c = aligned_alloc(CACHE_LINE, sizeof(struct chain));	/* a multiple of it */
 	int starts[CHAIN_STAGES + 1];
@@ -538,6 +539,8 @@ struct chain *chain_new(const struct chain_link *links, int n, const char *input
 			chain_free(c);
 			return NULL;
 		}
+		if (!take_bytes && links[i].def->typed_only)
+			links[i].def->typed_only(st);
 	}
 	/* signals (which remove staged output) go to the reader's thread */
 	staging_mask_threads(&mask);

@@ -45,12 +45,15 @@ typedef int (*chain_take)(void *ctx, struct an_item *it, const char **why);
  * (LS_KIND_BIT; the others come with only their kind located), on as
  * many threads as there are stages, at most threads (the reader's own
  * among them), and one more for take where take_apart (a taker with much
- * work of its own) and threads is 2 or more. input names the trace in
- * messages; jobs: the threads a stage may use for its own work. Its
- * threads start here. Returns NULL after a message.
+ * work of its own) and threads is 2 or more. Where take_bytes is false
+ * (take writes no stream nor archive), the derived records the stages
+ * write go on typed alone, with no bytes (an_stage.typed_only). input
+ * names the trace in messages; jobs: the threads a stage may use for its
+ * own work. Its threads start here. Returns NULL after a message.
  */
 struct chain *chain_new(const struct chain_link *links, int n, const char *input, unsigned threads,
-			unsigned jobs, chain_take take, uint64_t take_reads, bool take_apart, void *ctx);
+			unsigned jobs, chain_take take, uint64_t take_reads, bool take_apart, bool take_bytes,
+			void *ctx);
 
 /* Where the reader writes the stream (msgpack, the header first). */
 struct ls_writer *chain_input(struct chain *c);
