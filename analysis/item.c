@@ -3,13 +3,9 @@
 #include "../libstream/vec.h"
 #include "item.h"
 
-int an_typed_note(struct an_typed_list *l, const struct ls_writer *w, struct an_typed t)
+int an_typed_room(struct an_typed_list *l)
 {
-	if (ls_vec_room(&l->v, &l->cap, l->n, sizeof(*l->v)) < 0)
-		return LS_ERR_NOMEM;
-	t.len = (uint32_t)(w->out.len - t.at);
-	l->v[l->n++] = t;
-	return 0;
+	return ls_vec_room(&l->v, &l->cap, l->n, sizeof(*l->v));
 }
 
 int an_item_edge(struct an_item *it, struct an_edge_rec *e, const char **why)

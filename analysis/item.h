@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "../libstream/defs.h"
+#include "../libstream/error.h"
 #include "../libstream/event.h"
 #include "../libstream/record.h"
 #include "../libstream/writer.h"
@@ -101,11 +102,21 @@ struct an_typed_list {
 	bool only;
 };
 
+/* Room for one more in l: 0, or LS_ERR_NOMEM. */
+int an_typed_room(struct an_typed_list *l);
+
 /*
  * Note t (its at set: where the record begins in what w holds) as the
  * record w wrote last: 0, or LS_ERR_NOMEM.
  */
-int an_typed_note(struct an_typed_list *l, const struct ls_writer *w, struct an_typed t);
+static inline int an_typed_note(struct an_typed_list *l, const struct ls_writer *w, struct an_typed t)
+{
+	if (l->n == l->cap && an_typed_room(l) < 0)
+		return LS_ERR_NOMEM;
+	t.len = (uint32_t)(w->out.len - t.at);
+	l->v[l->n++] = t;
+	return 0;
+}
 
 /* What was noted since the last call, *n of them; the list is empty after. */
 static inline const struct an_typed *an_typed_take(struct an_typed_list *l, size_t *n)
