@@ -450,8 +450,8 @@ int an_deps_take(struct an_deps *d, struct an_item *it,
 	if (d->remote)
 		d->remote->at(d->remote->ctx, ev.t, d->tr.defs.streams[ev.s].id);
 	/*
-	 * an enter's or leave's fields are read for the GPU's calls alone; an
-	 * OpenMP team's events need none; any other event's here
+	 * an enter's or leave's fields are read by the GPU's rules, where they
+	 * need them; an OpenMP team's events need none; any other event's here
 	 */
 	if (it->kind != LS_K_ENTER && it->kind != LS_K_LEAVE && !(AN_OMP_TEAM_EVENTS & LS_KIND_BIT(it->kind)) &&
 	    (rc = an_item_need(it, &rec, why)) < 0)
@@ -460,9 +460,7 @@ int an_deps_take(struct an_deps *d, struct an_item *it,
 	case LS_K_ENTER:
 		if (!(f = an_trace_enter(&d->tr, &ev, &rc)))
 			return rc;
-		if (!an_gpu_deps_role(f->role))
-			return 0;
-		return (rc = an_item_need(it, &rec, why)) < 0 ? rc : an_gpu_deps_enter(&d->gpu, f, rec, &ev);
+		return an_gpu_deps_role(f->role) ? an_gpu_deps_enter(&d->gpu, f, it, &ev) : 0;
 	case LS_K_LEAVE:
 		if (!(f = an_trace_leave(&d->tr, &ev)))
 			return 0;
@@ -470,8 +468,8 @@ int an_deps_take(struct an_deps *d, struct an_item *it,
 			return rc;
 		if (an_role_collective(f->role) || an_role_world(f->role))
 			rc = coll_leave(d, f, &ev, why);
-		else if (an_gpu_deps_role(f->role) && (rc = an_item_need(it, &rec, why)) == 0)
-			rc = an_gpu_deps_leave(&d->gpu, f, rec, &ev);
+		else if (an_gpu_deps_role(f->role))
+			rc = an_gpu_deps_leave(&d->gpu, f, it, &ev);
 		if (rc == 0 && f->role == LS_R_KERNEL && f->a)
 			rc = kernel_coll_leave(d, f, &ev, why);
 		else if (f->role == LS_R_OMP_BARRIER)

@@ -166,6 +166,92 @@ static inline int an_item_time(struct an_item *it, int64_t *t)
 	return (rec = an_item_rec(it)) && ls_get_i64(rec, LS_F_T, t) == 0 ? 0 : LS_ERR_ABSENT;
 }
 
+/*
+ * An edge item's edge, as its writer had it or read from its record: 0
+ * (an unknown type LS_E__COUNT); 1 where the record gives no valid 'from'
+ * or 'to'; 2 where it gives them and no valid 'type' (LS_E__COUNT); or
+ * LS_ERR_SYNTAX with *why set where its bytes are no record.
+ */
+int an_item_edge(struct an_item *it, struct an_edge_rec *e, const char **why);
+
+/* Whether edge item it gives the event it leads to, in *to. */
+static inline bool an_item_edge_to(struct an_item *it, uint64_t *to)
+{
+	const struct ls_record *rec;
+
+	if (it->known) {
+		*to = it->derived.edge.to;
+		return true;
+	}
+	return (rec = an_item_rec(it)) && ls_get_u64(rec, LS_F_TO, to) == 0;
+}
+
+/*
+ * The reader's typed event w's field f, where it is one of those the
+ * typed event holds (a GPU call's ref_stream, wait_stream, cuda_event,
+ * corr, result): its value in *v, and the LS_EF_ bit that says the event
+ * has it; 0 for any other field.
+ */
+static inline uint32_t an_read_field(const struct ls_written *w, enum ls_field f, uint64_t *v)
+{
+	switch (f) {
+	case LS_F_REF_STREAM: *v = w->ref_stream; return LS_EF_REF_STREAM;
+	case LS_F_WAIT_STREAM: *v = w->wait_stream; return LS_EF_WAIT_STREAM;
+	case LS_F_CUDA_EVENT: *v = w->cuda_event; return LS_EF_CUDA_EVENT;
+	case LS_F_CORR: *v = w->corr; return LS_EF_CORR;
+	case LS_F_RESULT: *v = (uint64_t)w->result; return LS_EF_RESULT;
+	default: return 0;
+	}
+}
+
+/* Whether event item it has field f: as the reader gave it typed, or its record. */
+static inline bool an_item_has(struct an_item *it, enum ls_field f)
+{
+	const struct ls_record *rec;
+	uint32_t bit;
+	uint64_t v;
+
+	if (it->read && (bit = an_read_field(it->read, f, &v)))
+		return it->read->fields & bit;
+	return (rec = an_item_rec(it)) && ls_has(rec, f);
+}
+
+/* Event item it's field f as ls_get_u64 reads it from its record (typed, where the reader gave it so). */
+static inline int an_item_u64(struct an_item *it, enum ls_field f, uint64_t *v)
+{
+	const struct ls_record *rec;
+	uint32_t bit;
+
+	/* a result is signed: an_item_i64's */
+	if (it->read && f != LS_F_RESULT && (bit = an_read_field(it->read, f, v)))
+		return it->read->fields & bit ? 0 : LS_ERR_ABSENT;
+	return (rec = an_item_rec(it)) ? ls_get_u64(rec, f, v) : LS_ERR_ABSENT;
+}
+
+/* Event item it's field f as ls_get_i64 reads it (typed, where the reader gave it so). */
+static inline int an_item_i64(struct an_item *it, enum ls_field f, int64_t *v)
+{
+	const struct ls_record *rec;
+	uint64_t u;
+	uint32_t bit;
+
+	if (it->read && (bit = an_read_field(it->read, f, &u))) {
+		*v = (int64_t)u;
+		return it->read->fields & bit ? 0 : LS_ERR_ABSENT;
+	}
+	return (rec = an_item_rec(it)) ? ls_get_i64(rec, f, v) : LS_ERR_ABSENT;
+}
+
+/* *rec the item's record (an_item_rec): 0, or LS_ERR_SYNTAX with *why where its bytes are no record. */
+static inline int an_item_need(struct an_item *it, const struct ls_record **rec, const char **why)
+{
+	if (!(*rec = an_item_rec(it))) {
+		*why = "a record that does not parse";
+		return LS_ERR_SYNTAX;
+	}
+	return 0;
+}
+
 #ifdef LS_CHECK_BUILD
 /*
  * Whether what the item holds typed (known, or as the reader wrote it)
@@ -180,6 +266,19 @@ static inline bool an_item_agrees(const struct an_item *it, const struct ls_reco
 	if (rec->kind != it->kind || rec->len != it->len)
 		return false;
 	if (it->read) {
+		static const enum ls_field typed[] = { LS_F_REF_STREAM, LS_F_WAIT_STREAM, LS_F_CUDA_EVENT, LS_F_CORR };
+		uint64_t v = 0, given = 0;
+
+		for (size_t k = 0; k < sizeof(typed) / sizeof(*typed); k++) {
+			uint32_t bit = an_read_field(it->read, typed[k], &v);
+
+			if (ls_has(rec, typed[k]) != ((it->read->fields & bit) != 0) ||
+			    (ls_has(rec, typed[k]) && (ls_get_u64(rec, typed[k], &given) < 0 || given != v)))
+				return false;
+		}
+		if (ls_has(rec, LS_F_RESULT) != ((it->read->fields & LS_EF_RESULT) != 0) ||
+		    (ls_has(rec, LS_F_RESULT) && (ls_get_i64(rec, LS_F_RESULT, &t) < 0 || t != it->read->result)))
+			return false;
 		ls_get_u64(rec, LS_F_ID, &id);
 		ls_get_i64(rec, LS_F_T, &t);
 		return id == it->read->id && t == it->read->t && it->read->kind == it->kind;
@@ -225,35 +324,5 @@ static inline bool an_item_agrees(const struct an_item *it, const struct ls_reco
 	return true;
 }
 #endif
-
-/*
- * An edge item's edge, as its writer had it or read from its record: 0
- * (an unknown type LS_E__COUNT); 1 where the record gives no valid 'from'
- * or 'to'; 2 where it gives them and no valid 'type' (LS_E__COUNT); or
- * LS_ERR_SYNTAX with *why set where its bytes are no record.
- */
-int an_item_edge(struct an_item *it, struct an_edge_rec *e, const char **why);
-
-/* Whether edge item it gives the event it leads to, in *to. */
-static inline bool an_item_edge_to(struct an_item *it, uint64_t *to)
-{
-	const struct ls_record *rec;
-
-	if (it->known) {
-		*to = it->derived.edge.to;
-		return true;
-	}
-	return (rec = an_item_rec(it)) && ls_get_u64(rec, LS_F_TO, to) == 0;
-}
-
-/* *rec the item's record (an_item_rec): 0, or LS_ERR_SYNTAX with *why where its bytes are no record. */
-static inline int an_item_need(struct an_item *it, const struct ls_record **rec, const char **why)
-{
-	if (!(*rec = an_item_rec(it))) {
-		*why = "a record that does not parse";
-		return LS_ERR_SYNTAX;
-	}
-	return 0;
-}
 
 #endif

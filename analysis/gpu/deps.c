@@ -209,13 +209,13 @@ static bool compatible(int a, int b)
 }
 
 /* The GPU stream of process p a call's ref_stream names, or LS_NONE. */
-static uint32_t stream_field(struct an_gpu_deps *o, const struct ls_record *rec, uint32_t p, enum ls_field f)
+static uint32_t stream_field(struct an_gpu_deps *o, struct an_item *it, uint32_t p, enum ls_field f)
 {
 	const struct ls_defs *defs = &o->tr->defs;
 	uint64_t id;
 	uint32_t s;
 
-	if (ls_get_u64(rec, f, &id) < 0)
+	if (an_item_u64(it, f, &id) < 0)
 		return LS_NONE;
 	s = ls_index(&defs->stream_ix, id);
 	if (s == LS_NONE || !defs->streams[s].gpu || defs->streams[s].process != p) {
@@ -225,18 +225,18 @@ static uint32_t stream_field(struct an_gpu_deps *o, const struct ls_record *rec,
 	return s;
 }
 
-static uint32_t ref_stream(struct an_gpu_deps *o, const struct ls_record *rec, uint32_t p)
+static uint32_t ref_stream(struct an_gpu_deps *o, struct an_item *it, uint32_t p)
 {
-	return stream_field(o, rec, p, LS_F_REF_STREAM);
+	return stream_field(o, it, p, LS_F_REF_STREAM);
 }
 
 /*
  * A synchronization's wait_stream (where the trace names the stream waited
  * for, not the event): the last work enqueued on it, or LS_NONE.
  */
-static uint32_t waited_work(struct an_gpu_deps *o, const struct ls_record *rec, uint32_t p)
+static uint32_t waited_work(struct an_gpu_deps *o, struct an_item *it, uint32_t p)
 {
-	uint32_t s = ls_has(rec, LS_F_CUDA_EVENT) ? LS_NONE : stream_field(o, rec, p, LS_F_WAIT_STREAM);
+	uint32_t s = an_item_has(it, LS_F_CUDA_EVENT) ? LS_NONE : stream_field(o, it, p, LS_F_WAIT_STREAM);
 
 	return s == LS_NONE ? LS_NONE : o->gs[s].last;
 }
@@ -453,14 +453,14 @@ static int late_launch(struct an_gpu_deps *o, uint32_t w, const struct an_event 
  * reference the caller lets go of (work whose device activity has already
  * ended may be held by nothing else).
  */
-static int enqueue(struct an_gpu_deps *o, const struct ls_record *rec,
+static int enqueue(struct an_gpu_deps *o, struct an_item *it,
 		   const struct an_event *ev, int k, bool blocking, uint32_t *out)
 {
-	uint32_t s = ref_stream(o, rec, ev->proc), w;
+	uint32_t s = ref_stream(o, it, ev->proc), w;
 	uint64_t corr, key = 0;
 	int rc;
 
-	if (ls_get_u64(rec, LS_F_CORR, &corr) == 0 && ls_key_pair(ev->proc, corr, &key))
+	if (an_item_u64(it, LS_F_CORR, &corr) == 0 && ls_key_pair(ev->proc, corr, &key))
 		key++;
 	if (key && ls_idmap_get(&o->corr, key, &w) && !o->work[w].has_launch) {
 		/* the map's reference becomes the caller's */
@@ -537,7 +537,7 @@ static uint32_t match(struct an_gpu_deps *o, uint32_t s, int k, uint64_t key)
 }
 
 /* A device activity begins: the work it runs. */
-static int device_enter(struct an_gpu_deps *o, const struct ls_record *rec,
+static int device_enter(struct an_gpu_deps *o, struct an_item *it,
 			const struct an_event *ev, int k)
 {
 	uint64_t corr, key = 0;
@@ -545,7 +545,7 @@ static int device_enter(struct an_gpu_deps *o, const struct ls_record *rec,
 	uint32_t w;
 	int rc;
 
-	if (ls_get_u64(rec, LS_F_CORR, &corr) == 0 && ls_key_pair(ev->proc, corr, &key))
+	if (an_item_u64(it, LS_F_CORR, &corr) == 0 && ls_key_pair(ev->proc, corr, &key))
 		key++;
 	if ((w = match(o, ev->s, k, key)) == LS_NONE) {
 		if ((rc = work_new(o, ev->proc, (uint8_t)k, &w)) < 0)
@@ -688,14 +688,14 @@ static int device_wide(struct an_gpu_deps *o, uint32_t g, uint32_t p)
  * are addresses, too wide to pair with a process: each address gets a
  * number of its own, kept for the run. Returns 0 or LS_ERR_NOMEM.
  */
-static int event_key(struct an_gpu_deps *o, const struct ls_record *rec, uint32_t p, uint64_t *key)
+static int event_key(struct an_gpu_deps *o, struct an_item *it, uint32_t p, uint64_t *key)
 {
 	uint64_t e;
 	uint32_t n;
 	int rc;
 
 	*key = 0;
-	if (ls_get_u64(rec, LS_F_CUDA_EVENT, &e) < 0 || !ls_key_pair(p, 0, key)) {
+	if (an_item_u64(it, LS_F_CUDA_EVENT, &e) < 0 || !ls_key_pair(p, 0, key)) {
 		o->st.untold++;
 		return 0;
 	}
@@ -710,7 +710,7 @@ static int event_key(struct an_gpu_deps *o, const struct ls_record *rec, uint32_
 }
 
 /* A synchronizing call begins: what it will wait for. */
-static int sync_begin(struct an_gpu_deps *o, struct an_frame *f, const struct ls_record *rec,
+static int sync_begin(struct an_gpu_deps *o, struct an_frame *f, struct an_item *it,
 		      const struct an_event *ev)
 {
 	bool event = f->role == LS_R_EVENT_SYNC || f->role == LS_R_EVENT_QUERY;
@@ -723,20 +723,20 @@ static int sync_begin(struct an_gpu_deps *o, struct an_frame *f, const struct ls
 	f->a = g + 1;
 	o->sync[g].implicit = f->role == LS_R_MEMCPY ||
 			      f->role == LS_R_ALLOC || f->role == LS_R_FREE;
-	o->sync[g].failed = ls_get_i64(rec, LS_F_RESULT, &result) == 0 && result != 0;
+	o->sync[g].failed = an_item_i64(it, LS_F_RESULT, &result) == 0 && result != 0;
 	if (event) {
 		uint64_t key;
 
-		if (ls_has(rec, LS_F_WAIT_STREAM) && !ls_has(rec, LS_F_CUDA_EVENT))
-			return (w = waited_work(o, rec, ev->proc)) == LS_NONE ? 0 : sync_add(o, g, w);
-		if ((rc = event_key(o, rec, ev->proc, &key)) < 0 || !key)
+		if (an_item_has(it, LS_F_WAIT_STREAM) && !an_item_has(it, LS_F_CUDA_EVENT))
+			return (w = waited_work(o, it, ev->proc)) == LS_NONE ? 0 : sync_add(o, g, w);
+		if ((rc = event_key(o, it, ev->proc, &key)) < 0 || !key)
 			return rc;
 		if (ls_idmap_get(&o->events, key, &w))
 			return sync_add(o, g, w);
 		o->sync[g].event_key = key;	/* its record may come yet */
 		return park(o, g);
 	}
-	if ((s = ref_stream(o, rec, ev->proc)) == LS_NONE) {
+	if ((s = ref_stream(o, it, ev->proc)) == LS_NONE) {
 		o->sync[g].unnamed = f->role == LS_R_STREAM_SYNC || f->role == LS_R_STREAM_QUERY;
 		return device_wide(o, g, ev->proc);
 	}
@@ -836,7 +836,7 @@ static int unpark(struct an_gpu_deps *o, uint32_t proc)
 }
 
 static int sync_leave(struct an_gpu_deps *o, const struct an_frame *f,
-		      const struct ls_record *rec, const struct an_event *ev)
+		      struct an_item *it, const struct an_event *ev)
 {
 	uint32_t g = f->a - 1;
 	int64_t result;
@@ -845,7 +845,7 @@ static int sync_leave(struct an_gpu_deps *o, const struct an_frame *f,
 	o->sync[g].left = true;
 	o->sync[g].leave = ev->id;
 	o->sync[g].t_leave = ev->t;
-	if (ls_get_i64(rec, LS_F_RESULT, &result) == 0)
+	if (an_item_i64(it, LS_F_RESULT, &result) == 0)
 		o->sync[g].failed = result != 0;
 	if (o->sync[g].parked)
 		return unpark(o, ev->proc);
@@ -855,18 +855,18 @@ static int sync_leave(struct an_gpu_deps *o, const struct an_frame *f,
 }
 
 /* cuEventRecord: the event stands for the last work on its stream. */
-static int event_record(struct an_gpu_deps *o, const struct ls_record *rec,
+static int event_record(struct an_gpu_deps *o, struct an_item *it,
 			const struct an_event *ev)
 {
-	uint32_t s = ref_stream(o, rec, ev->proc), w, old;
+	uint32_t s = ref_stream(o, it, ev->proc), w, old;
 	uint64_t key;
 	int rc;
 
-	if ((rc = event_key(o, rec, ev->proc, &key)) < 0 || !key)
+	if ((rc = event_key(o, it, ev->proc, &key)) < 0 || !key)
 		return rc;
 	/* no stream (or one that is no GPU stream, counted as such): the legacy default one (of device 0) */
 	if (s == LS_NONE && (s = null_stream_of(o, ev->proc, 0)) == LS_NONE) {
-		o->st.untold += !ls_has(rec, LS_F_REF_STREAM);
+		o->st.untold += !an_item_has(it, LS_F_REF_STREAM);
 		return 0;
 	}
 	w = o->gs[s].last;
@@ -898,20 +898,20 @@ static int event_record(struct an_gpu_deps *o, const struct ls_record *rec,
  * (or, where the trace names the stream waited for and not the event, for
  * the last work enqueued on that stream).
  */
-static int stream_wait(struct an_gpu_deps *o, const struct ls_record *rec,
+static int stream_wait(struct an_gpu_deps *o, struct an_item *it,
 		       const struct an_event *ev)
 {
-	uint32_t s = ref_stream(o, rec, ev->proc), w;
+	uint32_t s = ref_stream(o, it, ev->proc), w;
 	uint64_t key;
 	int rc;
 
-	if (s != LS_NONE && ls_has(rec, LS_F_WAIT_STREAM) && !ls_has(rec, LS_F_CUDA_EVENT)) {
-		return (w = waited_work(o, rec, ev->proc)) == LS_NONE ? 0 : wait_for(o, s, w);
+	if (s != LS_NONE && an_item_has(it, LS_F_WAIT_STREAM) && !an_item_has(it, LS_F_CUDA_EVENT)) {
+		return (w = waited_work(o, it, ev->proc)) == LS_NONE ? 0 : wait_for(o, s, w);
 	}
-	if ((rc = event_key(o, rec, ev->proc, &key)) < 0 || !key)
+	if ((rc = event_key(o, it, ev->proc, &key)) < 0 || !key)
 		return rc;
 	if (s == LS_NONE) {	/* a stream named that is not a GPU stream was counted */
-		o->st.untold += !ls_has(rec, LS_F_REF_STREAM);
+		o->st.untold += !an_item_has(it, LS_F_REF_STREAM);
 		return 0;
 	}
 	if (!ls_idmap_get(&o->events, key, &w)) {
@@ -922,7 +922,7 @@ static int stream_wait(struct an_gpu_deps *o, const struct ls_record *rec,
 }
 
 int an_gpu_deps_enter(struct an_gpu_deps *o, struct an_frame *f,
-		     const struct ls_record *rec, const struct an_event *ev)
+		     struct an_item *it, const struct an_event *ev)
 {
 	int k;
 	uint32_t w;
@@ -930,12 +930,12 @@ int an_gpu_deps_enter(struct an_gpu_deps *o, struct an_frame *f,
 
 	if (o->tr->defs.streams[ev->s].gpu)
 		return (k = device_kind(&o->tr->defs, f->region)) < 0 ? 0 :
-		       device_enter(o, rec, ev, k);
-	if (an_role_gpu_sync(f->role) && (rc = sync_begin(o, f, rec, ev)) < 0)
+		       device_enter(o, it, ev, k);
+	if (an_role_gpu_sync(f->role) && (rc = sync_begin(o, f, it, ev)) < 0)
 		return rc;
 	if ((k = work_kind(&o->tr->defs, f->region)) >= 0) {
 		/* a blocking copy also waits for the copy it makes */
-		if ((rc = enqueue(o, rec, ev, k, f->a != 0, &w)) < 0)
+		if ((rc = enqueue(o, it, ev, k, f->a != 0, &w)) < 0)
 			return rc;
 		if (f->a) {
 			rc = sync_add(o, f->a - 1, w);
@@ -946,9 +946,9 @@ int an_gpu_deps_enter(struct an_gpu_deps *o, struct an_frame *f,
 			return rc;
 	}
 	if (f->role == LS_R_EVENT_RECORD)
-		return event_record(o, rec, ev);
+		return event_record(o, it, ev);
 	if (f->role == LS_R_STREAM_WAIT)
-		return stream_wait(o, rec, ev);
+		return stream_wait(o, it, ev);
 	return 0;
 }
 
@@ -971,11 +971,11 @@ static int device_leave(struct an_gpu_deps *o, const struct an_event *ev)
 }
 
 int an_gpu_deps_leave(struct an_gpu_deps *o, const struct an_frame *f,
-		     const struct ls_record *rec, const struct an_event *ev)
+		     struct an_item *it, const struct an_event *ev)
 {
 	if (o->tr->defs.streams[ev->s].gpu)
 		return device_kind(&o->tr->defs, f->region) < 0 ? 0 : device_leave(o, ev);
-	return f->a ? sync_leave(o, f, rec, ev) : 0;
+	return f->a ? sync_leave(o, f, it, ev) : 0;
 }
 
 void an_gpu_deps_finish(struct an_gpu_deps *o)

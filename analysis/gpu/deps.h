@@ -155,13 +155,13 @@ void an_gpu_deps_init(struct an_gpu_deps *o, const struct an_trace *tr, struct a
 int an_gpu_deps_stream(struct an_gpu_deps *o);
 
 /*
- * An enter or a leave of activity f on a stream (before f is popped).
+ * An enter or a leave (item it, as ev) of activity f on a stream (before
+ * f is popped), its fields read where its rules need them (an_item_u64).
  * Returns 0, or a negative error.
  */
-int an_gpu_deps_enter(struct an_gpu_deps *o, struct an_frame *f,
-		     const struct ls_record *rec, const struct an_event *ev);
-int an_gpu_deps_leave(struct an_gpu_deps *o, const struct an_frame *f,
-		     const struct ls_record *rec, const struct an_event *ev);
+int an_gpu_deps_enter(struct an_gpu_deps *o, struct an_frame *f, struct an_item *it, const struct an_event *ev);
+int an_gpu_deps_leave(struct an_gpu_deps *o, const struct an_frame *f, struct an_item *it,
+		      const struct an_event *ev);
 
 /* Whether a region of role r is one an_gpu_deps follows. */
 bool an_gpu_deps_role(enum ls_role r);
