@@ -55,18 +55,14 @@ struct an_deps *an_deps_new(struct ls_writer *w, const struct an_remote *remote)
 }
 
 /* The process index a field names, or LS_NONE with *why set. */
-static uint32_t process_field(const struct an_deps *d, const struct ls_record *rec,
-			      enum ls_field f, const char **why)
+static uint32_t process_field(const struct an_deps *d, struct an_item *it, enum ls_field f, const char **why)
 {
-	return ls_defs_field(&d->tr.defs.proc_ix, rec, f,
-			     "message or collective naming an undefined process", why);
+	return an_item_index(it, &d->tr.defs.proc_ix, f, "message or collective naming an undefined process", why);
 }
 
-static uint32_t comm_field(const struct an_deps *d, const struct ls_record *rec,
-			   const char **why)
+static uint32_t comm_field(const struct an_deps *d, struct an_item *it, const char **why)
 {
-	return ls_defs_field(&d->tr.defs.comm_ix, rec, LS_F_COMM,
-			     "message or collective on an undefined comm", why);
+	return an_item_index(it, &d->tr.defs.comm_ix, LS_F_COMM, "message or collective on an undefined comm", why);
 }
 
 /*
@@ -145,19 +141,19 @@ static int remote_before(struct an_deps *d, const uint32_t *from, uint32_t n, in
 }
 
 /* A send or a receive: match it, and write the edge when both are known. */
-static int message(struct an_deps *d, const struct ls_record *rec,
+static int message(struct an_deps *d, struct an_item *it,
 		   const struct an_event *ev, const char **why)
 {
 	const struct an_frame *top = an_stack_top(&d->tr.stacks[ev->s]);
-	uint32_t peer = process_field(d, rec, LS_F_PEER, why), comm;
+	uint32_t peer = process_field(d, it, LS_F_PEER, why), comm;
 	struct an_msg_end self = { ev->id, ev->t, false }, other;
 	uint32_t other_shard;
 	int64_t tag;
 	int rc;
 
-	if (peer == LS_NONE || (comm = comm_field(d, rec, why)) == LS_NONE)
+	if (peer == LS_NONE || (comm = comm_field(d, it, why)) == LS_NONE)
 		return LS_ERR_SYNTAX;
-	if (ls_get_i64(rec, LS_F_TAG, &tag) < 0) {
+	if (an_item_i64(it, LS_F_TAG, &tag) < 0) {
 		*why = "message without a valid 'tag'";
 		return LS_ERR_SYNTAX;
 	}
@@ -167,14 +163,14 @@ static int message(struct an_deps *d, const struct ls_record *rec,
 	 * match) or none can come before it (the other side's event will)
 	 */
 	if (d->remote && (other_shard = an_fact_owner(d->remote, &d->tr.defs, peer)) != d->remote->shard) {
-		bool send = rec->kind == LS_K_SEND;
+		bool send = it->kind == LS_K_SEND;
 		struct decided x = { other_side_there, send ? AN_P2P_RECV : AN_P2P_SEND, send ? ev->proc : peer,
 				     send ? peer : ev->proc, comm, tag, NULL };
 
 		if ((rc = remote_before(d, &other_shard, 1, ev->t, d->tr.defs.streams[ev->s].id, &x, why)) < 0)
 			return rc;
 	}
-	if (rec->kind == LS_K_SEND) {
+	if (it->kind == LS_K_SEND) {
 		/* a send begins when the call that sends it does */
 		if (top)
 			self.t = top->t;
@@ -199,30 +195,30 @@ static int message(struct an_deps *d, const struct ls_record *rec,
 }
 
 /* A nonblocking collective posted (a coll_begin with a request, in an mpi_icoll activity). */
-static int coll_begin(struct an_deps *d, const struct ls_record *rec, const struct an_event *ev)
+static int coll_begin(struct an_deps *d, struct an_item *it, const struct an_event *ev)
 {
 	const struct an_frame *top = an_stack_top(&d->tr.stacks[ev->s]);
 	uint64_t req;
 
-	if (!top || top->role != LS_R_MPI_ICOLL || ls_get_u64(rec, LS_F_REQ, &req) < 0)
+	if (!top || top->role != LS_R_MPI_ICOLL || an_item_u64(it, LS_F_REQ, &req) < 0)
 		return 0;
 	return an_icoll_post(&d->icoll, ev->proc, req,
 			     (struct an_icoll_post){ top->id, top->t, d->tr.defs.streams[ev->s].id });
 }
 
 /* ... and completed (a coll_end with its request): its part ends with the call it lies in. */
-static int icoll_end(struct an_deps *d, const struct ls_record *rec, const struct an_event *ev,
+static int icoll_end(struct an_deps *d, struct an_item *it, const struct an_event *ev,
 		     uint64_t req, const char **why)
 {
-	uint32_t comm = comm_field(d, rec, why), root = LS_NONE;
+	uint32_t comm = comm_field(d, it, why), root = LS_NONE;
 	const char *op = "";
 	uint32_t n = 0;
 
 	if (comm == LS_NONE)
 		return LS_ERR_SYNTAX;
-	if (ls_has(rec, LS_F_ROOT) && (root = process_field(d, rec, LS_F_ROOT, why)) == LS_NONE)
+	if (an_item_has(it, LS_F_ROOT) && (root = process_field(d, it, LS_F_ROOT, why)) == LS_NONE)
 		return LS_ERR_SYNTAX;
-	if (ls_has(rec, LS_F_OP) && ls_get_str(rec, LS_F_OP, &op, &n) < 0)
+	if (an_item_has(it, LS_F_OP) && an_item_str(it, LS_F_OP, &op, &n) < 0)
 		n = 0;
 	return an_icoll_complete(&d->icoll, ev->proc, req, ev->s, comm, root, ls_role_by_op(op, n));
 }
@@ -232,7 +228,7 @@ static int icoll_end(struct an_deps *d, const struct ls_record *rec, const struc
  * frame. A kernel's (NCCL's, on a GPU stream) names its comm and the op
  * that gives its shape: kept as a = comm + 1, b = the shape's role.
  */
-static int coll_end(struct an_deps *d, const struct ls_record *rec,
+static int coll_end(struct an_deps *d, struct an_item *it,
 		    const struct an_event *ev, const char **why)
 {
 	struct an_frame *top = an_stack_top(&d->tr.stacks[ev->s]);
@@ -240,24 +236,24 @@ static int coll_end(struct an_deps *d, const struct ls_record *rec,
 	uint64_t req;
 	uint32_t n = 0;
 
-	if (ls_get_u64(rec, LS_F_REQ, &req) == 0)
-		return icoll_end(d, rec, ev, req, why);
+	if (an_item_u64(it, LS_F_REQ, &req) == 0)
+		return icoll_end(d, it, ev, req, why);
 	if (top && top->role == LS_R_KERNEL) {
-		if ((top->a = comm_field(d, rec, why)) == LS_NONE)
+		if ((top->a = comm_field(d, it, why)) == LS_NONE)
 			return LS_ERR_SYNTAX;
 		top->a++;
-		if (ls_has(rec, LS_F_OP) && ls_get_str(rec, LS_F_OP, &op, &n) < 0)
+		if (an_item_has(it, LS_F_OP) && an_item_str(it, LS_F_OP, &op, &n) < 0)
 			n = 0;
 		top->b = (uint32_t)ls_role_by_op(op, n);
 		return 0;
 	}
 	if (!top || !(an_role_collective(top->role) || an_role_world(top->role)))
 		return 0;
-	if ((top->a = comm_field(d, rec, why)) == LS_NONE)
+	if ((top->a = comm_field(d, it, why)) == LS_NONE)
 		return LS_ERR_SYNTAX;
 	top->a++;	/* a and b are 0 when unset */
-	if (ls_has(rec, LS_F_ROOT)) {
-		if ((top->b = process_field(d, rec, LS_F_ROOT, why)) == LS_NONE)
+	if (an_item_has(it, LS_F_ROOT)) {
+		if ((top->b = process_field(d, it, LS_F_ROOT, why)) == LS_NONE)
 			return LS_ERR_SYNTAX;
 		top->b++;
 	}
@@ -449,13 +445,7 @@ int an_deps_take(struct an_deps *d, struct an_item *it,
 	/* the other shards' facts matter to the matching alone (message, member_left), which takes them */
 	if (d->remote)
 		d->remote->at(d->remote->ctx, ev.t, d->tr.defs.streams[ev.s].id);
-	/*
-	 * an enter's or leave's fields are read by the GPU's rules, where they
-	 * need them; an OpenMP team's events need none; any other event's here
-	 */
-	if (it->kind != LS_K_ENTER && it->kind != LS_K_LEAVE && !(AN_OMP_TEAM_EVENTS & LS_KIND_BIT(it->kind)) &&
-	    (rc = an_item_need(it, &rec, why)) < 0)
-		return rc;
+	/* an event's fields are read where its rules need them (an_item_u64): typed, as the reader gave it */
 	switch (it->kind) {
 	case LS_K_ENTER:
 		if (!(f = an_trace_enter(&d->tr, &ev, &rc)))
@@ -477,13 +467,15 @@ int an_deps_take(struct an_deps *d, struct an_item *it,
 		an_stack_pop_to(&d->tr.stacks[ev.s], f);
 		return rc;
 	case LS_K_COLL_BEGIN:
-		return coll_begin(d, rec, &ev);
+		return coll_begin(d, it, &ev);
 	case LS_K_COLL_END:
-		return coll_end(d, rec, &ev, why);
+		return coll_end(d, it, &ev, why);
 	case LS_K_SEND: case LS_K_RECV:
-		return message(d, rec, &ev, why);
+		return message(d, it, &ev, why);
+	case LS_K_LOCK_ACQUIRE: case LS_K_LOCK_RELEASE:
+		return (rc = an_item_need(it, &rec, why)) < 0 ? rc : an_omp_deps_event(&d->omp, rec, &ev);
 	default:
-		return an_omp_deps_event(&d->omp, rec, &ev);
+		return an_omp_deps_event(&d->omp, NULL, &ev);
 	}
 }
 

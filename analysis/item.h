@@ -187,32 +187,47 @@ static inline bool an_item_edge_to(struct an_item *it, uint64_t *to)
 }
 
 /*
- * The reader's typed event w's field f, where it is one of those the
- * typed event holds (a GPU call's ref_stream, wait_stream, cuda_event,
- * corr, result): its value in *v, and the LS_EF_ bit that says the event
- * has it; 0 for any other field.
+ * The reader's typed event w's field f, of those its rules read (a
+ * message's peer, tag and comm; a collective's comm, req and root; a GPU
+ * call's ref_stream, wait_stream, cuda_event, corr and result): 1 with
+ * its value in *v (a signed one's bits), 0 where the event has none, -1
+ * where f is none of those (its record's to read).
  */
-static inline uint32_t an_read_field(const struct ls_written *w, enum ls_field f, uint64_t *v)
+static inline int an_read_field(const struct ls_written *w, enum ls_field f, uint64_t *v)
 {
+	const struct ls_event *e = &w->ev;
+	bool msg = e->kind == LS_K_SEND || e->kind == LS_K_RECV;
+
 	switch (f) {
-	case LS_F_REF_STREAM: *v = w->ref_stream; return LS_EF_REF_STREAM;
-	case LS_F_WAIT_STREAM: *v = w->wait_stream; return LS_EF_WAIT_STREAM;
-	case LS_F_CUDA_EVENT: *v = w->cuda_event; return LS_EF_CUDA_EVENT;
-	case LS_F_CORR: *v = w->corr; return LS_EF_CORR;
-	case LS_F_RESULT: *v = (uint64_t)w->result; return LS_EF_RESULT;
-	default: return 0;
+	case LS_F_PEER: *v = e->peer; return msg;
+	case LS_F_TAG: *v = (uint64_t)e->tag; return msg;
+	case LS_F_COMM: *v = e->comm; return msg || e->kind == LS_K_COLL_END;
+	case LS_F_REQ: *v = e->req; return (e->fields & LS_EF_REQ) != 0;
+	case LS_F_ROOT: *v = e->root; return (e->fields & LS_EF_ROOT) != 0;
+	case LS_F_REF_STREAM: *v = e->ref_stream; return (e->fields & LS_EF_REF_STREAM) != 0;
+	case LS_F_WAIT_STREAM: *v = e->wait_stream; return (e->fields & LS_EF_WAIT_STREAM) != 0;
+	case LS_F_CUDA_EVENT: *v = e->cuda_event; return (e->fields & LS_EF_CUDA_EVENT) != 0;
+	case LS_F_CORR: *v = e->corr; return (e->fields & LS_EF_CORR) != 0;
+	case LS_F_RESULT: *v = (uint64_t)e->result; return (e->fields & LS_EF_RESULT) != 0;
+	default: return -1;
 	}
+}
+
+/* Whether f is a signed field (ls_get_i64's). */
+static inline bool an_signed_field(enum ls_field f)
+{
+	return f == LS_F_TAG || f == LS_F_RESULT;
 }
 
 /* Whether event item it has field f: as the reader gave it typed, or its record. */
 static inline bool an_item_has(struct an_item *it, enum ls_field f)
 {
 	const struct ls_record *rec;
-	uint32_t bit;
 	uint64_t v;
+	int given;
 
-	if (it->read && (bit = an_read_field(it->read, f, &v)))
-		return it->read->fields & bit;
+	if (it->read && (given = an_read_field(it->read, f, &v)) >= 0)
+		return given;
 	return (rec = an_item_rec(it)) && ls_has(rec, f);
 }
 
@@ -220,11 +235,10 @@ static inline bool an_item_has(struct an_item *it, enum ls_field f)
 static inline int an_item_u64(struct an_item *it, enum ls_field f, uint64_t *v)
 {
 	const struct ls_record *rec;
-	uint32_t bit;
+	int given;
 
-	/* a result is signed: an_item_i64's */
-	if (it->read && f != LS_F_RESULT && (bit = an_read_field(it->read, f, v)))
-		return it->read->fields & bit ? 0 : LS_ERR_ABSENT;
+	if (it->read && !an_signed_field(f) && (given = an_read_field(it->read, f, v)) >= 0)
+		return given ? 0 : LS_ERR_ABSENT;
 	return (rec = an_item_rec(it)) ? ls_get_u64(rec, f, v) : LS_ERR_ABSENT;
 }
 
@@ -233,13 +247,42 @@ static inline int an_item_i64(struct an_item *it, enum ls_field f, int64_t *v)
 {
 	const struct ls_record *rec;
 	uint64_t u;
-	uint32_t bit;
+	int given;
 
-	if (it->read && (bit = an_read_field(it->read, f, &u))) {
+	if (it->read && an_signed_field(f) && (given = an_read_field(it->read, f, &u)) >= 0) {
 		*v = (int64_t)u;
-		return it->read->fields & bit ? 0 : LS_ERR_ABSENT;
+		return given ? 0 : LS_ERR_ABSENT;
 	}
 	return (rec = an_item_rec(it)) ? ls_get_i64(rec, f, v) : LS_ERR_ABSENT;
+}
+
+/*
+ * Event item it's string field f as ls_get_str reads it: from its record
+ * (a reader's names, a coll_end's op, need not outlive its writing).
+ */
+static inline int an_item_str(struct an_item *it, enum ls_field f, const char **s, uint32_t *n)
+{
+	const struct ls_record *rec;
+
+	return (rec = an_item_rec(it)) ? ls_get_str(rec, f, s, n) : LS_ERR_ABSENT;
+}
+
+/*
+ * The index of the definition event item it's field f names (in m), or
+ * LS_NONE with *why set to problem: ls_defs_field's, typed where the
+ * reader gave it so.
+ */
+static inline uint32_t an_item_index(struct an_item *it, const struct ls_idmap *m, enum ls_field f,
+				     const char *problem, const char **why)
+{
+	uint64_t id;
+	uint32_t ix;
+
+	if (an_item_u64(it, f, &id) < 0 || (ix = ls_index(m, id)) == LS_NONE) {
+		*why = problem;
+		return LS_NONE;
+	}
+	return ix;
 }
 
 /* *rec the item's record (an_item_rec): 0, or LS_ERR_SYNTAX with *why where its bytes are no record. */
@@ -266,22 +309,25 @@ static inline bool an_item_agrees(const struct an_item *it, const struct ls_reco
 	if (rec->kind != it->kind || rec->len != it->len)
 		return false;
 	if (it->read) {
-		static const enum ls_field typed[] = { LS_F_REF_STREAM, LS_F_WAIT_STREAM, LS_F_CUDA_EVENT, LS_F_CORR };
+		static const enum ls_field typed[] = {
+			LS_F_PEER, LS_F_TAG, LS_F_COMM, LS_F_REQ, LS_F_ROOT, LS_F_REF_STREAM, LS_F_WAIT_STREAM,
+			LS_F_CUDA_EVENT, LS_F_CORR, LS_F_RESULT,
+		};
 		uint64_t v = 0, given = 0;
 
 		for (size_t k = 0; k < sizeof(typed) / sizeof(*typed); k++) {
-			uint32_t bit = an_read_field(it->read, typed[k], &v);
+			int has = an_read_field(it->read, typed[k], &v);
 
-			if (ls_has(rec, typed[k]) != ((it->read->fields & bit) != 0) ||
-			    (ls_has(rec, typed[k]) && (ls_get_u64(rec, typed[k], &given) < 0 || given != v)))
+			if (ls_has(rec, typed[k]) != (has == 1))
+				return false;
+			if (has == 1 && an_signed_field(typed[k]) ?
+			    ls_get_i64(rec, typed[k], &t) < 0 || (uint64_t)t != v :
+			    has == 1 && (ls_get_u64(rec, typed[k], &given) < 0 || given != v))
 				return false;
 		}
-		if (ls_has(rec, LS_F_RESULT) != ((it->read->fields & LS_EF_RESULT) != 0) ||
-		    (ls_has(rec, LS_F_RESULT) && (ls_get_i64(rec, LS_F_RESULT, &t) < 0 || t != it->read->result)))
-			return false;
 		ls_get_u64(rec, LS_F_ID, &id);
 		ls_get_i64(rec, LS_F_T, &t);
-		return id == it->read->id && t == it->read->t && it->read->kind == it->kind;
+		return id == it->read->id && t == it->read->ev.t && it->read->ev.kind == it->kind;
 	}
 	if (it->known && it->kind == LS_K_BLAME) {
 		ls_get_u64(rec, LS_F_TO, &to);

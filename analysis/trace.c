@@ -106,8 +106,8 @@ int an_trace_item(struct an_trace *tr, struct an_item *it, struct an_event *ev, 
 
 		if (w) {
 			ev->id = w->id;
-			ev->t = w->t;
-			rc = check(tr, w->kind, w->stream, &w->region, ev, why);
+			ev->t = w->ev.t;
+			rc = check(tr, w->ev.kind, w->ev.stream, &w->ev.region, ev, why);
 		} else if ((rc = an_item_need(it, &rec, why)) == 0) {
 			rc = an_trace_event(tr, rec, ev, why);
 		}

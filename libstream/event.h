@@ -84,21 +84,17 @@ static inline uint64_t ls_event_tie_inside(int64_t dur)
 }
 
 /*
- * An event as it was written (ls_front_keep_written): its kind, id, time,
- * stream id, an enter's or leave's region id, and the optional fields a
- * GPU call's rules read (fields: which of them it has, LS_EF_*), its len
- * bytes at byte at of what the writer held since it last handed its
- * bytes on.
+ * An event as it was written (ls_front_keep_written): as the reader gave
+ * it, with its id, its len bytes at byte at of what the writer held
+ * since it last handed its bytes on. Its op is not to be read: a
+ * reader's name need only outlive the event's writing (tr-record's logs
+ * reuse theirs).
  */
 struct ls_written {
 	size_t at;
 	uint32_t len;
-	enum ls_kind kind;
-	uint64_t id, stream, region;
-	int64_t t;
-	uint32_t fields;
-	uint64_t ref_stream, wait_stream, cuda_event, corr;
-	int64_t result;
+	uint64_t id;
+	struct ls_event ev;
 };
 
 /* Write ev as event id. Returns what ls_build_end returns. */

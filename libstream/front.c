@@ -198,10 +198,8 @@ static int emit(struct ls_front *f, const struct ls_event *ev)
 		return fail(f, LS_ERR_IO, "cannot write the stream");
 	/* kept while its bytes are still the writer's: not handed on as it was written */
 	if (f->keep_written && f->w->flushes == flushes)
-		f->written[f->nwritten++] = (struct ls_written){
-			at, (uint32_t)(f->w->out.len - at), ev->kind, f->next_id, ev->stream, ev->region, ev->t,
-			ev->fields, ev->ref_stream, ev->wait_stream, ev->cuda_event, ev->corr, ev->result
-		};
+		f->written[f->nwritten++] = (struct ls_written){ at, (uint32_t)(f->w->out.len - at), f->next_id,
+								 *ev };
 	f->next_id += f->id_step;
 	return 0;
 }

@@ -23,10 +23,15 @@ record() {
 	mpirun -n 4 tr-record -o "$TMP/$1" -- "${2:-mpi-patterns}" "$1" "$DELAY_MS"
 }
 
-# analyse DIR: the stream through tr-waits and tr-critpath, into DIR.tr
+# analyse DIR: the stream through tr-waits and tr-critpath, into DIR.tr;
+# tr-analyze's of the same logs (the stages in one process, taking the
+# reader's events typed: a message's peer and tag, a collective's comm,
+# request, root and op) byte for byte the same
 analyse() {
 	tr-read "$1" | tr-deps | tr-waits | tr-critpath > "$1.tr"
 	tr-cat --check "$1.tr"
+	tr-analyze -q --no-clock --stream "$1.analyzed.tr" "$1" > /dev/null
+	cmp "$1.tr" "$1.analyzed.tr" || fail "tr-analyze's stream is not the filters'"
 }
 
 # waited DIR PATTERN: the ns of waiting of PATTERN

@@ -91,10 +91,6 @@ void an_omp_deps_init(struct an_omp_deps *o, const struct an_trace *tr, struct a
  */
 int an_omp_deps_event(struct an_omp_deps *o, const struct ls_record *rec, const struct an_event *ev);
 
-/* The events whose rules read no field but the typed event's (LS_KIND_BIT). */
-#define AN_OMP_TEAM_EVENTS (LS_KIND_BIT(LS_K_FORK) | LS_KIND_BIT(LS_K_JOIN) | \
-			    LS_KIND_BIT(LS_K_TEAM_BEGIN) | LS_KIND_BIT(LS_K_TEAM_END))
-
 /* A barrier activity f ends at ev. */
 int an_omp_deps_barrier_leave(struct an_omp_deps *o, const struct an_frame *f,
 			 const struct an_event *ev);

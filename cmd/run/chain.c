@@ -425,7 +425,7 @@ static int from_reader(void *ctx, struct ls_buf *out)
 		long len = 0;
 
 		if (j < nw && wr[j].at == (size_t)(p - out->p) && wr[j].len <= end - p) {
-			read = (struct an_item){ .kind = wr[j].kind, .raw = p, .len = wr[j].len, .store = &rec,
+			read = (struct an_item){ .kind = wr[j].ev.kind, .raw = p, .len = wr[j].len, .store = &rec,
 						 .padded = true, .read = &wr[j] };
 			j++;
 #ifdef LS_CHECK_BUILD
