@@ -51,24 +51,17 @@ static int check_header(struct an_stage_run *r, const struct ls_record *header)
 	return 0;
 }
 
-/*
- * What the stage wrote, on to next record by record (where next is not
- * NULL, w is in memory): made, an event it knows typed handed on known,
- * its fields located only when a stage after asks for them.
- */
-static int pass_made(struct an_stage_run *r)
+/* pass_made's work, where the stage wrote something (typed[0..ntyped) of it noted typed). */
+static int pass_written(struct an_stage_run *r, const struct an_typed *typed, size_t ntyped)
 {
 	struct ls_buf *out = &r->w->out;
-	size_t ntyped = 0, j = 0;
-	const struct an_typed *typed = r->def->typed ? r->def->typed(r->ctx, &ntyped) : NULL;
+	size_t j = 0;
 	const uint8_t *end;
 	struct an_item made;
 	struct ls_record rec;
 	const char *why = NULL;
 	int rc = 0;
 
-	if (!r->next || (!out->len && !ntyped))
-		return 0;
 	/* room after the records, zeroed: they are parsed on the fast path to their end */
 	if (ls_buf_grow(out, LS_RECORD_PAD) < 0)
 		return fail(r, LS_ERR_NOMEM, NULL);
@@ -100,6 +93,22 @@ static int pass_made(struct an_stage_run *r)
 	}
 	out->len = 0;
 	return rc;
+}
+
+/*
+ * What the stage wrote, on to next record by record (where next is not
+ * NULL, w is in memory): made, an event it knows typed handed on known,
+ * its fields located only when a stage after asks for them. After most
+ * takes a stage wrote nothing: that is decided here, inline.
+ */
+static inline int pass_made(struct an_stage_run *r)
+{
+	size_t ntyped = 0;
+	const struct an_typed *typed = r->def->typed ? r->def->typed(r->ctx, &ntyped) : NULL;
+
+	if (!r->next || (!r->w->out.len && !ntyped))
+		return 0;
+	return pass_written(r, typed, ntyped);
 }
 
 /* The header: the input's (NULL: a fresh one) with the stage added. */
