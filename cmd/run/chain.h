@@ -4,11 +4,13 @@
  * analysis' runner as the filters run them, and the last one's records go
  * to a taker (the rating, the stream file).
  *
- * The stages of one thread take each record one after another, as the
- * parsed record itself; what a stage writes is parsed once and goes to
- * the next. Between threads records go in batches (64 KiB of records, the
- * bytes copied and the field index packed: libstream/packed.h), at most
- * two waiting at each hand-over, so memory stays bounded.
+ * The stages of one thread take each record one after another, as an
+ * item (analysis/item.h): the reader's events and what a stage wrote and
+ * noted typed go on typed, anything else located once where a stage
+ * asks. Between threads items go in batches (64 KiB of records, the
+ * bytes copied with what the stages found of them, a located record's
+ * field index packed: libstream/packed.h), at most two waiting at each
+ * hand-over, so memory stays bounded.
  */
 #ifndef CHAIN_H
 #define CHAIN_H
