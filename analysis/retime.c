@@ -162,8 +162,11 @@ static int write_rec(struct an_retime *rt, struct an_rt_rec *r)
 	int rc;
 
 	r->done = true;
-	if ((rc = ls_write_raw(rt->w, rt->qb.p + r->at, r->len)) < 0 || !r->is_edge)
+	/* an edge noted and not written (an_stage.typed_only) has no bytes */
+	if (r->len && (rc = ls_write_raw(rt->w, rt->qb.p + r->at, r->len)) < 0)
 		return rc;
+	if (!r->is_edge)
+		return 0;
 	return an_typed_note(&rt->typed, rt->w, (struct an_typed){ .at = at, .kind = LS_K_EDGE,
 								 .derived.edge = r->edge });
 }

@@ -19,9 +19,14 @@ struct ls_buf {
 /* Make room for at least n more bytes. Returns 0, or LS_ERR_NOMEM. */
 int ls_buf_grow(struct ls_buf *b, size_t n);
 
-/* Append n bytes. Returns 0, or LS_ERR_NOMEM. */
+/*
+ * Append n bytes (none: nothing, where b has no room yet and p is NULL,
+ * as a record a stage noted and did not write). Returns 0, or LS_ERR_NOMEM.
+ */
 static inline int ls_buf_add(struct ls_buf *b, const void *p, size_t n)
 {
+	if (!n)
+		return 0;
 	if (b->cap - b->len < n && ls_buf_grow(b, n) < 0)
 		return LS_ERR_NOMEM;
 	memcpy(b->p + b->len, p, n);
