@@ -278,8 +278,6 @@ static int derived_typed(struct an_rank *k, const struct an_item *it, const char
 	const union an_derived *x = &it->derived;
 
 	switch (it->kind) {
-	case LS_K_EDGE:
-		return an_gpu_usage_edge(&k->gpu, &x->edge);
 	case LS_K_CRIT:
 		return in_range(it->kind, x->piece.dur, why) ?
 		       crit_piece(k, x->piece.dur, x->piece.r, x->piece.s, why) : LS_ERR_SYNTAX;
@@ -301,7 +299,6 @@ static int derived_typed(struct an_rank *k, const struct an_item *it, const char
 static int derived(struct an_rank *k, const struct ls_record *rec, const char **why)
 {
 	const char *name;
-	struct an_edge_rec e;
 	uint64_t v, s, act;
 	int64_t t;
 	uint32_t n, i, p;
@@ -309,11 +306,6 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 
 	*why = NULL;
 	switch (rec->kind) {
-	case LS_K_EDGE:
-		e.type = ls_get_str(rec, LS_F_TYPE, &name, &n) == 0 ? ls_edge_lookup(name, n) : LS_E__COUNT;
-		if (ls_get_u64(rec, LS_F_FROM, &e.from) < 0 || ls_get_u64(rec, LS_F_TO, &e.to) < 0)
-			return 0;
-		return an_gpu_usage_edge(&k->gpu, &e);
 	case LS_K_CRIT:
 		if (!duration(rec, LS_F_DUR, &v, why))
 			break;
@@ -366,6 +358,15 @@ uint64_t an_rank_reads(void)
 	       LS_KIND_BIT(LS_K_IDLE) | LS_KIND_BIT(LS_K_PATH_BLAME);
 }
 
+/* An edge, as written or read (an_item_edge): a launch's, where it gives from and to. */
+static int edge(struct an_rank *k, struct an_item *it, const char **why)
+{
+	struct an_edge_rec e;
+	int rc = an_item_edge(it, &e, why);
+
+	return rc < 0 ? rc : rc == 1 ? 0 : an_gpu_usage_edge(&k->gpu, &e);
+}
+
 int an_rank_take(struct an_rank *k, struct an_item *it, const char **why)
 {
 	const struct ls_record *rec = NULL;
@@ -384,7 +385,8 @@ int an_rank_take(struct an_rank *k, struct an_item *it, const char **why)
 	default:
 		/* its own fields first, then what it names */
 		*why = NULL;
-		rc = it->known ? derived_typed(k, it, why) : derived(k, rec, why);
+		rc = it->kind == LS_K_EDGE ? edge(k, it, why) :
+		     it->known ? derived_typed(k, it, why) : derived(k, rec, why);
 		if (rc < 0)
 			return rc;
 		return an_trace_derived(&k->tr, it, why);
