@@ -203,7 +203,7 @@ static int coll_begin(struct an_deps *d, struct an_item *it, const struct an_eve
 	if (!top || top->role != LS_R_MPI_ICOLL || an_item_u64(it, LS_F_REQ, &req) < 0)
 		return 0;
 	return an_icoll_post(&d->icoll, ev->proc, req,
-			     (struct an_icoll_post){ top->id, top->t, d->tr.defs.streams[ev->s].id });
+			     (struct an_icoll_post){ top->id, top->t, d->tr.defs.streams[ev->s].id, top->region });
 }
 
 /* ... and completed (a coll_end with its request): its part ends with the call it lies in. */
@@ -335,8 +335,9 @@ static int coll_leave(struct an_deps *d, const struct an_frame *f,
 		      const struct an_event *ev, const char **why)
 {
 	uint32_t comm = f->a ? f->a - 1 : LS_NONE, root = f->b ? f->b - 1 : LS_NONE;
-	struct an_coll_member m = { f->id, ev->id, f->t,
-				    d->tr.defs.streams[ev->s].id, false, UINT64_MAX, false };
+	/* MPI_Init and MPI_Init_thread are one instance: only a collective's function must agree */
+	struct an_coll_member m = { f->id, ev->id, f->t, d->tr.defs.streams[ev->s].id, false, UINT64_MAX, false,
+				    an_role_collective(f->role) ? f->region : LS_NONE };
 
 	return member_left(d, ev, f->role, comm, root, &m, why);
 }
@@ -390,7 +391,9 @@ static int member_left(struct an_deps *d, const struct an_event *ev, enum ls_rol
 static int kernel_coll_leave(struct an_deps *d, const struct an_frame *f, const struct an_event *ev,
 			     const char **why)
 {
-	struct an_coll_member m = { f->id, ev->id, f->t, d->tr.defs.streams[ev->s].id, false, UINT64_MAX, false };
+	/* a collective kernel's name may differ by rank (its data type, its algorithm): not compared */
+	struct an_coll_member m = { f->id, ev->id, f->t, d->tr.defs.streams[ev->s].id, false, UINT64_MAX, false,
+				    LS_NONE };
 
 	return member_left(d, ev, (enum ls_role)f->b, f->a - 1, LS_NONE, &m, why);
 }
@@ -405,7 +408,7 @@ static int icolls_left(struct an_deps *d, const struct an_frame *f, const struct
 
 	for (uint32_t i = 0; i < n && rc == 0; i++) {
 		struct an_coll_member m = { done[i].post.enter, ev->id, done[i].post.t, done[i].post.stream,
-					    false, f->id, false };
+					    false, f->id, false, done[i].post.region };
 
 		rc = member_left(d, ev, done[i].shape, done[i].comm, done[i].root, &m, why);
 	}

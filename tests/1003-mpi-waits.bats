@@ -170,6 +170,41 @@ OUT
 	assert_equal "$stderr" "tr-deps: <stdin>: 1 collective instances whose members ran different operations or named different roots"
 }
 
+@test "members that ran different functions of one shape (MPI_Allreduce, MPI_Allgather) are counted, matched as one instance" {
+	# Ranks 0 and 1 enter MPI_Allreduce at 100 and 150, rank 2
+	# MPI_Allgather (region 15, mpi_n2n too) at 200; all leave at 210.
+	# Matched as one n2n instance: all wait for the last to enter (rank 2's
+	# 5): rank 0 waits 100, rank 1 50, all blamed on rank 2's main before
+	# its call. Programs that mix collectives are wrong (or traced wrong):
+	# the instance is counted, once. With rank 2 in MPI_Allreduce too,
+	# nothing is counted. MPI_Init against MPI_Init_thread is not compared.
+	run --separate-stderr analyse allreduce-allgather
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":5,"to":7,"type":"coll"}
+{"k":"edge","from":5,"to":9,"type":"coll"}
+{"k":"edge","from":4,"to":11,"type":"coll"}
+{"k":"instance","acts":[3,4,5],"comm":0}
+{"k":"wait","at":3,"t":100,"dur":100,"pattern":"wait_nxn","s":0,"cause":5,"r":8}
+{"k":"blame","to":2,"r":0,"ns":100,"pattern":"wait_nxn","wait":3,"s":2}
+{"k":"wait","at":4,"t":150,"dur":50,"pattern":"wait_nxn","s":1,"cause":5,"r":8}
+{"k":"blame","to":2,"r":0,"ns":50,"pattern":"wait_nxn","wait":4,"s":2}
+OUT
+	assert_equal "$stderr" "tr-deps: <stdin>: 1 collective instances whose members ran different operations or named different roots"
+	run --separate-stderr bash -c "set -o pipefail; sed 's/\"r\":15/\"r\":8/' '$DATA/mpi/allreduce-allgather.ndjson' |
+		cat '$DATA/mpi/defs.ndjson' - | tr-deps -M > /dev/null"
+	assert_success
+	assert_equal "$stderr" ""
+	# nonblocking: rank 2 posts MPI_Iallgather where ranks 0 and 1 post
+	# MPI_Iallreduce (tests/data/mpi/icoll.ndjson, its post's region changed)
+	run --separate-stderr bash -c "set -o pipefail; { cat '$DATA/mpi/defs.ndjson'
+		echo '{\"k\":\"region\",\"id\":16,\"name\":\"MPI_Iallgather\",\"role\":\"mpi_icoll\",\"paradigm\":\"mpi\"}'
+		sed -E '/\"s\":2,\"r\":15/s/\"r\":15/\"r\":16/' '$DATA/mpi/icoll.ndjson'; } | tr-deps -M > /dev/null"
+	assert_success
+	assert_equal "$stderr" "tr-deps: <stdin>: 1 collective instances whose members ran different operations or named different roots
+tr-deps: <stdin>: 1 nonblocking collectives completed without their post"
+}
+
 @test "a ring where every rank sends before it receives does not deadlock" {
 	# rank i: Send to i+1 (eager, 10 ns), then Recv from i-1; ranks start
 	# sending at 100, 200, 300. Only rank 0 waits: Recv entered at 110,

@@ -72,6 +72,13 @@ same() {
 	done
 }
 
+@test "a collective whose members ran different functions (tests/data/mpi/allreduce-allgather) is counted by the shard that completes it, as by one process" {
+	# each rank's part goes to the others as a fact with the function it ran
+	cat "$DATA/mpi/defs.ndjson" "$DATA/mpi/allreduce-allgather.ndjson" | tr-otf2 -o "$TMP/mixed/a"
+	same "$TMP/mixed/a.otf2" 2 3
+	grep -q 'members ran different operations' "$TMP/m.err" || fail "not counted: $(cat "$TMP/m.err")"
+}
+
 @test "256 application processes under 8 ranks: the single process's stream; with -v under 4, each rank's quarter of the events and what it sent" {
 	gen-otf2 -r 256 -t 1 -i 10 "$TMP/b/t" > /dev/null
 	tr-analyze -q --stream "$TMP/one.tr" "$TMP/b/t.otf2" > "$TMP/one.txt"

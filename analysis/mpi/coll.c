@@ -112,6 +112,7 @@ static struct an_coll_inst *instance(struct an_coll *c, uint32_t g, uint64_t seq
 			inst->group = g;
 			inst->n = grp->n;
 			inst->root = LS_NONE;
+			inst->region = LS_NONE;
 			*link = grp->tail = inst;
 			c->open++;
 		}
@@ -148,6 +149,13 @@ int an_coll_leave(struct an_coll *c, const struct ls_defs *d,
 	if (inst->left == 0 || key_before(key, inst->role_key)) {
 		inst->role = (uint8_t)role;
 		inst->role_key = key;
+	}
+	/* nor did members that ran different functions of one shape (MPI_Allreduce, MPI_Allgather) */
+	if (m->region != LS_NONE) {
+		if (inst->region != LS_NONE && inst->region != m->region)
+			inst->mixed = true;
+		if (inst->region == LS_NONE)
+			inst->region = m->region;
 	}
 	if (root != LS_NONE && (r = member(c, d, part.group, root)) != LS_NONE) {
 		/* members that name different roots did not run one collective either */

@@ -25,6 +25,7 @@ struct an_coll_member {
 	bool left;
 	uint64_t done_act;	/* the completing call's enter; UINT64_MAX: the same activity */
 	bool remote;		/* another shard's (analysis/remote.h) */
+	uint32_t region;	/* the function it ran (index), where members must agree on it; else LS_NONE */
 };
 
 /* Where a member's part ended in the stream's order: its leave's time and stream id. */
@@ -38,7 +39,8 @@ struct an_coll_inst {
 	uint32_t group;		/* index of its group */
 	uint32_t n, left;
 	uint8_t role;		/* enum ls_role of the first member to leave (least key) */
-	bool mixed;		/* members left different kinds of collective, or named different roots */
+	bool mixed;		/* members left different kinds of collective, ran different functions, or named different roots */
+	uint32_t region;	/* the function the members that name one ran (the first to leave's), or LS_NONE */
 	uint32_t root;		/* member index, or LS_NONE: named by the last member to leave naming one */
 	struct an_coll_key role_key, root_key;	/* whose role and root those are */
 	struct an_coll_member m[];

@@ -19,6 +19,7 @@ struct an_icoll_post {
 	uint64_t enter;
 	int64_t t;
 	uint64_t stream;
+	uint32_t region;	/* the posting function (index) */
 };
 
 /* A completion, until its call ends. */

@@ -47,7 +47,7 @@ static struct an_coll_inst *inst_of(enum ls_role role, uint32_t root,
 	inst->role = (uint8_t)role;
 	inst->root = root;
 	for (uint32_t i = 0; i < n; i++)
-		inst->m[i] = (struct an_coll_member){ 100 + i, 200 + i, t[i], i, true, UINT64_MAX, false };
+		inst->m[i] = (struct an_coll_member){ 100 + i, 200 + i, t[i], i, true, UINT64_MAX, false, LS_NONE };
 	return inst;
 }
 
@@ -92,7 +92,7 @@ static void test_coll_order(void)
 	struct ls_process procs[3] = { { .id = 0, .ranked = true }, { .id = 1, .ranked = true },
 				       { .id = 2, .ranked = true } };
 	struct ls_defs d = { .procs = procs, .nprocs = 3, .ranked = 3 };
-	struct an_coll_member m = { 1, 2, 0, 0, false, UINT64_MAX, false };
+	struct an_coll_member m = { 1, 2, 0, 0, false, UINT64_MAX, false, LS_NONE };
 	struct an_coll_part part[3];
 	struct an_coll_inst *done = NULL;
 	struct an_coll c;
