@@ -144,6 +144,11 @@ IN
 		assert_failure 1
 		[[ $stderr == "$tool: $REPRO/stages-id-reuse.ndjson: line 7: enter id 0 is not unique"* ]] || fail "$tool: $stderr"
 	done
+	# tr-otf2 too, before anything is written (its blame and metrics name activities by id)
+	run --separate-stderr tr-otf2 -o "$TMP/twice" < "$REPRO/stages-id-reuse.ndjson"
+	assert_failure 1
+	assert_equal "$stderr" "tr-otf2: <stdin>: line 7: enter id 0 is not unique (rule 4)"
+	[ ! -e "$TMP/twice.otf2" ] && [ ! -e "$TMP/twice" ]
 	# among the kinds a stage passes on unread (rule 8: tr-deps and tr-waits read some events),
 	# the stages that read every event stop at it
 	doc_examples > "$TMP/doc.ndjson"

@@ -372,5 +372,6 @@ void otf2out_free(struct otf2out *o)
 	out_sorted_release(&o->samples);
 	out_sorted_release(&o->blame);
 	ls_idmap_release(&o->lock_order);
+	ls_idset_release(&o->event_ids);
 	free(o);
 }

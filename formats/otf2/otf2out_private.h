@@ -6,6 +6,7 @@
 
 #include "../../libstream/defs.h"
 #include "../../libstream/idmap.h"
+#include "../../libstream/idset.h"
 #include "errors.h"
 #include "otf2out.h"
 #include "out_sorted.h"
@@ -138,6 +139,7 @@ struct otf2out {
 	struct out_sorted blame;	/* out_blame records by stream and activity */
 	uint64_t blame_total, idle_blame_total;	/* pass 1: of all shares, below 2^64 */
 	struct ls_idmap lock_order;	/* (stream, lock) -> order of its acquire */
+	struct ls_idset event_ids;	/* the first pass's: an id twice is refused (rule 4) */
 	uint64_t acquires;
 	uint32_t round_from, round_to;	/* the streams whose events this pass writes */
 

@@ -97,12 +97,19 @@ int otf2out_take_event(struct otf2out *o, const struct ls_record *rec)
 {
 	struct out_stream *st;
 	uint32_t s;
+	uint64_t id;
 	int64_t t;
+	int rc;
 
 	if (ls_check_fields(rec, o->err, sizeof(o->err)) < 0)
 		return LS_ERR_SYNTAX;
 	if ((s = lookup(o, rec, LS_F_S, &o->defs.stream_ix, "stream")) == NONE)
 		return LS_ERR_SYNTAX;
+	ls_get_u64(rec, LS_F_ID, &id);
+	if ((rc = ls_idset_add(&o->event_ids, id)) <= 0)
+		return rc < 0 ? otf2out_fail(o, LS_ERR_NOMEM, "out of memory") :
+				otf2out_fail(o, LS_ERR_SYNTAX, "%s id %" PRIu64 " is not unique (rule 4)",
+					     ls_kind_name(rec->kind), id);
 	ls_get_i64(rec, LS_F_T, &t);
 	st = &o->streams[s];
 	if (st->any && t < st->last_t)
