@@ -48,7 +48,7 @@ OTF2OUT_OBJS = formats/otf2/otf2out.o formats/otf2/out_defs.o formats/otf2/out_e
 	formats/otf2/out_metrics.o formats/otf2/out_sorted.o formats/otf2/vocab.o formats/otf2/errors.o
 ANALYSIS_OBJS = analysis/blame.o analysis/clock.o analysis/critpath.o analysis/deps.o analysis/edges.o \
 	analysis/gpu/deps.o analysis/gpu/usage.o analysis/gpu/waits.o analysis/floors.o analysis/graph.o analysis/idlewait.o analysis/item.o analysis/latency.o \
-	analysis/mpi/coll.o analysis/mpi/facts.o analysis/mpi/icoll.o analysis/mpi/p2p.o analysis/mpi/waits.o analysis/omp/deps.o analysis/omp/waits.o analysis/pathblame.o analysis/pieces.o \
+	analysis/mpi/coll.o analysis/mpi/facts.o analysis/mpi/icoll.o analysis/mpi/p2p.o analysis/mpi/waits.o analysis/omp/deps.o analysis/omp/waits.o analysis/pathblame.o analysis/pieces.o analysis/sidework.o \
 	analysis/project.o analysis/rank.o analysis/retime.o analysis/stack.o analysis/stage.o analysis/trace.o analysis/unmatched.o analysis/waiters.o analysis/waitrec.o analysis/waits.o
 TOOL_OBJS = cmd/common/tool.o
 STAGE_OBJS = cmd/run/stage.o cmd/common/stage-options.o cmd/run/maxmem.o $(TOOL_OBJS) analysis/libanalysis.a libstream/libstream.a

@@ -10,6 +10,7 @@
 #include "graph.h"
 #include "pathblame.h"
 #include "pieces.h"
+#include "sidework.h"
 #include "stage.h"
 #include "trace.h"
 /* Scratch of a collection, per node. */
@@ -45,6 +46,7 @@ struct an_crit {
 	struct an_piece open;	/* the last piece, not yet written */
 	bool has_open;
 	struct an_pathblame blame;	/* the activities' blame on the path */
+	struct an_sidework side;	/* the path in plain code while another thread drove the GPU */
 	struct an_typed_list typed;	/* the crit and path_blame records written since last asked */
 	uint64_t *per_stream;	/* ns on the path per stream index */
 	uint32_t per_stream_cap;
@@ -66,6 +68,7 @@ struct an_crit *an_crit_new(struct ls_writer *w, unsigned jobs)
 	an_trace_init(&c->tr);
 	an_graph_init(&c->g);
 	an_pathblame_init(&c->blame, &c->typed);
+	an_sidework_init(&c->side, &c->tr.defs);
 	c->base = c->end = LS_NONE;
 	c->gc_at = GC_MIN;
 	c->jobs = jobs ? jobs : 1;
@@ -183,6 +186,7 @@ static int piece(struct an_crit *c, const struct an_piece *pc)
 
 	c->per_stream[pc->s] += pc->dur;
 	c->st.length += pc->dur;
+	an_sidework_piece(&c->side, pc);
 	if (pc->r != LS_NONE && pc->act != AN_NO_ACT)
 		an_pathblame_path(&c->blame, pc->act, blame_hint(c, pc->act), pc->dur);
 	if (c->has_open && an_piece_goes_on(o, pc)) {
@@ -372,6 +376,10 @@ static int event(struct an_crit *c, struct an_item *it, const char **why)
 		f->a = i + 1;
 		c->n[i].own_enter = i;
 		c->n[i].pb = f->c;
+		/* a GPU call that gives work or waits for it (a poll is not work) */
+		if (sd->host && ls_role_group((enum ls_role)f->role) == LS_G_GPU_CALL &&
+		    an_role_main_work((enum ls_role)f->role) && (rc = an_sidework_call(&c->side, ev.s, ev.t)) < 0)
+			return rc;
 		if (c->want.kind == AN_END_RUN && an_role_main_work(f->role))
 			c->ends_on[ev.s] = 1;
 		return 0;
@@ -847,6 +855,11 @@ uint64_t an_crit_stream_ns(const struct an_crit *c, uint32_t s)
 	return c->per_stream[s];
 }
 
+int an_crit_beside(const struct an_crit *c, struct an_sidework_note *out)
+{
+	return an_sidework_worst(&c->side, out);
+}
+
 uint32_t an_crit_held(const struct an_crit *c)
 {
 	return c->g.nn;
@@ -859,6 +872,7 @@ void an_crit_free(struct an_crit *c)
 	an_trace_release(&c->tr);
 	an_graph_release(&c->g);
 	an_pathblame_release(&c->blame);
+	an_sidework_release(&c->side);
 	free(c->typed.v);
 	ls_idmap_release(&c->unsent);
 	free(c->n);
@@ -933,6 +947,7 @@ static size_t odd_crit(const void *ctx, struct an_count *out)
 static size_t notes_crit(const void *ctx, char *buf, size_t n)
 {
 	struct an_crit_stats st = an_crit_stats(ctx);
+	struct an_sidework_note side;
 	size_t len = 0;
 	int k;
 
@@ -950,6 +965,20 @@ static size_t notes_crit(const void *ctx, char *buf, size_t n)
 			     (double)(st.end_t - st.first) / 1e9, e->id, e->name ? e->name : "unnamed",
 			     st.later, (double)(st.latest_t - st.end_t) / 1e9, l->id,
 			     l->name ? l->name : "unnamed");
+		if (k > 0)
+			len += (size_t)k < n - len ? (size_t)k : n - len - 1;
+	}
+	if (an_crit_beside(ctx, &side) && st.length && side.ns * 20 >= st.length) {
+		const struct ls_defs *d = an_crit_defs(ctx);
+		const struct ls_stream *s = &d->streams[side.s], *b = &d->streams[side.by];
+
+		k = snprintf(buf + len, n - len, "%.9f s of the path (%.1f %%) is in plain code on stream %" PRIu64
+			     " (%s) while stream %" PRIu64 " (%s) of its process made %" PRIu64 " GPU calls: no event "
+			     "of the trace links the two (PyTorch's main thread waits in an annotation while its "
+			     "autograd thread works), so the path stays on the waiting thread and the working "
+			     "thread's calls are not on it\n",
+			     (double)side.ns / 1e9, 100.0 * (double)side.ns / (double)st.length, s->id,
+			     s->name ? s->name : "unnamed", b->id, b->name ? b->name : "unnamed", side.calls);
 		if (k > 0)
 			len += (size_t)k < n - len ? (size_t)k : n - len - 1;
 	}

@@ -34,6 +34,7 @@
 #include "../libstream/defs.h"
 #include "../libstream/writer.h"
 #include "item.h"
+#include "sidework.h"
 
 struct an_crit_stats {
 	uint64_t nodes;		/* events taken as nodes */
@@ -122,6 +123,13 @@ const struct ls_defs *an_crit_defs(const struct an_crit *c);
 uint64_t an_crit_stream_ns(const struct an_crit *c, uint32_t s);
 
 /* Events it holds now. */
+/*
+ * The host thread with the most path time in plain code while another
+ * thread of its process made GPU calls (analysis/sidework.h): 0 where
+ * none.
+ */
+int an_crit_beside(const struct an_crit *c, struct an_sidework_note *out);
+
 uint32_t an_crit_held(const struct an_crit *c);
 
 /* Bytes one kept event takes (node, id map and collection scratch). */

@@ -470,6 +470,35 @@ OUT
 	assert_output "[5,801000,[1],3000]"
 }
 
+@test "the path resting in plain code while another thread of the process drives the GPU: said once, naming both (turn4's case 3)" {
+	# PyTorch's backward (us, from 100): the main thread (tid 1, stream 0)
+	# in ProfilerStep#1 100..1100 launches fwd (110..120), then waits in
+	# the annotation ## backward ## 200..1000 while the autograd thread
+	# (tid 2, stream 1) launches bwd1 (300) and bwd2 (600) and polls an
+	# event (850); the main thread launches step (1010..1020) and leaves
+	# at 1100, the run's end. No event links the threads: the path stays
+	# on the main thread, 1000 us, 800 of them in ## backward ##'s own
+	# time, within which the autograd thread made 2 GPU calls that give
+	# work (the poll is not work: a watchdog's would not count).
+	run --separate-stderr kineto_path_of autograd
+	assert_success
+	assert_output - <<'OUT'
+{"k":"crit","s":0,"t":0,"dur":10000,"act":0,"r":0}
+{"k":"crit","s":0,"t":10000,"dur":10000,"act":1,"r":1}
+{"k":"crit","s":0,"t":20000,"dur":80000,"act":0,"r":0}
+{"k":"crit","s":0,"t":100000,"dur":800000,"act":5,"r":3}
+{"k":"crit","s":0,"t":900000,"dur":10000,"act":0,"r":0}
+{"k":"crit","s":0,"t":910000,"dur":10000,"act":19,"r":1}
+{"k":"crit","s":0,"t":920000,"dur":80000,"act":0,"r":0}
+OUT
+	assert_equal "$stderr" "tr-critpath: <stdin>: 0.000800000 s of the path (80.0 %) is in plain code on stream 0 (thread 1) while stream 1 (thread 2) of its process made 2 GPU calls: no event of the trace links the two (PyTorch's main thread waits in an annotation while its autograd thread works), so the path stays on the waiting thread and the working thread's calls are not on it"
+	# tr-analyze says it too
+	run --separate-stderr tr-analyze -q "$DATA/crit/autograd.json"
+	assert_success
+	[[ "$stderr" == *"0.000800000 s of the path (80.0 %) is in plain code on stream 0 (thread 1) while stream 1 (thread 2)"* ]] ||
+		fail "$stderr"
+}
+
 @test "--end: a region's latest leave, a stream's last event, a time; one that names nothing is an error" {
 	# the watchdog trace above. stream=CUDA[0:7]: k2's end at 330 us: k2,
 	# k1, none, the launch, the step: 230 us. 0.0002 s after the first

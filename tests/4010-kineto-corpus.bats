@@ -74,3 +74,15 @@ tr-read: $CORPUS/kineto/hta-sampled-2rank: 20 NCCL kernels without the collectiv
 	run bash -c "zcat '$CORPUS'/kineto/hta-sampled-2rank/*.json.gz | jq -s '[.[].traceEvents[] | select(.cat == \"kernel\" and (.name | startswith(\"nccl\")))] | length'"
 	assert_output 20
 }
+
+@test "hta-sampled-2rank: the path resting in ## backward ## while the autograd thread launches is said once, naming both threads (turn4's case 3)" {
+	# a main thread (tid 4045) waits in ## backward ## (0.446 s on the
+	# path: nearly all of the region's 0.4458 s in the rating, which adds
+	# up both ranks) while its autograd thread (tid 23704) launches the
+	# backward kernels; the trace has no event of their join
+	run --separate-stderr tr-analyze -q "$CORPUS/kineto/hta-sampled-2rank"
+	assert_success
+	[[ "$stderr" == *"0.445735000 s of the path (36.0 %) is in plain code on stream 7 (thread 4045 (python3.8)) while stream 8 (thread 23704 (python3.8)) of its process made 503 GPU calls"* ]] ||
+		fail "$stderr"
+	assert_regex "$output" $'\n''   1  ## backward ##  .* 0\.445829000  35\.99%'
+}
