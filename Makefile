@@ -361,11 +361,18 @@ bench-mem: all
 
 # make bench-casita TR_CASITA=path/to/casita: tr-analyze next to CASITA 1.9
 # (built outside the checkout: github.com/rdietric/casita, cmake) on every
-# archive of ../shared/corpus, wall time, median of 5 runs each
+# archive of ../shared/corpus and on two generated archives of 2.3 M events
+# each (MPI + CUDA, 2 ranks; GPU-heavy, 4 ranks: issue 52's), wall time,
+# median of 5 runs each
 CORPUS ?= ../shared/corpus
-bench-casita: all
+CASITA_ARCHIVES = bench/out/casita-r2/traces.otf2 bench/out/casita-r4g/traces.otf2
+bench/out/casita-r2/traces.otf2: bench/gen-otf2
+	bench/gen-otf2 -r 2 -t 1 -i 40000 $(@:.otf2=) > /dev/null
+bench/out/casita-r4g/traces.otf2: bench/gen-otf2
+	bench/gen-otf2 -r 4 -t 1 -g 1 -i 20000 $(@:.otf2=) > /dev/null
+bench-casita: all $(CASITA_ARCHIVES)
 	@[ -x "$(TR_CASITA)" ] || { echo "make bench-casita needs TR_CASITA=path/to/casita (a CASITA you built)" >&2; exit 1; }
-	PATH="$(CURDIR)/bin:$$PATH" tools/casita-speed "$(TR_CASITA)" "$(CORPUS)"
+	PATH="$(CURDIR)/bin:$$PATH" tools/casita-speed "$(TR_CASITA)" "$(CORPUS)" $$(ls $(CORPUS)/otf2) $(CASITA_ARCHIVES)
 
 # make bench-project: tr-project's projections of real 2-rank MPI runs
 # (mpirun), and of a kernel's speed-up on 1 to 4 streams of an H100

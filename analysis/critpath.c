@@ -968,7 +968,7 @@ static size_t notes_crit(const void *ctx, char *buf, size_t n)
 		if (k > 0)
 			len += (size_t)k < n - len ? (size_t)k : n - len - 1;
 	}
-	if (an_crit_beside(ctx, &side) && st.length && side.ns * 20 >= st.length) {
+	if (an_crit_beside(ctx, &side) && st.length && side.ns >= st.length / 20) {
 		const struct ls_defs *d = an_crit_defs(ctx);
 		const struct ls_stream *s = &d->streams[side.s], *b = &d->streams[side.by];
 
