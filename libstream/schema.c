@@ -72,7 +72,7 @@ static const char *const patterns[] = {
 	{ __VA_ARGS__ }, \
 	sizeof((struct ls_field_spec[]){ __VA_ARGS__ }) / sizeof(struct ls_field_spec) }
 
-static const struct ls_kind_spec specs[LS_K__COUNT] = {
+const struct ls_kind_spec ls_kind_specs[LS_K__COUNT] = {
 	[LS_K_UNKNOWN] = { LS_C_UNKNOWN, { { 0 } }, 0 },
 	KIND(HEADER, HEADER, REQ(MAJOR, UINT), REQ(MINOR, UINT),
 	     REQ(PRODUCER, STR), REQ_VOCAB(CLOCK, CLOCK), OPT(SOURCE, STR),
@@ -333,11 +333,6 @@ const char *ls_kind_name(enum ls_kind k)
 	return kind_names[k];
 }
 
-const struct ls_kind_spec *ls_kind_spec(enum ls_kind k)
-{
-	return &specs[k];
-}
-
 /* The kinds of each class, made once: tools ask per record (what a stage reads). */
 static uint64_t class_kinds[LS_C_TRAILER + 1];
 static pthread_once_t classes_made = PTHREAD_ONCE_INIT;
@@ -345,7 +340,7 @@ static pthread_once_t classes_made = PTHREAD_ONCE_INIT;
 static void make_classes(void)
 {
 	for (int k = 0; k < LS_K__COUNT; k++)
-		class_kinds[specs[k].cls] |= UINT64_C(1) << k;
+		class_kinds[ls_kind_specs[k].cls] |= UINT64_C(1) << k;
 }
 
 uint64_t ls_class_kinds(enum ls_class cls)

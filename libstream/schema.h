@@ -353,7 +353,13 @@ const char *ls_field_name(enum ls_field f);
 /* Kind for a kind string; LS_K_UNKNOWN for one this version lacks. */
 enum ls_kind ls_kind_lookup(const char *s, uint32_t n);
 const char *ls_kind_name(enum ls_kind k);
-const struct ls_kind_spec *ls_kind_spec(enum ls_kind k);
+/* Each kind's fields, by kind: what ls_kind_spec reads (inline: asked per record, by every stage). */
+extern const struct ls_kind_spec ls_kind_specs[LS_K__COUNT];
+
+static inline const struct ls_kind_spec *ls_kind_spec(enum ls_kind k)
+{
+	return &ls_kind_specs[k];
+}
 /* The kinds of class cls, as a set of LS_KIND_BIT (record.h). */
 uint64_t ls_class_kinds(enum ls_class cls);
 
