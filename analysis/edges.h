@@ -1,7 +1,7 @@
 /*
  * Where tr-deps' rules put the edges and collective instances they find:
  * written at once, counted. Each paradigm's rules (MPI in deps.c with
- * mpi/, GPU in gpu/deps.c, OpenMP in omp/deps.c) get this and the trace
+ * mpi/, GPU in gpu/, OpenMP in omp/deps.c) get this and the trace
  * state, not tr-deps itself.
  */
 #ifndef AN_EDGES_H
