@@ -275,14 +275,10 @@ static inline int an_item_str(struct an_item *it, enum ls_field f, const char **
 static inline uint32_t an_item_index(struct an_item *it, const struct ls_idmap *m, enum ls_field f,
 				     const char *problem, const char **why)
 {
-	uint64_t id;
-	uint32_t ix;
+	uint64_t id = 0;
+	int got = an_item_u64(it, f, &id);
 
-	if (an_item_u64(it, f, &id) < 0 || (ix = ls_index(m, id)) == LS_NONE) {
-		*why = problem;
-		return LS_NONE;
-	}
-	return ix;
+	return ls_defs_named(m, got, id, problem, why);
 }
 
 /* *rec the item's record (an_item_rec): 0, or LS_ERR_SYNTAX with *why where its bytes are no record. */

@@ -83,20 +83,30 @@ static inline uint32_t ls_index(const struct ls_idmap *m, uint64_t id)
 }
 
 /*
- * The index of the definition that field f of rec names in m, or LS_NONE
- * with *why set to problem (the field missing, or naming no definition).
+ * The index in m of the definition a field names, read as got (0: id, as
+ * read; negative: the field missing), or LS_NONE with *why set to problem
+ * (the field missing, or naming no definition).
  */
-static inline uint32_t ls_defs_field(const struct ls_idmap *m, const struct ls_record *rec,
-				     enum ls_field f, const char *problem, const char **why)
+static inline uint32_t ls_defs_named(const struct ls_idmap *m, int got, uint64_t id, const char *problem,
+				     const char **why)
 {
-	uint64_t id;
 	uint32_t ix;
 
-	if (ls_get_u64(rec, f, &id) < 0 || (ix = ls_index(m, id)) == LS_NONE) {
+	if (got < 0 || (ix = ls_index(m, id)) == LS_NONE) {
 		*why = problem;
 		return LS_NONE;
 	}
 	return ix;
+}
+
+/* The index of the definition that field f of rec names in m (ls_defs_named). */
+static inline uint32_t ls_defs_field(const struct ls_idmap *m, const struct ls_record *rec,
+				     enum ls_field f, const char *problem, const char **why)
+{
+	uint64_t id = 0;
+	int got = ls_get_u64(rec, f, &id);
+
+	return ls_defs_named(m, got, id, problem, why);
 }
 
 /* Rank of process index p in comm c, or LS_NONE if it is not a member. */
