@@ -384,6 +384,32 @@ OUT
 	grep -qxF -- "$want" "$TOP/README.md" || fail "README lacks: $want"
 }
 
+@test "the README's Python (In Python) runs as written on the example's run, and pandas' figures are tr-rank's" {
+	local d=$BATS_TEST_TMPDIR py=/usr/bin/python3
+	mkdir -p "$d/examples/out"
+	gen-otf2 -i 20 "$d/jacobi" > /dev/null
+	tr-read "$d/jacobi.otf2" 2>/dev/null | tr-deps | tr-clock 2>/dev/null | tr-waits | tr-critpath 2>/dev/null \
+		> "$d/examples/out/jacobi-analysed.tr"
+	sed -n '/^## In Python/,/^## Documentation/p' "$TOP/README.md" | awk '/^```sh$/ { f = 1; next } /^```$/ { f = 0 } f' > "$d/run.sh"
+	sed -n '/^## In Python/,/^## Documentation/p' "$TOP/README.md" | awk '/^```python$/ { f = 1; next } /^```$/ { f = 0 } f' > "$d/run.py"
+	[ -s "$d/run.sh" ] && [ -s "$d/run.py" ]
+	# pandas comes with make deps (Debian's python3-pandas), for this test only
+	(cd "$d" && sh run.sh && "$py" run.py) > "$d/out" || fail "$(cat "$d/out")"
+	# the rating's first three rows: tr-rank's names and shares
+	tr-rank --csv "$d/examples/out/jacobi-analysed.tr" > "$d/want.csv"
+	"$py" -c 'import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["kind"] == "rating"][:3]
+for r in rows: print(r["name"], r["cp_share"], r["blame_share"], r["rating"])' "$d/want.csv" > "$d/want"
+	sed -n '2,4p' "$d/out" | sed -E 's/^ +//; s/ +/ /g' > "$d/got"
+	diff "$d/want" "$d/got"
+	# the waiting per pattern: tr-rank's totals of the wait patterns (GPU idle apart), most first
+	awk -F, '$1 == "wait_summary" && $15 != "gpu_idle" { printf "%s %.6f\n", $15, $17 / 1e9 }' "$d/want.csv" |
+		sort -k2,2gr > "$d/want-waits"
+	sed -n '/^pattern$/,$p' "$d/out" | sed 1d | sed -E 's/ +/ /g' > "$d/got-waits"
+	diff "$d/want-waits" "$d/got-waits"
+	[ "$(wc -l < "$d/got-waits")" -ge 5 ]
+}
+
 @test "-v: the first rows in words, every fact by hand (tests/data/words/told.ndjson)" {
 	# A hand-made analysed stream. Path 1000 us: solve 100 on main A and 300
 	# on main B (40 %, 25/75), MPI_Recv 100 and main 500 on main A. Blame:
