@@ -14,8 +14,9 @@
 #include "../output/staging.h"
 #include "../common/tool.h"
 
-/* A hand-over's bytes: some 2 000 records. */
+/* A hand-over: at most this many bytes, or records (each a struct item besides its bytes). */
 #define BATCH (64 * 1024)
+#define BATCH_ITEMS 512
 /* Check memory every this many records (reading it is a system call). */
 #define MEM_EVERY 65536
 
@@ -41,8 +42,16 @@ struct batch {
 	struct batch *next;
 };
 
-/* A hand-over: batches waiting for the next thread, at most QUEUED. */
-#define QUEUED 2
+/*
+ * A hand-over: batches waiting for the next thread, at most QUEUED. The
+ * stages write in bursts (tr-clock at each eighth of its window, tr-critpath
+ * at each collection): a queue of many small batches lets each thread run
+ * on through the other's bursts instead of waiting on it. 64 of 512
+ * records against 2 of some 2 000: tr-analyze -q 7-16 % less wall time on
+ * 2.3 M- to 12 M-event archives for 2-4 MB more (medians of 11 and 3 runs,
+ * 2 cores); 64 of 2 000 gained a few % more for 20 MB.
+ */
+#define QUEUED 64
 
 /*
  * What one thread writes on every record lies on cache lines of its own
@@ -280,7 +289,7 @@ static int hand_on(struct worker *k, const struct an_item *from)
 	it->made = from->made;
 	it->known = from->known;
 	it->ev = from->ev;
-	if (b->bytes.len >= BATCH) {
+	if (b->bytes.len >= BATCH || b->n >= BATCH_ITEMS) {
 		k->out = NULL;
 		return push(c, k->index + 1, b);
 	}
