@@ -353,7 +353,7 @@ static int event(struct an_crit *c, struct an_item *it, const char **why)
 	struct an_frame *f, *top;
 	struct an_event ev;
 	uint32_t i, enter = LS_NONE;
-	bool forked;
+	bool forked, work;
 	int rc = 0;
 
 	if ((rc = an_trace_item(&c->tr, it, &ev, why)) < 0)
@@ -376,11 +376,12 @@ static int event(struct an_crit *c, struct an_item *it, const char **why)
 		f->a = i + 1;
 		c->n[i].own_enter = i;
 		c->n[i].pb = f->c;
+		work = an_role_main_work((enum ls_role)f->role);
 		/* a GPU call that gives work or waits for it (a poll is not work) */
-		if (sd->host && ls_role_group((enum ls_role)f->role) == LS_G_GPU_CALL &&
-		    an_role_main_work((enum ls_role)f->role) && (rc = an_sidework_call(&c->side, ev.s, ev.t)) < 0)
+		if (work && sd->host && ls_role_group((enum ls_role)f->role) == LS_G_GPU_CALL &&
+		    (rc = an_sidework_call(&c->side, ev.s, ev.t)) < 0)
 			return rc;
-		if (c->want.kind == AN_END_RUN && an_role_main_work(f->role))
+		if (c->want.kind == AN_END_RUN && work)
 			c->ends_on[ev.s] = 1;
 		return 0;
 	case LS_K_LEAVE:
