@@ -35,20 +35,26 @@ int an_retime_stream(struct an_retime *rt)
 
 /* Writing */
 
-/* Event i with its new time in place of t (its fields in their order). */
-static int write_moved(struct an_retime *rt, uint32_t i)
+/* Event i moved: counted. */
+static void count_move(struct an_retime *rt, uint32_t i)
 {
-	const struct an_rt_node *x = &rt->n[i];
-	const uint8_t *p = rt->evb.p + x->at, *value, *raw;
-	uint64_t shift = (uint64_t)(x->L - rt->g.n[i].t);
-	struct ls_iter it;
-	struct mp_item key;
-	size_t len;
+	uint64_t shift = (uint64_t)(rt->n[i].L - rt->g.n[i].t);
 
 	rt->moved++;
 	rt->total_shift += shift;
 	if (shift > rt->max_shift)
 		rt->max_shift = shift;
+}
+
+/* Event i with its new time in place of t (its fields in their order). */
+static int write_moved(struct an_retime *rt, uint32_t i)
+{
+	const struct an_rt_node *x = &rt->n[i];
+	const uint8_t *p = rt->evb.p + x->at, *value, *raw;
+	struct ls_iter it;
+	struct mp_item key;
+	size_t len;
+
 	if (ls_map_at(p, p + x->len, &it) < 0)
 		return LS_ERR_SYNTAX;	/* it was read as a record: cannot be */
 	ls_build_begin(rt->w, it.left);
@@ -61,15 +67,22 @@ static int write_moved(struct an_retime *rt, uint32_t i)
 	return ls_build_end(rt->w);
 }
 
-/* Event i as read, or with its new time in place of t; noted typed, where it begins in what was written. */
+/*
+ * Event i as read, or with its new time in place of t; noted typed, where
+ * it begins in what was written. An event read with no bytes (its typed
+ * form says all of it: ls_front_typed_only) is written with none.
+ */
 static int write_event(struct an_retime *rt, uint32_t i)
 {
 	const struct an_rt_node *x = &rt->n[i];
 	const struct an_gnode *g = &rt->g.n[i];
 	size_t at = rt->w->out.len;
-	int rc;
+	int rc = 0;
 
-	if ((rc = x->L == g->t ? ls_write_raw(rt->w, rt->evb.p + x->at, x->len) : write_moved(rt, i)) < 0)
+	if (x->L != g->t)
+		count_move(rt, i);
+	if (x->len && (rc = x->L == g->t ? ls_write_raw(rt->w, rt->evb.p + x->at, x->len) :
+				     write_moved(rt, i)) < 0)
 		return rc;
 	return an_typed_note(&rt->typed, rt->w, (struct an_typed){
 		.at = at, .kind = x->kind, .ev = { x->kind, g->id, x->L, g->s, rt->defs->streams[g->s].process, x->r }

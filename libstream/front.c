@@ -170,6 +170,13 @@ static void sort_events(struct ls_front_held *v, uint32_t n)
 	}
 }
 
+/* Whether ev's typed form says all that its record would (ls_front_typed_only). */
+static bool said_typed(const struct ls_front *f, const struct ls_event *ev)
+{
+	return (ev->kind == LS_K_ENTER || ev->kind == LS_K_LEAVE) && !ev->fields &&
+	       ev->region < f->nregions && ls_role_group(f->roles[ev->region]) != LS_G_GPU_CALL;
+}
+
 /* Write one event in its turn: its id, the balance of its stream, the counts. */
 static int emit(struct ls_front *f, const struct ls_event *ev)
 {
@@ -193,6 +200,12 @@ static int emit(struct ls_front *f, const struct ls_event *ev)
 	if (f->keep_written && ls_vec_room(&f->written, &f->written_cap, f->nwritten, sizeof(*f->written)) < 0)
 		return fail(f, LS_ERR_NOMEM, "out of memory");
 	at = f->w->out.len;
+	if (f->typed_only && said_typed(f, ev)) {
+		f->written[f->nwritten++] = (struct ls_written){ at, 0, f->next_id, *ev };
+		f->next_id += f->id_step;
+		return f->nwritten < LS_FRONT_HAND_AT || ls_writer_hand_on(f->w) == 0 ? 0 :
+		       fail(f, LS_ERR_IO, "cannot write the stream");
+	}
 	flushes = f->w->flushes;
 	if (ls_event_write(f->w, ev, f->next_id) < 0)
 		return fail(f, LS_ERR_IO, "cannot write the stream");

@@ -124,6 +124,7 @@ struct ls_front {
 	char err[160];
 	int failure;	/* the first failure's code (ls_front_failure) */
 	bool keep_written;	/* ls_front_keep_written */
+	bool typed_only;	/* ls_front_typed_only */
 	struct ls_written *written;
 	uint32_t nwritten, written_cap;
 };
@@ -140,6 +141,19 @@ void ls_front_init(struct ls_front *f, struct ls_writer *w, const struct ls_fron
 static inline void ls_front_keep_written(struct ls_front *f)
 {
 	f->keep_written = true;
+}
+
+/*
+ * Besides (ls_front_keep_written): no one reads the bytes of an event
+ * whose typed form says all of it (an enter or leave with no optional
+ * field, outside a GPU call, whose rules read the call's record): it is
+ * kept with no bytes (len 0, at where it would have begun), and the
+ * writer handed on (ls_writer_hand_on) every LS_FRONT_HAND_AT of them.
+ */
+#define LS_FRONT_HAND_AT 2048
+static inline void ls_front_typed_only(struct ls_front *f)
+{
+	f->typed_only = true;
 }
 
 /*

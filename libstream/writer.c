@@ -42,14 +42,17 @@ void ls_writer_init_memory(struct ls_writer *w)
 	ls_writer_init_sink(w, NULL, NULL, 0);
 }
 
-/* Hand the buffer to the sink: 0, or its error (kept, as a file's is). */
-static int to_sink(struct ls_writer *w)
+/*
+ * Hand the buffer to the sink (an empty one too, where empty_too): 0, or
+ * its error (kept, as a file's is).
+ */
+static int to_sink(struct ls_writer *w, bool empty_too)
 {
 	int rc;
 
 	if (w->err)
 		return LS_ERR_IO;
-	if (!w->out.len)
+	if (!w->out.len && !empty_too)
 		return 0;
 	if ((rc = w->sink(w->sink_ctx, &w->out)) < 0) {
 		w->err = EPIPE;
@@ -59,10 +62,15 @@ static int to_sink(struct ls_writer *w)
 	return 0;
 }
 
+int ls_writer_hand_on(struct ls_writer *w)
+{
+	return w->sink ? to_sink(w, true) : ls_writer_flush(w);
+}
+
 int ls_writer_flush(struct ls_writer *w)
 {
 	if (w->sink)
-		return to_sink(w);
+		return to_sink(w, false);
 	if (w->fd < 0)
 		return 0;	/* memory only */
 	if (w->err)

@@ -240,6 +240,13 @@ void ls_put_field(struct ls_writer *w, const struct ls_record *rec,
 /* Write out everything buffered. Returns 0 or LS_ERR_IO. */
 int ls_writer_flush(struct ls_writer *w);
 
+/*
+ * As ls_writer_flush, but a sink is called even where no bytes wait: its
+ * writer's owner keeps what the sink takes beside them (the front's
+ * events kept typed without bytes, ls_front_typed_only).
+ */
+int ls_writer_hand_on(struct ls_writer *w);
+
 /* Free the buffers (without flushing). */
 void ls_writer_release(struct ls_writer *w);
 

@@ -106,6 +106,7 @@ struct chain {
 	struct batch *pool;		/* free batches */
 	bool failed;
 	struct ls_front *front;		/* the events it writes to in come typed (chain_reads_front) */
+	bool take_bytes;		/* chain_new's */
 };
 
 static void fail(struct chain *c)
@@ -430,7 +431,8 @@ static int from_reader(void *ctx, struct ls_buf *out)
 	}
 	end = out->p + out->len;
 	memset(out->p + out->len, 0, LS_RECORD_PAD);
-	for (const uint8_t *p = out->p; p < end && rc == 0; p += read.len) {
+	/* an event kept with no bytes (ls_front_typed_only) comes before any record at its place */
+	for (const uint8_t *p = out->p; (p < end || j < nw) && rc == 0; p += read.len) {
 		long len = 0;
 
 		if (j < nw && wr[j].at == (size_t)(p - out->p) && wr[j].len <= end - p) {
@@ -438,7 +440,8 @@ static int from_reader(void *ctx, struct ls_buf *out)
 						 .padded = true, .read = &wr[j] };
 			j++;
 #ifdef LS_CHECK_BUILD
-			if (ls_record_parse_padded(&rec, p, end, 0, &why) != read.len || !an_item_agrees(&read, &rec)) {
+			if (read.len && (ls_record_parse_padded(&rec, p, end, 0, &why) != read.len ||
+					 !an_item_agrees(&read, &rec))) {
 				tool_error("%s: an event as written that is not its record", k->c->input);
 				rc = LS_ERR_SYNTAX;
 				break;
@@ -512,6 +515,7 @@ struct chain *chain_new(const struct chain_link *links, int n, const char *input
 	c->n = n;
 	c->take = take;
 	c->take_ctx = ctx;
+	c->take_bytes = take_bytes;
 	if (maxmem_limit(&c->max_mem) < 0) {
 		free(c);
 		return NULL;
@@ -575,6 +579,8 @@ void chain_reads_front(struct chain *c, struct ls_front *f)
 {
 	c->front = f;
 	ls_front_keep_written(f);
+	if (!c->take_bytes)
+		ls_front_typed_only(f);
 }
 
 void *chain_stage(const struct chain *c, int i)
@@ -593,7 +599,7 @@ static void join(struct chain *c)
 
 int chain_end(struct chain *c, bool ok)
 {
-	if (!ok || ls_writer_flush(&c->in) < 0 || finish(&c->work[0]) < 0)
+	if (!ok || ls_writer_hand_on(&c->in) < 0 || finish(&c->work[0]) < 0)
 		fail(c);
 	join(c);
 	return chain_failed(c) ? 1 : 0;
