@@ -499,6 +499,28 @@ OUT
 		fail "$stderr"
 }
 
+@test "the path resting in a GPU call (not plain code) while another thread drives the GPU: nothing said" {
+	# the trace above, with the main thread in cudaMallocHost 200..1000
+	# instead of the annotation: the path is the same 1000 us, 800 of them
+	# in the call, which the trace shows waiting for nothing; time in a
+	# call is the call's, not work beside the path: no note
+	run --separate-stderr kineto_path_of autograd-alloc
+	assert_success
+	assert_output - <<'OUT'
+{"k":"crit","s":0,"t":0,"dur":10000,"act":0,"r":0}
+{"k":"crit","s":0,"t":10000,"dur":10000,"act":1,"r":1}
+{"k":"crit","s":0,"t":20000,"dur":80000,"act":0,"r":0}
+{"k":"crit","s":0,"t":100000,"dur":800000,"act":5,"r":3}
+{"k":"crit","s":0,"t":900000,"dur":10000,"act":0,"r":0}
+{"k":"crit","s":0,"t":910000,"dur":10000,"act":19,"r":1}
+{"k":"crit","s":0,"t":920000,"dur":80000,"act":0,"r":0}
+OUT
+	assert_equal "$stderr" ""
+	run --separate-stderr tr-analyze -q "$DATA/crit/autograd-alloc.json"
+	assert_success
+	[[ "$stderr" != *"plain code"* ]] || fail "$stderr"
+}
+
 @test "--end: a region's latest leave, a stream's last event, a time; one that names nothing is an error" {
 	# the watchdog trace above. stream=CUDA[0:7]: k2's end at 330 us: k2,
 	# k1, none, the launch, the step: 230 us. 0.0002 s after the first
