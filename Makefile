@@ -170,7 +170,7 @@ bin/tr-read: cmd/tr-read.o cmd/common/progress.o cmd/common/selection.o formats/
 	$(CC) $(LDFLAGS) -o $@ $^ $(OTF2_LIBS) $(LIBS) $(TRLOGIN_LIBS) -lz -lsqlite3
 
 # the rating as a table, and told in words
-RANK_TABLE_OBJS = cmd/render/rank-table.o cmd/render/rating-words.o cmd/render/pattern-words.o cmd/render/xml.o
+RANK_TABLE_OBJS = cmd/render/rank-table.o cmd/render/rating-words.o cmd/render/readable.o cmd/render/pattern-words.o cmd/render/xml.o
 
 bin/tr-rank: cmd/render/rank-diff.o $(RANK_TABLE_OBJS)
 bin/tr-record: cmd/common/libdir.o

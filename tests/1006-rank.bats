@@ -471,3 +471,47 @@ OUT
 	run bash -c "tr-rank -v '$DATA/words/apart.ndjson' | grep '^ 1\\. '"
 	assert_output " 1. solve: 30.00 % of the critical path (0.000300 s), on m0 of r0 (33 %), m1 of r1 (33 %) and 1 more stream. 0.000330 s of blame (100.00 % of all): MPI_Barrier on every process waited for it 0.000120 s (wait_barrier); calls not known waited for it 0.000110 s (wait_barrier); other waits 0.000100 s."
 }
+
+@test "C++ names as people read them: qualified name alone in the table, the report and the words, told apart where alike; whole in --csv and the report's hover (tests/data/rank/cpp-names.json)" {
+	# Five GPU activities one after another, 600, 500, 400, 300 and 200 us:
+	# two Thrust kernels whose qualified names are alike, told apart by
+	# their first template argument (ParallelForAgent both: numbered in
+	# the order of their definitions), a third Thrust kernel
+	# (ReduceAgent), an ATen kernel, and a Kineto copy whose name has
+	# parentheses but no parameter list (left as it is); a Python frame
+	# "module.py(1501): _call_impl" is no signature either.
+	local json="$DATA/rank/cpp-names.json"
+	run bash -c "tr-analyze '$json' 2> /dev/null | sed -n '4,8p;10p' | cut -c1-46 | sed 's/ *\$//'"
+	assert_output - <<'OUT'
+   2  thrust::THRUST_20...ParallelForAgent> #1
+   3  thrust::THRUST_20...ParallelForAgent> #2
+   4  thrust::THRUST_200...educe::ReduceAgent>
+   5  at::native::vector..._elementwise_kernel
+   6  Memcpy HtoD (Pageable -> Device)
+   8  torch/nn/modules/m...y(1501): _call_impl
+OUT
+	# the words name them whole but for templates and parameters
+	run bash -c "tr-analyze -v '$json' 2> /dev/null | grep '^ [23]\\. ' | sed 's/: [0-9.]* % of the critical path.*//'"
+	assert_output - <<'OUT'
+ 2. thrust::THRUST_200_700_NS::cuda_cub::core::_kernel_agent<thrust::THRUST_200_700_NS::cuda_cub::__parallel_for::ParallelForAgent> #1
+ 3. thrust::THRUST_200_700_NS::cuda_cub::core::_kernel_agent<thrust::THRUST_200_700_NS::cuda_cub::__parallel_for::ParallelForAgent> #2
+OUT
+	# --csv: the whole names, in the trace's spelling
+	run bash -c "tr-analyze --csv '$json' 2> /dev/null | awk -F'\"' '/^rating/ { print \$2 }' | sed -n '2,5p'"
+	assert_line --index 0 "$(jq -r '.traceEvents[2].name' "$json")"
+	assert_line --index 1 "$(jq -r '.traceEvents[5].name' "$json")"
+	assert_line --index 3 "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, at::detail::Array<char*, 1>)"
+	# the report: the readable name in the cell, the whole one on hover
+	tr-read "$json" | tr-deps | tr-waits | tr-critpath | tr-report > "$BATS_TEST_TMPDIR/r.html" 2> /dev/null
+	run grep -c 'title="void at::native::vectorized_elementwise_kernel&lt;4, at::native::FillFunctor&lt;float&gt;, at::detail::Array&lt;char\*, 1&gt; &gt;(int, at::native::FillFunctor&lt;float&gt;, at::detail::Array&lt;char\*, 1&gt;)">at::native::vectorized_elementwise_kernel</td>' "$BATS_TEST_TMPDIR/r.html"
+	assert_output 1
+	# --diff: its column of 32 (of tr-analyze --json's ratings, as of tr-rank --json's)
+	tr-analyze --json "$json" > "$BATS_TEST_TMPDIR/a.json" 2> /dev/null
+	run bash -c "tr-rank --diff '$BATS_TEST_TMPDIR/a.json' '$BATS_TEST_TMPDIR/a.json' | cut -c1-33 | grep -e thrust -e at::native | sed 's/ *\$//'"
+	assert_output - <<'OUT'
+at::native::ve...mentwise_kernel
+thrust::THRUS...llelForAgent> #1
+thrust::THRUS...llelForAgent> #2
+thrust::THRUST...e::ReduceAgent>
+OUT
+}

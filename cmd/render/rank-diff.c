@@ -13,6 +13,7 @@
 #include "../../libstream/vec.h"
 #include "../../libstream/writer.h"
 #include "rank-diff.h"
+#include "readable.h"
 #include "../common/tool.h"
 
 /* The row of region name in d, made where it is not yet. */
@@ -149,8 +150,8 @@ static int read_side(struct rank_diff *d, const char *path, int i, bool idle)
 	}
 	while (!status && (rc = ls_read(&x.r, &rec)) > 0) {
 		if (rec.kind == LS_K_HEADER) {
-			/* tr-rank --json's output lists tr-rank; a stream must have been analysed */
-			rating = ls_header_has_stage(&rec, "tr-rank") == 1;
+			/* tr-rank --json's output lists tr-rank, tr-analyze --json's tr-analyze; a stream must have been analysed */
+			rating = ls_header_has_stage(&rec, "tr-rank") == 1 || ls_header_has_stage(&rec, "tr-analyze") == 1;
 			status = !rating && !tool_made_by(&x.r, &rec, needs);
 			continue;
 		}
@@ -216,19 +217,40 @@ void rank_diff_release(struct rank_diff *d)
 	memset(d, 0, sizeof(*d));
 }
 
+#define DIFF_NAME_COLUMN 32
+
+/* The names of d's first n rows (borrowed), or NULL out of memory. */
+static const char **row_names(const struct rank_diff *d, uint32_t n)
+{
+	const char **names = malloc((n ? n : 1) * sizeof(*names));
+
+	for (uint32_t i = 0; names && i < n; i++)
+		names[i] = d->v[i].name;
+	return names;
+}
+
 int rank_diff(const char *a, const char *b, enum rank_form form, uint32_t top)
 {
 	struct rank_diff d = { 0 };
 	struct ls_writer w;
-	uint32_t n;
+	uint32_t n = 0;
+	const char **names = NULL;
+	char **shown = NULL;
 	int status = rank_diff_read(&d, a, b, false);
 
 	if (status)
 		goto out;
 	n = top && d.n > top ? top : d.n;
+	/* the text's names as people read them, in their column (readable.h) */
+	if (form == RANK_TEXT && (!(names = row_names(&d, n)) ||
+				  readable_names(names, n, DIFF_NAME_COLUMN, &shown) < 0)) {
+		tool_error("out of memory");
+		status = 1;
+		goto out;
+	}
 	ls_writer_init(&w, STDOUT_FILENO, LS_FMT_JSON);
 	if (form == RANK_TEXT)
-		printf("%-32s %14s %14s %14s %14s %9s\n", "region", "cp A [s]", "cp B-A [s]",
+		printf("%-*s %14s %14s %14s %14s %9s\n", DIFF_NAME_COLUMN, "region", "cp A [s]", "cp B-A [s]",
 		       "blame A [s]", "blame B-A [s]", "rating B-A");
 	else if (form == RANK_CSV)
 		printf("name,cp_a_ns,cp_b_ns,blame_a_ns,blame_b_ns,rating_a,rating_b\n");
@@ -238,7 +260,8 @@ int rank_diff(const char *a, const char *b, enum rank_form form, uint32_t top)
 		const struct diff_row *x = &d.v[i];
 
 		if (form == RANK_TEXT) {
-			printf("%-32s %14.9f %+14.9f %14.9f %+14.9f %+9.4f\n", x->name,
+			readable_print(shown[i], DIFF_NAME_COLUMN);
+			printf(" %14.9f %+14.9f %14.9f %+14.9f %+9.4f\n",
 			       tool_secs(x->cp[0]), sdiff(x->cp[0], x->cp[1]), tool_secs(x->blame[0]),
 			       sdiff(x->blame[0], x->blame[1]), x->rating[1] - x->rating[0]);
 		} else if (form == RANK_CSV) {
@@ -266,6 +289,8 @@ int rank_diff(const char *a, const char *b, enum rank_form form, uint32_t top)
 		status = 1;
 	status |= tool_finish(&w);
 out:
+	readable_free(shown, shown ? n : 0);
+	free(names);
 	rank_diff_release(&d);
 	return status;
 }

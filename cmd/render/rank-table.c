@@ -7,6 +7,7 @@
 
 #include "rank-table.h"
 #include "rating-words.h"
+#include "readable.h"
 #include "../common/tool.h"
 
 /* Region r's blame of pattern p, or (under) its idle blame while waiting in p. */
@@ -124,38 +125,13 @@ static uint64_t runtime(const struct an_rank *k)
 	return an_rank_totals(k)->events ? (uint64_t)(an_rank_totals(k)->end - an_rank_totals(k)->first) : 0;
 }
 
-/* A UTF-8 continuation byte: inside a character. */
-static bool inside(const char *s, size_t i)
-{
-	return ((unsigned char)s[i] & 0xC0) == 0x80;
-}
-
 /*
- * A region's name in the table's column of NAME_COLUMN characters: a
- * longer one (a C++ name) shown by its start and its end (where line
- * numbers and parameters are), "..." between them, so that the columns
- * after it stay in place (the whole name: --csv, --json).
+ * The width of the table's column of region names, as readable_regions
+ * shows them (a C++ name by its qualified name, a longer one by its start
+ * and its end), so that the columns after it stay in place (the whole
+ * name: --csv, --json).
  */
 #define NAME_COLUMN 40
-
-static void name_column(const char *name)
-{
-	size_t n = strlen(name), len = 0, h = 0, t = n;
-
-	for (size_t i = 0; i < n; i++)
-		len += !inside(name, i);
-	if (len <= NAME_COLUMN) {
-		printf("%s%*s", name, (int)(NAME_COLUMN - len), "");
-		return;
-	}
-	for (int c = 0; c < (NAME_COLUMN - 3) / 2; c++)	/* the first characters */
-		for (h++; h < n && inside(name, h); h++)
-			;
-	for (int c = 0; c < NAME_COLUMN - 3 - (NAME_COLUMN - 3) / 2; c++)	/* the last */
-		for (t--; t > 0 && inside(name, t); t--)
-			;
-	printf("%.*s...%s", (int)h, name, name + t);
-}
 
 /*
  * The rated regions' totals on the host and on GPUs apart (CASITA's "on
@@ -218,12 +194,15 @@ static void streams_line(const struct an_rank *k)
 	putchar('\n');
 }
 
-static void text(const char *input, const struct an_rank *k, const struct an_rating *v,
-		 uint32_t n, uint32_t all, const struct rank_opts *o)
+static int text(const char *input, const struct an_rank *k, const struct an_rating *v,
+		uint32_t n, uint32_t all, const struct rank_opts *o)
 {
 	struct columns c;
 	char head[2 * LS_P__COUNT][48];
+	char **shown;
 
+	if (readable_regions(k, NAME_COLUMN, &shown) < 0)
+		return LS_ERR_NOMEM;
 	columns(k, o, &c);
 	printf("%s: run %.9f s, critical path %.9f s, waiting %.9f s, blame %.9f s (%.9f s on the path), "
 	       "GPU idle %.9f s%s\n", input, tool_secs(runtime(k)), tool_secs(an_rank_totals(k)->cp),
@@ -239,7 +218,7 @@ static void text(const char *input, const struct an_rank *k, const struct an_rat
 		const struct an_rank_region *r = an_rank_region(k, v[i].region);
 
 		printf("%4u  ", i + 1);
-		name_column(r->name);
+		readable_print(shown[v[i].region], NAME_COLUMN);
 		printf(" %10" PRIu64 " %14.9f %14.9f %6.2f%% %14.9f %6.2f%% %14.9f %14.9f %7.4f",
 		       r->calls, tool_secs(r->excl), tool_secs(r->cp),
 		       100 * v[i].cp_share, tool_secs(r->blame), 100 * v[i].blame_share,
@@ -249,10 +228,12 @@ static void text(const char *input, const struct an_rank *k, const struct an_rat
 			       tool_secs(j < c.np ? r->by[c.pat[j]] : r->idle_by[c.under[j - c.np]]));
 		putchar('\n');
 	}
+	readable_free(shown, an_rank_defs(k)->nregions);
 	host_and_gpu(k, v, all);
 	streams_line(k);
 	pattern_table(k);
 	gpu_table(k, runtime(k));
+	return 0;
 }
 
 static void csv(const struct an_rank *k, const struct an_rating *v, uint32_t n,
@@ -424,8 +405,8 @@ int rank_print(const char *input, const struct an_rank *k, const struct rank_opt
 		return LS_ERR_NOMEM;
 	n = o->top && all > o->top ? o->top : all;
 	if (o->form == RANK_TEXT) {
-		text(input, k, v, n, all, o);
-		if (o->words) {
+		rc = text(input, k, v, n, all, o);
+		if (rc == 0 && o->words) {
 			printf("\n");
 			rc = rating_words(k, v, n, false);
 		}

@@ -8,6 +8,7 @@
 #include "../common/tool.h"
 #include "pattern-words.h"
 #include "rating-words.h"
+#include "readable.h"
 #include "xml.h"
 
 /* The waits of one pattern by one waiting region, over the processes that waited. */
@@ -26,6 +27,7 @@ struct group {
 struct words {
 	const struct an_rank *k;
 	const struct ls_defs *d;
+	char **names;		/* the regions' names as people read them (readable.h) */
 	bool html;
 	bool named[LS_P__COUNT];	/* patterns named so far: explained at the end */
 };
@@ -151,7 +153,7 @@ static void waiters(struct words *w, const struct group *g, uint32_t ng)
 		if (g[x].by_region == LS_NONE)
 			printf("calls not known");
 		else
-			text(w, an_rank_region(w->k, g[x].by_region)->name);
+			text(w, w->names[g[x].by_region]);
 		if (g[x].nprocs) {	/* blame apart from its wait knows neither */
 			printf(" on ");
 			processes(w, &g[x]);
@@ -191,7 +193,7 @@ static int row(struct words *w, const struct an_rating *v)
 	uint32_t n, ng;
 	int rc;
 
-	text(w, r->name);
+	text(w, w->names[v->region]);
 	if (!r->cp) {
 		printf(": not on the critical path.");
 	} else {
@@ -241,13 +243,15 @@ static void explain(const struct words *w)
 
 int rating_words(const struct an_rank *k, const struct an_rating *v, uint32_t n, bool html)
 {
-	struct words w = { k, an_rank_defs(k), html, { false } };
+	struct words w = { k, an_rank_defs(k), NULL, html, { false } };
 	int rc = 0;
 
 	if (n > RATING_WORDS_ROWS)
 		n = RATING_WORDS_ROWS;
 	if (!n || !an_rank_waiters(k))	/* nothing to tell, or its facts not kept */
 		return 0;
+	if (readable_regions(k, 0, &w.names) < 0)
+		return LS_ERR_NOMEM;
 	fputs(html ? "<section id=\"words\"><h2>In words</h2>\n<ol>\n" : "In words:\n", stdout);
 	for (uint32_t i = 0; i < n && rc == 0; i++) {
 		if (html)
@@ -262,5 +266,6 @@ int rating_words(const struct an_rank *k, const struct an_rating *v, uint32_t n,
 		explain(&w);
 		fputs(html ? "</section>\n" : "", stdout);
 	}
+	readable_free(w.names, w.d->nregions);
 	return rc;
 }

@@ -18,6 +18,7 @@
 #include "page.h"
 #include "rank-table.h"
 #include "rating-words.h"
+#include "readable.h"
 #include "report.h"
 #include "timeline.h"
 #include "timeline-zoom.h"
@@ -119,6 +120,7 @@ static int rating_table(const struct rating *g, const struct rank_opts *o)
 					     "blame [s]", "blame %", "on path [s]", "idle [s]", "rating" };
 	struct an_rating *v;
 	uint32_t n, all;
+	char **shown;
 
 	if (an_rank_rate(g->k, o->idle, &v, &all) < 0)
 		return LS_ERR_NOMEM;
@@ -136,13 +138,20 @@ static int rating_table(const struct rating *g, const struct rank_opts *o)
 		printf("<th%s data-type=\"%s\">%s</th>", j == 1 ? " class=\"name\"" : "", j == 1 ? "text" : "num",
 		       heads[j]);
 	printf("</tr></thead><tbody>\n");
+	if (readable_regions(g->k, 0, &shown) < 0) {
+		free(v);
+		return LS_ERR_NOMEM;
+	}
 	for (uint32_t i = 0; i < n; i++) {
 		const struct an_rank_region *r = an_rank_region(g->k, v[i].region);
 
+		/* the name as people read it (readable.h), the whole of it on hover */
 		printf("<tr><td data-v=\"%u\">%u</td><td class=\"name\" data-v=\"", i + 1, i + 1);
 		xml_text(r->name);
-		printf("\">");
+		printf("\" title=\"");
 		xml_text(r->name);
+		printf("\">");
+		xml_text(shown[v[i].region]);
 		printf("</td><td data-v=\"%" PRIu64 "\">%" PRIu64 "</td>", r->calls, r->calls);
 		cell_secs(r->excl);
 		cell_secs(r->cp);
@@ -154,6 +163,7 @@ static int rating_table(const struct rating *g, const struct rank_opts *o)
 		printf("<td data-v=\"%.9f\">%.4f</td></tr>\n", v[i].rating, v[i].rating);
 	}
 	printf("</tbody></table></section>\n");
+	readable_free(shown, an_rank_defs(g->k)->nregions);
 	free(v);
 	return 0;
 }
