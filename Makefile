@@ -47,7 +47,7 @@ NSYSIN_OBJS = formats/regions.o formats/defs.o formats/nsys/nsysin.o formats/nsy
 OTF2OUT_OBJS = formats/otf2/otf2out.o formats/otf2/out_defs.o formats/otf2/out_events.o \
 	formats/otf2/out_metrics.o formats/otf2/out_sorted.o formats/otf2/vocab.o formats/otf2/errors.o
 ANALYSIS_OBJS = analysis/blame.o analysis/clock.o analysis/critpath.o analysis/deps.o analysis/edges.o \
-	analysis/gpu/deps.o analysis/gpu/events.o analysis/gpu/launch.o analysis/gpu/streams.o analysis/gpu/sync.o analysis/gpu/work.o analysis/gpu/usage.o analysis/gpu/waits.o analysis/floors.o analysis/graph.o analysis/idlewait.o analysis/item.o analysis/latency.o \
+	analysis/gpu/deps.o analysis/gpu/events.o analysis/gpu/graphs.o analysis/gpu/launch.o analysis/gpu/streams.o analysis/gpu/sync.o analysis/gpu/work.o analysis/gpu/usage.o analysis/gpu/waits.o analysis/floors.o analysis/graph.o analysis/idlewait.o analysis/item.o analysis/latency.o \
 	analysis/mpi/coll.o analysis/mpi/facts.o analysis/mpi/icoll.o analysis/mpi/p2p.o analysis/mpi/waits.o analysis/omp/deps.o analysis/omp/waits.o analysis/pathblame.o analysis/pieces.o analysis/sidework.o \
 	analysis/project.o analysis/rank.o analysis/retime.o analysis/stack.o analysis/stage.o analysis/trace.o analysis/unmatched.o analysis/waiters.o analysis/waitrec.o analysis/waits.o
 TOOL_OBJS = cmd/common/tool.o

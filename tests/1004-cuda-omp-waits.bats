@@ -165,6 +165,115 @@ tr-deps: <stdin>: 1 GPU calls naming a stream that is not a GPU stream of their 
   found idle              1"
 }
 
+@test "a CUDA graph of three activities on one stream after a kernel, then a stream sync: each linked to the launch, the sync waits for the last (issue 56)" {
+	# cudaGraphLaunch (3, 120..140) enqueues G1 (8, kernel, 310..400), G2
+	# (10, a copy node, 410..450) and G3 (12, 460..600) on stream 2, all
+	# with its correlation id 2, after K0 (6, 200..300) of launch 1. The
+	# sync on stream 2 (5, 150..610) waits for the graph's last activity:
+	# G3's end, 600, not G1's: 450. Blame over what ran in [150, 600]: K0
+	# 100, G1 90, G2 40, G3 140 (370): 450*100/370 = 121, 109, 48, 170 +
+	# the 2 left over to the largest, G3: 172. The launch after the sync
+	# (15) gets K4 (17). GPU idle: the gaps 300..310, 400..410, 450..460
+	# (on the sync), 600..720 (the sync 10, main 100, the launch 10).
+	run --separate-stderr analyse graph-one-stream
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":6,"type":"launch"}
+{"k":"idle","at":6,"t":300,"dur":10,"pattern":"gpu_idle","s":2,"r":2}
+{"k":"blame","to":5,"r":3,"ns":10,"pattern":"gpu_idle","wait":6,"s":0}
+{"k":"edge","from":3,"to":8,"type":"launch"}
+{"k":"idle","at":8,"t":400,"dur":10,"pattern":"gpu_idle","s":2,"r":2}
+{"k":"blame","to":5,"r":3,"ns":10,"pattern":"gpu_idle","wait":8,"s":0}
+{"k":"edge","from":3,"to":10,"type":"launch"}
+{"k":"idle","at":10,"t":450,"dur":10,"pattern":"gpu_idle","s":2,"r":10}
+{"k":"blame","to":5,"r":3,"ns":10,"pattern":"gpu_idle","wait":10,"s":0}
+{"k":"edge","from":3,"to":12,"type":"launch"}
+{"k":"edge","from":13,"to":14,"type":"sync"}
+{"k":"wait","at":5,"t":150,"dur":450,"pattern":"blame_kernel","s":0,"cause":13,"r":3}
+{"k":"blame","to":6,"r":2,"ns":121,"pattern":"blame_kernel","wait":5,"s":2}
+{"k":"blame","to":8,"r":2,"ns":109,"pattern":"blame_kernel","wait":5,"s":2}
+{"k":"blame","to":10,"r":10,"ns":48,"pattern":"blame_kernel","wait":5,"s":2}
+{"k":"blame","to":12,"r":2,"ns":172,"pattern":"blame_kernel","wait":5,"s":2}
+{"k":"idle","at":12,"t":600,"dur":120,"pattern":"gpu_idle","s":2,"r":2}
+{"k":"blame","to":5,"r":3,"ns":10,"pattern":"gpu_idle","wait":12,"s":0}
+{"k":"blame","to":0,"r":0,"ns":100,"pattern":"gpu_idle","wait":12,"s":0}
+{"k":"blame","to":15,"r":1,"ns":10,"pattern":"gpu_idle","wait":12,"s":0}
+{"k":"edge","from":15,"to":17,"type":"launch"}
+OUT
+	assert_equal "$stderr" ""
+	# the path, from main's end back: main 710..1000, the launch 700..710,
+	# main 610..700, the sync's own 600..610, then the graph's last
+	# activity and the stream's order back through it: G3 460..600, G2
+	# 410..450, G1 310..400 (each after the one before, later than the
+	# launch), K0 200..300, its launch 100..110 and the time to the GPU,
+	# main 0..100
+	run bash -c "cat '$DATA/cuda/defs.ndjson' '$DATA/cuda/graph-one-stream.ndjson' | tr-deps -M |
+		tr-waits -M | tr-critpath -J | grep '\"crit\"' | jq -c '[.t, .dur, .act]'"
+	assert_output - <<'OUT'
+[0,100,0]
+[100,10,1]
+[110,90,null]
+[200,100,6]
+[300,10,null]
+[310,90,8]
+[400,10,null]
+[410,40,10]
+[450,10,null]
+[460,140,12]
+[600,10,5]
+[610,90,0]
+[700,10,15]
+[710,290,0]
+OUT
+}
+
+@test "a CUDA graph spread over two streams: the sync after it waits for its last activity on each, blame over both (issue 56)" {
+	# The graph (launch 1, correlation 7) runs G1 (4, 200..300) and G3 (7,
+	# 310..400) on stream 2 and G2 (5, 210..500) on stream 3. The sync on
+	# stream 2 (3, 130..510) waits for the whole graph: an edge from its
+	# last activity on each stream, G3 (8) and G2 (9), as a context sync
+	# would. blame_kernel 130 until the latest end 500 = 370, over G1 100,
+	# G3 90, G2 290 (480): 77, 69, 223 + 1 left over to G2: 224. No GPU
+	# idle: stream 3 runs through stream 2's gap.
+	run --separate-stderr analyse graph-two-streams
+	assert_success
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":4,"type":"launch"}
+{"k":"edge","from":1,"to":5,"type":"launch"}
+{"k":"edge","from":1,"to":7,"type":"launch"}
+{"k":"edge","from":8,"to":10,"type":"sync"}
+{"k":"edge","from":9,"to":10,"type":"sync"}
+{"k":"wait","at":3,"t":130,"dur":370,"pattern":"blame_kernel","s":0,"cause":9,"r":3}
+{"k":"blame","to":4,"r":2,"ns":77,"pattern":"blame_kernel","wait":3,"s":2}
+{"k":"blame","to":7,"r":2,"ns":69,"pattern":"blame_kernel","wait":3,"s":2}
+{"k":"blame","to":5,"r":2,"ns":224,"pattern":"blame_kernel","wait":3,"s":3}
+OUT
+	assert_equal "$stderr" ""
+}
+
+@test "a CUDA graph launched twice: each launch its own activities, the sync after both waits for the second's last (issue 56)" {
+	# Launches 1 (correlation 2) and 3 (correlation 3) of one graph of two
+	# kernels: A1 (6) and A2 (8) are the first's, B1 (10) and B2 (12) the
+	# second's, on stream 2. The sync (5, 140..410) waits until B2 ends,
+	# 400: 260, over A1 50, A2 40, B1 40, B2 40 (170): 76, 61, 61, 61 + 1
+	# left over to A1: 77. GPU idle: the gaps between them, 10 each.
+	run --separate-stderr analyse graph-twice
+	assert_success
+	run jq -c 'select(.k != "idle" and (.k != "blame" or .pattern != "gpu_idle"))' <<< "$output"
+	assert_output - <<'OUT'
+{"k":"edge","from":1,"to":6,"type":"launch"}
+{"k":"edge","from":1,"to":8,"type":"launch"}
+{"k":"edge","from":3,"to":10,"type":"launch"}
+{"k":"edge","from":3,"to":12,"type":"launch"}
+{"k":"edge","from":13,"to":14,"type":"sync"}
+{"k":"wait","at":5,"t":140,"dur":260,"pattern":"blame_kernel","s":0,"cause":13,"r":3}
+{"k":"blame","to":6,"r":2,"ns":77,"pattern":"blame_kernel","wait":5,"s":2}
+{"k":"blame","to":8,"r":2,"ns":61,"pattern":"blame_kernel","wait":5,"s":2}
+{"k":"blame","to":10,"r":2,"ns":61,"pattern":"blame_kernel","wait":5,"s":2}
+{"k":"blame","to":12,"r":2,"ns":61,"pattern":"blame_kernel","wait":5,"s":2}
+OUT
+}
+
 @test "event query polled five times, the fourth successful" {
 	# Event 9 recorded after the launch: it stands for kernel 5 (150..450).
 	# Queries 6, 8, 10 fail while it runs: 10 ns each, blamed on it; the

@@ -124,6 +124,25 @@ false 2 1"
 		"coll 8 launch 16 stream_wait 8 sync 8"
 }
 
+@test "CUDA graphs (gen-kineto --graph): the three kernels of each replay linked to its cudaGraphLaunch, and the run's every figure as with one kernel (issue 56)" {
+	gen-kineto --ranks 2 --steps 4 --graph "$TMP/graph"
+	run --separate-stderr bash -c "tr-read '$TMP/graph' | tr-deps | tr-cat -J | jq -r 'select(.k == \"edge\") | .type' | sort | uniq -c | awk '{ print \$2, \$1 }' | paste -sd' '"
+	assert_success
+	# 8 launches of the NCCL kernel, 8 replays of 3 kernels: 32 launch edges
+	assert_output "coll 8 launch 32 stream_wait 8 sync 8"
+	assert_equal "$stderr" ""
+	# every figure of the rating as without --graph: the run line, waiting
+	# per pattern, and the compute kernel's figures as the sum of its parts'
+	tr-analyze --json "$TMP/graph" > "$TMP/g.json" 2> "$TMP/g.err"
+	tr-analyze --json "$FIX/run" > "$TMP/p.json" 2> /dev/null
+	assert_equal "$(cat "$TMP/g.err")" ""
+	summary='select(.k == "run_summary" or .k == "wait_summary") | del(.source)'
+	assert_equal "$(jq -c "$summary" "$TMP/g.json")" "$(jq -c "$summary" "$TMP/p.json")"
+	parts='[.[] | select(.k == "rating" and (.name | startswith("compute")))] | [(map(.calls) | add), (map(.excl) | add), (map(.cp) | add), (map(.blame) | add)]'
+	assert_equal "$(jq -sc "$parts" "$TMP/g.json")" "[24,1600000,1200000,1504000]"
+	assert_equal "$(jq -sc "$parts" "$TMP/p.json")" "[8,1600000,1200000,1504000]"
+}
+
 @test "NCCL allreduces matched across ranks by process group and sequence number: rank 0 waits 200 us a step in them" {
 	run q 'select(.k == "comm") | "\(.name) \(.members)"'
 	assert_output 'NCCL process group 0 [0,1]'

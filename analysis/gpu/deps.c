@@ -10,7 +10,7 @@
 void an_gpu_deps_init(struct an_gpu_deps *o, const struct an_trace *tr, struct an_edges *out)
 {
 	memset(o, 0, sizeof(*o));
-	o->free_work = o->free_dep = o->free_sync = LS_NONE;
+	o->free_work = o->free_dep = o->free_sync = o->free_tail = LS_NONE;
 	o->tr = tr;
 	o->out = out;
 }
@@ -28,7 +28,7 @@ int an_gpu_deps_stream(struct an_gpu_deps *o)
 	if (ls_vec_room(&o->gp, &o->gp_cap, defs->nprocs - 1, sizeof(*o->gp)) < 0)
 		return LS_ERR_NOMEM;
 	memset(o->gp + old, 0, (o->gp_cap - old) * sizeof(*o->gp));
-	o->gs[s] = (struct an_gpu_stream){ .last = LS_NONE, .running = LS_NONE };
+	o->gs[s] = (struct an_gpu_stream){ .last = LS_NONE, .running = LS_NONE, .kept = LS_NONE };
 	if (!defs->streams[s].gpu)
 		return 0;
 	gp = &o->gp[p];
@@ -116,6 +116,7 @@ void an_gpu_deps_release(struct an_gpu_deps *o)
 	}
 	free(o->work);
 	free(o->dep);
+	free(o->tail);
 	free(o->sync);
 	free(o->parked);
 	free(o->pending);

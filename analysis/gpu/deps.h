@@ -38,9 +38,11 @@ struct an_work {
 	uint32_t ran;		/* the stream it ran on, LS_NONE until it began */
 	uint32_t refs;
 	uint32_t deps;		/* its first dependency (an_wdep), LS_NONE */
+	uint32_t tails;		/* a graph's: its last activity on each stream (an_gtail), LS_NONE */
 	uint8_t kind;		/* enum an_kind */
 	uint8_t state;		/* enum an_work_state */
 	bool has_launch, synced, null_covered;
+	bool graph;		/* a launch that ran more than one activity (a CUDA graph's) */
 	bool blocking;		/* enqueued by a blocking copy or set */
 };
 
@@ -48,6 +50,13 @@ struct an_work {
 struct an_wdep {
 	uint32_t work, next;
 	uint8_t type;		/* LS_E_STREAM_WAIT or LS_E_NULL_STREAM */
+};
+
+/* A graph's last activity on one of the streams it ran on (graphs.c). */
+struct an_gtail {
+	uint64_t leave;
+	int64_t t1;
+	uint32_t stream, next;
 };
 
 /* An edge into work that began before the work it depends on ended. */
@@ -69,6 +78,13 @@ struct an_gpu_stream {
 	struct an_ring orphans;	/* begun on it before any call enqueued them */
 	uint32_t last;		/* the last work placed on it */
 	uint32_t running;	/* the work whose activity is open */
+	/*
+	 * the work begun last on it whose correlation id stays mapped (held):
+	 * a graph's launch (cudaGraphLaunch) gives all its activities its
+	 * correlation id, and they come until other work begins on the
+	 * stream; LS_NONE: none
+	 */
+	uint32_t kept;
 	uint32_t *waits;	/* stream_wait: what its next work waits for (each held) */
 	uint32_t nwaits, waits_cap;
 };
@@ -130,6 +146,8 @@ struct an_gpu_deps {
 	uint32_t nwork, work_cap, free_work;
 	struct an_wdep *dep;
 	uint32_t ndep, dep_cap, free_dep;
+	struct an_gtail *tail;
+	uint32_t ntail, tail_cap, free_tail;
 	struct an_gsync *sync;
 	uint32_t nsync, sync_cap, free_sync;
 	uint32_t *parked;	/* syncs left before their work ended */

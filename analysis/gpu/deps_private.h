@@ -128,6 +128,29 @@ int an_gpu_device_leave(struct an_gpu_deps *o, const struct an_event *ev);
 
 int an_gpu_sync_add(struct an_gpu_deps *o, uint32_t i, uint32_t w);
 
+/* CUDA graphs (graphs.c) */
+
+/*
+ * Work w, which has begun, runs another activity, on stream s: a graph's
+ * (one launch, one correlation id). 0, or LS_ERR_NOMEM.
+ */
+int an_gpu_graph_member(struct an_gpu_deps *o, uint32_t w);
+
+/* An activity of graph w ended on stream s, event leave at t: 0, or LS_ERR_NOMEM. */
+int an_gpu_graph_ended(struct an_gpu_deps *o, uint32_t w, uint32_t s, uint64_t leave, int64_t t);
+
+/*
+ * What waits for graph w (event to, of its own type) waits for its last
+ * activity on each stream it ran on: an edge from each, in the order the
+ * streams were first seen, none from one that ended after before (where
+ * bounded). Returns how many, or a negative error.
+ */
+int an_gpu_graph_edges(struct an_gpu_deps *o, uint32_t w, uint64_t to, enum ls_edge type, bool bounded,
+		       int64_t before);
+
+/* Let go of what graph w keeps (its work is freed). */
+void an_gpu_graph_free(struct an_gpu_deps *o, uint32_t w);
+
 /* A synchronizing call begins: what it will wait for. */
 int an_gpu_sync_begin(struct an_gpu_deps *o, struct an_frame *f, struct an_item *it,
 		      const struct an_event *ev);

@@ -120,6 +120,12 @@ int an_gpu_enqueue(struct an_gpu_deps *o, struct an_item *it,
 		o->work[w].key = 0;
 		return late_launch(o, w, ev, out);
 	}
+	if (key && ls_idmap_get(&o->corr, key, &w)) {
+		/* an id used again (a trace's own numbering): the earlier launch's activities have come */
+		ls_idmap_del(&o->corr, key);
+		o->work[w].key = 0;
+		an_gpu_work_unref(o, w);
+	}
 	if ((w = s == LS_NONE ? adopt_unplaced(o, ev->proc, k) :
 		 adopt(o, &o->gs[s].orphans, k)) != LS_NONE) {
 		an_gpu_work_ref(o, w);		/* the caller's */
@@ -162,14 +168,19 @@ static uint32_t match(struct an_gpu_deps *o, uint32_t s, int k, uint64_t key)
 	 * By its correlation id, work taken for lost comes back: a blocking
 	 * copy from pageable memory may return before its copy runs, and the
 	 * first of a trace was taken for one of a kind the trace has none of.
+	 * Its id stays mapped while the stream runs nothing else: a graph's
+	 * launch gives it to all its activities, of any kind, on any stream.
 	 */
+	if (key && ls_idmap_get(&o->corr, key, &w) && o->work[w].has_launch &&
+	    (o->work[w].state == AN_WORK_RUNNING || o->work[w].state == AN_WORK_DONE)) {
+		an_gpu_work_ref(o, w);
+		return w;
+	}
 	if (key && ls_idmap_get(&o->corr, key, &w) &&
 	    (o->work[w].state == AN_WORK_QUEUED || o->work[w].state == AN_WORK_LOST) &&
 	    an_gpu_compatible(o->work[w].kind, k) && (o->work[w].stream == LS_NONE || o->work[w].stream == s)) {
 		o->st.never_ran -= o->work[w].state == AN_WORK_LOST;
-		/* the map's reference becomes the running one's */
-		ls_idmap_del(&o->corr, key);
-		o->work[w].key = 0;
+		an_gpu_work_ref(o, w);	/* the running one's; the map's stays */
 		return w;
 	}
 	a = queue_front(o, &o->gs[s].queue);
@@ -188,6 +199,25 @@ static uint32_t match(struct an_gpu_deps *o, uint32_t s, int k, uint64_t key)
 	return a;
 }
 
+/*
+ * Work w begins on stream s: the correlation id of the work begun there
+ * before it is no longer mapped (a graph's activities have all begun once
+ * the stream runs other work), and w's stays mapped until then.
+ */
+static void keep_mapped(struct an_gpu_deps *o, uint32_t s, uint32_t w)
+{
+	uint32_t x = o->gs[s].kept, mapped;
+
+	if (x == w)
+		return;
+	if (x != LS_NONE && o->work[x].key && ls_idmap_get(&o->corr, o->work[x].key, &mapped) && mapped == x) {
+		ls_idmap_del(&o->corr, o->work[x].key);
+		o->work[x].key = 0;
+		an_gpu_work_unref(o, x);	/* the map's */
+	}
+	an_gpu_work_hold(o, &o->gs[s].kept, o->work[w].key ? w : LS_NONE);
+}
+
 /* A device activity begins: the work it runs. */
 int an_gpu_device_enter(struct an_gpu_deps *o, struct an_item *it,
 			const struct an_event *ev, int k)
@@ -199,7 +229,10 @@ int an_gpu_device_enter(struct an_gpu_deps *o, struct an_item *it,
 
 	if (an_item_u64(it, LS_F_CORR, &corr) == 0 && ls_key_pair(ev->proc, corr, &key))
 		key++;
-	if ((w = match(o, ev->s, k, key)) == LS_NONE) {
+	if ((w = match(o, ev->s, k, key)) != LS_NONE && o->work[w].state != AN_WORK_QUEUED &&
+	    o->work[w].state != AN_WORK_LOST && (rc = an_gpu_graph_member(o, w)) < 0)
+		return rc;
+	if (w == LS_NONE) {
 		if ((rc = an_gpu_work_new(o, ev->proc, (uint8_t)k, &w)) < 0)
 			return rc;
 		o->st.no_launch++;
@@ -220,6 +253,7 @@ int an_gpu_device_enter(struct an_gpu_deps *o, struct an_item *it,
 		an_gpu_work_ref(o, w);		/* as the one running */
 	}
 	o->gp[ev->proc].seen[k] = true;
+	keep_mapped(o, ev->s, w);
 	if (o->work[w].has_launch)
 		lost = lost_before(o, ev->s, w);
 	o->work[w].state = AN_WORK_RUNNING;
@@ -255,6 +289,8 @@ int an_gpu_device_leave(struct an_gpu_deps *o, const struct an_event *ev)
 	o->work[w].leave = ev->id;
 	o->work[w].t1 = ev->t;
 	o->gs[ev->s].running = LS_NONE;
+	if (o->work[w].graph && (rc = an_gpu_graph_ended(o, w, ev->s, ev->id, ev->t)) < 0)
+		return rc;
 	if ((rc = an_gpu_pending_edges(o, w)) == 0)
 		rc = an_gpu_unpark(o, ev->proc);
 	an_gpu_work_unref(o, w);

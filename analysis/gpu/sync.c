@@ -181,6 +181,13 @@ static int resolve(struct an_gpu_deps *o, uint32_t i)
 
 		if (w->state == AN_WORK_LOST || own_to_device(g, k, w))
 			continue;
+		if (w->graph) {		/* its last activity on each stream */
+			if ((rc = an_gpu_graph_edges(o, g->target[k], g->leave, g->type, g->unnamed, g->t_leave)) < 0)
+				return rc;
+			o->st.unwaited += rc == 0;
+			w->synced = true;
+			continue;
+		}
 		if (g->unnamed && w->t1 > g->t_leave) {
 			o->st.unwaited++;	/* it ran on past the call: on another stream */
 			continue;

@@ -32,7 +32,7 @@ int an_gpu_work_new(struct an_gpu_deps *o, uint32_t proc, uint8_t kind, uint32_t
 			 &o->free_work, &i) < 0)
 		return LS_ERR_NOMEM;
 	o->work[i] = (struct an_work){ .proc = proc, .stream = LS_NONE, .ran = LS_NONE,
-				       .deps = LS_NONE, .kind = kind,
+				       .deps = LS_NONE, .tails = LS_NONE, .kind = kind,
 				       .state = AN_WORK_QUEUED };
 	*out = i;
 	return 0;
@@ -60,6 +60,7 @@ void an_gpu_work_unref(struct an_gpu_deps *o, uint32_t i)
 			ls_pool_give(o->dep, sizeof(*o->dep), &o->free_dep, d);
 			d = dn;
 		}
+		an_gpu_graph_free(o, i);
 		w->state = AN_WORK_DONE;
 		w->refs = UINT32_MAX;	/* not live */
 		ls_pool_give(o->work, sizeof(*o->work), &o->free_work, i);
