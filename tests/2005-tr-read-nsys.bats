@@ -98,6 +98,47 @@ sync 5 6"
 	assert_output "blame_kernel 4000 4000"
 }
 
+@test "a CUDA graph: cudaGraphLaunch's three kernels (its correlation id, graphId) each linked to it, the sync to the last (issue 56)" {
+	# thread 4242: cudaGraphLaunch_v10000 [1000, 1500] corr 20 -> g1 [2000,
+	# 3000], g2 [3000, 4000], g3 [4000, 6000] on stream 13, all corr 20
+	# (graph 5); cudaStreamSynchronize_v3020 [1600, 6100] corr 21
+	local gpid=$(((1 << 48) | (4242 << 24))) tid
+	tid=$((gpid + 4242))
+	sqlite3 "$TMP/g.sqlite" <<-EOF
+		CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);
+		INSERT INTO StringIds VALUES (1, 'cudaGraphLaunch_v10000'), (2, 'cudaStreamSynchronize_v3020'),
+			(3, 'g1'), (4, 'g2'), (5, 'g3');
+		CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, eventClass INTEGER,
+			globalTid INTEGER, correlationId INTEGER, nameId INTEGER, returnValue INTEGER);
+		INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1000, 1500, 0, $tid, 20, 1, 0),
+			(1600, 6100, 0, $tid, 21, 2, 0);
+		CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER,
+			contextId INTEGER, streamId INTEGER, correlationId INTEGER, globalPid INTEGER, shortName INTEGER,
+			graphId INTEGER, graphNodeId INTEGER);
+		INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (2000, 3000, 0, 1, 13, 20, $gpid, 3, 5, 1),
+			(3000, 4000, 0, 1, 13, 20, $gpid, 4, 5, 2), (4000, 6000, 0, 1, 13, 20, $gpid, 5, 5, 3);
+		CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start INTEGER, end INTEGER, deviceId INTEGER,
+			contextId INTEGER, streamId INTEGER, correlationId INTEGER, globalPid INTEGER, syncType INTEGER,
+			eventId INTEGER);
+		INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES (1600, 6000, 0, 1, 13, 21, $gpid, 3, 4294967295);
+		CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER, utcTime TEXT, localTime TEXT);
+		INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1000000000, '', '');
+	EOF
+	run --separate-stderr bash -c "tr-read '$TMP/g.sqlite' | tr-deps | tr-waits | tr-cat -J |
+		jq -r 'select(.k == \"edge\" or .k == \"wait\") | if .k == \"edge\" then \"\(.type) \(.from) \(.to)\" else \"\(.pattern) \(.t) \(.dur)\" end'"
+	assert_success
+	assert_equal "$stderr" ""
+	# ids: the launch 0 and 1, the sync 2, g1 3 and 4, g2 5 and 6, g3 7 and 8,
+	# the sync's leave 9; it waits from 1600 to g3's end, 6000. The launch
+	# is read once (the export joins its three kernels to it), not said to
+	# be recorded twice
+	assert_output "launch 0 3
+launch 0 5
+launch 0 7
+sync 8 9
+blame_kernel 1600 4400"
+}
+
 @test "several exports, one per rank: on one clock by their sessions' start" {
 	mkdb "$TMP/r3.sqlite" 3 1000000000
 	mkdb "$TMP/r4.sqlite" 4 1000000700

@@ -346,15 +346,17 @@ static int call_query(const struct nfile *f, char *sql, size_t n)
 				     f->has[NT_CUDA_EVENT] ? "e.deviceId, e.streamId, e.eventId" : "NULL, NULL, NULL");
 	bool first = true;
 
+	/* a CUDA graph's launch: one row, its first activity's (all of them carry its correlation id) */
 	for (int t = NT_KERNEL; t <= NT_MEMSET && at < n; t++)
 		if (f->has[t]) {
-			at += (size_t)snprintf(sql + at, n - at, "%s SELECT globalPid, correlationId, deviceId, streamId FROM %s",
-					       first ? " LEFT JOIN (" : " UNION ALL", nsys_table((enum ntable)t));
+			at += (size_t)snprintf(sql + at, n - at, "%s SELECT globalPid, correlationId, deviceId, streamId, start FROM %s",
+					       first ? " LEFT JOIN (SELECT globalPid, correlationId, deviceId, streamId, "
+						       "min(start) FROM (" : " UNION ALL", nsys_table((enum ntable)t));
 			first = false;
 		}
 	if (!first && at < n)
-		at += (size_t)snprintf(sql + at, n - at, ") w ON w.correlationId = r.correlationId "
-				       "AND w.globalPid >> 24 = r.globalTid >> 24");
+		at += (size_t)snprintf(sql + at, n - at, ") GROUP BY globalPid, correlationId) w "
+				       "ON w.correlationId = r.correlationId AND w.globalPid >> 24 = r.globalTid >> 24");
 	if (f->has[NT_SYNC] && at < n)
 		at += (size_t)snprintf(sql + at, n - at, " LEFT JOIN CUPTI_ACTIVITY_KIND_SYNCHRONIZATION y "
 				       "ON y.correlationId = r.correlationId AND y.globalPid >> 24 = r.globalTid >> 24");
