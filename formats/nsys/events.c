@@ -238,14 +238,21 @@ static int call_row(struct nsysin *in, struct nfile *f, sqlite3_stmt *st)
 		in->skipped[NT_RUNTIME]++;
 		return 0;
 	}
-	/* a row nested in the thread's call kept last, with its correlation id: the same call again */
+	/*
+	 * a row nested in the thread's call kept last, with its correlation
+	 * id: the same call again; the very row again, joined to another
+	 * activity of a CUDA graph's launch: not read again, nor counted
+	 */
 	if (in->kept.tid == tid && in->kept.corr == col(st, 3) && col(st, 2) <= in->kept.end) {
-		in->dup_calls++;
-		in->skipped[NT_RUNTIME]++;
+		bool again = col(st, 1) == in->kept.start && col(st, 2) == in->kept.end;
+
+		in->dup_calls += !again;
+		in->skipped[NT_RUNTIME] += !again;
 		return 0;
 	}
 	in->kept.tid = tid;
 	in->kept.corr = col(st, 3);
+	in->kept.start = col(st, 1);
 	in->kept.end = col(st, 2);
 	in->read[NT_RUNTIME]++;
 	ref = joined(in, file_of(in, f), tid >> 24, st);
@@ -346,25 +353,25 @@ static int call_query(const struct nfile *f, char *sql, size_t n)
 				     f->has[NT_CUDA_EVENT] ? "e.deviceId, e.streamId, e.eventId" : "NULL, NULL, NULL");
 	bool first = true;
 
-	/* a CUDA graph's launch: one row, its first activity's (all of them carry its correlation id) */
 	for (int t = NT_KERNEL; t <= NT_MEMSET && at < n; t++)
 		if (f->has[t]) {
 			at += (size_t)snprintf(sql + at, n - at, "%s SELECT globalPid, correlationId, deviceId, streamId, start FROM %s",
-					       first ? " LEFT JOIN (SELECT globalPid, correlationId, deviceId, streamId, "
-						       "min(start) FROM (" : " UNION ALL", nsys_table((enum ntable)t));
+					       first ? " LEFT JOIN (" : " UNION ALL", nsys_table((enum ntable)t));
 			first = false;
 		}
 	if (!first && at < n)
-		at += (size_t)snprintf(sql + at, n - at, ") GROUP BY globalPid, correlationId) w "
-				       "ON w.correlationId = r.correlationId AND w.globalPid >> 24 = r.globalTid >> 24");
+		at += (size_t)snprintf(sql + at, n - at, ") w ON w.correlationId = r.correlationId "
+				       "AND w.globalPid >> 24 = r.globalTid >> 24");
 	if (f->has[NT_SYNC] && at < n)
 		at += (size_t)snprintf(sql + at, n - at, " LEFT JOIN CUPTI_ACTIVITY_KIND_SYNCHRONIZATION y "
 				       "ON y.correlationId = r.correlationId AND y.globalPid >> 24 = r.globalTid >> 24");
 	if (f->has[NT_CUDA_EVENT] && at < n)
 		at += (size_t)snprintf(sql + at, n - at, " LEFT JOIN CUPTI_ACTIVITY_KIND_CUDA_EVENT e "
 				       "ON e.correlationId = r.correlationId AND e.globalPid >> 24 = r.globalTid >> 24");
+	/* a CUDA graph's launch joined to each of its activities (one correlation id): its first first */
 	if (at < n)
-		at += (size_t)snprintf(sql + at, n - at, " ORDER BY r.globalTid, r.start, r.end DESC");
+		at += (size_t)snprintf(sql + at, n - at, " ORDER BY r.globalTid, r.start, r.end DESC%s",
+				       first ? "" : ", w.start");
 	return at < n ? 0 : -1;
 }
 

@@ -64,7 +64,7 @@ struct nsysin {
 	struct ls_idmap name_ix;	/* (file, StringIds id, class) -> region */
 	struct fmt_regions regions;
 	struct {			/* a thread's runtime call read last */
-		int64_t tid, corr, end;
+		int64_t tid, corr, start, end;
 	} kept;
 	uint64_t dup_calls;
 	uint64_t unread_rows;		/* rows of tables of events tr-read has no reader for */
