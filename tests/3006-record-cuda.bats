@@ -77,6 +77,21 @@ records() {
 	assert_output "$(printf '2 97000\n3 10000')"
 }
 
+@test "a CUDA graph replayed: its three kernels, which carry cudaGraphLaunch's correlation id, each linked to it; the sync waits for the last (issue 56)" {
+	mkdir "$TMP/graph"
+	TR_RECORD_DIR="$TMP/graph" cupti-feed graph
+	run --separate-stderr bash -c "tr-read '$TMP/graph' | tr-deps | tr-waits | tr-cat -J |
+		jq -r 'select(.k == \"edge\" or .k == \"wait\") | if .k == \"edge\" then .type else \"\(.pattern) \(.dur)\" end'"
+	assert_success
+	assert_equal "$stderr" ""
+	# the sync waits from 5000 until the third kernel ends at 44000
+	assert_output "launch
+launch
+launch
+sync
+blame_kernel 39000"
+}
+
 @test "a log cut inside a CUDA record: the rest read, the cut counted" {
 	log=$(ls "$TMP"/cuda/*.trlog)
 	size=$(stat -c %s "$log")

@@ -9,6 +9,11 @@
  * synchronizations' after (CUPTI delivers either way). Times are B + the
  * ns below, B a moment after the start; the log goes to TR_RECORD_DIR.
  * tests/3006-record-cuda.bats checks the stream tr-read makes of it.
+ *
+ * cupti-feed graph: instead, a CUDA graph replayed (cudaGraphLaunch,
+ * correlation id 20) whose three kernels on stream 7 carry its
+ * correlation id, as CUPTI gives a graph's work, and a synchronization
+ * with the stream after it.
  */
 #include <cupti.h>
 #include <string.h>
@@ -103,20 +108,21 @@ static void api(const char *name, int64_t t0, int64_t t1, uint32_t corr)
 	rec_cuda_api(name, B + t0, B + t1, corr, 0);
 }
 
-int main(void)
+/* A graph of three kernels replayed on stream 7, then the stream synchronized. */
+static void graph(void)
 {
-	CUpti_ActivityContext3 ctx;
-	struct timespec ts = { 0, 1000 };
+	api("cudaGraphLaunch", 1000, 3000, 20);
+	kernel(7, 4000, 14000, 20, "_Z5stageILi0EEvPf");
+	kernel(7, 14000, 24000, 20, "_Z5stageILi1EEvPf");
+	kernel(7, 24000, 44000, 20, "_Z5stageILi2EEvPf");
+	api("cudaStreamSynchronize", 5000, 44500, 21);
+	sync(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE, 7, CUPTI_SYNCHRONIZATION_INVALID_VALUE,
+	     5000, 44500, 21);
+}
 
-	B = rec_now() + 10000;
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.kind = CUPTI_ACTIVITY_KIND_CONTEXT;
-	ctx.contextId = 1;
-	ctx.deviceId = 0;
-	ctx.nullStreamId = 7;
-	rec_cuda_activity((CUpti_Activity *)&ctx);
-
-	rec_cuda_range("solver", B);
+/* The solver's calls and records (the header's first scenario). */
+static void solver(void)
+{
 	kernel(7, 4000, 104000, 10, "_Z13jacobi_kernelPKfPfi");	/* mangled, as CUPTI names a C++ kernel */
 	copy(7, 104000, 114000, 11, CUPTI_ACTIVITY_MEMCPY_KIND_DTOH, 4096);
 	api("cudaLaunchKernel", 1000, 3000, 10);
@@ -133,6 +139,26 @@ int main(void)
 	api("cudaDeviceSynchronize", 124000, 125000, 16);
 	sync(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE, CUPTI_SYNCHRONIZATION_INVALID_VALUE,
 	     CUPTI_SYNCHRONIZATION_INVALID_VALUE, 124000, 125000, 16);
+}
+
+int main(int argc, char **argv)
+{
+	CUpti_ActivityContext3 ctx;
+	struct timespec ts = { 0, 1000 };
+
+	B = rec_now() + 10000;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.kind = CUPTI_ACTIVITY_KIND_CONTEXT;
+	ctx.contextId = 1;
+	ctx.deviceId = 0;
+	ctx.nullStreamId = 7;
+	rec_cuda_activity((CUpti_Activity *)&ctx);
+
+	rec_cuda_range("solver", B);
+	if (argc > 1 && !strcmp(argv[1], "graph"))
+		graph();
+	else
+		solver();
 	rec_cuda_range(NULL, B + 126000);
 	while (rec_now() <= B + 130000)	/* the end record comes after every record's time */
 		nanosleep(&ts, NULL);
