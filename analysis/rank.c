@@ -229,8 +229,12 @@ static int blame_share(struct an_rank *k, uint64_t v, uint32_t i, uint32_t p, co
 /* v ns of the path in region i (LS_NONE: in none), on stream n (LS_NONE: not known). */
 static int crit_piece(struct an_rank *k, uint64_t v, uint32_t i, uint32_t n, const char **why)
 {
-	if (i == LS_NONE)
-		return total(add_to(v, &k->tot.cp, &k->tot.cp_outside, NULL), why);
+	if (i == LS_NONE) {
+		const struct ls_stream *x = n < k->tr.defs.nstreams ? &k->tr.defs.streams[n] : NULL;
+
+		return total(add_to(v, &k->tot.cp, &k->tot.cp_outside, !x ? NULL : x->host ? &k->tot.cp_host_outside :
+				    x->gpu ? &k->tot.cp_gpu_between : NULL), why);
+	}
 	if (k->keep_waiters && n != LS_NONE && an_waiters_path(&k->waiters, i, n, v) < 0)
 		return LS_ERR_NOMEM;
 	return total(add_to(v, &k->tot.cp, &k->reg[i].cp, NULL), why);
@@ -310,7 +314,8 @@ static int derived(struct an_rank *k, const struct ls_record *rec, const char **
 		if (!duration(rec, LS_F_DUR, &v, why))
 			break;
 		if (ls_get_u64(rec, LS_F_R, &s) < 0)
-			return crit_piece(k, v, LS_NONE, LS_NONE, why);
+			return crit_piece(k, v, LS_NONE, ls_get_u64(rec, LS_F_S, &s) == 0 ?
+					  ls_index(&k->tr.defs.stream_ix, s) : LS_NONE, why);
 		if ((i = region(k, rec, why)) == LS_NONE)
 			return LS_ERR_SYNTAX;
 		return crit_piece(k, v, i, ls_get_u64(rec, LS_F_S, &s) == 0 ?

@@ -38,6 +38,11 @@ struct an_rank_totals {
 	uint64_t idle_time;		/* gpu_idle periods' time */
 	uint64_t idle;			/* blame for idleness (gpu_idle and blame_sync) */
 	uint64_t cp, cp_outside;	/* path length; of it, in no activity */
+	/*
+	 * of cp_outside, on a host thread (host code in no region the trace
+	 * records) and on a GPU stream (between its activities)
+	 */
+	uint64_t cp_host_outside, cp_gpu_between;
 	uint64_t blame;
 	uint64_t cp_blame, cp_idle;	/* of blame and idle blame, on the critical path */
 	uint64_t events;		/* of host threads and GPU streams */

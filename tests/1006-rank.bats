@@ -142,9 +142,11 @@ OUT
 	assert_line --index 0 "kind,name,region,calls,excl_ns,cp_ns,cp_share,blame_ns,blame_share,cp_blame_ns,idle_ns,idle_share,cp_idle_ns,rating,blame_blame_kernel_ns,pattern,count,ns,min_ns,max_ns,most_process"
 	assert_line --index 1 "run,,,,2475,2475,,2130,,2130,50,,20,,,,,2130,,,"
 	assert_line --index 2 --regexp '^rating,"kernel",2,3,2400,2400,0\.969697,2130,1\.000000,2130,0,0\.000000,0,1\.969697,2130,,,,,,$'
-	assert_line --index 3 "wait_summary,,,,,,,,,,,,,,,blame_kernel,3,2130,2130,2130,0"
-	assert_line --index 4 "wait_summary,,,,,,,,,,,,,,,gpu_idle,2,50,50,50,0"
-	[ "${#lines[@]}" -eq 5 ]
+	# the path's 30 ns on the GPU stream between the launches and their kernels, in no row
+	assert_line --index 3 "outside,GPU streams between activities,,,,30,0.012121,,,,,,,,,,,,,,"
+	assert_line --index 4 "wait_summary,,,,,,,,,,,,,,,blame_kernel,3,2130,2130,2130,0"
+	assert_line --index 5 "wait_summary,,,,,,,,,,,,,,,gpu_idle,2,50,50,50,0"
+	[ "${#lines[@]}" -eq 6 ]
 }
 
 @test "--json is a valid stream; --diff tells what gained and lost" {
@@ -514,4 +516,34 @@ thrust::THRUS...llelForAgent> #1
 thrust::THRUS...llelForAgent> #2
 thrust::THRUST...e::ReduceAgent>
 OUT
+}
+
+@test "the path's time in no activity, host and GPU, in the table, --json, --csv, the words and the report: with the rows, the whole path (tests/data/rank/outside.json, issue 59)" {
+	# One host thread, no region around its CUDA calls (us): launch 100..110
+	# of k1 (130..230), a sync 150..240; launch 300..310 of k2 (320..420),
+	# a sync 330..430. The path, 330: the launch 10, the GPU stream before
+	# k1 starts 20, k1 100, the sync's own 10, host code in no region
+	# 240..300 60, the launch 10, the GPU stream 10, k2 100, the sync 10.
+	# Rows: 20 + 20 on the host (12.12 %), 200 on the GPU (60.61 %); no
+	# region: 60 on the host (18.18 %), 30 on the GPU (9.09 %)
+	local json="$DATA/rank/outside.json"
+	run bash -c "tr-analyze '$json' 2> /dev/null | sed -n '7,10p' | cut -c7-95 | sed 's/  */ /g; s/ *$//'"
+	assert_output - <<'OUT'
+all 2 regions on the host 4 0.000210000 0.000040000 12.12%
+all 2 regions on GPUs 2 0.000200000 0.000200000 60.61%
+host code in no region 0.000060000 18.18%
+GPU streams between activities 0.000030000 9.09%
+OUT
+	run bash -c "tr-analyze --json '$json' 2> /dev/null | jq -c 'select(.k == \"run_summary\") | [.cp, .cp_host_outside, .cp_gpu_between]'"
+	assert_output "[330000,60000,30000]"
+	run bash -c "tr-analyze --csv '$json' 2> /dev/null | grep '^outside,' | cut -d, -f1-7"
+	assert_output "outside,host code in no region,,,,60000,0.181818
+outside,GPU streams between activities,,,,30000,0.090909"
+	run bash -c "tr-analyze -v '$json' 2> /dev/null | grep 'no row above'"
+	assert_line --index 0 "0.000060 s of the critical path (18.18 %) is in host code in no region of the trace: code between the calls and ranges it records, which no row above holds; an NVTX range or a user region around it would name it."
+	assert_line --index 1 --partial "0.000030 s of the critical path (9.09 %) is on GPU streams between their activities"
+	tr-read "$json" | tr-deps | tr-waits | tr-critpath | tr-report > "$TMP/o.html" 2> /dev/null
+	run grep -o '<tr><th>path[^<]*</th><td data-ns="[0-9]*"' "$TMP/o.html"
+	assert_output '<tr><th>path in host code in no region</th><td data-ns="60000"
+<tr><th>path on GPU streams between activities</th><td data-ns="30000"'
 }

@@ -62,3 +62,13 @@ teardown() {
 			fail "$trace: --json differs"
 	done < <(corpus_inputs)
 }
+
+@test "every corpus trace: the rating's rows and the path's time in no activity add up to the whole path, the rows' blame to all blame (issue 59)" {
+	while read -r trace; do
+		tr-analyze -q --json -n 0 "$trace" 2>/dev/null > "$TMP/a.json"
+		run jq -sr '(map(select(.k == "run_summary")) | .[0]) as $r | [.[] | select(.k == "rating")] as $v |
+			"\((($v | map(.cp) | add) // 0) + $r.cp_host_outside + $r.cp_gpu_between) \($r.cp) \(($v | map(.blame) | add) // 0) \($r.blame)"' "$TMP/a.json"
+		read -r rows cp blame all <<< "$output"
+		[[ $rows == "$cp" && $blame == "$all" ]] || fail "$trace: path rows $rows of $cp, blame rows $blame of $all"
+	done < <(corpus_inputs)
+}

@@ -137,6 +137,19 @@ static uint64_t runtime(const struct an_rank *k)
  * The rated regions' totals on the host and on GPUs apart (CASITA's "on
  * host", "on device"): all of them, not only the rows shown.
  */
+/*
+ * The path's time in no activity, where it has any: the rows and these
+ * add up to the whole path (no blame falls there: blame is an activity's).
+ */
+static void outside_line(const struct an_rank *k, const char *what, uint64_t cp)
+{
+	uint64_t all = an_rank_totals(k)->cp;
+
+	if (cp)
+		printf("%4s  %-*s %10s %14s %14.9f %6.2f%%\n", "", NAME_COLUMN, what, "", "", tool_secs(cp),
+		       all ? 100.0 * (double)cp / (double)all : 0.0);
+}
+
 static void host_and_gpu(const struct an_rank *k, const struct an_rating *v, uint32_t all)
 {
 	for (int gpu = 0; gpu < 2; gpu++) {
@@ -162,6 +175,8 @@ static void host_and_gpu(const struct an_rank *k, const struct an_rating *v, uin
 		       what, sum.calls, tool_secs(sum.excl), tool_secs(sum.cp), 100 * cp_share, tool_secs(sum.blame),
 		       100 * blame_share, tool_secs(sum.cp_blame), tool_secs(sum.idle));
 	}
+	outside_line(k, "host code in no region", an_rank_totals(k)->cp_host_outside);
+	outside_line(k, "GPU streams between activities", an_rank_totals(k)->cp_gpu_between);
 }
 
 /* How many processes and streams, and the least and most any process waited. */
@@ -236,6 +251,19 @@ static int text(const char *input, const struct an_rank *k, const struct an_rati
 	return 0;
 }
 
+/* An "outside" row: the path's time in no activity (outside_line's), its cp_ns and cp_share. */
+static void csv_outside(const struct an_rank *k, const struct columns *c, const char *what, uint64_t cp)
+{
+	uint64_t all = an_rank_totals(k)->cp;
+
+	if (!cp)
+		return;
+	printf("outside,%s,,,,%" PRIu64 ",%.6f,,,,,,,", what, cp, all ? (double)cp / (double)all : 0.0);
+	for (uint32_t j = 0; j < c->np + c->ni; j++)
+		putchar(',');
+	printf(",,,,,,\n");
+}
+
 static void csv(const struct an_rank *k, const struct an_rating *v, uint32_t n,
 		const struct rank_opts *o)
 {
@@ -270,6 +298,8 @@ static void csv(const struct an_rank *k, const struct an_rating *v, uint32_t n,
 			printf(",%" PRIu64, r->idle_by[c.under[j]]);
 		printf(",,,,,,\n");
 	}
+	csv_outside(k, &c, "host code in no region", an_rank_totals(k)->cp_host_outside);
+	csv_outside(k, &c, "GPU streams between activities", an_rank_totals(k)->cp_gpu_between);
 	for (int p = 0; p < LS_P__COUNT; p++) {
 		uint64_t min, max;
 		uint32_t most;
@@ -338,7 +368,7 @@ static int json(struct ls_writer *w, const struct an_rank *k, const struct an_ra
 
 	if ((rc = ls_write_header(w, "tr-rank " TR_VERSION, NULL, tool_stage())) < 0)
 		return rc;
-	ls_build_begin(w, 7);
+	ls_build_begin(w, 9);
 	ls_put_kind(w, LS_K_RUN_SUMMARY);
 	ls_put_u64(w, LS_F_RUNTIME, runtime(k));
 	ls_put_u64(w, LS_F_CP, an_rank_totals(k)->cp);
@@ -346,6 +376,8 @@ static int json(struct ls_writer *w, const struct an_rank *k, const struct an_ra
 	ls_put_u64(w, LS_F_CP_BLAME, an_rank_totals(k)->cp_blame);
 	ls_put_u64(w, LS_F_WAITING, an_rank_totals(k)->waiting);
 	ls_put_u64(w, LS_F_IDLE, an_rank_totals(k)->idle_time);
+	ls_put_u64(w, LS_F_CP_HOST_OUTSIDE, an_rank_totals(k)->cp_host_outside);
+	ls_put_u64(w, LS_F_CP_GPU_BETWEEN, an_rank_totals(k)->cp_gpu_between);
 	if ((rc = ls_build_end(w)) < 0)
 		return rc;
 	for (uint32_t i = 0; i < n; i++) {

@@ -222,6 +222,33 @@ static int row(struct words *w, const struct an_rating *v)
 	return 0;
 }
 
+/*
+ * The path's time in no activity, where it is at least a twentieth of
+ * the path: no row holds it, and a reader of the rows alone would miss it.
+ */
+#define OUTSIDE_TOLD 0.05
+
+static void outside(const struct words *w)
+{
+	const struct an_rank_totals *t = an_rank_totals(w->k);
+	const struct {
+		uint64_t ns;
+		const char *where, *why;
+	} parts[] = {
+		{ t->cp_host_outside, "in host code in no region of the trace",
+		  "code between the calls and ranges it records, which no row above holds; an NVTX range or a user "
+		  "region around it would name it" },
+		{ t->cp_gpu_between, "on GPU streams between their activities",
+		  "the GPU waiting for work (launch latency, or work given late), which no row above holds" },
+	};
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(*parts); i++)
+		if (t->cp && (double)parts[i].ns >= OUTSIDE_TOLD * (double)t->cp)
+			printf("%s%.6f s of the critical path (%.2f %%) is %s: %s.%s", w->html ? "<p>" : "",
+			       tool_secs(parts[i].ns), 100.0 * (double)parts[i].ns / (double)t->cp, parts[i].where,
+			       parts[i].why, w->html ? "</p>\n" : "\n");
+}
+
 /* What the patterns named mean, and what usually causes them. */
 static void explain(const struct words *w)
 {
@@ -263,6 +290,7 @@ int rating_words(const struct an_rank *k, const struct an_rating *v, uint32_t n,
 	}
 	if (rc == 0) {
 		fputs(html ? "</ol>\n" : "", stdout);
+		outside(&w);
 		explain(&w);
 		fputs(html ? "</section>\n" : "", stdout);
 	}

@@ -86,9 +86,14 @@ static void summary(const struct rating *g)
 	const struct {
 		const char *what;
 		uint64_t ns;
+		bool if_any;	/* shown where not 0 */
 	} rows[] = {
-		{ "run", run_ns(g->k) }, { "critical path", t->cp }, { "waiting", t->waiting },
-		{ "blame", t->blame }, { "blame on the path", t->cp_blame }, { "GPU idle", t->idle_time },
+		{ "run", run_ns(g->k), false }, { "critical path", t->cp, false }, { "waiting", t->waiting, false },
+		{ "blame", t->blame, false }, { "blame on the path", t->cp_blame, false },
+		{ "GPU idle", t->idle_time, false },
+		/* the path's time no row of the rating holds */
+		{ "path in host code in no region", t->cp_host_outside, true },
+		{ "path on GPU streams between activities", t->cp_gpu_between, true },
 	};
 
 	printf("<section id=\"summary\"><h2>The run</h2><table class=\"summary\">\n<tr><th>trace</th><td class=\"name\">");
@@ -98,8 +103,9 @@ static void summary(const struct rating *g)
 	printf("</td></tr>\n<tr><th>processes</th><td>%u</td></tr>\n<tr><th>streams</th><td>%u</td></tr>\n",
 	       d->nprocs, d->nstreams);
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		printf("<tr><th>%s</th><td data-ns=\"%" PRIu64 "\">%.9f s</td></tr>\n", rows[i].what,
-		       rows[i].ns, tool_secs(rows[i].ns));
+		if (!rows[i].if_any || rows[i].ns)
+			printf("<tr><th>%s</th><td data-ns=\"%" PRIu64 "\">%.9f s</td></tr>\n", rows[i].what,
+			       rows[i].ns, tool_secs(rows[i].ns));
 	printf("</table></section>\n");
 }
 
