@@ -603,6 +603,10 @@ OUT
 		"$BATS_TEST_TMPDIR/summary" || fail "$(cat "$BATS_TEST_TMPDIR/summary")"
 	run bash -c "tr-rank --json -n 0 '$BATS_TEST_TMPDIR/a.tr' | jq -r 'select(.k == \"rating\" and .name == \"OpenMP team start\") | \"\(.calls) \(.excl) \(.cp)\"'"
 	assert_output "0 0 200"
+	# the table and the words say what the region the tools made up measures (issue 59)
+	run tr-rank -v "$BATS_TEST_TMPDIR/a.tr"
+	assert_line "      OpenMP team start: no region of the trace: the OpenMP runtime's work of starting a team's threads, from the fork to each thread's own start in the team"
+	assert_line --regexp "^ 2\. OpenMP team start: 33\.33 % of the critical path .* It is no region of the trace: the OpenMP runtime's work of starting a team's threads, from the fork to each thread's own start in the team \(usually: parallel regions too short for the cost of waking their team, threads asleep under a passive wait policy, or more threads than cores\)\.$"
 }
 
 @test "OpenMP team start on the master: its fork to its own team_begin is the runtime's, on the path and in no blame stretch (turn4)" {

@@ -245,6 +245,12 @@ static int text(const char *input, const struct an_rank *k, const struct an_rati
 	}
 	readable_free(shown, an_rank_defs(k)->nregions);
 	host_and_gpu(k, v, all);
+	for (uint32_t i = 0; i < n; i++) {	/* what the regions the tools made up measure */
+		const char *said = rating_made_up(k, v[i].region, false);
+
+		if (said)
+			printf("%4s  %s: %s\n", "", an_rank_region(k, v[i].region)->name, said);
+	}
 	streams_line(k);
 	pattern_table(k);
 	gpu_table(k, runtime(k));

@@ -184,12 +184,31 @@ static void idle(struct words *w, const struct an_rank_region *r, const struct g
 	printf(").");
 }
 
+const char *rating_made_up(const struct an_rank *k, uint32_t i, bool why)
+{
+	static const char no_work[] = "(no GPU activity in the trace) ";
+
+	if (an_rank_defs(k)->roles[i] == LS_R_OMP_TEAM_START)
+		return why ? "no region of the trace: the OpenMP runtime's work of starting a team's threads, from "
+			     "the fork to each thread's own start in the team (usually: parallel regions too short "
+			     "for the cost of waking their team, threads asleep under a passive wait policy, or more "
+			     "threads than cores)" :
+			     "no region of the trace: the OpenMP runtime's work of starting a team's threads, from "
+			     "the fork to each thread's own start in the team";
+	if (!strncmp(an_rank_region(k, i)->name, no_work, sizeof(no_work) - 1))
+		return why ? "a call's own time, none of its GPU work in the trace (begun before the profiler's "
+			     "window, or lost from its buffers)" :
+			     "a call's own time, none of its GPU work in the trace";
+	return NULL;
+}
+
 /* One row in words. */
 static int row(struct words *w, const struct an_rating *v)
 {
 	const struct an_rank_region *r = an_rank_region(w->k, v->region);
 	struct an_fact *f;
 	struct group *g;
+	const char *said;
 	uint32_t n, ng;
 	int rc;
 
@@ -217,6 +236,8 @@ static int row(struct words *w, const struct an_rating *v)
 	}
 	if (r->idle && (ng = group(f, n, true, g)))
 		idle(w, r, g, ng);
+	if ((said = rating_made_up(w->k, v->region, true)))
+		printf(" It is %s.", said);
 	free(g);
 	free(f);
 	return 0;

@@ -24,4 +24,12 @@
  */
 int rating_words(const struct an_rank *k, const struct an_rating *v, uint32_t n, bool html);
 
+/*
+ * What region i of k measures where the tools made it up (no region of
+ * the trace: the OpenMP runtime's team start, a call whose GPU work the
+ * trace lacks), and (why) what usually causes it, as a clause ("no
+ * region of the trace: ..."); NULL for a region of the trace.
+ */
+const char *rating_made_up(const struct an_rank *k, uint32_t i, bool why);
+
 #endif
