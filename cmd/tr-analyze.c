@@ -105,6 +105,7 @@ struct options {
 	struct an_crit_end end;
 	struct stage_project_args project;	/* --scale, --set, --min: tr-project after tr-clock */
 	struct an_floors floors;	/* tr-project's, from what the stages before it write */
+	int64_t run_before, run_after;	/* where projecting: the run time, ns, before and after */
 	struct args args;
 };
 
@@ -322,6 +323,12 @@ static int analyze(char *const *traces, int n, const struct chain_link *links, i
 	status = kept.fd >= 0 ? read_kept(c, &kept, traces[0]) : read_trace(c, traces, n, reading, o, fan);
 	for (int i = p; i < nlinks && !status; i++)
 		stage_report(traces[0], links[i].def, chain_stage(c, i - p));
+	if (p < nlinks && links[p].def == &an_stage_project && !status) {	/* the what-if's line before the rating */
+		struct an_project_stats st = an_project_stats(chain_stage(c, 0));
+
+		o->run_before = st.before;
+		o->run_after = st.after;
+	}
 	chain_free(c);
 out:
 	if (kept.floors)
@@ -768,12 +775,29 @@ static void say_work(const struct fan *fan)
 		   "its shard's included", all, (double)cpu_time_ns(RUSAGE_SELF) / 1e9);
 }
 
-/* The rating on standard output: 0, or 1 after a message. */
-static int print_rating(const char *input, const struct an_rank *k, const struct rank_opts *o)
+/*
+ * Where projecting, the table's first line: the change as given, and the
+ * run time before and after (the rating below is the projected run's).
+ */
+static void what_if_line(const struct options *o)
 {
+	printf("what-if");
+	for (int i = 0; i < o->args.nproject; i++)
+		printf(" %s", o->args.project[i]);
+	printf(": run %.9f s -> %.9f s (%+.2f %%); the rating below is the projected run's\n",
+	       tool_secs((uint64_t)o->run_before), tool_secs((uint64_t)o->run_after),
+	       o->run_before ? 100.0 * (double)(o->run_after - o->run_before) / (double)o->run_before : 0.0);
+}
+
+/* The rating on standard output: 0, or 1 after a message. */
+static int print_rating(const char *input, const struct an_rank *k, const struct options *opts)
+{
+	const struct rank_opts *o = &opts->rank;
 	struct ls_writer out;
 	int rc, status = 0;
 
+	if (opts->projecting && o->form == RANK_TEXT)
+		what_if_line(opts);
 	ls_writer_init(&out, STDOUT_FILENO, LS_FMT_JSON);
 	if ((rc = rank_print(input, k, o, &out)) == LS_ERR_NOMEM) {
 		tool_error("out of memory");
@@ -845,7 +869,7 @@ int main(int argc, char **argv)
 	if (!status && fanned && o.rank.words)
 		say_work(fanned);
 	if (!status)
-		status = print_rating(argv[optind], t.rank, &o.rank);
+		status = print_rating(argv[optind], t.rank, &o);
 out:
 	/* rank 0 failed before it merged: the shards still end */
 	if (fanned && fan.rank == 0 && !fan.taken)
