@@ -164,7 +164,15 @@ OUT
 	assert_line --index 1 --regexp '^\{"k":"rating_diff","name":"kernel","cp_a":2400,"cp_b":0,"blame_a":2130,"blame_b":0,'
 	run tr-rank --diff "$BATS_TEST_TMPDIR/gpu.json" "$BATS_TEST_TMPDIR/cpu.json"
 	assert_success
-	assert_line --index 1 --regexp '^kernel +0\.000002400 +-0\.000002400 +0\.000002130 +-0\.000002130 +-1\.9697$'
+	# the runs first (issue 59): gpu's 3 steps of 100 host and 800 kernel
+	# against cpu's 800 and 100, as each rating's run_summary has them;
+	# then the regions, largest change of seconds (path and blame) first
+	read -r ra ca wa <<< "$(jq -r 'select(.k == "run_summary") | "\(.runtime) \(.cp) \(.waiting)"' "$BATS_TEST_TMPDIR/gpu.json")"
+	read -r rb cb wb <<< "$(jq -r 'select(.k == "run_summary") | "\(.runtime) \(.cp) \(.waiting)"' "$BATS_TEST_TMPDIR/cpu.json")"
+	assert_line --index 0 "$(awk -v ra="$ra" -v rb="$rb" -v ca="$ca" -v cb="$cb" -v wa="$wa" -v wb="$wb" 'BEGIN {
+		printf "run %.9f s -> %.9f s (%+.2f %%), critical path %.9f s -> %.9f s (%+.2f %%), waiting %.9f s -> %.9f s (%+.2f %%)",
+			ra / 1e9, rb / 1e9, 100 * (rb - ra) / ra, ca / 1e9, cb / 1e9, 100 * (cb - ca) / ca, wa / 1e9, wb / 1e9, 100 * (wb - wa) / wa }')"
+	assert_line --index 2 --regexp '^kernel +0\.000002400 +-0\.000002400 +0\.000002130 +-0\.000002130 +-1\.9697$'
 }
 
 @test "bad input: one line, exit 1; a missing diff side too" {
@@ -179,8 +187,9 @@ OUT
 	# an analysed stream is rated as tr-rank rates it: against itself, no change
 	run --separate-stderr tr-rank --diff "$DATA/repros/c10-analysed.tr" "$DATA/repros/c10-analysed.tr"
 	assert_success
-	[ "${#lines[@]}" -eq "$(($(tr-rank --json -n 0 "$DATA/repros/c10-analysed.tr" | grep -c '"k":"rating"') + 1))" ]
-	run bash -c "tr-rank --diff '$DATA/repros/c10-analysed.tr' '$DATA/repros/c10-analysed.tr' | awk 'NR > 1 && \$NF != \"+0.0000\"'"
+	[ "${#lines[@]}" -eq "$(($(tr-rank --json -n 0 "$DATA/repros/c10-analysed.tr" | grep -c '"k":"rating"') + 2))" ]
+	assert_line --index 0 --regexp '^run ([0-9.]+) s -> \1 s \(\+0\.00 %\), critical path ([0-9.]+) s -> \2 s \(\+0\.00 %\), waiting ([0-9.]+) s -> \3 s \(\+0\.00 %\)$'
+	run bash -c "tr-rank --diff '$DATA/repros/c10-analysed.tr' '$DATA/repros/c10-analysed.tr' | awk 'NR > 2 && \$NF != \"+0.0000\"'"
 	assert_output ""
 	# a rating without rating records (turn3 F10: an empty table, exit 0, and qsort of NULL)
 	tr-rank --json "$DATA/repros/c10-analysed.tr" | grep -v '"k":"rating"' > "$BATS_TEST_TMPDIR/none.ndjson"

@@ -185,14 +185,31 @@ static int read_side(struct rank_diff *d, const char *path, int i, bool idle)
 	return status;
 }
 
+/* ns a row's critical-path time and blame changed by, together. */
+static double seconds_changed(const struct diff_row *x)
+{
+	return fabs((double)x->cp[1] - (double)x->cp[0]) + fabs((double)x->blame[1] - (double)x->blame[0]);
+}
+
+/* Largest change first: of seconds (path and blame), then of rating, then by name. */
 static int by_change(const void *a, const void *b)
 {
 	const struct diff_row *x = a, *y = b;
+	double sx = seconds_changed(x), sy = seconds_changed(y);
 	double dx = fabs(x->rating[1] - x->rating[0]), dy = fabs(y->rating[1] - y->rating[0]);
 
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
 	if (dx != dy)
 		return dx > dy ? -1 : 1;
 	return strcmp(x->name, y->name);
+}
+
+/* "A s -> B s (change %)" of one figure of the runs. */
+static void run_figure(const char *what, uint64_t a, uint64_t b)
+{
+	printf("%s %.9f s -> %.9f s (%+.2f %%)", what, (double)a / 1e9, (double)b / 1e9,
+	       a ? 100.0 * ((double)b - (double)a) / (double)a : 0.0);
 }
 
 static double sdiff(uint64_t a, uint64_t b)
@@ -249,6 +266,12 @@ int rank_diff(const char *a, const char *b, enum rank_form form, uint32_t top)
 		goto out;
 	}
 	ls_writer_init(&w, STDOUT_FILENO, LS_FMT_JSON);
+	if (form == RANK_TEXT && d.run[0].known && d.run[1].known) {	/* the runs first */
+		run_figure("run", d.run[0].runtime, d.run[1].runtime);
+		run_figure(", critical path", d.run[0].cp, d.run[1].cp);
+		run_figure(", waiting", d.run[0].waiting, d.run[1].waiting);
+		putchar('\n');
+	}
 	if (form == RANK_TEXT)
 		printf("%-*s %14s %14s %14s %14s %9s\n", DIFF_NAME_COLUMN, "region", "cp A [s]", "cp B-A [s]",
 		       "blame A [s]", "blame B-A [s]", "rating B-A");
