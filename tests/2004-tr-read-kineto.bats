@@ -143,6 +143,23 @@ false 2 1"
 	assert_equal "$(jq -sc "$parts" "$TMP/p.json")" "[8,1600000,1200000,1504000]"
 }
 
+@test "an accelerator tr-read does not know (MTIA's categories): said once, not read as host code in silence (issue 59)" {
+	# a runtime call of MTIA's and the kernel it launched (a flow between
+	# them), in categories tr-read has no reader for; an operator around them
+	printf '%s\n' '{"schemaVersion": 1, "traceName": "t", "traceEvents": [' \
+		'{"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 100, "dur": 50},' \
+		'{"ph": "X", "cat": "mtia_runtime", "name": "launchKernel", "pid": 1, "tid": 1, "ts": 110, "dur": 10, "args": {"correlation": 1}},' \
+		'{"ph": "X", "cat": "mtia_ccp_events", "name": "add_kernel", "pid": 2, "tid": 5, "ts": 130, "dur": 100, "args": {"correlation": 1}},' \
+		'{"ph": "s", "id": 1, "pid": 1, "tid": 1, "ts": 110, "cat": "ac2g", "name": "ac2g"},' \
+		'{"ph": "f", "id": 1, "pid": 2, "tid": 5, "ts": 130, "cat": "ac2g", "name": "ac2g", "bp": "e"}' ']}' > "$TMP/mtia.json"
+	run --separate-stderr tr-read "$TMP/mtia.json"
+	assert_success
+	assert_equal "$stderr" "tr-read: $TMP/mtia.json: 2 events of an accelerator tr-read does not know (categories such as mtia_runtime): read as host code, its calls not linked to its device work"
+	# the generated run, CUDA's categories, says nothing of the kind
+	run --separate-stderr tr-read "$FIX/run"
+	[[ "$stderr" != *accelerator* ]] || fail "$stderr"
+}
+
 @test "NCCL allreduces matched across ranks by process group and sequence number: rank 0 waits 200 us a step in them" {
 	run q 'select(.k == "comm") | "\(.name) \(.members)"'
 	assert_output 'NCCL process group 0 [0,1]'

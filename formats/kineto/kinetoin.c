@@ -305,8 +305,14 @@ static void report(struct kinetoin *in)
 		{ offsetof(struct kinetoin, nccl_p2p), "NCCL point-to-point kernels (send, recv): not matched as messages" },
 	};
 
+	/* kept by the front until the tool reports, after the reader is gone: one process reads once */
+	static char foreign[200];
+
 	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
 		ls_front_odd(in->front, *(const uint64_t *)((const char *)in + odd[i].at), odd[i].what);
+	snprintf(foreign, sizeof(foreign), "events of an accelerator tr-read does not know (categories such as %s): "
+		 "read as host code, its calls not linked to its device work", in->foreign_cat);
+	ls_front_odd(in->front, in->foreign, foreign);
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
 		ls_front_input(in->front, kinds[k].label, in->counts[k][KS_READ], in->counts[k][KS_SKIPPED]);
 }

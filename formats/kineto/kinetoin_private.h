@@ -123,6 +123,8 @@ struct kinetoin {
 	uint64_t counts[20][2];		/* by the kinds of kineto_count: read, skipped */
 	/* oddities */
 	uint64_t cut, no_time, clipped, nccl_bare, nccl_p2p, nccl_unmatched, nccl_no_seq, ranks_without_trace;
+	uint64_t foreign;		/* events whose category names an accelerator tr-read does not read */
+	char foreign_cat[32];		/* the first such category */
 	struct ls_front *front;
 	struct ls_writer *w;
 	char *err;

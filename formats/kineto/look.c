@@ -48,6 +48,31 @@ enum kclass kineto_class(const struct kev *ev)
 	return (ev->has & (KA_PID | KA_TID)) == (KA_PID | KA_TID) ? c : KC_SKIP;
 }
 
+/*
+ * Whether an event of category cat, which tr-read reads as host code, is
+ * by its name an accelerator's device work: a category tr-read does not
+ * know (MTIA's mtia_ccp_events, Intel's and Habana's, a PyTorch
+ * privateuse1 backend's) that names a kernel, a copy, a device or one of
+ * them.
+ */
+static bool foreign_device(const struct kstr *cat)
+{
+	static const char *const words[] = { "kernel", "memcpy", "memset", "device", "mtia", "xpu", "hpu", "npu",
+					     "ccp", "privateuse1", "accelerator" };
+	char low[64];
+	size_t n = cat->n < sizeof(low) - 1 ? cat->n : sizeof(low) - 1;
+
+	if (is(cat, "cpu_op") || is(cat, "user_annotation") || is(cat, "python_function"))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		low[i] = (char)(cat->p[i] >= 'A' && cat->p[i] <= 'Z' ? cat->p[i] - 'A' + 'a' : cat->p[i]);
+	low[n] = 0;
+	for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++)
+		if (strstr(low, words[i]))
+			return true;
+	return false;
+}
+
 /* --- threads and streams --- */
 
 static uint64_t pair_key(int64_t a, int64_t b)
@@ -249,6 +274,8 @@ int kineto_look(void *ctx, const struct kev *ev)
 		widen(&f->host_first, &f->host_last, &f->host_any, ev->ts, end);
 	else
 		widen(&f->first, &f->last, &f->any, ev->ts, end);
+	if (c == KC_HOST && foreign_device(&ev->cat) && !in->foreign++)
+		snprintf(in->foreign_cat, sizeof(in->foreign_cat), "%.*s", (int)ev->cat.n, ev->cat.p);
 	if ((rc = kineto_region(in, ev, c, &region)) < 0)
 		return rc;
 	if (c == KC_HOST || c == KC_API) {
