@@ -57,7 +57,8 @@ static inline bool ls_time_ok(int64_t t)
 	X(BUSY, "busy") X(KERNELS, "kernels") X(KERNEL, "kernel") X(COPIES, "copies") \
 	X(COPY, "copy") X(COPY_KERNEL, "copy_kernel") X(KERNEL_KERNEL, "kernel_kernel") \
 	X(STARTUPS, "startups") X(STARTUP, "startup") \
-	X(CP_HOST_OUTSIDE, "cp_host_outside") X(CP_GPU_BETWEEN, "cp_gpu_between")
+	X(CP_HOST_OUTSIDE, "cp_host_outside") X(CP_GPU_BETWEEN, "cp_gpu_between") \
+	X(PROCESSES, "processes") X(HOST_THREADS, "host_threads") X(GPU_STREAMS, "gpu_streams")
 
 enum ls_field {
 #define LS_X(e, s) LS_F_##e,

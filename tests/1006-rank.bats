@@ -556,3 +556,20 @@ outside,GPU streams between activities,,,,30000,0.090909"
 	assert_output '<tr><th>path in host code in no region</th><td data-ns="60000"
 <tr><th>path on GPU streams between activities</th><td data-ns="30000"'
 }
+
+@test "--diff of runs set up differently (processes, host threads, GPU streams) says so first, tr-report's too (issue 59)" {
+	gen-kineto --ranks 2 --steps 2 "$BATS_TEST_TMPDIR/two"
+	tr-analyze --json "$DATA/rank/outside.json" > "$BATS_TEST_TMPDIR/a.json" 2> /dev/null
+	tr-analyze --json "$BATS_TEST_TMPDIR/two" > "$BATS_TEST_TMPDIR/b.json" 2> /dev/null
+	run tr-rank --diff "$BATS_TEST_TMPDIR/a.json" "$BATS_TEST_TMPDIR/b.json"
+	assert_success
+	# one process with a thread and a stream; two ranks of a thread and two streams each
+	assert_line --index 0 "the runs were set up differently: A 1 process, 1 host thread, 1 GPU stream; B 2, 2, 4: a region's change may be the set-up's."
+	assert_line --index 1 --regexp '^run '
+	tr-report --diff "$BATS_TEST_TMPDIR/a.json" "$BATS_TEST_TMPDIR/b.json" > "$BATS_TEST_TMPDIR/d.html"
+	run grep -c "the runs were set up differently: A 1 process, 1 host thread, 1 GPU stream; B 2, 2, 4" "$BATS_TEST_TMPDIR/d.html"
+	assert_output 1
+	# alike set-ups: nothing said
+	run bash -c "tr-rank --diff '$BATS_TEST_TMPDIR/a.json' '$BATS_TEST_TMPDIR/a.json' | grep -c 'set up differently'"
+	assert_output 0
+}

@@ -36,6 +36,7 @@ static void cell_percent(uint64_t a, uint64_t b)
 
 static void runs(const struct rank_diff *d)
 {
+	char setups[256];
 	const struct {
 		const char *what;
 		uint64_t a, b;
@@ -57,6 +58,11 @@ static void runs(const struct rank_diff *d)
 	if (!d->run[0].known || !d->run[1].known)
 		printf("<tr><td class=\"note\" colspan=\"5\">A rating without its run_summary: its run's "
 		       "figures are not known (0).</td></tr>\n");
+	if (rank_diff_setups(d, setups, sizeof(setups))) {
+		printf("<tr><td class=\"note\" colspan=\"5\">");
+		xml_text(setups);
+		printf(".</td></tr>\n");
+	}
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		printf("<tr data-figure=\"%s\"><th>%s</th>", rows[i].what, rows[i].what);
 		cell(rows[i].a);

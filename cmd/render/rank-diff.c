@@ -76,6 +76,9 @@ static void take_run(struct side *x, const struct ls_record *rec)
 	ls_get_u64(rec, LS_F_WAITING, &run->waiting);
 	ls_get_u64(rec, LS_F_BLAME, &run->blame);
 	ls_get_u64(rec, LS_F_IDLE, &run->idle);
+	run->setup = ls_get_u64(rec, LS_F_PROCESSES, &run->procs) == 0 &&
+		     ls_get_u64(rec, LS_F_HOST_THREADS, &run->hosts) == 0 &&
+		     ls_get_u64(rec, LS_F_GPU_STREAMS, &run->gpus) == 0;
 }
 
 /* A record of an analysed stream, to its rating: 0, or 1 after a message. */
@@ -113,7 +116,12 @@ static int rated(struct side *x, bool idle)
 		return 1;
 	}
 	x->d->run[x->i] = (struct diff_run){ t->events ? (uint64_t)(t->end - t->first) : 0, t->cp,
-					     t->waiting, t->blame, t->idle_time, true };
+					     t->waiting, t->blame, t->idle_time, true, an_rank_defs(x->k)->nprocs, 0, 0,
+					     true };
+	for (uint32_t s = 0; s < an_rank_defs(x->k)->nstreams; s++) {
+		x->d->run[x->i].hosts += an_rank_defs(x->k)->streams[s].host;
+		x->d->run[x->i].gpus += an_rank_defs(x->k)->streams[s].gpu;
+	}
 	for (uint32_t j = 0; j < n; j++) {
 		const struct an_rank_region *r = an_rank_region(x->k, v[j].region);
 		struct diff_row *row = row_of(x->d, r->name, (uint32_t)strlen(r->name));
@@ -205,6 +213,19 @@ static int by_change(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+bool rank_diff_setups(const struct rank_diff *d, char *buf, size_t n)
+{
+	const struct diff_run *a = &d->run[0], *b = &d->run[1];
+
+	if (!a->setup || !b->setup || (a->procs == b->procs && a->hosts == b->hosts && a->gpus == b->gpus))
+		return false;
+	snprintf(buf, n, "the runs were set up differently: A %" PRIu64 " process%s, %" PRIu64 " host thread%s, %"
+		 PRIu64 " GPU stream%s; B %" PRIu64 ", %" PRIu64 ", %" PRIu64 ": a region's change may be the set-up's",
+		 a->procs, a->procs == 1 ? "" : "es", a->hosts, a->hosts == 1 ? "" : "s", a->gpus, a->gpus == 1 ? "" : "s",
+		 b->procs, b->hosts, b->gpus);
+	return true;
+}
+
 /* "A s -> B s (change %)" of one figure of the runs. */
 static void run_figure(const char *what, uint64_t a, uint64_t b)
 {
@@ -252,7 +273,7 @@ int rank_diff(const char *a, const char *b, enum rank_form form, uint32_t top)
 	struct ls_writer w;
 	uint32_t n = 0;
 	const char **names = NULL;
-	char **shown = NULL;
+	char **shown = NULL, setups[256];
 	int status = rank_diff_read(&d, a, b, false);
 
 	if (status)
@@ -266,6 +287,8 @@ int rank_diff(const char *a, const char *b, enum rank_form form, uint32_t top)
 		goto out;
 	}
 	ls_writer_init(&w, STDOUT_FILENO, LS_FMT_JSON);
+	if (form == RANK_TEXT && rank_diff_setups(&d, setups, sizeof(setups)))	/* first, where they differ */
+		printf("%s.\n", setups);
 	if (form == RANK_TEXT && d.run[0].known && d.run[1].known) {	/* the runs first */
 		run_figure("run", d.run[0].runtime, d.run[1].runtime);
 		run_figure(", critical path", d.run[0].cp, d.run[1].cp);

@@ -7,6 +7,7 @@
 #define RANK_DIFF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum rank_form { RANK_TEXT, RANK_CSV, RANK_JSON };
@@ -22,6 +23,8 @@ struct diff_row {
 struct diff_run {
 	uint64_t runtime, cp, waiting, blame, idle;
 	bool known;		/* a rating without its run_summary: not */
+	uint64_t procs, hosts, gpus;	/* processes, host threads, GPU streams */
+	bool setup;		/* those known (a rating of tr-rank from before: not) */
 };
 
 struct rank_diff {
@@ -42,5 +45,12 @@ void rank_diff_release(struct rank_diff *d);
 
 /* tr-rank --diff: the top rows of a against b (0: all) in form on stdout. The exit status. */
 int rank_diff(const char *a, const char *b, enum rank_form form, uint32_t top);
+
+/*
+ * Where d's two runs were set up differently (processes, host threads,
+ * GPU streams), a sentence saying how into buf (n bytes): true; false
+ * where they were not, or one side does not say.
+ */
+bool rank_diff_setups(const struct rank_diff *d, char *buf, size_t n);
 
 #endif

@@ -179,15 +179,24 @@ static void host_and_gpu(const struct an_rank *k, const struct an_rating *v, uin
 	outside_line(k, "GPU streams between activities", an_rank_totals(k)->cp_gpu_between);
 }
 
+/* How many host threads (gpu: GPU streams) k's trace has. */
+static uint32_t kind_streams(const struct an_rank *k, bool gpu)
+{
+	const struct ls_defs *d = an_rank_defs(k);
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < d->nstreams; i++)
+		n += gpu ? d->streams[i].gpu : d->streams[i].host;
+	return n;
+}
+
 /* How many processes and streams, and the least and most any process waited. */
 static void streams_line(const struct an_rank *k)
 {
 	const struct ls_defs *d = an_rank_defs(k);
-	uint32_t hosts = 0, gpus = 0, least = 0, most = 0;
+	uint32_t hosts = kind_streams(k, false), gpus = kind_streams(k, true), least = 0, most = 0;
 	uint64_t min = 0, max = 0;
 
-	for (uint32_t i = 0; i < d->nstreams; i++)
-		hosts += d->streams[i].host, gpus += d->streams[i].gpu;
 	for (uint32_t i = 0; i < d->nprocs; i++) {
 		uint64_t w = 0;
 
@@ -374,7 +383,7 @@ static int json(struct ls_writer *w, const struct an_rank *k, const struct an_ra
 
 	if ((rc = ls_write_header(w, "tr-rank " TR_VERSION, NULL, tool_stage())) < 0)
 		return rc;
-	ls_build_begin(w, 9);
+	ls_build_begin(w, 12);
 	ls_put_kind(w, LS_K_RUN_SUMMARY);
 	ls_put_u64(w, LS_F_RUNTIME, runtime(k));
 	ls_put_u64(w, LS_F_CP, an_rank_totals(k)->cp);
@@ -384,6 +393,9 @@ static int json(struct ls_writer *w, const struct an_rank *k, const struct an_ra
 	ls_put_u64(w, LS_F_IDLE, an_rank_totals(k)->idle_time);
 	ls_put_u64(w, LS_F_CP_HOST_OUTSIDE, an_rank_totals(k)->cp_host_outside);
 	ls_put_u64(w, LS_F_CP_GPU_BETWEEN, an_rank_totals(k)->cp_gpu_between);
+	ls_put_u64(w, LS_F_PROCESSES, an_rank_defs(k)->nprocs);
+	ls_put_u64(w, LS_F_HOST_THREADS, kind_streams(k, false));
+	ls_put_u64(w, LS_F_GPU_STREAMS, kind_streams(k, true));
 	if ((rc = ls_build_end(w)) < 0)
 		return rc;
 	for (uint32_t i = 0; i < n; i++) {
