@@ -153,7 +153,7 @@ static inline void ls_front_keep_written(struct ls_front *f)
 #define LS_FRONT_HAND_AT 2048
 static inline void ls_front_typed_only(struct ls_front *f)
 {
-	f->typed_only = true;
+	f->keep_written = f->typed_only = true;
 }
 
 /*
