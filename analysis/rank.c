@@ -144,7 +144,7 @@ struct an_rank *an_rank_new(unsigned keep)
 	if (!k)
 		return NULL;
 	an_trace_init(&k->tr);
-	k->tot.end = INT64_MIN;
+	k->tot.end = k->tot.init_end = INT64_MIN;
 	k->by_wait = keep & AN_RANK_BY_WAIT;
 	k->keep_waiters = keep & AN_RANK_WAITERS;
 	an_waiters_init(&k->waiters);
@@ -184,8 +184,11 @@ static int event(struct an_rank *k, struct an_item *it, const char **why)
 		return 0;
 	}
 	rc = an_gpu_usage_event(&k->gpu, &k->tr.defs, it->kind, &ev, f);
-	if (f && it->kind == LS_K_LEAVE)
+	if (f && it->kind == LS_K_LEAVE) {
+		if (f->role == LS_R_MPI_INIT && ev.t > k->tot.init_end)
+			k->tot.init_end = ev.t;
 		an_stack_pop_to(st, f);
+	}
 	return rc;
 }
 

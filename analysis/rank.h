@@ -47,6 +47,7 @@ struct an_rank_totals {
 	uint64_t cp_blame, cp_idle;	/* of blame and idle blame, on the critical path */
 	uint64_t events;		/* of host threads and GPU streams */
 	int64_t first, end;		/* their earliest and latest time (events > 0) */
+	int64_t init_end;		/* the latest leave of MPI_Init (the run's start-up), INT64_MIN: none */
 };
 
 struct an_rank;

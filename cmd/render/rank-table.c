@@ -179,6 +179,24 @@ static void host_and_gpu(const struct an_rank *k, const struct an_rating *v, uin
 	outside_line(k, "GPU streams between activities", an_rank_totals(k)->cp_gpu_between);
 }
 
+/*
+ * Where the run's start-up (MPI_Init) holds most of the path, so the
+ * rating is mostly the start-up's: said, with the window of the run
+ * after it (tr-read's and tr-analyze's -t, from the latest MPI_Init's end).
+ */
+static void startup_line(const struct an_rank *k)
+{
+	const struct an_rank_totals *t = an_rank_totals(k);
+	uint64_t cp = 0;
+
+	for (uint32_t i = 0; i < an_rank_defs(k)->nregions; i++)
+		if (an_rank_defs(k)->roles[i] == LS_R_MPI_INIT)
+			cp += an_rank_region(k, i)->cp;
+	if (t->init_end != INT64_MIN && t->cp && 2 * (double)cp > (double)t->cp)
+		printf("%4s  start-up: MPI_Init holds %.2f %% of the critical path; the run after it: -t %.9fs:\n",
+		       "", 100.0 * (double)cp / (double)t->cp, (double)t->init_end / 1e9);
+}
+
 /* How many host threads (gpu: GPU streams) k's trace has. */
 static uint32_t kind_streams(const struct an_rank *k, bool gpu)
 {
@@ -260,6 +278,7 @@ static int text(const char *input, const struct an_rank *k, const struct an_rati
 		if (said)
 			printf("%4s  %s: %s\n", "", an_rank_region(k, v[i].region)->name, said);
 	}
+	startup_line(k);
 	streams_line(k);
 	pattern_table(k);
 	gpu_table(k, runtime(k));
