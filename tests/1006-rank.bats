@@ -574,14 +574,14 @@ outside,GPU streams between activities,,,,30000,0.090909"
 	assert_output 0
 }
 
-@test "start-up holding most of the path is said, with the window of the run after it (tests/data/mpi/startup.ndjson, issue 59)" {
+@test "start-up holding most of the path is said, with the window of the run after it (tests/data/rank/startup.ndjson after tests/data/mpi/defs.ndjson, issue 59)" {
 	# ranks 0 and 1 (rank 2 of the defs is never seen: its MPI_Init
 	# instance is incomplete, no edge): MPI_Init 10..1000 and 10..900,
 	# then compute to 1100 and 1150, main to 1200. The path, from rank 1's
 	# end: main 1150..1200, compute 1000..1150, main 900..1000, MPI_Init
 	# 10..900 (890 of 1200: 74.17 %), main 0..10. The run after the
 	# latest MPI_Init's end, 1000 ns: -t 0.000001000s:
-	run bash -c "cat '$DATA/mpi/defs.ndjson' '$DATA/mpi/startup.ndjson' | tr-deps 2> /dev/null | tr-waits 2> /dev/null |
+	run bash -c "cat '$DATA/mpi/defs.ndjson' '$DATA/rank/startup.ndjson' | tr-deps 2> /dev/null | tr-waits 2> /dev/null |
 		tr-critpath | tr-rank | grep -e 'start-up' -e '^   1 '"
 	assert_output --regexp '^   1  MPI_Init +2 +0\.000001880 +0\.000000890  74\.17%'
 	assert_line --index 1 "      start-up: MPI_Init holds 74.17 % of the critical path; the run after it: -t 0.000001000s:"
