@@ -506,6 +506,15 @@ const struct ls_defs *an_rank_defs(const struct an_rank *k)
 	return &k->tr.defs;
 }
 
+uint32_t an_rank_streams(const struct an_rank *k, bool gpu)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < k->tr.defs.nstreams; i++)
+		n += gpu ? k->tr.defs.streams[i].gpu : k->tr.defs.streams[i].host;
+	return n;
+}
+
 const struct an_rank_region *an_rank_region(const struct an_rank *k, uint32_t i)
 {
 	return &k->reg[i];

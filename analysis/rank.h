@@ -112,6 +112,9 @@ const struct an_waiters *an_rank_waiters(const struct an_rank *k);
 /* The definitions read. */
 const struct ls_defs *an_rank_defs(const struct an_rank *k);
 
+/* How many host threads (gpu: GPU streams) k's trace defines. */
+uint32_t an_rank_streams(const struct an_rank *k, bool gpu);
+
 /* Region index i's totals (i below an_rank_defs(k)->nregions). */
 const struct an_rank_region *an_rank_region(const struct an_rank *k, uint32_t i);
 

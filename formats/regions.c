@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../libstream/error.h"
+#include "../libstream/roles.h"
 #include "../libstream/vec.h"
 #include "regions.h"
 
@@ -74,7 +75,7 @@ int fmt_region_without_work(struct fmt_regions *t, uint32_t region, uint32_t *ou
 	*out = region;
 	if (r != LS_R_LAUNCH && r != LS_R_MEMCPY && r != LS_R_MEMCPY_ASYNC && r != LS_R_MEMSET && r != LS_R_MEMSET_ASYNC)
 		return 0;
-	snprintf(buf, sizeof(buf), "(no GPU activity in the trace) %s", t->v[region].name);
+	snprintf(buf, sizeof(buf), LS_NO_GPU_WORK_PREFIX "%s", t->v[region].name);
 	return fmt_region(t, buf, LS_R_GPU_API, "cuda", NULL, out);
 }
 

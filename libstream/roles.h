@@ -24,6 +24,12 @@ enum ls_role ls_role_by_name(const char *name, const char **dir);
 #define LS_TEAM_START_NAME "OpenMP team start"
 
 /*
+ * What the readers put before the name of a launch or copy call whose
+ * GPU work the trace does not hold (its region then of role gpu_api).
+ */
+#define LS_NO_GPU_WORK_PREFIX "(no GPU activity in the trace) "
+
+/*
  * The shape of a collective by its operation's name op[0..n) (a
  * nonblocking one's too, "iallreduce"): mpi_barrier, mpi_one2n (bcast,
  * scatter), mpi_n2one (reduce, gather), mpi_scan (scan, exscan), and

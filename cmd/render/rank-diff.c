@@ -116,12 +116,8 @@ static int rated(struct side *x, bool idle)
 		return 1;
 	}
 	x->d->run[x->i] = (struct diff_run){ t->events ? (uint64_t)(t->end - t->first) : 0, t->cp,
-					     t->waiting, t->blame, t->idle_time, true, an_rank_defs(x->k)->nprocs, 0, 0,
-					     true };
-	for (uint32_t s = 0; s < an_rank_defs(x->k)->nstreams; s++) {
-		x->d->run[x->i].hosts += an_rank_defs(x->k)->streams[s].host;
-		x->d->run[x->i].gpus += an_rank_defs(x->k)->streams[s].gpu;
-	}
+					     t->waiting, t->blame, t->idle_time, true, an_rank_defs(x->k)->nprocs,
+					     an_rank_streams(x->k, false), an_rank_streams(x->k, true), true };
 	for (uint32_t j = 0; j < n; j++) {
 		const struct an_rank_region *r = an_rank_region(x->k, v[j].region);
 		struct diff_row *row = row_of(x->d, r->name, (uint32_t)strlen(r->name));

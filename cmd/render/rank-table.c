@@ -197,22 +197,11 @@ static void startup_line(const struct an_rank *k)
 		       "", 100.0 * (double)cp / (double)t->cp, (double)t->init_end / 1e9);
 }
 
-/* How many host threads (gpu: GPU streams) k's trace has. */
-static uint32_t kind_streams(const struct an_rank *k, bool gpu)
-{
-	const struct ls_defs *d = an_rank_defs(k);
-	uint32_t n = 0;
-
-	for (uint32_t i = 0; i < d->nstreams; i++)
-		n += gpu ? d->streams[i].gpu : d->streams[i].host;
-	return n;
-}
-
 /* How many processes and streams, and the least and most any process waited. */
 static void streams_line(const struct an_rank *k)
 {
 	const struct ls_defs *d = an_rank_defs(k);
-	uint32_t hosts = kind_streams(k, false), gpus = kind_streams(k, true), least = 0, most = 0;
+	uint32_t hosts = an_rank_streams(k, false), gpus = an_rank_streams(k, true), least = 0, most = 0;
 	uint64_t min = 0, max = 0;
 
 	for (uint32_t i = 0; i < d->nprocs; i++) {
@@ -413,8 +402,8 @@ static int json(struct ls_writer *w, const struct an_rank *k, const struct an_ra
 	ls_put_u64(w, LS_F_CP_HOST_OUTSIDE, an_rank_totals(k)->cp_host_outside);
 	ls_put_u64(w, LS_F_CP_GPU_BETWEEN, an_rank_totals(k)->cp_gpu_between);
 	ls_put_u64(w, LS_F_PROCESSES, an_rank_defs(k)->nprocs);
-	ls_put_u64(w, LS_F_HOST_THREADS, kind_streams(k, false));
-	ls_put_u64(w, LS_F_GPU_STREAMS, kind_streams(k, true));
+	ls_put_u64(w, LS_F_HOST_THREADS, an_rank_streams(k, false));
+	ls_put_u64(w, LS_F_GPU_STREAMS, an_rank_streams(k, true));
 	if ((rc = ls_build_end(w)) < 0)
 		return rc;
 	for (uint32_t i = 0; i < n; i++) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../../libstream/error.h"
+#include "../../libstream/roles.h"
 #include "../common/tool.h"
 #include "pattern-words.h"
 #include "rating-words.h"
@@ -186,8 +187,6 @@ static void idle(struct words *w, const struct an_rank_region *r, const struct g
 
 const char *rating_made_up(const struct an_rank *k, uint32_t i, bool why)
 {
-	static const char no_work[] = "(no GPU activity in the trace) ";
-
 	if (an_rank_defs(k)->roles[i] == LS_R_OMP_TEAM_START)
 		return why ? "no region of the trace: the OpenMP runtime's work of starting a team's threads, from "
 			     "the fork to each thread's own start in the team (usually: parallel regions too short "
@@ -195,7 +194,7 @@ const char *rating_made_up(const struct an_rank *k, uint32_t i, bool why)
 			     "threads than cores)" :
 			     "no region of the trace: the OpenMP runtime's work of starting a team's threads, from "
 			     "the fork to each thread's own start in the team";
-	if (!strncmp(an_rank_region(k, i)->name, no_work, sizeof(no_work) - 1))
+	if (!strncmp(an_rank_region(k, i)->name, LS_NO_GPU_WORK_PREFIX, sizeof(LS_NO_GPU_WORK_PREFIX) - 1))
 		return why ? "a call's own time, none of its GPU work in the trace (begun before the profiler's "
 			     "window, or lost from its buffers)" :
 			     "a call's own time, none of its GPU work in the trace";
