@@ -572,6 +572,26 @@ outside,GPU streams between activities,,,,30000,0.090909"
 	# alike set-ups: nothing said
 	run bash -c "tr-rank --diff '$BATS_TEST_TMPDIR/a.json' '$BATS_TEST_TMPDIR/a.json' | grep -c 'set up differently'"
 	assert_output 0
+	# the GPU streams alone differ: k2 on stream 8 instead of 7
+	sed 's/"tid": 7, "ts": 320/"tid": 8, "ts": 320/; s/"correlation": 3, "device": 0, "stream": 7/"correlation": 3, "device": 0, "stream": 8/' \
+		"$DATA/rank/outside.json" > "$BATS_TEST_TMPDIR/s8.json"
+	tr-analyze --json "$BATS_TEST_TMPDIR/s8.json" > "$BATS_TEST_TMPDIR/c.json" 2> /dev/null
+	run bash -c "tr-rank --diff '$BATS_TEST_TMPDIR/a.json' '$BATS_TEST_TMPDIR/c.json' | head -1"
+	assert_output "the runs were set up differently: A 1 process, 1 host thread, 1 GPU stream; B 1, 1, 2: a region's change may be the set-up's."
+}
+
+@test "--diff orders regions by the seconds they changed, not by their change of rating (a share, which moves when others change)" {
+	# two ratings by hand: small gained 10 ns of path but 0.4 of rating
+	# (the others shrank); big lost 500 ns and 0.05 of rating: big first
+	head='{"k":"header","major":1,"minor":1,"producer":"tr-rank 0.1.0","clock":"ns","stages":[{"tool":"tr-rank","version":"0.1.0","args":["--json"]}]}'
+	rating() {
+		printf '{"k":"rating","region":%s,"name":"%s","calls":1,"excl":%s,"cp":%s,"cp_share":%s,"blame":0,"blame_share":0.0,"cp_blame":0,"idle":0,"idle_share":0.0,"cp_idle":0,"rating":%s}\n' "$@"
+	}
+	{ echo "$head"; rating 0 small 100 100 0.5 0.5; rating 1 big 1000 1000 0.1 0.1; echo '{"k":"trailer"}'; } > "$BATS_TEST_TMPDIR/a.json"
+	{ echo "$head"; rating 0 small 110 110 0.9 0.9; rating 1 big 500 500 0.05 0.05; echo '{"k":"trailer"}'; } > "$BATS_TEST_TMPDIR/b.json"
+	run bash -c "tr-rank --diff '$BATS_TEST_TMPDIR/a.json' '$BATS_TEST_TMPDIR/b.json' | awk 'NR > 1 { print \$1 }'"
+	assert_output "big
+small"
 }
 
 @test "start-up holding most of the path is said, with the window of the run after it (tests/data/rank/startup.ndjson after tests/data/mpi/defs.ndjson, issue 59)" {
